@@ -1,0 +1,1 @@
+"""Offline subcommands of the corpuscrawl CLI."""

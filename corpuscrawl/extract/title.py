@@ -1,0 +1,75 @@
+"""Title heuristic of NewsFeed (seed 002, §2 "a separate heuristic for extracting the title").
+
+Take the first of: a single ``<title>`` element, ``<meta name="title">``,
+``og:title``; then strip the site name that sites put before or after the
+headline ("First medal for Tanzania in Sochi | BBC Sports").
+
+Deviation: ``og:title`` is an extra fallback (it rarely carries the site name).
+The site name is recognized as the shorter side of a separator when it is
+short, or as the side that matches the host name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpuscrawl.extract.dom import normalize_space
+from corpuscrawl.page import Page
+
+#: Separators sites put between headline and site name, most specific first.
+SEPARATORS = (" | ", " || ", " – ", " — ", " - ", " :: ", " » ", " « ", " · ", " • ", " / ")
+#: A side with at most this many words can be a site name (seed example: "BBC Sports").
+SITE_NAME_MAX_WORDS_DEFAULT = 4
+
+
+def raw_title(page: Page) -> str:
+    """The first non-empty of ``<title>``, ``<meta name=title>``, ``og:title``."""
+    titles = page.tree.findall(".//title")
+    if titles:
+        text = normalize_space(titles[0].text_content())
+        if text:
+            return text
+    for xpath in ('//meta[@name="title"]/@content', '//meta[@property="og:title"]/@content',
+                  '//meta[@name="og:title"]/@content'):
+        values = page.tree.xpath(xpath)
+        if values and normalize_space(values[0]):
+            return normalize_space(values[0])
+    return ""
+
+
+def _looks_like_site(part: str, host_words: set[str]) -> bool:
+    tokens = re.findall(r"\w+", part.lower())
+    if not tokens:
+        return True
+    if any(t in host_words for t in tokens if len(t) > 2):
+        return True
+    return False
+
+
+def strip_site_name(title: str, host: str = "",
+                    max_words: int = SITE_NAME_MAX_WORDS_DEFAULT) -> str:
+    """Remove a leading or trailing site name from a title, when one is recognizable."""
+    host_words = {w for w in re.split(r"[.\-]", host.lower()) if w and w not in ("www", "com")}
+    for sep in SEPARATORS:
+        if sep not in title:
+            continue
+        parts = [p.strip() for p in title.split(sep)]
+        first, last = parts[0], parts[-1]
+        rest_after_first = sep.join(parts[1:])
+        rest_before_last = sep.join(parts[:-1])
+        if _looks_like_site(last, host_words) and not _looks_like_site(rest_before_last, host_words):
+            return rest_before_last
+        if _looks_like_site(first, host_words) and not _looks_like_site(rest_after_first, host_words):
+            return rest_after_first
+        # No host evidence: the short side is the site name (suffix is the common case).
+        if len(last.split()) <= max_words < len(rest_before_last.split()) + 1 and \
+                len(last.split()) < len(rest_before_last.split()):
+            return rest_before_last
+        if len(first.split()) <= max_words and len(first.split()) < len(rest_after_first.split()):
+            return rest_after_first
+    return title
+
+
+def extract_title(page: Page) -> str:
+    """The page's headline: its title stripped of the site name ("" if it has none)."""
+    return strip_site_name(raw_title(page), page.domain)

@@ -1,0 +1,58 @@
+"""Items the crawl produces: one :class:`Document` per page with extracted content.
+
+Documents are dataclasses, so Scrapy's feed exporters (through itemadapter)
+write them as they are; every field has a default so partial documents can be
+built in tests and by later stages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+
+def content_hash(text: str) -> str:
+    """SHA-1 hex digest of the UTF-8 text: the identity of a document's content."""
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Document:
+    """A cleaned document of the corpus.
+
+    ``text`` holds paragraphs separated by newlines.  ``extractor`` names the
+    method (or ``template-<name>``) that produced it.  ``removed_boilerplate``
+    and ``boilerplate_hashes`` are filled by the export stage when it removes
+    paragraphs that repeat across the domain's history.
+    """
+
+    url: str = ""
+    domain: str = ""
+    title: str = ""
+    text: str = ""
+    language: str = ""
+    extractor: str = ""
+    fetched_at: str = ""
+    status: int = 0
+    content_hash: str = ""
+    date: str = ""
+    author: str = ""
+    depth: int = 0
+    rendered: bool = False
+    alternates: dict[str, str] = field(default_factory=dict)
+    removed_boilerplate: int = 0
+    boilerplate_hashes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FailedPage:
+    """A page whose extraction failed: kept (not lost) with a reference to its raw HTML.
+
+    It is not a corpus document; the pipeline stores the HTML under
+    ``CORPUSCRAWL_FAILED_DIR`` and drops the item after counting it.
+    """
+
+    url: str
+    status: int
+    error: str
+    html_path: str = ""

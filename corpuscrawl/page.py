@@ -1,0 +1,132 @@
+"""One parsed web page, shared read-only by every extractor and feature function.
+
+A :class:`Page` is built once per response (or per file offline); the HTML is
+decoded and parsed a single time and every consumer reads the same lxml tree.
+Extractors that need to change the tree work on ``page.copy_tree()``.
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import lxml.html
+from lxml import etree
+from w3lib.encoding import html_to_unicode
+
+#: Elements whose content is never text a reader sees.
+NON_TEXT_TAGS = ("script", "style", "noscript", "template", "svg", "math")
+
+
+class PageError(ValueError):
+    """The input cannot be parsed as an HTML page."""
+
+
+def decode_html(body: bytes, declared_encoding: str | None = None) -> str:
+    """Decode HTML bytes: BOM, then the HTTP header's charset, then ``<meta>``, then a guess."""
+    content_type = f"text/html; charset={declared_encoding}" if declared_encoding else None
+    _, text = html_to_unicode(content_type, body)
+    return text
+
+
+def parse_html(html: str) -> lxml.html.HtmlElement:
+    """Parse HTML text into an lxml tree that always has a root, even for fragments or junk."""
+    if "\x00" in html:
+        html = html.replace("\x00", "")
+    # lxml refuses str input with an XML encoding declaration; strip it.
+    stripped = html.lstrip()
+    if stripped.startswith("<?xml"):
+        end = stripped.find("?>")
+        html = stripped[end + 2 :] if end >= 0 else stripped
+    parser = lxml.html.HTMLParser(remove_comments=False, remove_pis=True, recover=True)
+    try:
+        root = lxml.html.document_fromstring(html or "<html></html>", parser=parser)
+    except (etree.ParserError, ValueError):
+        root = lxml.html.document_fromstring("<html><body></body></html>", parser=parser)
+    return root
+
+
+@dataclass
+class Page:
+    """A URL and its HTML, parsed once.
+
+    ``tree`` is the full parsed document; ``clean_tree`` is a cached copy without
+    scripts, styles, comments and other non-text elements.  Both are shared:
+    never modify them, take ``copy_tree()`` instead.
+    """
+
+    url: str
+    html: str
+    tree: lxml.html.HtmlElement = field(repr=False)
+    status: int = 200
+
+    @classmethod
+    def from_html(cls, html: str | bytes, url: str = "", status: int = 200,
+                  encoding: str | None = None) -> Page:
+        """Build a page from HTML text or bytes (bytes are decoded by BOM/header/meta)."""
+        if isinstance(html, bytes):
+            html = decode_html(html, encoding)
+        return cls(url=url, html=html, tree=parse_html(html), status=status)
+
+    @classmethod
+    def from_file(cls, path: str | Path, url: str = "") -> Page:
+        """Read a page from ``.html`` or gzip-compressed ``.html.gz`` file."""
+        path = Path(path)
+        data = path.read_bytes()
+        if path.suffix == ".gz" or data[:2] == b"\x1f\x8b":
+            try:
+                data = gzip.decompress(data)
+            except OSError as exc:
+                raise PageError(f"{path}: not a valid gzip file ({exc})") from exc
+        return cls.from_html(data, url=url or path.as_uri())
+
+    @property
+    def domain(self) -> str:
+        """The host name of the page's URL, lower-cased, without a leading ``www.``."""
+        return domain_of(self.url)
+
+    @cached_property
+    def body(self) -> lxml.html.HtmlElement:
+        """The ``<body>`` element, or the root when the page has none."""
+        body = self.tree.find("body")
+        return body if body is not None else self.tree
+
+    @cached_property
+    def clean_tree(self) -> lxml.html.HtmlElement:
+        """A shared copy of the tree with non-text elements and comments removed."""
+        root = copy.deepcopy(self.tree)
+        strip_non_text(root)
+        return root
+
+    def copy_tree(self, clean: bool = True) -> lxml.html.HtmlElement:
+        """A private deep copy that the caller may modify freely."""
+        return copy.deepcopy(self.clean_tree if clean else self.tree)
+
+
+def strip_non_text(root: etree._Element) -> None:
+    """Remove scripts, styles, comments, processing instructions and similar in place.
+
+    The text that followed a removed element (its tail) is kept.
+    """
+    for el in list(root.iter(etree.Comment, etree.ProcessingInstruction, *NON_TEXT_TAGS)):
+        parent = el.getparent()
+        if parent is None:
+            continue
+        tail = el.tail
+        prev = el.getprevious()
+        parent.remove(el)
+        if tail:
+            if prev is not None:
+                prev.tail = (prev.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
+
+
+def domain_of(url: str) -> str:
+    """Host of ``url`` lower-cased with any ``www.`` prefix dropped ("" when there is none)."""
+    host = (urlsplit(url).hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
