@@ -21,6 +21,12 @@ EXTRACTORS_BASE: dict[str, str] = {
     "bte": "corpuscrawl.extract.bte:BTEExtractor",
     "justext": "corpuscrawl.extract.jt:JusTextExtractor",
     "template": "corpuscrawl.extract.template:TemplateExtractor",
+    "boilerpipe-default": "corpuscrawl.extract.boilerpipe:BoilerpipeDefaultExtractor",
+    "boilerpipe-article": "corpuscrawl.extract.boilerpipe:BoilerpipeArticleExtractor",
+    "readability": "corpuscrawl.extract.readability:ReadabilityExtractor",
+    "newsfeed": "corpuscrawl.extract.newsfeed:NewsFeedExtractor",
+    "energy": "corpuscrawl.extract.energy:EnergyExtractor",
+    "linkblocks": "corpuscrawl.extract.linkblocks:LinkBlocksExtractor",
 }
 
 

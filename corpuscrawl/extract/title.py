@@ -37,39 +37,59 @@ def raw_title(page: Page) -> str:
     return ""
 
 
-def _looks_like_site(part: str, host_words: set[str]) -> bool:
+def site_names(page: Page) -> set[str]:
+    """Names the site calls itself: og:site_name, application-name, home-link texts."""
+    names: set[str] = set()
+    for xpath in ('//meta[@property="og:site_name"]/@content',
+                  '//meta[@name="application-name"]/@content'):
+        names.update(normalize_space(v).lower() for v in page.tree.xpath(xpath))
+    for a in page.body.iter("a"):
+        href = (a.get("href") or "").strip()
+        if href in ("/", "./", "index.html", "/index.html") or href.rstrip("/") == page.url.rstrip("/"):
+            text = normalize_space(a.text_content()).lower()
+            if text and len(text.split()) <= 8:
+                names.add(text)
+    names.discard("")
+    return names
+
+
+def _looks_like_site(part: str, host_words: set[str], names: set[str]) -> bool:
+    if part.lower() in names:
+        return True
     tokens = re.findall(r"\w+", part.lower())
-    if not tokens:
-        return True
-    if any(t in host_words for t in tokens if len(t) > 2):
-        return True
-    return False
+    return not tokens or any(t in host_words for t in tokens if len(t) > 2)
 
 
-def strip_site_name(title: str, host: str = "",
+def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
                     max_words: int = SITE_NAME_MAX_WORDS_DEFAULT) -> str:
-    """Remove a leading or trailing site name from a title, when one is recognizable."""
-    host_words = {w for w in re.split(r"[.\-]", host.lower()) if w and w not in ("www", "com")}
+    """Remove a leading or trailing site name from a title, when one is recognizable.
+
+    Evidence, strongest first: a side equal to a known site name (``names``), a
+    side containing a word of the host name, and failing both, a short side
+    (suffixes are the common case: "Headline | Site").
+    """
+    names = names or set()
+    host_words = {w for w in re.split(r"[.\-]", host.lower())
+                  if w and w not in ("www", "com", "org", "net")}
     for sep in SEPARATORS:
         if sep not in title:
             continue
         parts = [p.strip() for p in title.split(sep)]
         first, last = parts[0], parts[-1]
-        rest_after_first = sep.join(parts[1:])
-        rest_before_last = sep.join(parts[:-1])
-        if _looks_like_site(last, host_words) and not _looks_like_site(rest_before_last, host_words):
-            return rest_before_last
-        if _looks_like_site(first, host_words) and not _looks_like_site(rest_after_first, host_words):
-            return rest_after_first
-        # No host evidence: the short side is the site name (suffix is the common case).
-        if len(last.split()) <= max_words < len(rest_before_last.split()) + 1 and \
-                len(last.split()) < len(rest_before_last.split()):
-            return rest_before_last
-        if len(first.split()) <= max_words and len(first.split()) < len(rest_after_first.split()):
-            return rest_after_first
+        after_first, before_last = sep.join(parts[1:]), sep.join(parts[:-1])
+        if _looks_like_site(last, host_words, names) and \
+                not _looks_like_site(before_last, host_words, names):
+            return before_last
+        if _looks_like_site(first, host_words, names) and \
+                not _looks_like_site(after_first, host_words, names):
+            return after_first
+        if len(last.split()) <= max_words and len(last.split()) <= len(before_last.split()):
+            return before_last
+        if len(first.split()) <= max_words and len(first.split()) < len(after_first.split()):
+            return after_first
     return title
 
 
 def extract_title(page: Page) -> str:
     """The page's headline: its title stripped of the site name ("" if it has none)."""
-    return strip_site_name(raw_title(page), page.domain)
+    return strip_site_name(raw_title(page), page.domain, site_names(page))

@@ -1,0 +1,241 @@
+"""Decision-tree classifier of page elements: Revealer, Inner, Outer, Closer, LanguageSelection, Other.
+
+Source: seed 003 part III §9.1 and §9.3 (SPEC §5): "a decision tree
+classifies the page's links and elements".  We train scikit-learn's
+``DecisionTreeClassifier`` on the features of :mod:`corpuscrawl.browse.elements`.
+
+Persistence deviates from pickling on purpose: the fitted tree is written as
+plain JSON (node arrays, class names, feature names) and prediction walks those
+arrays, so loading a model never executes code and needs no scikit-learn.  A
+loaded file is validated (feature names, node indices, shapes) and every
+problem is reported naming the file.  Models are loaded by name from
+``models/`` (``element-classifier`` -> ``models/element-classifier.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from corpuscrawl.browse.elements import FEATURE_NAMES, LABELS, ElementRecord, feature_matrix
+
+#: File-format tag and version written into every model file.
+MODEL_FORMAT = "corpuscrawl-element-classifier"
+MODEL_VERSION = 1
+#: Name of the shipped model in ``models/``.
+DEFAULT_MODEL_NAME = "element-classifier"
+#: The repository's ``models/`` directory (``CORPUSCRAWL_MODELS_DIR`` overrides it).
+MODELS_DIR_DEFAULT = Path(__file__).resolve().parents[2] / "models"
+#: Tree depth limit: deep enough for the ~50 features, shallow enough to stay readable
+#: and not to memorise single pages (chosen by cross-validation on the shipped set).
+MAX_DEPTH_DEFAULT = 10
+#: At least two training elements per leaf, to avoid leaves that memorise one element.
+MIN_SAMPLES_LEAF_DEFAULT = 2
+
+
+class ModelError(ValueError):
+    """A model file is missing or invalid; the message names the file and the reason."""
+
+
+@dataclass(frozen=True)
+class TreeArrays:
+    """A fitted decision tree as plain arrays (the JSON model's content)."""
+
+    left: np.ndarray
+    right: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    value: np.ndarray  # (n_nodes, n_classes) class weights per node
+
+    def leaves(self, x: np.ndarray) -> np.ndarray:
+        """Index of the leaf each row of ``x`` ends in."""
+        node = np.zeros(len(x), dtype=np.int64)
+        rows = np.arange(len(x))
+        while True:
+            internal = self.left[node] >= 0
+            if not internal.any():
+                return node
+            idx = rows[internal]
+            cur = node[idx]
+            go_left = x[idx, self.feature[cur]] <= self.threshold[cur]
+            node[idx] = np.where(go_left, self.left[cur], self.right[cur])
+
+
+class ElementClassifier:
+    """Classify page elements with a decision tree over :data:`FEATURE_NAMES`.
+
+    Follows scikit-learn's shape: parameters in ``__init__``, :meth:`fit`,
+    :meth:`predict`, :meth:`predict_proba`; persisted with :meth:`save` / :meth:`load`.
+    """
+
+    def __init__(self, max_depth: int | None = MAX_DEPTH_DEFAULT,
+                 min_samples_leaf: int = MIN_SAMPLES_LEAF_DEFAULT,
+                 class_weight: str | None = "balanced", random_state: int = 0):
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.class_weight = class_weight
+        self.random_state = random_state
+        self.classes_: tuple[str, ...] = ()
+        self.tree_: TreeArrays | None = None
+        self.metadata: dict[str, Any] = {}
+
+    def get_params(self) -> dict[str, Any]:
+        """The constructor parameters (as scikit-learn's ``get_params``)."""
+        return {"max_depth": self.max_depth, "min_samples_leaf": self.min_samples_leaf,
+                "class_weight": self.class_weight, "random_state": self.random_state}
+
+    def fit(self, records: Sequence[ElementRecord],
+            labels: Sequence[str] | None = None) -> ElementClassifier:
+        """Train on records; labels default to each record's ``label``."""
+        from sklearn.tree import DecisionTreeClassifier
+
+        y = list(labels) if labels is not None else [r.label for r in records]
+        if len(y) != len(records) or not records:
+            raise ValueError("fit needs as many labels as records, and at least one record")
+        unknown = sorted({str(v) for v in y} - set(LABELS))
+        if unknown:
+            raise ValueError(f"unknown label(s) {unknown}; known labels: {', '.join(LABELS)}")
+        tree = DecisionTreeClassifier(**self.get_params())
+        tree.fit(np.asarray(feature_matrix(records), dtype=np.float64), y)
+        t = tree.tree_
+        self.classes_ = tuple(str(c) for c in tree.classes_)
+        self.tree_ = TreeArrays(left=t.children_left.astype(np.int64),
+                                right=t.children_right.astype(np.int64),
+                                feature=np.maximum(t.feature, 0).astype(np.int64),
+                                threshold=t.threshold.astype(np.float64),
+                                value=t.value[:, 0, :].astype(np.float64))
+        return self
+
+    def _require_fitted(self) -> TreeArrays:
+        if self.tree_ is None:
+            raise ModelError("the element classifier is not fitted; call fit() or load()")
+        return self.tree_
+
+    def predict_proba(self, records: Sequence[ElementRecord]) -> np.ndarray:
+        """Class probabilities per record, columns in ``classes_`` order."""
+        tree = self._require_fitted()
+        if not records:
+            return np.zeros((0, len(self.classes_)))
+        x = np.asarray(feature_matrix(records), dtype=np.float64)
+        value = tree.value[tree.leaves(x)]
+        total = value.sum(axis=1, keepdims=True)
+        return np.divide(value, total, out=np.zeros_like(value), where=total > 0)
+
+    def predict(self, records: Sequence[ElementRecord]) -> list[str]:
+        """The most probable label of each record."""
+        if not records:
+            return []
+        proba = self.predict_proba(records)
+        return [self.classes_[i] for i in proba.argmax(axis=1)]
+
+    # --- persistence -------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The model as a JSON-serialisable dict."""
+        tree = self._require_fitted()
+        return {
+            "format": MODEL_FORMAT, "version": MODEL_VERSION,
+            "feature_names": list(FEATURE_NAMES), "classes": list(self.classes_),
+            "params": self.get_params(), "metadata": self.metadata,
+            "nodes": {"left": tree.left.tolist(), "right": tree.right.tolist(),
+                      "feature": tree.feature.tolist(),
+                      "threshold": [round(float(v), 9) for v in tree.threshold],
+                      "value": [[round(float(v), 6) for v in row] for row in tree.value]},
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "<model>") -> ElementClassifier:
+        """Rebuild and validate a model from :meth:`to_json` output."""
+        if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+            raise ModelError(f"{source}: not a corpuscrawl element-classifier model "
+                             f"(expected format {MODEL_FORMAT!r})")
+        if data.get("version") != MODEL_VERSION:
+            raise ModelError(f"{source}: model version {data.get('version')!r} is not supported "
+                             f"(this corpuscrawl reads version {MODEL_VERSION})")
+        if list(data.get("feature_names", [])) != list(FEATURE_NAMES):
+            raise ModelError(f"{source}: the model was trained on other features than this "
+                             "version computes; retrain it with "
+                             "`python -m corpuscrawl.browse.training`")
+        classes = data.get("classes") or []
+        if not classes or any(c not in LABELS for c in classes):
+            raise ModelError(f"{source}: classes {classes!r} must be among {LABELS}")
+        try:
+            nodes = data["nodes"]
+            tree = TreeArrays(left=np.asarray(nodes["left"], dtype=np.int64),
+                              right=np.asarray(nodes["right"], dtype=np.int64),
+                              feature=np.asarray(nodes["feature"], dtype=np.int64),
+                              threshold=np.asarray(nodes["threshold"], dtype=np.float64),
+                              value=np.asarray(nodes["value"], dtype=np.float64))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelError(f"{source}: malformed 'nodes' ({exc})") from exc
+        _validate_tree(tree, len(classes), source)
+        model = cls(**{k: v for k, v in (data.get("params") or {}).items()
+                       if k in cls().get_params()})
+        model.classes_ = tuple(classes)
+        model.tree_ = tree
+        model.metadata = dict(data.get("metadata") or {})
+        return model
+
+    def save(self, path: str | Path) -> Path:
+        """Write the model as JSON; returns the path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_json(), ensure_ascii=False) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> ElementClassifier:
+        """Read a model written by :meth:`save`."""
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ModelError(f"cannot read element-classifier model {path}: "
+                             f"{exc.strerror or exc}") from exc
+        except json.JSONDecodeError as exc:
+            raise ModelError(f"{path}: not valid JSON ({exc})") from exc
+        return cls.from_json(data, str(path))
+
+
+def _validate_tree(tree: TreeArrays, n_classes: int, source: str) -> None:
+    n = len(tree.left)
+    shapes_ok = (n > 0 and tree.right.shape == (n,) and tree.feature.shape == (n,)
+                 and tree.threshold.shape == (n,) and tree.value.shape == (n, n_classes))
+    if not shapes_ok:
+        raise ModelError(f"{source}: node arrays have inconsistent shapes")
+    internal = tree.left >= 0
+    if not np.array_equal(internal, tree.right >= 0):
+        raise ModelError(f"{source}: every internal node needs two children")
+    idx = np.arange(n)
+    # Children always come after their parent (scikit-learn's depth-first layout):
+    # this rules out cycles and out-of-range indices.
+    bad = internal & ((tree.left <= idx) | (tree.right <= idx) | (tree.left >= n) |
+                      (tree.right >= n) | (tree.feature < 0) |
+                      (tree.feature >= len(FEATURE_NAMES)))
+    if bad.any():
+        raise ModelError(f"{source}: invalid child or feature index at node {int(idx[bad][0])}")
+
+
+def models_dir() -> Path:
+    """Directory of shipped models (``CORPUSCRAWL_MODELS_DIR`` overrides the repository's)."""
+    env = os.environ.get("CORPUSCRAWL_MODELS_DIR")
+    return Path(env) if env else MODELS_DIR_DEFAULT
+
+
+def load_classifier(name_or_path: str | Path = DEFAULT_MODEL_NAME) -> ElementClassifier:
+    """Load a model by name from :func:`models_dir` (``<name>.json``) or from a path."""
+    path = Path(name_or_path)
+    if path.suffix != ".json" and not path.exists():
+        path = models_dir() / f"{name_or_path}.json"
+    if not path.exists():
+        available = sorted(p.stem for p in models_dir().glob("*.json"))
+        raise ModelError(f"element-classifier model {name_or_path!r} not found at {path}; "
+                         f"models in {models_dir()}: {available or 'none'} "
+                         "(train one with `python -m corpuscrawl.browse.training`)")
+    return ElementClassifier.load(path)

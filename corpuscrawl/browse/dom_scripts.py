@@ -1,0 +1,221 @@
+"""JavaScript run inside the rendered page: candidate collection, change watching, snapshots.
+
+Kept apart from the Python logic so that each snippet can be read as one
+piece.  Every snippet keeps its state in ``window.__corpuscrawl`` (never in
+the DOM), so the page's HTML is not changed by the crawler itself: elements
+are referred to by their index in ``window.__corpuscrawl.els``.
+"""
+
+from __future__ import annotations
+
+#: Creates the shared state and a MutationObserver counting DOM changes (idempotent).
+INSTALL_JS = """
+() => {
+  const st = window.__corpuscrawl || (window.__corpuscrawl = {
+    els: [], ids: new WeakMap(), state: new WeakMap(), mutations: 0,
+    lastMutation: performance.now(), observer: null,
+  });
+  if (!st.observer && document.documentElement) {
+    st.observer = new MutationObserver((records) => {
+      st.mutations += records.length;
+      st.lastMutation = performance.now();
+    });
+    st.observer.observe(document.documentElement,
+      {childList: true, subtree: true, characterData: true, attributes: true});
+  }
+  return true;
+}
+"""
+
+#: Returns ``[mutation count, ms since the last mutation, visible text length, scroll height]``.
+PROGRESS_JS = """
+() => {
+  const st = window.__corpuscrawl;
+  const body = document.body;
+  return [st ? st.mutations : 0, st ? performance.now() - st.lastMutation : 1e9,
+          body ? body.innerText.length : 0,
+          Math.max(body ? body.scrollHeight : 0, document.documentElement.scrollHeight)];
+}
+"""
+
+#: Collects every actionable element with attributes, text, HTML, geometry and overlay position.
+COLLECT_JS = """
+(opts) => {
+  const st = window.__corpuscrawl;
+  const maxHtml = opts.maxHtml, maxText = opts.maxText, maxAttr = opts.maxAttr;
+  const SEL = 'a, area, button, summary, input[type=button], input[type=submit], '
+    + 'input[type=reset], input[type=image], [role=button], [role=link], [role=tab], '
+    + '[role=menuitem], [role=option], [onclick], [tabindex]:not([tabindex="-1"])';
+  const found = new Set(document.querySelectorAll(SEL));
+  // Elements made clickable only by script: pointer cursor, outermost such element,
+  // carrying data attributes or an id/class a script can bind to.
+  const byPointer = [];
+  for (const el of document.body ? document.body.querySelectorAll('div, span, li, p, i, em, '
+       + 'strong, b, img, svg, section, label, h2, h3, h4') : []) {
+    if (found.has(el)) continue;
+    const hasHook = el.id || el.classList.length ||
+      Array.prototype.some.call(el.attributes, (a) => a.name.startsWith('data-'));
+    if (!hasHook) continue;
+    if (getComputedStyle(el).cursor !== 'pointer') continue;
+    const parent = el.parentElement;
+    if (parent && getComputedStyle(parent).cursor === 'pointer') continue;
+    if (el.closest(SEL)) continue;
+    byPointer.push(el);
+  }
+  for (const el of byPointer) found.add(el);
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const out = [];
+  for (const el of found) {
+    if (el.closest('head')) continue;
+    let id = st.ids.get(el);
+    if (id === undefined) { id = st.els.length; st.els.push(el); st.ids.set(el, id); }
+    const s = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    const visible = r.width > 0 && r.height > 0 && el.checkVisibility({checkOpacity: true,
+      checkVisibilityCSS: true});
+    let fixed = false, zmax = 0, cover = 0;
+    for (let a = el; a && a !== document.documentElement; a = a.parentElement) {
+      const as = a === el ? s : getComputedStyle(a);
+      if (as.position === 'fixed' || as.position === 'sticky') {
+        fixed = true;
+        const ar = a.getBoundingClientRect();
+        const w = Math.max(0, Math.min(ar.right, vw) - Math.max(ar.left, 0));
+        const h = Math.max(0, Math.min(ar.bottom, vh) - Math.max(ar.top, 0));
+        cover = Math.max(cover, (w * h) / (vw * vh));
+      }
+      const z = parseInt(as.zIndex, 10);
+      if (!isNaN(z) && as.position !== 'static') zmax = Math.max(zmax, z);
+    }
+    let hit = 'hidden';
+    if (visible) {
+      const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+      if (cx < 0 || cy < 0 || cx >= vw || cy >= vh) { hit = 'offscreen'; } else {
+        const top = document.elementFromPoint(cx, cy);
+        hit = (top && (top === el || el.contains(top))) ? 'ok' : 'covered';
+      }
+    }
+    const attributes = {};
+    for (const a of el.attributes) attributes[a.name] = a.value.slice(0, maxAttr);
+    let text = (el.innerText || el.value || el.getAttribute('aria-label') || el.title
+                || el.getAttribute('alt') || '').replace(/\\s+/g, ' ').trim();
+    const state = st.state.get(el) || {clicks: 0, exhausted: false};
+    out.push({
+      index: id, tag: el.tagName.toLowerCase(), attributes,
+      text: text.slice(0, maxText), html: el.outerHTML.slice(0, maxHtml),
+      href: (el.tagName === 'A' || el.tagName === 'AREA') && el.getAttribute('href') !== null
+        ? el.href : null,
+      layout: {
+        visible, hit, fixed, z_index: zmax, overlay_cover: Math.round(cover * 1000) / 1000,
+        x: Math.round(r.left + window.scrollX), y: Math.round(r.top + window.scrollY),
+        width: Math.round(r.width), height: Math.round(r.height),
+        cursor_pointer: s.cursor === 'pointer',
+        in_dialog: !!el.closest('dialog, [role=dialog], [role=alertdialog], [aria-modal=true]'),
+        in_nav: !!el.closest('nav, [role=navigation], header, [role=banner]'),
+        in_footer: !!el.closest('footer, [role=contentinfo]'),
+        in_form: !!el.closest('form'),
+        clicks: state.clicks, exhausted: state.exhausted,
+      },
+    });
+  }
+  out.sort((a, b) => a.index - b.index);
+  return {url: location.href, lang: document.documentElement.lang || '', elements: out,
+          viewport: [vw, vh]};
+}
+"""
+
+#: Marks an element as clicked (or exhausted) in the page-side state.
+MARK_JS = """
+([index, exhausted]) => {
+  const st = window.__corpuscrawl; const el = st.els[index];
+  if (!el) return false;
+  const state = st.state.get(el) || {clicks: 0, exhausted: false};
+  state.clicks += 1; state.exhausted = state.exhausted || exhausted;
+  st.state.set(el, state); return true;
+}
+"""
+
+#: Returns the element handle of a collected element (``null`` once it left the DOM).
+HANDLE_JS = """
+(index) => { const el = window.__corpuscrawl.els[index]; return el && el.isConnected ? el : null; }
+"""
+
+#: Clicks an element from script (used when a pointer click is impossible but the element
+#: is visible, e.g. it sits under a transparent layer that is not an overlay).
+DOM_CLICK_JS = """
+(index) => { const el = window.__corpuscrawl.els[index];
+  if (!el || !el.isConnected) return false; el.click(); return true; }
+"""
+
+#: The topmost element at an element's centre, as an index of a collected overlay root.
+#: Returns the HTML (shortened) of the element that covers the given one, for logging.
+COVERING_JS = """
+(index) => { const el = window.__corpuscrawl.els[index]; if (!el) return '';
+  const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top ? top.outerHTML.slice(0, 200) : ''; }
+"""
+
+#: Scrolls to the bottom of the page (and of the largest scrollable feed container).
+SCROLL_JS = """
+() => {
+  window.scrollTo(0, Math.max(document.body.scrollHeight,
+                              document.documentElement.scrollHeight));
+  let best = null, bestHeight = 0;
+  for (const el of document.querySelectorAll('main, section, div, ul, ol')) {
+    if (el.scrollHeight > el.clientHeight + 50 && el.clientHeight > 200) {
+      const ov = getComputedStyle(el).overflowY;
+      if ((ov === 'auto' || ov === 'scroll') && el.scrollHeight > bestHeight) {
+        best = el; bestHeight = el.scrollHeight;
+      }
+    }
+  }
+  if (best) best.scrollTop = best.scrollHeight;
+  return true;
+}
+"""
+
+#: Serializes what a reader sees: a copy of the document without hidden elements and
+#: without overlays that are still open (dialogs, large fixed layers holding little text).
+SNAPSHOT_JS = """
+(opts) => {
+  const root = document.documentElement;
+  const clone = root.cloneNode(true);
+  const body = document.body;
+  if (!body) return '<!DOCTYPE html>' + clone.outerHTML;
+  const live = Array.from(root.querySelectorAll('*'));
+  const copies = Array.from(clone.querySelectorAll('*'));
+  if (live.length !== copies.length) return '<!DOCTYPE html>' + root.outerHTML;
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const bodyText = Math.max(1, body.innerText.length);
+  const KEEP = new Set(['BR', 'WBR', 'HEAD', 'TITLE', 'META', 'LINK', 'BASE', 'HTML', 'BODY',
+                        'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+  const drop = [];
+  for (let i = 0; i < live.length; i++) {
+    const el = live[i];
+    if (KEEP.has(el.tagName) || el.closest('head')) continue;
+    if (!el.checkVisibility({checkVisibilityCSS: true})) { drop.push(copies[i]); continue; }
+    const dialog = el.matches('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]');
+    const s = getComputedStyle(el);
+    let overlay = dialog;
+    if (!overlay && s.position === 'fixed') {
+      const r = el.getBoundingClientRect();
+      const w = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0));
+      const h = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+      const z = parseInt(s.zIndex, 10) || 0;
+      overlay = (w * h) / (vw * vh) >= opts.minCover && z >= opts.minZ
+        && el.innerText.length < opts.maxTextShare * bodyText;
+    }
+    if (overlay && el.innerText.length < opts.maxTextShare * bodyText) drop.push(copies[i]);
+  }
+  for (const c of drop) if (c.isConnected !== undefined && c.parentNode) c.remove();
+  const doctype = document.doctype ? '<!DOCTYPE html>' : '';
+  return doctype + clone.outerHTML;
+}
+"""
+
+#: Hash-like fingerprint of the visible text (its length and a cheap rolling hash).
+TEXT_FINGERPRINT_JS = """
+() => { const t = document.body ? document.body.innerText : ''; let h = 0;
+  for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
+  return t.length + ':' + h; }
+"""

@@ -1,0 +1,108 @@
+"""``corpuscrawl extract``: run extractors over a dataset's pages, one output dir per method.
+
+    corpuscrawl extract -e bte -e justext ../shared/datasets/cleaneval -o /tmp/out
+    corpuscrawl extract -e all DATASET_DIR
+    corpuscrawl extract -e template:path=templates/example.com.txt DATASET_DIR
+
+Writes ``<OUT>/<method>/<id>.txt`` (``OUT`` defaults to the dataset directory)
+for every page in ``DATASET_DIR/html/`` (``.html`` or ``.html.gz``, any
+encoding).  See :mod:`corpuscrawl.evaluation.runner` for failure handling.
+Exit codes: 0 done (even if some pages failed: they are counted), 2 bad
+arguments (unknown extractor, bad options, not a dataset directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+from corpuscrawl.evaluation.datasets import Dataset, DatasetError, split
+from corpuscrawl.evaluation.runner import ExtractorSpec, parse_spec, run_extraction
+from corpuscrawl.extract import names
+from corpuscrawl.extract.base import ExtractorError
+
+ALL = "all"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``extract`` subcommand."""
+    p = subparsers.add_parser(
+        "extract", help="run extractors over a dataset directory (html/ -> <method>/)",
+        description="Run registered extractors over DATASET_DIR/html/* and write "
+                    "OUT/<method>/<id>.txt (OUT defaults to DATASET_DIR).",
+    )
+    p.add_argument("dataset", metavar="DATASET_DIR", help="directory with an html/ sub-directory")
+    p.add_argument("-e", "--extractor", action="append", required=True, metavar="NAME",
+                   help="registry name, optionally NAME:key=value,...; repeatable; "
+                        "'all' = every extractor that needs no options")
+    p.add_argument("-o", "--out", metavar="OUT",
+                   help="write OUT/<method>/<id>.txt instead of into the dataset directory")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="worker processes (default: number of CPUs)")
+    p.add_argument("--split", choices=("all", "train", "test"), default="all",
+                   help="only the documents of this part of the shared train/test split")
+    p.add_argument("--limit", type=int, default=None, help="only the first N documents (by id)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def expand_specs(requested: list[str]) -> tuple[list[ExtractorSpec], list[str]]:
+    """Turn -e arguments into specs; ``all`` expands to every extractor buildable without options.
+
+    Returns (specs, notes about skipped extractors).  Raises ExtractorError
+    (listing known names) for an unknown name.
+    """
+    specs: list[ExtractorSpec] = []
+    notes: list[str] = []
+    for text in requested:
+        if text == ALL:
+            for name in names():
+                spec = ExtractorSpec(name)
+                try:
+                    spec.build()
+                except Exception as exc:  # needs configuration (template, missing model...)
+                    notes.append(f"skipped {name}: {exc}")
+                    continue
+                if spec not in specs:
+                    specs.append(spec)
+            continue
+        spec = parse_spec(text)
+        spec.build()  # fail now, with the registry's message, not inside a worker
+        if spec not in specs:
+            specs.append(spec)
+    return specs, notes
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns the exit code."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        dataset = Dataset(args.dataset)
+        specs, notes = expand_specs(args.extractor)
+    except (DatasetError, ExtractorError) as exc:
+        print(f"corpuscrawl extract: error: {exc}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(f"corpuscrawl extract: {note}", file=sys.stderr)
+    if not specs:
+        print("corpuscrawl extract: error: no extractor to run", file=sys.stderr)
+        return 2
+    ids = dataset.ids()
+    if args.split != "all":
+        train, test = split(ids)
+        ids = test if args.split == "test" else train
+    if args.limit is not None:
+        ids = ids[: args.limit]
+    try:
+        result = run_extraction(dataset, specs, out_dir=args.out, jobs=args.jobs, ids=ids,
+                                progress=not args.no_progress)
+    except ExtractorError as exc:
+        print(f"corpuscrawl extract: error: {exc}", file=sys.stderr)
+        return 2
+    base = args.out or str(dataset.path)
+    print(f"{result.pages} pages, {result.unreadable} unreadable")
+    for m in result.methods:
+        print(f"  {base}/{m}: {result.written[m]} written, {result.failed[m]} failed")
+    return 0

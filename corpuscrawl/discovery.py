@@ -1,0 +1,157 @@
+"""Link sources besides page links: sitemaps, robots.txt ``Sitemap:`` lines, RSS/Atom feeds.
+
+Seed 003 §4.3 points at feeds and sitemaps as link sources.  Everything here
+parses bytes the crawler already downloaded; nothing fetches.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
+from lxml import etree
+
+from corpuscrawl.extract.dom import normalize_space
+from corpuscrawl.page import Page
+
+#: Feed MIME types announced by ``<link rel="alternate" type=…>``.
+FEED_TYPES = frozenset(("application/rss+xml", "application/atom+xml", "application/feed+json",
+                        "application/rdf+xml", "application/xml", "text/xml"))
+#: Decompressed sitemaps larger than this are refused (the sitemap protocol's limit is 50 MB).
+MAX_SITEMAP_BYTES_DEFAULT = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SitemapEntries:
+    """URLs listed by a sitemap: pages (``urlset``) or further sitemaps (``sitemapindex``)."""
+
+    pages: list[str]
+    sitemaps: list[str]
+
+
+def maybe_gunzip(body: bytes, max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> bytes:
+    """Decompress gzip bytes (e.g. ``sitemap.xml.gz``); other bytes are returned unchanged."""
+    if body[:2] != b"\x1f\x8b":
+        return body
+    decomp = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = decomp.decompress(body, max_size + 1)
+    except zlib.error:
+        try:
+            return gzip.decompress(body)[: max_size + 1]
+        except OSError:
+            return b""
+    return out[: max_size + 1]
+
+
+def _local(tag: object) -> str:
+    return tag.rsplit("}", 1)[-1].lower() if isinstance(tag, str) else ""
+
+
+def _parse_xml(body: bytes) -> etree._Element | None:
+    parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True,
+                             remove_comments=True, remove_pis=True, huge_tree=False)
+    try:
+        root = etree.fromstring(maybe_gunzip(body), parser=parser)
+    except (etree.XMLSyntaxError, ValueError):
+        return None
+    return root
+
+
+def parse_sitemap(body: bytes, base_url: str = "") -> SitemapEntries | None:
+    """Entries of a sitemap or sitemap index (gzipped or not); ``None`` if it is not one."""
+    root = _parse_xml(body)
+    if root is None or _local(root.tag) not in ("urlset", "sitemapindex"):
+        return None
+    pages: list[str] = []
+    sitemaps: list[str] = []
+    for entry in root:
+        kind = _local(entry.tag)
+        for child in entry:
+            if _local(child.tag) == "loc" and child.text and child.text.strip():
+                url = urljoin(base_url, child.text.strip())
+                (sitemaps if kind == "sitemap" else pages).append(url)
+    return SitemapEntries(pages=pages, sitemaps=sitemaps)
+
+
+def sitemaps_from_robots(text: str, base_url: str) -> list[str]:
+    """URLs of the ``Sitemap:`` lines of a robots.txt (case-insensitive, relative allowed)."""
+    out = []
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip().lower() == "sitemap" and value.strip():
+            out.append(urljoin(base_url, value.strip()))
+    return out
+
+
+def parse_feed(body: bytes, base_url: str = "") -> list[str] | None:
+    """Item/entry links of an RSS (0.9x/1.0/2.0) or Atom feed; ``None`` if it is not a feed."""
+    root = _parse_xml(body)
+    if root is None:
+        return None
+    kind = _local(root.tag)
+    if kind not in ("rss", "rdf", "feed"):
+        return None
+    links: list[str] = []
+    for el in root.iter():
+        name = _local(el.tag)
+        if name not in ("item", "entry"):
+            continue
+        for child in el:
+            if _local(child.tag) != "link":
+                continue
+            href = child.get("href")
+            rel = child.get("rel", "alternate")
+            if href and rel == "alternate":
+                links.append(urljoin(base_url, href.strip()))
+                break
+            if not href and child.text and child.text.strip():
+                links.append(urljoin(base_url, child.text.strip()))
+                break
+        else:
+            guid = next((c for c in el if _local(c.tag) == "guid"
+                         and c.get("isPermaLink", "true") != "false"), None)
+            if guid is not None and guid.text and guid.text.strip().startswith("http"):
+                links.append(guid.text.strip())
+    return links
+
+
+def feed_links(page: Page) -> list[str]:
+    """Feeds a page announces with ``<link rel="alternate" type="application/rss+xml" …>``."""
+    out = []
+    for link in page.tree.iter("link"):
+        rel = (link.get("rel") or "").lower().split()
+        if "alternate" in rel and (link.get("type") or "").lower() in FEED_TYPES:
+            href = link.get("href")
+            if href:
+                out.append(urljoin(page.url, href.strip()))
+    return out
+
+
+@dataclass(frozen=True)
+class Link:
+    """A hyperlink found on a page with its anchor text."""
+
+    url: str
+    text: str
+    nofollow: bool = False
+
+
+def page_links(page: Page) -> Iterator[Link]:
+    """Every ``<a href>``/``<area href>`` of a page, resolved against ``<base href>`` or the URL."""
+    base = page.url
+    base_el = page.tree.find(".//base[@href]")
+    if base_el is not None:
+        base = urljoin(page.url, base_el.get("href", "").strip())
+    for el in page.tree.iter("a", "area"):
+        href = el.get("href")
+        if not href:
+            continue
+        href = href.strip()
+        if href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+            continue
+        rel = (el.get("rel") or "").lower().split()
+        yield Link(urljoin(base, href), normalize_space(el.text_content()), "nofollow" in rel)

@@ -1,0 +1,235 @@
+"""Evaluation datasets on disk: layout, gold text, snippets, and the shared train/test split.
+
+Layout (SPEC §2; ``../shared/datasets/README.md``)::
+
+    <dataset>/html/<id>.html[.gz]     input pages (.htm, .htm.gz accepted too)
+    <dataset>/clean/<id>.txt          gold main text (gold-text datasets)
+    <dataset>/snippets.jsonl          {"id", "with": [...], "without": [...]} (snippet datasets)
+    <dataset>/<method>/<id>.txt       one directory per extraction method
+    <dataset>/<method>/evaluation.csv written by ``corpuscrawl evaluate``
+
+Document ids are the file stems without ``.html``/``.html.gz``.
+
+**The split.**  Every part of the project that trains or tunes on these data
+(learned extractors, their benchmarks, threshold searches) uses
+:func:`split`: a document is in the test part when the SHA-1 of
+``seed + "/" + id`` read as a number in [0, 1) is below ``test_fraction``.
+It depends only on the id, so it is stable across machines, Python versions,
+dataset growth and file order, and the same page is always on the same side.
+Default: 20 % test, seed ``"corpuscrawl"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from corpuscrawl.page import Page
+
+__all__ = [
+    "DATASETS_ENV",
+    "HTML_SUFFIXES",
+    "Dataset",
+    "DatasetError",
+    "Snippets",
+    "datasets_root",
+    "doc_id",
+    "is_test",
+    "list_datasets",
+    "split",
+]
+
+#: Environment variable that points to the datasets root.
+DATASETS_ENV = "CORPUSCRAWL_DATASETS"
+#: Page file endings recognised in ``html/``, longest first so ".html.gz" wins over ".gz".
+HTML_SUFFIXES = (".html.gz", ".htm.gz", ".html", ".htm")
+#: Sub-directories of a dataset that are inputs, never method outputs.
+RESERVED_DIRS = frozenset({"html", "clean"})
+#: Default share of documents in the test part (a common 80/20 split).
+TEST_FRACTION_DEFAULT = 0.2
+#: Default split seed; change it only to deliberately draw a different split.
+SPLIT_SEED_DEFAULT = "corpuscrawl"
+
+
+class DatasetError(ValueError):
+    """A directory is not a usable dataset (no html/, unreadable snippets file, ...)."""
+
+
+def doc_id(path: str | Path) -> str | None:
+    """The document id of a page file (its name without the HTML suffix), or None."""
+    name = Path(path).name
+    for suffix in HTML_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return None
+
+
+def _candidate_roots() -> Iterator[Path]:
+    env = os.environ.get(DATASETS_ENV)
+    if env:
+        yield Path(env)
+        return
+    repo_root = Path(__file__).resolve().parents[2]
+    yield repo_root.parent / "shared" / "datasets"
+    yield Path.cwd().parent / "shared" / "datasets"
+    yield Path.cwd() / "shared" / "datasets"
+
+
+def datasets_root(explicit: str | Path | None = None) -> Path:
+    """The directory holding the datasets.
+
+    ``explicit`` wins, then the ``CORPUSCRAWL_DATASETS`` environment variable,
+    then ``../shared/datasets`` next to the repository, then relative to the
+    working directory.  Raises :class:`DatasetError` naming what was tried.
+    """
+    tried = [Path(explicit)] if explicit else list(_candidate_roots())
+    for path in tried:
+        if path.is_dir():
+            return path
+    raise DatasetError(
+        "datasets directory not found; tried "
+        + ", ".join(str(p) for p in tried)
+        + f" (pass a path or set {DATASETS_ENV})"
+    )
+
+
+def list_datasets(root: str | Path | None = None) -> list[Dataset]:
+    """Every dataset (a directory with ``html/``) under the root, sorted by name."""
+    base = datasets_root(root)
+    return [Dataset(p) for p in sorted(base.iterdir()) if (p / "html").is_dir()]
+
+
+def _unit_interval(seed: str, key: str) -> float:
+    digest = hashlib.sha1(f"{seed}/{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def is_test(doc: str, test_fraction: float = TEST_FRACTION_DEFAULT,
+            seed: str = SPLIT_SEED_DEFAULT) -> bool:
+    """True when document ``doc`` belongs to the test part of :func:`split`."""
+    return _unit_interval(seed, doc) < test_fraction
+
+
+def split(ids: Iterable[str], test_fraction: float = TEST_FRACTION_DEFAULT,
+          seed: str = SPLIT_SEED_DEFAULT) -> tuple[list[str], list[str]]:
+    """Deterministic train/test split by document id: ``(train_ids, test_ids)``, input order kept.
+
+    See the module docstring: a hash of the id decides, not a shuffle, so the
+    split never changes when documents are added or listed in another order.
+    """
+    if not 0.0 <= test_fraction <= 1.0:
+        raise ValueError(f"test_fraction must be within [0, 1], got {test_fraction}")
+    train: list[str] = []
+    test: list[str] = []
+    for doc in ids:
+        (test if is_test(doc, test_fraction, seed) else train).append(doc)
+    return train, test
+
+
+@dataclass(frozen=True, slots=True)
+class Snippets:
+    """Texts that must appear (``with_``) and must not appear (``without``) in one page's output."""
+
+    doc: str
+    with_: tuple[str, ...]
+    without: tuple[str, ...]
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """One dataset directory (see the module docstring for its layout)."""
+
+    path: Path
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", Path(self.path))
+        if not (self.path / "html").is_dir():
+            raise DatasetError(f"{self.path}: not a dataset directory (no html/ inside)")
+
+    @property
+    def name(self) -> str:
+        """The dataset's name: its directory name."""
+        return self.path.name
+
+    @cached_property
+    def html_files(self) -> dict[str, Path]:
+        """Document id -> page file, sorted by id."""
+        found: dict[str, Path] = {}
+        for path in (self.path / "html").iterdir():
+            doc = doc_id(path)
+            if doc is not None and path.is_file():
+                found[doc] = path
+        return dict(sorted(found.items()))
+
+    def ids(self) -> list[str]:
+        """Ids of every page in ``html/``, sorted."""
+        return list(self.html_files)
+
+    def load_page(self, doc: str) -> Page:
+        """Parse the page of document ``doc`` (any encoding, gzip or not)."""
+        return Page.from_file(self.html_files[doc])
+
+    def read_html(self, doc: str) -> str:
+        """The decoded HTML text of document ``doc`` (for tools that parse it themselves)."""
+        return self.load_page(doc).html
+
+    @property
+    def has_gold(self) -> bool:
+        """True for a gold-text dataset (it has ``clean/``)."""
+        return (self.path / "clean").is_dir()
+
+    @property
+    def has_snippets(self) -> bool:
+        """True for a snippet dataset (it has ``snippets.jsonl``)."""
+        return (self.path / "snippets.jsonl").is_file()
+
+    def gold_path(self, doc: str) -> Path:
+        """Where the gold text of ``doc`` is (or would be)."""
+        return self.path / "clean" / f"{doc}.txt"
+
+    def gold(self, doc: str) -> str | None:
+        """The gold text of ``doc``, or None when the dataset has none for it."""
+        path = self.gold_path(doc)
+        if not path.is_file():
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+
+    @cached_property
+    def snippets(self) -> dict[str, Snippets]:
+        """Document id -> its snippets (empty when the dataset has no ``snippets.jsonl``)."""
+        path = self.path / "snippets.jsonl"
+        if not path.is_file():
+            return {}
+        out: dict[str, Snippets] = {}
+        with path.open(encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                    doc = str(rec["id"])
+                    out[doc] = Snippets(doc=doc, with_=tuple(rec.get("with") or ()),
+                                        without=tuple(rec.get("without") or ()),
+                                        url=str(rec.get("url") or ""))
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise DatasetError(f"{path}:{lineno}: bad snippet record ({exc})") from exc
+        return out
+
+    def method_dirs(self, methods_root: str | Path | None = None) -> list[Path]:
+        """Method output directories, sorted: sub-directories holding ``*.txt`` files.
+
+        By default they are looked for inside the dataset; ``methods_root`` (e.g.
+        an ``extract -o`` directory) is searched instead when given.
+        """
+        base = Path(methods_root) if methods_root else self.path
+        if not base.is_dir():
+            return []
+        return [p for p in sorted(base.iterdir())
+                if p.is_dir() and p.name not in RESERVED_DIRS and not p.name.startswith(".")
+                and any(p.glob("*.txt"))]

@@ -1,0 +1,139 @@
+"""Extraction of one page as the crawl does it: the domain's extractor, title, language.
+
+One :class:`Extraction` object per crawl, built from settings, chooses the
+extractor for each page by the domain rules — a template for the domain beats a
+per-domain extractor setting, which beats the crawl's default — and never lets
+an extractor's exception escape: the error is returned in the result so the
+caller can count it and keep the raw page.  Plain library code: no Scrapy.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from corpuscrawl.extract import get_extractor, names
+from corpuscrawl.extract.base import Extractor, ExtractorError
+from corpuscrawl.extract.template import TemplateExtractor, load_template
+from corpuscrawl.extract.title import extract_title
+from corpuscrawl.language import detect
+from corpuscrawl.page import Page
+from corpuscrawl.rules import DomainRule, DomainRules
+
+logger = logging.getLogger("corpuscrawl.extraction")
+
+
+class ConfigError(ValueError):
+    """A setting has an invalid value; the message names the setting."""
+
+
+@dataclass
+class ExtractionResult:
+    """What extraction found on one page; ``error`` is set when the extractor raised."""
+
+    text: str = ""
+    extractor: str = ""
+    title: str = ""
+    language: str = ""
+    language_prob: float = 0.0
+    date: str = ""
+    author: str = ""
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when the extractor ran without raising (an empty text is still ok)."""
+        return not self.error
+
+
+@dataclass(frozen=True)
+class ExtractionConfig:
+    """Typed view of the extraction settings."""
+
+    default_extractor: str = "bte"
+    extractors: Mapping[str, str | None] | None = None
+    options: Mapping[str, Mapping[str, Any]] | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Any, default_extractor: str | None = None) -> ExtractionConfig:
+        """Read ``CORPUSCRAWL_EXTRACTOR``, ``CORPUSCRAWL_EXTRACTORS``, ``CORPUSCRAWL_EXTRACTOR_OPTIONS``."""
+        extractors = settings.get("CORPUSCRAWL_EXTRACTORS") or {}
+        options = settings.get("CORPUSCRAWL_EXTRACTOR_OPTIONS") or {}
+        if not isinstance(extractors, Mapping):
+            raise ConfigError("CORPUSCRAWL_EXTRACTORS must be a dict of name -> 'module:Class'")
+        if not isinstance(options, Mapping) or not all(isinstance(v, Mapping) for v in options.values()):
+            raise ConfigError("CORPUSCRAWL_EXTRACTOR_OPTIONS must be a dict of name -> dict of options")
+        return cls(default_extractor=default_extractor or settings.get("CORPUSCRAWL_EXTRACTOR", "bte"),
+                   extractors=dict(extractors), options={k: dict(v) for k, v in options.items()})
+
+
+class Extraction:
+    """Chooses and runs the extractor for each page; caches built extractors."""
+
+    def __init__(self, config: ExtractionConfig | None = None, rules: DomainRules | None = None):
+        self.config = config or ExtractionConfig()
+        self.rules = rules or DomainRules()
+        self._by_name: dict[str, Extractor] = {}
+        self._by_template: dict[str, Extractor] = {}
+        self.default = self._named(self.config.default_extractor, "CORPUSCRAWL_EXTRACTOR")
+        for rule in self.rules.rules.values():  # fail at start-up, naming the domain
+            self.extractor_for_rule(self.rules.for_domain(rule.domain))
+
+    @classmethod
+    def from_settings(cls, settings: Any, default_extractor: str | None = None) -> Extraction:
+        """Build from Scrapy settings (or any mapping with ``get``)."""
+        return cls(ExtractionConfig.from_settings(settings, default_extractor),
+                   DomainRules.from_settings(settings))
+
+    def _named(self, name: str, where: str) -> Extractor:
+        if name not in self._by_name:
+            options = dict((self.config.options or {}).get(name, {}))
+            try:
+                self._by_name[name] = get_extractor(name, self.config.extractors, **options)
+            except ExtractorError as exc:
+                raise ConfigError(f"{where}: {exc}") from exc
+        return self._by_name[name]
+
+    def extractor_for_rule(self, rule: DomainRule) -> Extractor:
+        """Template beats the domain's extractor, which beats the default."""
+        if rule.template:
+            if rule.template not in self._by_template:
+                try:
+                    template = load_template(rule.template)
+                except ExtractorError as exc:
+                    raise ConfigError(f"template for domain {rule.domain!r}: {exc}") from exc
+                self._by_template[rule.template] = TemplateExtractor(template)
+            return self._by_template[rule.template]
+        if rule.extractor:
+            return self._named(rule.extractor, f"extractor rule for domain {rule.domain!r}")
+        return self.default
+
+    def extractor_for(self, url: str) -> Extractor:
+        """The extractor the rules choose for ``url``."""
+        return self.extractor_for_rule(self.rules.for_url(url))
+
+    def run(self, page: Page) -> ExtractionResult:
+        """Extract text, title and language of ``page``; errors are returned, never raised."""
+        extractor = self.extractor_for(page.url)
+        result = ExtractionResult(extractor=extractor.name)
+        try:
+            result.text = extractor.extract(page) or ""
+        except Exception as exc:  # an extractor bug must never kill the crawl
+            logger.warning("extractor %s failed on %s: %r", extractor.name, page.url, exc,
+                           exc_info=logger.isEnabledFor(logging.DEBUG))
+            result.error = f"{type(exc).__name__}: {exc}"
+            return result
+        try:
+            result.title = extract_title(page)
+            if result.text:
+                result.language, result.language_prob = detect(result.text)
+        except Exception as exc:  # metadata is best effort; keep the text
+            logger.warning("metadata failed on %s: %r", page.url, exc)
+        return result
+
+
+def known_extractors(overrides: Mapping[str, str | None] | None = None) -> list[str]:
+    """Names a user may pass as ``extractor``."""
+    return names(overrides)

@@ -1,0 +1,270 @@
+"""The ``corpus`` spider: seeds, sitemaps and feeds in, extracted pages out, best pages first.
+
+Arguments (``-a name=value``):
+
+* ``seeds`` — comma-separated URLs (pages, sitemaps or RSS/Atom feeds);
+  ``seeds_file`` — a file with one URL per line (``#`` comments).  With neither,
+  the bundled demo site is served on 127.0.0.1 and crawled.
+* ``depth`` — follow links at most this many hops from a seed (default: no limit).
+* ``domains`` — extra allowed domains (comma-separated); ``any_domain=1`` follows
+  links everywhere.  By default the crawl stays on the seeds' domains.
+* ``sitemaps=0`` / ``feeds=0`` — do not discover links from sitemaps / feeds.
+* ``max_pages`` — stop after this many documents.
+* ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
+* ``extractor`` — default extractor name for this crawl (rules per domain still win).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import scrapy
+from scrapy import signals
+from scrapy.exceptions import CloseSpider
+from scrapy.http import Response
+
+from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.discovery import (
+    feed_links,
+    page_links,
+    parse_feed,
+    parse_sitemap,
+    sitemaps_from_robots,
+)
+from corpuscrawl.extraction import Extraction
+from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
+from corpuscrawl.page import Page, domain_of
+from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site
+
+#: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
+SEED_PRIORITY = 1000
+#: Content types treated as HTML pages.
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+#: Content types that may be a sitemap or a feed.
+XML_TYPES = ("xml", "rss", "atom")
+
+
+class SeedError(ValueError):
+    """The seeds given to the spider are unusable; the message says which and why."""
+
+
+def _flag(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise SeedError(f"argument {name}={value!r}: expected 1/0, true/false, yes/no")
+
+
+def _int_arg(value: Any, name: str) -> int | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise SeedError(f"argument {name}={value!r}: expected a whole number") from None
+    if number < 0:
+        raise SeedError(f"argument {name}={value!r}: must be >= 0")
+    return number
+
+
+def read_seeds(seeds: str = "", seeds_file: str = "") -> list[str]:
+    """Seed URLs from a comma-separated string and/or a file, normalized, in order, unique."""
+    raw = [s for s in (seeds or "").split(",") if s.strip()]
+    if seeds_file:
+        path = Path(seeds_file)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise SeedError(f"cannot read seeds_file {path}: {exc.strerror or exc}") from exc
+        raw.extend(line for line in lines if line.strip() and not line.strip().startswith("#"))
+    out: list[str] = []
+    for item in raw:
+        url = normalize_url(item.strip())
+        if not url:
+            raise SeedError(f"seed {item.strip()!r} is not an http(s) URL")
+        if url not in out:
+            out.append(url)
+    return out
+
+
+class CorpusSpider(scrapy.Spider):
+    """Focused crawl of the seeds' sites producing extracted pages for the corpus pipeline."""
+
+    name = "corpus"
+
+    def __init__(self, seeds: str = "", seeds_file: str = "", depth: str = "",
+                 domains: str = "", any_domain: str = "0", sitemaps: str = "1",
+                 feeds: str = "1", max_pages: str = "", languages: str = "",
+                 keywords: str = "", extractor: str = "", **kwargs: Any):
+        super().__init__(**kwargs)
+        self.seed_urls = read_seeds(seeds, seeds_file)
+        self.depth_limit = _int_arg(depth, "depth")
+        self.any_domain = _flag(any_domain, "any_domain")
+        self.use_sitemaps = _flag(sitemaps, "sitemaps")
+        self.use_feeds = _flag(feeds, "feeds")
+        self.max_pages = _int_arg(max_pages, "max_pages")
+        self.extra_domains = {d.strip().lower() for d in domains.split(",") if d.strip()}
+        self._languages, self._keywords, self._extractor = languages, keywords, extractor
+        self.demo_server: Any = None
+        self._seen: set[str] = set()
+        self._documents = 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CorpusSpider:
+        """Build the spider with the crawl's extraction, focus and (without seeds) demo site."""
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        settings = crawler.settings
+        spider.extraction = Extraction.from_settings(settings, spider._extractor or None)
+        spider.focus = Focus(FocusConfig.from_values(
+            spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
+            spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
+        if not spider.seed_urls:
+            from corpuscrawl.demo.server import DemoServer
+
+            spider.demo_server = DemoServer().start()
+            spider.seed_urls = [spider.demo_server.url]
+            spider.logger.info("no seeds given: crawling the bundled demo site at %s",
+                               spider.demo_server.url)
+        spider.allowed = {domain_of(u) for u in spider.seed_urls} | spider.extra_domains
+        crawler.signals.connect(spider._closed, signal=signals.spider_closed)
+        return spider
+
+    def _closed(self) -> None:
+        if self.demo_server is not None:
+            self.demo_server.stop()
+
+    # --- requests -------------------------------------------------------------
+
+    def _request(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request:
+        return scrapy.Request(url, callback=callback or self.parse, priority=priority,
+                              meta=meta, errback=self._errback)
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        """Seeds first; per seed host its robots.txt sitemaps and /sitemap.xml."""
+        hosts: list[str] = []
+        for url in self.seed_urls:
+            self._seen.add(url)
+            yield self._request(url, SEED_PRIORITY, corpuscrawl_seed=True)
+            parts = urlsplit(url)
+            root = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+            if self.use_sitemaps and root not in hosts:
+                hosts.append(root)
+                yield self._request(root + "robots.txt", SEED_PRIORITY, self.parse_robots)
+                sitemap = root + "sitemap.xml"
+                if sitemap not in self._seen:
+                    self._seen.add(sitemap)
+                    yield self._request(sitemap, SEED_PRIORITY, self.parse_xml)
+
+    def _errback(self, failure: Any) -> None:
+        request = failure.request
+        self.crawler.stats.inc_value("corpuscrawl/request_errors")
+        self.logger.debug("request failed: %s (%s)", request.url, failure.value)
+
+    def allowed_url(self, url: str) -> bool:
+        """Stay on the seeds' domains (and ``domains``) unless ``any_domain`` is set."""
+        return self.any_domain or same_site(urlsplit(url).hostname or "", self.allowed)
+
+    def follow(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request | None:
+        """A request for a discovered URL, or ``None`` if it is filtered or already seen."""
+        url = normalize_url(url)
+        stats = self.crawler.stats
+        if not url or url in self._seen:
+            return None
+        if callback is None and has_non_html_extension(url):  # sitemaps may be .xml.gz
+            stats.inc_value("corpuscrawl/skipped_extension")
+            return None
+        if not self.allowed_url(url):
+            stats.inc_value("corpuscrawl/offsite")
+            return None
+        self._seen.add(url)
+        return self._request(url, priority, callback, **meta)
+
+    # --- callbacks --------------------------------------------------------------
+
+    def parse_robots(self, response: Response) -> Iterator[scrapy.Request]:
+        """Follow the ``Sitemap:`` lines of robots.txt."""
+        if response.status != 200:
+            return
+        for url in sitemaps_from_robots(response.text, response.url):
+            self.crawler.stats.inc_value("corpuscrawl/sitemaps_from_robots")
+            request = self.follow(url, SEED_PRIORITY, self.parse_xml)
+            if request is not None:
+                yield request
+
+    def parse_xml(self, response: Response) -> Iterator[scrapy.Request]:
+        """Links from a sitemap, sitemap index or RSS/Atom feed (gzipped or not)."""
+        if response.status != 200:
+            return
+        stats = self.crawler.stats
+        entries = parse_sitemap(response.body, response.url)
+        if entries is not None:
+            stats.inc_value("corpuscrawl/sitemaps")
+            for url in entries.sitemaps:
+                request = self.follow(url, SEED_PRIORITY, self.parse_xml)
+                if request is not None:
+                    yield request
+            for url in entries.pages:
+                request = self.follow(url, SEED_PRIORITY // 2)
+                if request is not None:
+                    stats.inc_value("corpuscrawl/urls_from_sitemaps")
+                    yield request
+            return
+        links = parse_feed(response.body, response.url)
+        if links is not None:
+            stats.inc_value("corpuscrawl/feeds")
+            for url in links:
+                request = self.follow(url, SEED_PRIORITY // 2)
+                if request is not None:
+                    stats.inc_value("corpuscrawl/urls_from_feeds")
+                    yield request
+            return
+        stats.inc_value("corpuscrawl/skipped_xml")
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        """Extract an HTML page and follow its links by relevance; route XML to ``parse_xml``."""
+        stats = self.crawler.stats
+        content_type = response.headers.get("Content-Type", b"").decode("latin-1").lower()
+        if any(t in content_type for t in XML_TYPES) and "html" not in content_type:
+            yield from self.parse_xml(response)
+            return
+        if not hasattr(response, "text") or (content_type and not any(t in content_type for t in HTML_TYPES)):
+            stats.inc_value("corpuscrawl/skipped_non_html")
+            return
+        page = Page.from_html(response.text, url=response.url, status=response.status)
+        result = self.extraction.run(page)
+        stats.inc_value("corpuscrawl/pages")
+        depth = response.meta.get("depth", 0)
+        yield CrawledPage(url=response.url, status=response.status, html=response.text,
+                          result=result, depth=depth,
+                          fetched_at=datetime.now(UTC).isoformat(timespec="seconds"))
+        if result.text:
+            self._documents += 1
+            if self.max_pages is not None and self._documents >= self.max_pages:
+                raise CloseSpider("max_pages")
+        if self.depth_limit is not None and depth >= self.depth_limit:
+            return
+        yield from self.links(page, result.text, result.language, result.title)
+
+    def links(self, page: Page, text: str, language: str, title: str) -> Iterator[scrapy.Request]:
+        """Requests for a page's links and feeds, prioritized by the focus score."""
+        page_score = self.focus.page_score(text, language, title)
+        links = list(page_links(page))
+        in_content = anchors_in_content((link.text for link in links), text)
+        for link in links:
+            score = self.focus.link_score(page_score, link.text, link.url, link.text in in_content)
+            request = self.follow(link.url, self.focus.priority(score))
+            if request is not None:
+                yield request
+        if self.use_feeds:
+            for url in feed_links(page):
+                request = self.follow(url, SEED_PRIORITY, self.parse_xml)
+                if request is not None:
+                    yield request

@@ -1,0 +1,28 @@
+"""Shared pytest fixtures: paths to fixtures and to the benchmark datasets."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+TESTS_DIR = Path(__file__).parent
+DATA_DIR = TESTS_DIR / "data"
+REPO_DIR = TESTS_DIR.parent
+#: Default location of the shared benchmark datasets (overridable by CORPUSCRAWL_DATASETS).
+DATASETS_DIR = Path(os.environ.get("CORPUSCRAWL_DATASETS", REPO_DIR.parent / "shared" / "datasets"))
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    """Directory of small hand-written test fixtures."""
+    return DATA_DIR
+
+
+@pytest.fixture
+def datasets_dir() -> Path:
+    """The benchmark datasets; tests needing them skip with a reason when absent."""
+    if not DATASETS_DIR.is_dir():
+        pytest.skip(f"benchmark datasets not found at {DATASETS_DIR} (set CORPUSCRAWL_DATASETS)")
+    return DATASETS_DIR
