@@ -11,7 +11,7 @@ from functools import lru_cache
 #: Texts shorter than this many characters get no language (identification is a guess).
 MIN_CHARS_DEFAULT = 20  # below ~20 chars py3langid is close to chance on short snippets
 #: Characters of text passed to the identifier; the start of a document is enough.
-SAMPLE_CHARS_DEFAULT = 2000
+SAMPLE_CHARS_DEFAULT = 1000  # ~150 words: langid is near its full accuracy there
 
 #: ISO 639-1 code -> jusText stoplist name (the languages both sides know).
 ISO_TO_STOPLIST = {

@@ -14,8 +14,9 @@ from the ``CORPUSCRAWL_DOMAINS`` setting (a dict) and/or a TOML file named by
     extract_continuously = false
 
 A rule for ``example.com`` applies to its subdomains too (the most specific
-domain wins).  Independently, a file ``templates/<domain>.txt`` is that
-domain's template without any configuration.
+domain wins).  Independently, a file ``templates/<domain>.txt`` is the
+template of that domain and its subdomains without any configuration; a
+configured rule for the same domain beats the file.
 """
 
 from __future__ import annotations
@@ -145,14 +146,14 @@ class DomainRules:
         # Apply parents first so that more specific domains override them.
         for k in range(len(labels) - 1, -1, -1):
             candidate = ".".join(labels[k:])
+            if self.templates_dir is not None:  # templates/<domain>.txt, no config needed
+                file = self.templates_dir / f"{candidate}.txt"
+                if file.is_file():
+                    rule = replace(rule, template=str(file))
             found = self.rules.get(candidate)
-            if found is not None:
+            if found is not None:  # configuration beats a template file of the same domain
                 rule = replace(rule, **{f.name: getattr(found, f.name) for f in fields(found)
                                         if f.name != "domain" and getattr(found, f.name) is not None})
-            if rule.template is None and self.templates_dir is not None:
-                file = self.templates_dir / f"{candidate}.txt"
-                if candidate == domain and file.is_file():
-                    rule = replace(rule, template=str(file))
         if rule.template is not None:
             rule = replace(rule, template=str(self.template_path(rule.template)))
         self._cache[domain] = rule

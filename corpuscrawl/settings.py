@@ -30,10 +30,23 @@ SCHEDULER_PRIORITY_QUEUE = "scrapy.pqueues.DownloaderAwarePriorityQueue"
 
 ITEM_PIPELINES = {
     "corpuscrawl.pipelines.ExtractionPipeline": 300,
+    # Must stay last: it drives the export stage (boilerplate, near-duplicates) for the feeds.
+    "corpuscrawl.boilerplate.scrapy_glue.ExportStagePipeline": 900,
+}
+
+DOWNLOADER_MIDDLEWARES = {
+    # One 404 probe per new domain seeds its boilerplate template (near the engine: sees
+    # the final, decompressed response).
+    "corpuscrawl.boilerplate.scrapy_glue.ErrorPageSeeder": 50,
 }
 
 FEED_EXPORTERS = {
     "txtdir": "corpuscrawl.exporters.TextDirectoryExporter",
+    # Cleaned corpus formats (boilerplate removed, near-duplicates skipped).
+    "jsonl": "corpuscrawl.exporters.CorpusJsonLinesExporter",
+    "jsonlines": "corpuscrawl.exporters.CorpusJsonLinesExporter",
+    "json": "corpuscrawl.exporters.CorpusJsonExporter",
+    "vertical": "corpuscrawl.exporters.VerticalExporter",
 }
 
 # --- extraction -------------------------------------------------------------
@@ -61,3 +74,34 @@ CORPUSCRAWL_LANGUAGES: list = []
 CORPUSCRAWL_KEYWORDS: list = []
 #: Only documents in a target language are exported (otherwise they only lower priority).
 CORPUSCRAWL_LANGUAGE_FILTER = False
+
+# --- export: domain boilerplate and near-duplicates (corpuscrawl.boilerplate) ---
+#: Remove paragraphs that repeat across a domain's history (and drop pure-boilerplate pages).
+CORPUSCRAWL_BOILERPLATE_ENABLED = True
+#: History store: a SQLite path or a redis:// URL (shared by parallel crawlers).
+#: "" = corpuscrawl-history.sqlite3 in JOBDIR when set, else in the working directory.
+CORPUSCRAWL_BOILERPLATE_HISTORY = ""
+#: Key prefix of the Redis history.
+CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX = "corpuscrawl:bp:"
+#: A paragraph is boilerplate when seen in at least this many distinct documents of its domain...
+CORPUSCRAWL_BOILERPLATE_MIN_DOCUMENTS = 3
+#: ... and in at least this share of them (see benchmarks/results/boilerplate.md).
+CORPUSCRAWL_BOILERPLATE_MIN_FRACTION = 0.1
+#: Documents of a new domain are held until its history has this many documents.
+CORPUSCRAWL_BOILERPLATE_WARM_DOCUMENTS = 5
+#: Most documents held for cold domains at once (overflow releases the oldest domain early).
+CORPUSCRAWL_BOILERPLATE_BUFFER_SIZE = 1000
+#: Built-in prior: short copyright / rights-reserved / cookie lines are boilerplate at once.
+CORPUSCRAWL_BOILERPLATE_PATTERNS = True
+#: Longest paragraph (words) the prior may remove.
+CORPUSCRAWL_BOILERPLATE_PATTERN_MAX_WORDS = 60
+#: Fetch one non-existent page per new domain; its 404 page seeds the domain's template.
+CORPUSCRAWL_BOILERPLATE_ERROR_PAGES = True
+#: Skip documents that near-duplicate an already exported one (first one wins).
+CORPUSCRAWL_DEDUP_ENABLED = True
+#: Estimated Jaccard similarity of word shingles at and above which a document is a duplicate.
+CORPUSCRAWL_DEDUP_THRESHOLD = 0.8
+#: Words per shingle.
+CORPUSCRAWL_DEDUP_SHINGLE_WORDS = 5
+#: MinHash functions per signature.
+CORPUSCRAWL_DEDUP_NUM_PERM = 128

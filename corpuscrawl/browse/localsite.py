@@ -4,7 +4,8 @@ The pages under ``tests/data/dynamic/`` imitate real sites' scripts (comment
 pagers, "load more", consent walls, infinite feeds, redirect proxies).  They
 need absolute URLs to other hosts and a redirect proxy, so the server:
 
-* replaces ``{{ORIGIN}}`` with ``http://127.0.0.1:<port>`` and ``{{ALT_ORIGIN}}``
+* replaces ``{{ORIGIN}}`` with ``http://127.0.0.1:<port>`` (``{{ORIGIN_ENC}}``: the
+  same, percent-encoded for a proxy's ``url=`` parameter) and ``{{ALT_ORIGIN}}``
   with ``http://localhost:<port>`` in HTML, JS and JSON files — two host names
   for one server, i.e. two different *sites* as far as the crawler can tell;
 * answers ``/x.php?...&url=<encoded URL>`` (dex.hu's redirect proxy) with a 302
@@ -22,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 from types import TracebackType
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit
 
 #: Default delay of JSON responses (seconds): a quick API on a local network.
 LATENCY_DEFAULT = 0.05
@@ -112,7 +113,8 @@ def _make_handler(site: LocalSite) -> type[http.server.BaseHTTPRequestHandler]:
             ctype = _TEXT_TYPES.get(path.suffix, "application/octet-stream")
             if path.suffix in _TEXT_TYPES:
                 host = self.headers.get("Host", "")
-                body = (body.replace(b"{{ORIGIN}}", site.origin.encode())
+                body = (body.replace(b"{{ORIGIN_ENC}}", quote(site.origin, safe="").encode())
+                        .replace(b"{{ORIGIN}}", site.origin.encode())
                         .replace(b"{{ALT_ORIGIN}}", site.alt_origin.encode())
                         .replace(b"{{HOST}}", host.encode()))
             if path.suffix == ".json" and site.latency:

@@ -19,8 +19,12 @@ import sys
 from typing import Any
 
 from corpuscrawl.evaluation.datasets import Dataset, DatasetError, split
-from corpuscrawl.evaluation.runner import ExtractorSpec, parse_spec, run_extraction
-from corpuscrawl.extract import names
+from corpuscrawl.evaluation.runner import (
+    ExtractorSpec,
+    available_specs,
+    parse_spec,
+    run_extraction,
+)
 from corpuscrawl.extract.base import ExtractorError
 
 ALL = "all"
@@ -58,15 +62,9 @@ def expand_specs(requested: list[str]) -> tuple[list[ExtractorSpec], list[str]]:
     notes: list[str] = []
     for text in requested:
         if text == ALL:
-            for name in names():
-                spec = ExtractorSpec(name)
-                try:
-                    spec.build()
-                except Exception as exc:  # needs configuration (template, missing model...)
-                    notes.append(f"skipped {name}: {exc}")
-                    continue
-                if spec not in specs:
-                    specs.append(spec)
+            usable, skipped = available_specs()
+            specs.extend(spec for spec in usable if spec not in specs)
+            notes.extend(skipped)
             continue
         spec = parse_spec(text)
         spec.build()  # fail now, with the registry's message, not inside a worker

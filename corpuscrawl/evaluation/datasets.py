@@ -148,7 +148,8 @@ class Dataset:
     path: Path
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "path", Path(self.path))
+        # Absolute: pages get file:// URLs when the manifest has none.
+        object.__setattr__(self, "path", Path(self.path).resolve())
         if not (self.path / "html").is_dir():
             raise DatasetError(f"{self.path}: not a dataset directory (no html/ inside)")
 
@@ -171,9 +172,26 @@ class Dataset:
         """Ids of every page in ``html/``, sorted."""
         return list(self.html_files)
 
+    @cached_property
+    def urls(self) -> dict[str, str]:
+        """Document id -> original URL, from ``manifest.jsonl`` (empty when there is none)."""
+        path = self.path / "manifest.jsonl"
+        if not path.is_file():
+            return {}
+        out: dict[str, str] = {}
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue  # the manifest is provenance only; a bad line costs just a URL
+                if isinstance(rec, dict) and rec.get("id") and rec.get("url"):
+                    out[str(rec["id"])] = str(rec["url"])
+        return out
+
     def load_page(self, doc: str) -> Page:
-        """Parse the page of document ``doc`` (any encoding, gzip or not)."""
-        return Page.from_file(self.html_files[doc])
+        """Parse the page of document ``doc`` (any encoding, gzip or not) with its original URL."""
+        return Page.from_file(self.html_files[doc], url=self.urls.get(doc, ""))
 
     def read_html(self, doc: str) -> str:
         """The decoded HTML text of document ``doc`` (for tools that parse it themselves)."""

@@ -34,7 +34,7 @@ from corpuscrawl.page import Page
 
 logger = logging.getLogger("corpuscrawl.evaluation")
 
-__all__ = ["ERRORS_FILE", "ExtractorSpec", "RunResult", "build_extractors", "method_name",
+__all__ = ["ERRORS_FILE", "ExtractorSpec", "available_specs", "RunResult", "build_extractors", "method_name",
            "parse_spec", "run_extraction"]
 
 #: Per-method file listing the pages an extractor failed on (one JSON object a line).
@@ -89,6 +89,28 @@ def build_extractors(specs: Sequence[ExtractorSpec]) -> list[Extractor]:
     return [spec.build() for spec in specs]
 
 
+def available_specs(names: Sequence[str] | None = None) -> tuple[list[ExtractorSpec], list[str]]:
+    """Specs of the registered extractors that build without options (default: all names).
+
+    Returns (specs, notes): an extractor that needs configuration (``template``
+    needs a file, a trained model may be missing) is skipped with a note
+    saying why, so "all" keeps working as engineers add extractors.
+    """
+    from corpuscrawl.extract import names as registry_names
+
+    specs: list[ExtractorSpec] = []
+    notes: list[str] = []
+    for name in names if names is not None else registry_names():
+        spec = ExtractorSpec(name)
+        try:
+            spec.build()
+        except Exception as exc:  # any failure to build = not usable without configuration
+            notes.append(f"skipped {name}: {exc}")
+            continue
+        specs.append(spec)
+    return specs, notes
+
+
 @dataclass
 class RunResult:
     """What a run produced: pages seen and, per method, pages written and failures."""
@@ -110,11 +132,11 @@ def _init_worker(specs: Sequence[ExtractorSpec]) -> None:
     _worker_extractors = build_extractors(specs)
 
 
-def _process(task: tuple[str, str]) -> tuple[str, dict[str, str | None], str | None]:
+def _process(task: tuple[str, str, str]) -> tuple[str, dict[str, str | None], str | None]:
     """Parse one page and run every extractor; returns (id, method -> text or None, page error)."""
-    doc, path = task
+    doc, path, url = task
     try:
-        page = Page.from_file(path)
+        page = Page.from_file(path, url=url)
     except Exception as exc:  # any unreadable file: reported, never fatal
         return doc, {}, f"{type(exc).__name__}: {exc}"
     return doc, run_on_page(_worker_extractors, page, doc), None
@@ -133,7 +155,7 @@ def run_on_page(extractors: Sequence[Extractor], page: Page, doc: str = "") -> d
     return out
 
 
-def _results(tasks: list[tuple[str, str]], specs: Sequence[ExtractorSpec], jobs: int,
+def _results(tasks: list[tuple[str, str, str]], specs: Sequence[ExtractorSpec], jobs: int,
              ) -> Iterator[tuple[str, dict[str, str | None], str | None]]:
     if jobs <= 1 or len(tasks) <= 1:
         _init_worker(specs)
@@ -169,7 +191,8 @@ def run_extraction(dataset: Dataset, specs: Sequence[ExtractorSpec], out_dir: st
 
     files = dataset.html_files
     chosen = list(files) if ids is None else [d for d in ids if d in files]
-    tasks = [(doc, str(files[doc])) for doc in chosen]
+    urls = dataset.urls
+    tasks = [(doc, str(files[doc]), urls.get(doc, "")) for doc in chosen]
     result = RunResult(methods=methods)
     bar = _progress_bar(len(tasks), dataset.name, progress)
     try:

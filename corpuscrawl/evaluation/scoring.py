@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from corpuscrawl.evaluation.datasets import Dataset
@@ -60,6 +60,7 @@ class MethodEvaluation:
     kind: str  # "gold" or "snippets"
     docs: tuple[DocResult, ...]
     summary: Summary | SnippetSummary
+    directory: Path | None = None  # the method directory, when scored from disk
 
     @property
     def missing(self) -> int:
@@ -111,20 +112,28 @@ def read_method_texts(method_dir: Path, ids: Sequence[str]) -> dict[str, str | N
 
 
 def evaluate_method_dir(dataset: Dataset, method_dir: Path, ascii_only: bool = False,
-                        write: bool = True) -> MethodEvaluation:
-    """Score one method directory and (by default) write its ``evaluation.csv``."""
+                        write: bool = True, extracted_only: bool = False) -> MethodEvaluation:
+    """Score one method directory and (by default) write its ``evaluation.csv``.
+
+    ``extracted_only`` scores only documents the method has an output for (for
+    partial runs); by default missing outputs count as empty extractions.
+    """
     ids = scored_ids(dataset)
+    if extracted_only:
+        ids = [d for d in ids if (method_dir / f"{d}.txt").is_file()]
     result = evaluate_texts(dataset, method_dir.name, read_method_texts(method_dir, ids),
                             ids=ids, ascii_only=ascii_only)
+    result = replace(result, directory=method_dir)
     if write:
         write_csv(result, method_dir / CSV_NAME)
     return result
 
 
 def evaluate_dataset(dataset: Dataset, methods_root: str | Path | None = None,
-                     ascii_only: bool = False, write: bool = True) -> list[MethodEvaluation]:
+                     ascii_only: bool = False, write: bool = True,
+                     extracted_only: bool = False) -> list[MethodEvaluation]:
     """Score every method directory of ``dataset`` (or under ``methods_root``)."""
-    return [evaluate_method_dir(dataset, d, ascii_only, write)
+    return [evaluate_method_dir(dataset, d, ascii_only, write, extracted_only)
             for d in dataset.method_dirs(methods_root)]
 
 

@@ -42,6 +42,12 @@ IGNORED_TAGS = frozenset(("option", "object", "embed", "applet"))
 #: Line width used for the text-density feature (boilerpipe's ``maxLineLength = 80``).
 LINE_WIDTH_DEFAULT = 80
 
+#: A unit with at least this many non-link words is running text ("body"); 40 words is
+#: boilerpipe's threshold above which a block is content whatever its neighbours (003 §5.4.4).
+BODY_MIN_WORDS_DEFAULT = 40
+#: A unit with at least this share of its words in links is a link structure (seed 004 §3.2).
+LINKS_MIN_DENSITY_DEFAULT = 0.5
+
 _WORD_RE = re.compile(r"[^\W_]")
 
 
@@ -110,6 +116,18 @@ class Segment:
     def link_density(self) -> float:
         """Share of the unit's words inside links."""
         return self.link_words / self.words if self.words else 0.0
+
+
+def segment_kind(words: int, link_words: int, has_link: bool,
+                 body_words: int = BODY_MIN_WORDS_DEFAULT) -> str:
+    """Kind of a coherent unit from its size and links: links, body, teaser or text."""
+    if words and link_words / words >= LINKS_MIN_DENSITY_DEFAULT:
+        return "links"
+    if words - link_words >= body_words:
+        return "body"
+    if has_link:
+        return "teaser"
+    return "text"
 
 
 class _BlockBuilder:

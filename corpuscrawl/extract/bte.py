@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from corpuscrawl.extract.dom import BLOCK_TAGS, join_lines, tag_name
-from corpuscrawl.page import Page
+from corpuscrawl.page import NON_TEXT_TAGS, Page
 
 #: Elements without an end tag: they contribute one tag token, not two.
 VOID_TAGS = frozenset(
@@ -50,7 +50,11 @@ class Run:
 
 
 def tokenize(root: etree._Element) -> list[Run]:
-    """Turn a cleaned tree into merged runs of tags and text nodes (seed 000 §6.3.1)."""
+    """Turn a tree into merged runs of tags and text nodes (seed 000 §6.3.1).
+
+    Scripts, styles and comments are skipped as if removed (their tails kept),
+    so the shared tree needs no cleaned copy.
+    """
     runs: list[Run] = []
 
     def add_tags(n: int, block: bool) -> None:
@@ -68,7 +72,7 @@ def tokenize(root: etree._Element) -> list[Run]:
 
     def walk(el: etree._Element) -> None:
         name = tag_name(el)
-        if not name:  # comment/PI left in a tree that was not cleaned
+        if not name or name in NON_TEXT_TAGS:  # comments, scripts, styles: skipped, tails kept
             return
         block = name in BLOCK_TAGS or name == "br"
         add_tags(1, block)
@@ -90,9 +94,9 @@ def best_span(values: list[int]) -> tuple[int, int] | None:
     the thesis, whose initial best is "all tags outside, no words inside").
     """
     best_sum, best = 0, None
-    cur_sum, cur_start = 0, 0
+    cur_sum, cur_start = -1, 0
     for k, v in enumerate(values):
-        if cur_sum <= 0:
+        if cur_sum < 0:  # a zero-sum prefix is kept: the thesis prefers the earliest i
             cur_sum, cur_start = v, k
         else:
             cur_sum += v
@@ -134,6 +138,5 @@ class BTEExtractor:
 
     def extract(self, page: Page) -> str:
         """Main text of ``page`` by BTE; "" when no span holds more words than tags."""
-        root = page.clean_tree.find("body")
-        runs = tokenize(root if root is not None else page.clean_tree)
+        runs = tokenize(page.body)
         return spans_text(runs, best_span([r.value for r in runs]))

@@ -1,0 +1,217 @@
+"""Benchmark every corpuscrawl extractor and the peer extractors on every dataset.
+
+    .venv/bin/python benchmarks/extraction.py                      # full run
+    .venv/bin/python benchmarks/extraction.py --datasets cleaneval --limit 50 --peers none
+    .venv/bin/python benchmarks/extraction.py --split test --out /tmp/test-split.md
+
+Same documents and same scorer (:mod:`corpuscrawl.evaluation`) for everyone:
+summed word-LCS precision/recall/F1, per-document mean F1, and documents per
+second, all measured in one process in one run.
+
+Fairness of the timing: each page is decoded once (not timed) and parsed once
+into a :class:`~corpuscrawl.page.Page`; the parse time is **added to every
+corpuscrawl extractor's time**, and the Page's cached derived trees are
+dropped before each extractor, so each pays what it would pay standalone.
+Peers get the decoded HTML string and do their own parsing (timed).
+
+Extractors are discovered from the registry at run time; those that cannot be
+built without options (``template``, trained models not present) are skipped
+and listed.  The results file keeps anything below its notes marker when it is
+regenerated, so hand-written analysis survives re-runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import platform
+import random
+import shlex
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from datetime import UTC, datetime
+from functools import cached_property
+from pathlib import Path
+
+from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for peers.py when run as a script
+
+from peers import Peer, available_peers  # noqa: E402
+
+from corpuscrawl.evaluation.datasets import Dataset, datasets_root, list_datasets, split  # noqa: E402
+from corpuscrawl.evaluation.lcs import lcs_length, levenshtein  # noqa: E402
+from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name  # noqa: E402
+from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_texts, scored_ids  # noqa: E402
+from corpuscrawl.evaluation.snippets import SnippetSummary  # noqa: E402
+from corpuscrawl.extract.base import Extractor  # noqa: E402
+from corpuscrawl.page import Page  # noqa: E402
+
+DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "extraction.md"
+NOTES_MARKER = "<!-- notes: everything below this line is kept when the file is regenerated -->"
+#: The issue's speed bar for the scorer: sequences of 20,000 words each.
+LCS_BENCH_WORDS = 20_000
+#: Vocabulary of the random texts for the scorer timing (a realistic share of repeated words).
+LCS_BENCH_VOCAB = 3_000
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--root", help="datasets root (default: CORPUSCRAWL_DATASETS or ../shared/datasets)")
+    p.add_argument("--datasets", help="comma-separated dataset names (default: all)")
+    p.add_argument("--extractors", help="comma-separated corpuscrawl extractor names "
+                                        "(default: every one buildable without options)")
+    p.add_argument("--peers", help="comma-separated peers, or 'none' (default: all installed)")
+    p.add_argument("--limit", type=int, help="at most N documents per dataset (first by id)")
+    p.add_argument("--split", choices=("all", "train", "test"), default="all",
+                   help="part of the shared train/test split (corpuscrawl.evaluation.datasets.split)")
+    p.add_argument("--ascii", action="store_true", help="ASCII-only scoring (thesis setup)")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
+    return p.parse_args(argv)
+
+
+def measure_scorer_speed(repeats: int = 3) -> tuple[float, float]:
+    """Median seconds of lcs_length and levenshtein on two random 20k-word texts."""
+    rnd = random.Random(7)
+    vocab = [f"w{i}" for i in range(LCS_BENCH_VOCAB)]
+    a = [rnd.choice(vocab) for _ in range(LCS_BENCH_WORDS)]
+    b = [rnd.choice(vocab) for _ in range(LCS_BENCH_WORDS)]
+    lcs_times, lev_times = [], []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        lcs_length(a, b)
+        lcs_times.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        levenshtein(a, b)
+        lev_times.append(time.perf_counter() - t)
+    return statistics.median(lcs_times), statistics.median(lev_times)
+
+
+def _drop_cached(page: Page) -> None:
+    """Forget every cached_property value so the next extractor pays for it again."""
+    for klass in type(page).__mro__:
+        for attr, value in vars(klass).items():
+            if isinstance(value, cached_property):
+                page.__dict__.pop(attr, None)
+
+
+class Run:
+    """Texts, timings and failure counts of every method on one dataset."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, dict[str, str | None]] = defaultdict(dict)
+        self.seconds: Counter[str] = Counter()
+        self.failures: Counter[str] = Counter()
+
+
+def run_dataset(ds: Dataset, ids: list[str], extractors: list[Extractor],
+                peers: list[Peer]) -> Run:
+    """Run every extractor and peer on every document of ``ids``."""
+    run = Run()
+    urls = ds.urls
+    for doc in tqdm(ids, desc=ds.name, unit="page", dynamic_ncols=True):
+        html = ds.load_page(doc).html  # decoding: common to everyone, not timed
+        url = urls.get(doc, "")
+        t = time.perf_counter()
+        page = Page.from_html(html, url=url)
+        parse_seconds = time.perf_counter() - t
+        for ex in extractors:
+            name = method_name(ex)
+            _drop_cached(page)
+            t = time.perf_counter()
+            try:
+                text: str | None = ex.extract(page)
+            except Exception:
+                text = None
+                run.failures[name] += 1
+            run.seconds[name] += time.perf_counter() - t + parse_seconds
+            run.texts[name][doc] = text
+        for peer in peers:
+            t = time.perf_counter()
+            try:
+                text = peer.extract(html, url)
+            except Exception:
+                text = None
+                run.failures[peer.name] += 1
+            run.seconds[peer.name] += time.perf_counter() - t
+            run.texts[peer.name][doc] = text
+    return run
+
+
+def choose_ids(ds: Dataset, part: str, limit: int | None) -> list[str]:
+    ids = scored_ids(ds)
+    if part != "all":
+        train, test = split(ids)
+        ids = test if part == "test" else train
+    return ids[:limit] if limit is not None else ids
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)
+    root = datasets_root(args.root)
+    datasets = [d for d in list_datasets(root) if d.has_gold or d.has_snippets]
+    if args.datasets:
+        wanted = args.datasets.split(",")
+        unknown = sorted(set(wanted) - {d.name for d in datasets})
+        if unknown:
+            print(f"unknown datasets {unknown}; known: {[d.name for d in datasets]}", file=sys.stderr)
+            return 2
+        datasets = [d for d in datasets if d.name in wanted]
+    specs, notes = available_specs(args.extractors.split(",") if args.extractors else None)
+    extractors = build_extractors(specs)
+    peer_names = None if args.peers is None else ([] if args.peers == "none" else args.peers.split(","))
+    peers, peer_notes = available_peers(peer_names)
+    notes += peer_notes
+    lcs_s, lev_s = measure_scorer_speed()
+    print(f"scorer: LCS {lcs_s:.3f} s, Levenshtein {lev_s:.3f} s on {LCS_BENCH_WORDS} x "
+          f"{LCS_BENCH_WORDS} words")
+
+    evaluations: list[MethodEvaluation] = []
+    seconds: dict[tuple[str, str], float] = {}
+    failures: dict[tuple[str, str], int] = {}
+    methods = [method_name(ex) for ex in extractors] + [p.name for p in peers]
+    started = time.time()
+    for ds in datasets:
+        ids = choose_ids(ds, args.split, args.limit)
+        run = run_dataset(ds, ids, extractors, peers)
+        for m in methods:
+            evaluations.append(evaluate_texts(ds, m, run.texts[m], ids=ids, ascii_only=args.ascii))
+            seconds[ds.name, m] = run.seconds[m]
+            failures[ds.name, m] = run.failures[m]
+    elapsed = time.time() - started
+
+    from results_md import render_results  # noqa: PLC0415  (sibling module, script-relative)
+
+    text = render_results(
+        command=shlex.join(getattr(sys, "orig_argv", [sys.executable, *sys.argv])),
+        when=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        machine=f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        versions=[f"{p.name} {p.version}" for p in peers],
+        scorer=(lcs_s, lev_s, LCS_BENCH_WORDS),
+        split=args.split, ascii_only=args.ascii, limit=args.limit,
+        evaluations=evaluations, seconds=seconds, failures=failures, methods=methods,
+        notes=notes, elapsed=elapsed, peer_names={p.name for p in peers},
+    )
+    old_notes = ""
+    if args.out.is_file():
+        previous = args.out.read_text(encoding="utf-8")
+        if NOTES_MARKER in previous:
+            old_notes = previous.split(NOTES_MARKER, 1)[1]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text + "\n" + NOTES_MARKER + (old_notes or "\n"), encoding="utf-8")
+    print(f"wrote {args.out}")
+    for ev in evaluations:
+        s = ev.summary
+        extra = (f" with={s.with_found_share:.3f} without-absent={s.without_absent_share:.3f}"
+                 if isinstance(s, SnippetSummary) else "")
+        print(f"{ev.dataset:16} {ev.method:20} P={s.precision:.3f} R={s.recall:.3f} "
+              f"F1={s.f1:.3f} meanF1={s.mean_f1:.3f}{extra}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

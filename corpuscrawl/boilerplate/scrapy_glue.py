@@ -1,0 +1,315 @@
+"""Scrapy adapters of the export stage: settings, the driving pipeline, error-page seeding.
+
+Why this shape.  Scrapy builds one item exporter per feed (and per batch) —
+``-O corpus.jsonl`` and every ``FEEDS`` entry each get their own — while the
+boilerplate decision must be made once per document and be the same in every
+feed, and the stats must count each document once.  So:
+
+* :class:`ExportStagePipeline` (the *last* item pipeline) is the single
+  driver: it submits every :class:`~corpuscrawl.items.Document` to the
+  crawl's :class:`~corpuscrawl.boilerplate.stage.ExportStage`, counts the
+  stats, and attaches the outcomes that became final to the item it returns
+  (a side table keyed by the item, cleared when the item is garbage
+  collected).  It never drops an item: a held cold-start document still
+  travels to the feeds, which simply write nothing for it yet.
+* the feed exporters (:mod:`corpuscrawl.exporters`; in Scrapy 2.12+ they are
+  built with ``from_crawler``) write, for each item they are handed, the
+  exported documents attached to it — possibly earlier held documents of a
+  domain that just became warm.  Every feed therefore writes the same
+  documents in the same order, batches included.
+* at the end of the crawl Scrapy calls the pipelines' ``close_spider``
+  *before* it sends ``spider_closed``, on which the feeds are finished.  The
+  pipeline flushes the stage there (releasing every held document with all
+  the crawl's evidence) and each exporter writes that final release in its
+  ``finish_exporting``.
+* :class:`ErrorPageSeeder` (a downloader middleware) fetches one random
+  non-existent path per new domain; a real 404/410 answer's lines seed the
+  domain's template in the history.  The probe never reaches the spider.
+
+The shared state per crawler lives in :class:`ExportState` (``state_for``).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import weakref
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import Response
+from scrapy.settings import BaseSettings
+
+from corpuscrawl.boilerplate.detector import (
+    MIN_DOCUMENTS_DEFAULT,
+    MIN_FRACTION_DEFAULT,
+    WARM_DOCUMENTS_DEFAULT,
+    Detector,
+    DetectorConfig,
+)
+from corpuscrawl.boilerplate.history import DomainHistory, HistoryError, open_history
+from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
+from corpuscrawl.boilerplate.stage import BUFFER_SIZE_DEFAULT, ExportStage, Outcome
+from corpuscrawl.dedup import (
+    NUM_PERM_DEFAULT,
+    SHINGLE_WORDS_DEFAULT,
+    THRESHOLD_DEFAULT,
+    NearDuplicateIndex,
+)
+from corpuscrawl.extract.dom import render_text
+from corpuscrawl.items import Document
+from corpuscrawl.page import Page, domain_of
+
+__all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportState",
+           "existing_state", "state_for"]
+
+logger = logging.getLogger("corpuscrawl.export")
+
+#: File name of the default SQLite history (in JOBDIR when set, else the working directory).
+HISTORY_FILE_DEFAULT = "corpuscrawl-history.sqlite3"
+#: Request meta key marking an error-page probe.
+PROBE_META = "corpuscrawl_error_probe"
+#: Statuses whose body is taken as the site template (a soft 404 answering 200 is not).
+ERROR_STATUSES = frozenset({404, 410})
+STATS_PREFIX = "corpuscrawl/export/"
+
+
+class ExportConfigError(ValueError):
+    """A CORPUSCRAWL_BOILERPLATE_* / CORPUSCRAWL_DEDUP_* setting has an invalid value."""
+
+
+@dataclass(frozen=True)
+class ExportConfig:
+    """The export stage's settings, read once and validated (names in corpuscrawl/settings.py)."""
+
+    boilerplate: bool = True
+    history: str = ""
+    redis_prefix: str = "corpuscrawl:bp:"
+    detector: DetectorConfig = DetectorConfig()
+    buffer_size: int = BUFFER_SIZE_DEFAULT
+    error_pages: bool = True
+    dedup: bool = True
+    dedup_threshold: float = THRESHOLD_DEFAULT
+    dedup_shingle_words: int = SHINGLE_WORDS_DEFAULT
+    dedup_num_perm: int = NUM_PERM_DEFAULT
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> ExportConfig:
+        """Read and validate the settings; errors name the offending key."""
+        def number(key: str, default: float, kind: type = int,
+                   low: float | None = None, high: float | None = None) -> Any:
+            raw = settings.get(key, default)
+            try:
+                value = kind(raw)
+            except (TypeError, ValueError):
+                raise ExportConfigError(f"{key} must be a {kind.__name__}, got {raw!r}") from None
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise ExportConfigError(f"{key} must be within [{low}, {high}], got {value!r}")
+            return value
+
+        p = "CORPUSCRAWL_BOILERPLATE_"
+        detector = DetectorConfig(
+            min_documents=number(p + "MIN_DOCUMENTS", MIN_DOCUMENTS_DEFAULT, int, 1),
+            min_fraction=number(p + "MIN_FRACTION", MIN_FRACTION_DEFAULT, float, 0.0, 1.0),
+            warm_documents=number(p + "WARM_DOCUMENTS", WARM_DOCUMENTS_DEFAULT, int, 0),
+            use_patterns=settings.getbool(p + "PATTERNS", True),
+            pattern_max_words=number(p + "PATTERN_MAX_WORDS", PATTERN_MAX_WORDS_DEFAULT, int, 0),
+        )
+        history = settings.get(p + "HISTORY") or ""
+        if not history:
+            jobdir = settings.get("JOBDIR")
+            history = str(Path(jobdir) / HISTORY_FILE_DEFAULT if jobdir else HISTORY_FILE_DEFAULT)
+        return cls(
+            boilerplate=settings.getbool(p + "ENABLED", True),
+            history=str(history),
+            redis_prefix=settings.get(p + "REDIS_PREFIX") or "corpuscrawl:bp:",
+            detector=detector,
+            buffer_size=number(p + "BUFFER_SIZE", BUFFER_SIZE_DEFAULT, int, 0),
+            error_pages=settings.getbool(p + "ERROR_PAGES", True),
+            dedup=settings.getbool("CORPUSCRAWL_DEDUP_ENABLED", True),
+            dedup_threshold=number("CORPUSCRAWL_DEDUP_THRESHOLD", THRESHOLD_DEFAULT, float,
+                                   0.01, 0.99),
+            dedup_shingle_words=number("CORPUSCRAWL_DEDUP_SHINGLE_WORDS",
+                                       SHINGLE_WORDS_DEFAULT, int, 1),
+            dedup_num_perm=number("CORPUSCRAWL_DEDUP_NUM_PERM", NUM_PERM_DEFAULT, int, 2),
+        )
+
+
+class ExportState:
+    """Everything the export path of one crawl shares: history, stage, released outcomes."""
+
+    def __init__(self, crawler: Crawler, config: ExportConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.history: DomainHistory | None = None
+        detector = None
+        if config.boilerplate:
+            try:
+                self.history = open_history(config.history, redis_prefix=config.redis_prefix)
+            except HistoryError as exc:
+                raise ExportConfigError(
+                    f"CORPUSCRAWL_BOILERPLATE_HISTORY={config.history!r}: {exc}") from exc
+            detector = Detector(self.history, config.detector)
+        dedup = (NearDuplicateIndex(config.dedup_threshold, config.dedup_num_perm,
+                                    config.dedup_shingle_words) if config.dedup else None)
+        self.stage = ExportStage(detector, dedup, config.buffer_size)
+        #: True once the driving pipeline is enabled; exporters only clean when it is.
+        self.driven = False
+        #: Set by the pipeline's close_spider: the last outcomes, written by every live feed.
+        self.final: list[Outcome] | None = None
+        self._attached: dict[int, list[Outcome]] = {}
+        self._reported: Counter[str] = Counter()
+        crawler.signals.connect(self.close, signal=signals.engine_stopped)
+
+    def attach(self, item: Any, outcomes: list[Outcome]) -> None:
+        """Remember the outcomes released while ``item`` was processed, for the feeds."""
+        key = id(item)
+        self._attached[key] = outcomes
+        weakref.finalize(item, self._attached.pop, key, None)
+
+    def released_with(self, item: Any) -> list[Outcome] | None:
+        """The outcomes attached to ``item`` (None when the stage never saw it)."""
+        return self._attached.get(id(item))
+
+    def report_stats(self) -> None:
+        """Copy the stage's counters that changed into the crawler stats."""
+        stats = self.crawler.stats
+        if stats is None:
+            return
+        for key, value in self.stage.stats.items():
+            delta = value - self._reported[key]
+            if delta:
+                stats.inc_value(STATS_PREFIX + key, delta)
+                self._reported[key] = value
+
+    def finish(self) -> list[Outcome]:
+        """Release every held document (once) and make the history durable."""
+        if self.final is None:
+            self.final = self.stage.flush()
+            self.report_stats()
+            if self.history is not None:
+                self.history.flush()
+        return self.final
+
+    def close(self) -> None:
+        """Close the history (idempotent; also on engine_stopped as a safety net)."""
+        if self.history is not None:
+            self.history.close()
+            self.history = None
+
+
+_STATES: weakref.WeakKeyDictionary[Crawler, ExportState] = weakref.WeakKeyDictionary()
+
+
+def state_for(crawler: Crawler) -> ExportState:
+    """The crawl's shared export state, created from its settings on first use."""
+    state = _STATES.get(crawler)
+    if state is None:
+        state = _STATES[crawler] = ExportState(crawler, ExportConfig.from_settings(crawler.settings))
+    return state
+
+
+def existing_state(crawler: Crawler | None) -> ExportState | None:
+    """The crawl's export state when the driving pipeline runs, else None."""
+    state = _STATES.get(crawler) if crawler is not None else None
+    return state if state is not None and state.driven else None
+
+
+class ExportStagePipeline:
+    """Last item pipeline: submits each Document to the export stage (see module docstring).
+
+    Disabled (``NotConfigured``) when both boilerplate removal and the duplicate
+    check are switched off; the feeds then write documents as they come.
+    """
+
+    def __init__(self, state: ExportState) -> None:
+        self.state = state
+        state.driven = True
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ExportStagePipeline:
+        """Build from the crawl's settings."""
+        config = ExportConfig.from_settings(crawler.settings)
+        if not config.boilerplate and not config.dedup:
+            raise NotConfigured("boilerplate removal and near-duplicate check are both off")
+        return cls(state_for(crawler))
+
+    def process_item(self, item: Any) -> Any:
+        """Submit a Document; attach what became final to it; pass every item on."""
+        if isinstance(item, Document):
+            self.state.attach(item, self.state.stage.submit(item))
+            self.state.report_stats()
+        return item
+
+    def close_spider(self) -> None:
+        """Release every held document before the feeds are finished."""
+        final = self.state.finish()
+        logger.info("export stage: %d documents released at close, %s", len(final),
+                    dict(self.state.stage.stats))
+
+
+class ErrorPageSeeder:
+    """Downloader middleware: one probe of a non-existent path per new domain seeds its template.
+
+    A domain whose history already records an error page (from an earlier
+    crawl, or another crawler sharing a Redis history) is not probed again.
+    Only a real 404/410 answer is used.
+    """
+
+    def __init__(self, crawler: Crawler, state: ExportState) -> None:
+        self.crawler = crawler
+        self.state = state
+        self._probed: set[str] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ErrorPageSeeder:
+        """Build from settings; NotConfigured when boilerplate removal or seeding is off."""
+        config = ExportConfig.from_settings(crawler.settings)
+        if not (config.boilerplate and config.error_pages):
+            raise NotConfigured("boilerplate error-page seeding is off")
+        return cls(crawler, state_for(crawler))
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        """Consume probe answers; schedule a probe for the first response of a new domain."""
+        if request.meta.get(PROBE_META):
+            self._seed(request.meta[PROBE_META], response)
+            raise IgnoreRequest(f"error-page probe of {request.meta[PROBE_META]} done")
+        self._maybe_probe(response)
+        return response
+
+    def _maybe_probe(self, response: Response) -> None:
+        domain = domain_of(response.url)
+        if not domain or domain in self._probed or self.state.history is None:
+            return
+        self._probed.add(domain)
+        if self.state.history.error_pages(domain):
+            return
+        parts = urlsplit(response.url)
+        probe_url = f"{parts.scheme}://{parts.netloc}/corpuscrawl-{secrets.token_hex(8)}"
+        probe = Request(probe_url, priority=1000, dont_filter=True,
+                        meta={PROBE_META: domain, "dont_retry": True,
+                              "handle_httpstatus_all": True, "dont_redirect": True})
+        engine = self.crawler.engine
+        if engine is not None:
+            engine.crawl(probe)
+            self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_probes")
+
+    def _seed(self, domain: str, response: Response) -> None:
+        if response.status not in ERROR_STATUSES or self.state.history is None:
+            return
+        body = getattr(response, "body", b"")
+        if not body:
+            return
+        page = Page.from_html(body, url=response.url, status=response.status)
+        body_el = page.clean_tree.find("body")
+        lines = render_text(body_el if body_el is not None else page.clean_tree)
+        seeded = self.state.history.seed_from_error_page(domain, [lines])
+        self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_pages_seeded")
+        logger.debug("seeded %d template paragraphs of %s from %s", seeded, domain,
+                     response.url)

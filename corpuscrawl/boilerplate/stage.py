@@ -1,0 +1,173 @@
+"""The export stage: documents in, cleaned documents out, in a crawl's order.
+
+This is the decision-making half of the export path (SPEC §1 "feed exporter:
+cleaned documents, with boilerplate that repeats across a domain's history
+detected and removed"); the Scrapy half (:mod:`corpuscrawl.boilerplate.scrapy_glue`,
+:mod:`corpuscrawl.exporters`) only feeds it and writes what it releases.
+Plain library code: no Scrapy.
+
+For every submitted document, in order:
+
+1. **near-duplicate check** — the text with the boilerplate known *at that
+   moment* removed is compared with every document kept so far
+   (:class:`corpuscrawl.dedup.NearDuplicateIndex`); a near-duplicate is
+   dropped at once and is *not* added to the history.  This must come before
+   step 2: the same article reachable under two URLs would otherwise count
+   each of its paragraphs twice and look like site boilerplate.
+2. **observe** — the document's paragraphs are counted in the domain history.
+3. **hold or judge** — while the domain is cold (fewer than
+   ``warm_documents`` documents in the history) the document is held; when
+   the domain becomes warm all its held documents are judged and released in
+   arrival order.  The buffer is bounded (``buffer_size`` documents over all
+   domains): when it overflows, the domain holding the oldest document is
+   released early with the evidence it has (counted as ``released_early``).
+   :meth:`ExportStage.flush` judges and releases everything still held (the
+   end of a crawl) — so a held document is never exported with boilerplate
+   that the evidence gathered later in the crawl would have removed.
+4. **clean** — boilerplate paragraphs are removed, the document gets
+   ``removed_boilerplate`` and ``boilerplate_hashes``; a document with nothing
+   left is dropped (NewsFeed's "garbage": a page that is only a notice).
+
+Each call returns the :class:`Outcome` list that became final, so a caller
+writes ``exported`` outcomes and counts the others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from corpuscrawl.boilerplate.detector import Detector
+from corpuscrawl.boilerplate.history import document_key
+from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
+from corpuscrawl.dedup import NearDuplicateIndex
+from corpuscrawl.items import Document, content_hash
+from corpuscrawl.page import domain_of
+
+__all__ = ["BUFFER_SIZE_DEFAULT", "EXPORTED", "BOILERPLATE", "DUPLICATE", "EMPTY",
+           "ExportStage", "Outcome"]
+
+#: Documents held over all cold domains at most.  Each held document costs its text
+#: plus its paragraph fingerprints (a few KB); 1000 keeps the buffer under ~10 MB for
+#: typical articles while letting ~200 domains warm up at once.
+BUFFER_SIZE_DEFAULT = 1000
+
+EXPORTED = "exported"
+BOILERPLATE = "boilerplate"  # nothing left after removing the domain's boilerplate
+DUPLICATE = "duplicate"  # near-duplicate of an earlier document
+EMPTY = "empty"  # no text to begin with
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The final decision for one document: the document to write (cleaned) and its status."""
+
+    document: Document
+    status: str
+    duplicate_of: str = ""
+
+    @property
+    def exported(self) -> bool:
+        """True when the document is to be written."""
+        return self.status == EXPORTED
+
+
+@dataclass
+class _Held:
+    document: Document
+    domain: str
+    paragraphs: list[Paragraph]
+
+
+class ExportStage:
+    """Cleans, deduplicates and orders documents for export (see the module docstring).
+
+    ``detector=None`` disables boilerplate removal (documents pass through
+    unchanged apart from the duplicate check); ``dedup=None`` disables the
+    duplicate check.
+    """
+
+    def __init__(self, detector: Detector | None, dedup: NearDuplicateIndex | None = None,
+                 buffer_size: int = BUFFER_SIZE_DEFAULT) -> None:
+        self.detector = detector
+        self.dedup = dedup
+        self.buffer_size = max(0, buffer_size)
+        self.stats: Counter[str] = Counter()
+        self._held: OrderedDict[str, list[_Held]] = OrderedDict()
+        self._held_count = 0
+
+    @property
+    def held(self) -> int:
+        """Documents currently held for cold domains."""
+        return self._held_count
+
+    def submit(self, doc: Document) -> list[Outcome]:
+        """Take one document; return the outcomes that became final (possibly earlier ones)."""
+        self.stats["documents"] += 1
+        domain = doc.domain or domain_of(doc.url)
+        paragraphs = split_paragraphs(doc.text)
+        if not paragraphs:
+            return [self._count(Outcome(doc, EMPTY))]
+        duplicate = self._duplicate_of(doc, domain, paragraphs)
+        if duplicate is not None:
+            return [self._count(Outcome(doc, DUPLICATE, str(duplicate)))]
+        if self.detector is None:
+            return [self._count(Outcome(doc, EXPORTED))]
+        self.detector.observe(domain, document_key(doc.url, doc.text), paragraphs)
+        item = _Held(doc, domain, paragraphs)
+        if domain not in self._held and self.detector.is_warm(domain):
+            return [self._judge(item)]
+        self._held.setdefault(domain, []).append(item)
+        self._held_count += 1
+        if self.detector.is_warm(domain):
+            return list(self._release(domain))
+        out: list[Outcome] = []
+        while self._held_count > self.buffer_size:
+            oldest = next(iter(self._held))
+            self.stats["released_early"] += len(self._held[oldest])
+            out.extend(self._release(oldest))
+        return out
+
+    def flush(self) -> list[Outcome]:
+        """Judge and release every held document (call once the crawl has ended)."""
+        out: list[Outcome] = []
+        for domain in list(self._held):
+            out.extend(self._release(domain))
+        return out
+
+    def _release(self, domain: str) -> Iterator[Outcome]:
+        items = self._held.pop(domain, [])
+        self._held_count -= len(items)
+        for item in items:
+            yield self._judge(item)
+
+    def _duplicate_of(self, doc: Document, domain: str,
+                      paragraphs: list[Paragraph]) -> object | None:
+        if self.dedup is None:
+            return None
+        if self.detector is not None:
+            text = self.detector.clean_paragraphs(domain, paragraphs).text or doc.text
+        else:
+            text = doc.text
+        return self.dedup.add(doc.url or content_hash(doc.text), text)
+
+    def _judge(self, item: _Held) -> Outcome:
+        assert self.detector is not None
+        cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs)
+        doc = item.document
+        if cleaned.removed:
+            doc = dataclasses.replace(
+                doc, text=cleaned.text, content_hash=content_hash(cleaned.text),
+                removed_boilerplate=len(cleaned.removed),
+                boilerplate_hashes=cleaned.removed_hashes)
+            self.stats["paragraphs_removed"] += len(cleaned.removed)
+            self.stats["documents_cleaned"] += 1
+        if not cleaned.text.strip():
+            return self._count(Outcome(doc, BOILERPLATE))
+        return self._count(Outcome(doc, EXPORTED))
+
+    def _count(self, outcome: Outcome) -> Outcome:
+        self.stats[outcome.status] += 1
+        return outcome

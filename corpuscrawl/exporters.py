@@ -1,0 +1,268 @@
+"""Feed exporters of the corpus: JSON Lines, a text directory and the vertical format.
+
+Registered in ``FEED_EXPORTERS`` (corpuscrawl/settings.py) as ``jsonl`` /
+``jsonlines`` / ``json`` (cleaned JSON), ``txtdir`` and ``vertical``, so
+``scrapy crawl corpus -O corpus.jsonl`` and every ``FEEDS`` entry write
+cleaned documents.
+
+They are thin: the decisions (boilerplate removal, cold-start holding,
+near-duplicates, stats) are made once per document by the export stage,
+driven by :class:`corpuscrawl.boilerplate.scrapy_glue.ExportStagePipeline`;
+an exporter writes, for each item Scrapy hands it, the documents the stage
+released with that item, and at the end of the crawl the documents released
+by the final flush (see that module's docstring for why this shape).  Items
+the stage never saw (other item types, or the stage switched off by
+``CORPUSCRAWL_BOILERPLATE_ENABLED = False`` and ``CORPUSCRAWL_DEDUP_ENABLED =
+False``) are written as they are.
+
+Outside a crawl an exporter can drive its own stage: pass ``stage=`` (an
+:class:`~corpuscrawl.boilerplate.stage.ExportStage`) and it submits each item
+itself and flushes in ``finish_exporting``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+from xml.sax.saxutils import escape, quoteattr
+
+from itemadapter import ItemAdapter
+from scrapy.crawler import Crawler
+from scrapy.exporters import BaseItemExporter, JsonItemExporter, JsonLinesItemExporter
+
+from corpuscrawl.boilerplate.scrapy_glue import ExportState, existing_state
+from corpuscrawl.boilerplate.stage import ExportStage
+from corpuscrawl.items import Document
+
+__all__ = [
+    "CorpusJsonExporter",
+    "CorpusJsonLinesExporter",
+    "TextDirectoryExporter",
+    "VerticalExporter",
+]
+
+#: Document fields written as ``<doc>`` attributes by the vertical exporter: field -> attribute.
+VERTICAL_ATTRIBUTES_DEFAULT = {"url": "url", "title": "title", "language": "lang",
+                               "domain": "domain", "date": "date"}
+# A token of the vertical format's optional one-token-per-line mode: a word or one symbol.
+_TOKEN_RE = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
+
+
+class CleaningExporterMixin:
+    """Turns "items handed by Scrapy" into "documents to write" (see the module docstring)."""
+
+    _state: ExportState | None = None
+    _own_stage: ExportStage | None = None
+    _final_done: bool = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, file: IO[bytes], **kwargs: Any) -> Any:
+        """Build for a feed of ``crawler``, attached to its export stage when it runs."""
+        exporter = cls(file, **kwargs)
+        exporter._state = existing_state(crawler)
+        return exporter
+
+    def write_document(self, item: Any) -> None:
+        """Write one (cleaned) document in the exporter's format."""
+        raise NotImplementedError
+
+    def export_item(self, item: Any) -> None:
+        """Write the documents released with ``item`` (itself when the stage did not see it)."""
+        for doc in self._documents_for(item):
+            self.write_document(doc)
+
+    def _documents_for(self, item: Any) -> Iterable[Any]:
+        if self._state is not None:
+            outcomes = self._state.released_with(item)
+            if outcomes is None:
+                return [item]
+            return [o.document for o in outcomes if o.exported]
+        if self._own_stage is not None and isinstance(item, Document):
+            return [o.document for o in self._own_stage.submit(item) if o.exported]
+        return [item]
+
+    def _final_documents(self) -> list[Any]:
+        """Documents released at the end of the crawl (once per exporter; none mid-crawl)."""
+        if self._final_done:
+            return []
+        if self._state is not None:
+            if self._state.final is None:  # a batch ends mid-crawl: nothing final yet
+                return []
+            outcomes = self._state.final
+        elif self._own_stage is not None:
+            outcomes = self._own_stage.flush()
+        else:
+            outcomes = []
+        self._final_done = True
+        return [o.document for o in outcomes if o.exported]
+
+
+class CorpusJsonLinesExporter(CleaningExporterMixin, JsonLinesItemExporter):
+    """JSON Lines, one cleaned document per line (the default corpus format)."""
+
+    def __init__(self, file: IO[bytes], *, stage: ExportStage | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(file, **kwargs)
+        self._own_stage = stage
+
+    def write_document(self, item: Any) -> None:
+        """One JSON object and a newline."""
+        JsonLinesItemExporter.export_item(self, item)
+
+    def finish_exporting(self) -> None:
+        """Write the documents released at the end of the crawl."""
+        for doc in self._final_documents():
+            self.write_document(doc)
+        super().finish_exporting()
+
+
+class CorpusJsonExporter(CleaningExporterMixin, JsonItemExporter):
+    """A JSON array of cleaned documents (Scrapy's ``json`` format, cleaned)."""
+
+    def __init__(self, file: IO[bytes], *, stage: ExportStage | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(file, **kwargs)
+        self._own_stage = stage
+
+    def write_document(self, item: Any) -> None:
+        """One array element."""
+        JsonItemExporter.export_item(self, item)
+
+    def finish_exporting(self) -> None:
+        """Write the final release, then close the array."""
+        for doc in self._final_documents():
+            self.write_document(doc)
+        super().finish_exporting()
+
+
+def _tsv_field(value: Any) -> str:
+    return " ".join(str(value or "").split())
+
+
+class TextDirectoryExporter(CleaningExporterMixin, BaseItemExporter):
+    """One ``.txt`` per document in a directory; the feed file itself becomes a TSV index.
+
+    ``-O corpus/index.tsv:txtdir`` writes ``corpus/<domain>/<key>.txt`` (key:
+    16 hex digits of BLAKE2b of the URL, so a page crawled again overwrites its
+    file) and one index line ``path<TAB>url<TAB>title<TAB>language`` per
+    document into ``corpus/index.tsv``.  The directory defaults to the feed
+    file's directory; ``FEEDS = {"...": {"format": "txtdir",
+    "item_export_kwargs": {"directory": "..."}}}`` sets it explicitly (needed
+    for storages without a local path, e.g. stdout or S3).
+    """
+
+    def __init__(self, file: IO[bytes], *, directory: str | Path | None = None,
+                 stage: ExportStage | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.file = file
+        self.encoding = self.encoding or "utf-8"
+        self._own_stage = stage
+        if directory is None:
+            name = getattr(file, "name", None)
+            if not isinstance(name, str) or name.startswith("<"):
+                raise ValueError(
+                    "the txtdir feed needs a directory: use a local feed path such as "
+                    "'corpus/index.tsv:txtdir' or set FEEDS[...]['item_export_kwargs']"
+                    "['directory']")
+            directory = Path(name).resolve().parent
+        self.directory = Path(directory)
+
+    def start_exporting(self) -> None:
+        """Create the directory; write the index header into an empty index file."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            empty = self.file.tell() == 0
+        except (OSError, AttributeError, ValueError):
+            empty = False
+        if empty:
+            self.file.write("path\turl\ttitle\tlanguage\n".encode(self.encoding))
+
+    def path_for(self, adapter: ItemAdapter) -> Path:
+        """Relative path of a document's text file."""
+        url = str(adapter.get("url") or "")
+        domain = str(adapter.get("domain") or "") or "unknown"
+        safe_domain = re.sub(r"[^\w.-]+", "_", domain)[:100] or "unknown"
+        key = hashlib.blake2b((url or str(adapter.get("text", ""))).encode("utf-8"),
+                              digest_size=8).hexdigest()
+        return Path(safe_domain) / f"{key}.txt"
+
+    def write_document(self, item: Any) -> None:
+        """Write the text file and its index line."""
+        adapter = ItemAdapter(item)
+        rel = self.path_for(adapter)
+        target = self.directory / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = str(adapter.get("text") or "")
+        target.write_text(text + "\n", encoding=self.encoding)
+        row = "\t".join([rel.as_posix(), _tsv_field(adapter.get("url")),
+                         _tsv_field(adapter.get("title")), _tsv_field(adapter.get("language"))])
+        self.file.write((row + "\n").encode(self.encoding))
+
+    def finish_exporting(self) -> None:
+        """Write the documents released at the end of the crawl."""
+        for doc in self._final_documents():
+            self.write_document(doc)
+
+
+class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
+    """The (pre)vertical format of corpus tools (Sketch Engine, CWB, SpiderLing).
+
+    ::
+
+        <doc url="https://…" title="…" lang="en" domain="…" date="…">
+        <p>
+        First paragraph.
+        </p>
+        </doc>
+
+    Attribute values and text are XML-escaped.  With ``tokens=True`` (FEEDS
+    ``item_export_kwargs``) each paragraph is written one token per line, the
+    input CWB's ``cwb-encode`` expects; by default a paragraph is one line, to
+    be tokenized by the corpus tool.  ``fields_to_export`` picks the
+    attributes (``language`` is written as ``lang``).
+    """
+
+    def __init__(self, file: IO[bytes], *, tokens: bool = False,
+                 stage: ExportStage | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.file = file
+        self.encoding = self.encoding or "utf-8"
+        self.tokens = bool(tokens)
+        self._own_stage = stage
+
+    def _attributes(self, adapter: ItemAdapter) -> list[tuple[str, str]]:
+        fields = self.fields_to_export or VERTICAL_ATTRIBUTES_DEFAULT
+        names = fields.items() if isinstance(fields, dict) else (
+            (f, VERTICAL_ATTRIBUTES_DEFAULT.get(f, f)) for f in fields if f != "text")
+        return [(attr, " ".join(str(adapter.get(field) or "").split()))
+                for field, attr in names]
+
+    def render(self, item: Any) -> str:
+        """The vertical text of one document."""
+        adapter = ItemAdapter(item)
+        attrs = "".join(f" {name}={quoteattr(value)}" for name, value in self._attributes(adapter))
+        lines = [f"<doc{attrs}>"]
+        for paragraph in str(adapter.get("text") or "").split("\n"):
+            paragraph = paragraph.strip()
+            if not paragraph:
+                continue
+            lines.append("<p>")
+            if self.tokens:
+                lines.extend(escape(tok) for tok in _TOKEN_RE.findall(paragraph))
+            else:
+                lines.append(escape(paragraph))
+            lines.append("</p>")
+        lines.append("</doc>")
+        return "\n".join(lines) + "\n"
+
+    def write_document(self, item: Any) -> None:
+        """Write one ``<doc>`` element."""
+        self.file.write(self.render(item).encode(self.encoding))
+
+    def finish_exporting(self) -> None:
+        """Write the documents released at the end of the crawl."""
+        for doc in self._final_documents():
+            self.write_document(doc)

@@ -1,0 +1,249 @@
+"""Block features, edge features and base-extractor votes over a collapsed-DOM block sequence.
+
+Source: seed 001 (Web2Text) §3.3: per block, features of the block itself
+(text, link and stopword statistics, tag path, position) and aggregates of
+its parent and grandparent in the collapsed DOM; per pair of neighbouring
+blocks, edge features (tree distance bucketed 1, 2, 3, 4, > 4, tags crossed).
+Web2Text has 128 block and 25 edge features; this module has
+:data:`N_BLOCK_FEATURES` block features (own + ancestors + page) to which
+:func:`unary_matrix` adds the features of the two blocks on either side,
+because the models here are not convolutional and see context only that way.
+
+:func:`vote_matrix` adds seed 000's idea (§4.2.3, the agreement features of
+hybrid B) at block level: for each base extractor, the share of the block's
+word 3-grams (words, for blocks under 3 words) found in that extractor's
+output.  Deviation: the thesis measures agreement by LCS; on blocks the
+n-gram test is linear, order-aware enough, and does not match a short block
+("Home") against one stray word of a long output.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from corpuscrawl.extract.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
+
+#: Container tags with a one-hot feature each (any other tag sets "other").
+CONTAINER_TAGS = (
+    "p", "div", "td", "th", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "pre",
+    "blockquote", "section", "article", "center", "caption", "figcaption", "address",
+    "header", "footer", "nav", "aside", "body", "tr", "form", "label", "strong",
+)
+_CONTAINER_INDEX = {t: i for i, t in enumerate(CONTAINER_TAGS)}
+_N_MASK_BITS = len(ANCESTOR_TAGS) + len(CLASS_KEYWORDS)
+#: Numeric own-text features, in order (see :func:`block_matrix`).
+TEXT_FEATURES = (
+    "log_words", "log_chars", "link_density", "mean_word_len", "upper_initial_ratio",
+    "digit_ratio", "sentence_punct_per_word", "ends_with_punct", "comma_per_word",
+    "stopword_ratio", "copyright", "separators", "log_gap", "gap_break", "gap_heading",
+    "depth", "rel_depth", "rel_index", "rel_word_pos",
+    "log_parent_words", "parent_link_density", "log_parent_blocks", "share_of_parent",
+    "log_gparent_words", "gparent_link_density", "log_gparent_blocks", "share_of_gparent",
+    "log_page_words", "log_page_blocks", "page_link_density",
+)
+BLOCK_FEATURE_NAMES = (
+    *TEXT_FEATURES,
+    *(f"container_{t}" for t in CONTAINER_TAGS), "container_other",
+    *(f"in_{t}" for t in ANCESTOR_TAGS), *(f"class_{k}" for k, _ in CLASS_KEYWORDS),
+)
+N_BLOCK_FEATURES = len(BLOCK_FEATURE_NAMES)
+#: Offsets of the neighbouring blocks whose key features join a block's row.
+NEIGHBOUR_OFFSETS_DEFAULT = (-2, -1, 1, 2)
+#: Features copied from each neighbour (indices into TEXT_FEATURES).
+NEIGHBOUR_FEATURES = ("log_words", "link_density", "stopword_ratio", "sentence_punct_per_word")
+_NEIGHBOUR_INDEX = [TEXT_FEATURES.index(n) for n in NEIGHBOUR_FEATURES]
+UNARY_FEATURE_NAMES = (
+    *BLOCK_FEATURE_NAMES,
+    *(f"n{o:+d}_{n}" for o in NEIGHBOUR_OFFSETS_DEFAULT for n in (*NEIGHBOUR_FEATURES, "same_parent")),
+)
+EDGE_FEATURE_NAMES = (
+    "dist_1", "dist_2", "dist_3", "dist_4", "dist_gt4", "same_container", "log_gap",
+    "gap_br", "gap_hr", "gap_heading", "link_diff", "log_words_diff",
+)
+
+_SENT_RE = re.compile(r"[.!?](?:\s|$)")
+_SEP_RE = re.compile(r"[|»›·•]")
+
+
+def _ratio(num: float, den: float) -> float:
+    return num / den if den else 0.0
+
+
+def _aggregates(blocks: Sequence[Block], level: int) -> tuple[dict[int, int], dict[int, int],
+                                                                 dict[int, int]]:
+    """Words, link words and block count per ancestor node at ``level`` above the container."""
+    words: dict[int, int] = defaultdict(int)
+    links: dict[int, int] = defaultdict(int)
+    count: dict[int, int] = defaultdict(int)
+    for b in blocks:
+        node = b.path[min(level, len(b.path) - 1)]
+        words[node] += b.words
+        links[node] += b.link_words
+        count[node] += 1
+    return words, links, count
+
+
+def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
+    """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features."""
+    n = len(blocks)
+    out = np.zeros((n, N_BLOCK_FEATURES), dtype=np.float32)
+    if n == 0:
+        return out
+    total_words = sum(b.words for b in blocks)
+    total_links = sum(b.link_words for b in blocks)
+    max_depth = max(b.depth for b in blocks) or 1
+    aggs = [_aggregates(blocks, 1), _aggregates(blocks, 2)]
+    n_text = len(TEXT_FEATURES)
+    mask_col = n_text + len(CONTAINER_TAGS) + 1
+    words_before = 0
+    for i, b in enumerate(blocks):
+        tokens = b.text.split()
+        chars = len(b.text)
+        nw = b.words
+        row = out[i]
+        upper = sum(1 for t in tokens if t[0].isupper())
+        digits = sum(ch.isdigit() for ch in b.text)
+        stops = sum(1 for t in tokens if t.lower() in stopwords)
+        row[0] = math.log1p(nw)
+        row[1] = math.log1p(chars)
+        row[2] = _ratio(b.link_words, nw)
+        row[3] = _ratio(chars - nw + 1, nw)
+        row[4] = _ratio(upper, nw)
+        row[5] = _ratio(digits, chars)
+        row[6] = _ratio(len(_SENT_RE.findall(b.text)), nw)
+        row[7] = b.text[-1] in ".!?\"'”)" if b.text else 0.0
+        row[8] = _ratio(b.text.count(","), nw)
+        row[9] = _ratio(stops, nw)
+        row[10] = "©" in b.text or "copyright" in b.text.lower()
+        row[11] = min(len(_SEP_RE.findall(b.text)), 5) / 5
+        row[12] = math.log1p(b.gap)
+        row[13] = "br" in b.gap_tags or "hr" in b.gap_tags
+        row[14] = any(t[0] == "h" for t in b.gap_tags)
+        row[15] = min(b.depth, 60) / 60
+        row[16] = b.depth / max_depth
+        row[17] = i / n
+        row[18] = _ratio(words_before, total_words)
+        for k, (words, links, count) in enumerate(aggs):
+            node = b.path[min(k + 1, len(b.path) - 1)]
+            col = 19 + 4 * k
+            row[col] = math.log1p(words[node])
+            row[col + 1] = _ratio(links[node], words[node])
+            row[col + 2] = math.log1p(count[node])
+            row[col + 3] = _ratio(nw, words[node])
+        row[27] = math.log1p(total_words)
+        row[28] = math.log1p(n)
+        row[29] = _ratio(total_links, total_words)
+        row[n_text + _CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))] = 1.0
+        words_before += nw
+    masks = np.array([b.mask for b in blocks], dtype=np.uint64)
+    bits = (masks[:, None] >> np.arange(_N_MASK_BITS, dtype=np.uint64)) & np.uint64(1)
+    out[:, mask_col:] = bits
+    return out
+
+
+def with_neighbours(blocks: Sequence[Block], base: np.ndarray,
+                    offsets: Sequence[int] = NEIGHBOUR_OFFSETS_DEFAULT) -> np.ndarray:
+    """Append each neighbour's key features (zeros past the ends) and a same-parent flag."""
+    n = len(blocks)
+    cols = [base]
+    parents = np.array([b.path[1] if len(b.path) > 1 else -1 for b in blocks], dtype=np.int64)
+    key = base[:, _NEIGHBOUR_INDEX] if n else np.zeros((0, len(_NEIGHBOUR_INDEX)), np.float32)
+    for off in offsets:
+        shifted = np.zeros((n, len(_NEIGHBOUR_INDEX) + 1), dtype=np.float32)
+        if n and abs(off) < n:
+            if off > 0:
+                shifted[:-off, :-1] = key[off:]
+                shifted[:-off, -1] = parents[:-off] == parents[off:]
+            else:
+                shifted[-off:, :-1] = key[:off]
+                shifted[-off:, -1] = parents[-off:] == parents[:off]
+        cols.append(shifted)
+    return np.hstack(cols)
+
+
+def unary_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
+    """Block features plus neighbour features: the input of the unary potentials."""
+    return with_neighbours(blocks, block_matrix(blocks, stopwords))
+
+
+def tree_distance(a: Block, b: Block) -> int:
+    """Edges between the containers of two blocks through their lowest common ancestor."""
+    pa, pb = a.path, b.path
+    common = set(pa) & set(pb)
+    if not common:
+        return len(pa) + len(pb)
+    da = next(i for i, node in enumerate(pa) if node in common)
+    db = next(i for i, node in enumerate(pb) if node in common)
+    return da + db
+
+
+def edge_matrix(blocks: Sequence[Block]) -> np.ndarray:
+    """The ``(len(blocks) - 1) × len(EDGE_FEATURE_NAMES)`` features between neighbours."""
+    n = max(len(blocks) - 1, 0)
+    out = np.zeros((n, len(EDGE_FEATURE_NAMES)), dtype=np.float32)
+    for i in range(n):
+        a, b = blocks[i], blocks[i + 1]
+        dist = tree_distance(a, b)
+        out[i, min(max(dist, 1), 5) - 1] = 1.0
+        out[i, 5] = a.path[0] == b.path[0]
+        out[i, 6] = math.log1p(b.gap)
+        out[i, 7] = "br" in b.gap_tags
+        out[i, 8] = "hr" in b.gap_tags
+        out[i, 9] = any(t[0] == "h" for t in b.gap_tags)
+        out[i, 10] = abs(_ratio(a.link_words, a.words) - _ratio(b.link_words, b.words))
+        out[i, 11] = abs(math.log1p(a.words) - math.log1p(b.words))
+    return out
+
+
+def pair_matrix(unary: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Input of the pairwise potentials: both blocks' unary rows and the edge features."""
+    if len(unary) < 2:
+        return np.zeros((0, 2 * unary.shape[1] + edges.shape[1]), dtype=np.float32)
+    return np.hstack([unary[:-1], unary[1:], edges])
+
+
+def _shingles(tokens: Sequence[str], n: int = 3) -> set[tuple[str, ...]]:
+    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
+
+
+def vote_matrix(blocks: Sequence[Block], outputs: Sequence[str]) -> np.ndarray:
+    """For each base extractor output, the share of each block found in it (see module doc)."""
+    out = np.zeros((len(blocks), len(outputs)), dtype=np.float32)
+    for j, text in enumerate(outputs):
+        tokens = text.split()
+        if not tokens:
+            continue
+        grams = _shingles(tokens)
+        vocab = set(tokens)
+        padded = f" {' '.join(tokens)} "
+        for i, b in enumerate(blocks):
+            bt = b.text.split()
+            if len(bt) >= 3:
+                found = sum(1 for k in range(len(bt) - 2) if tuple(bt[k : k + 3]) in grams)
+                out[i, j] = found / (len(bt) - 2)
+            elif all(t in vocab for t in bt):
+                out[i, j] = float(f" {' '.join(bt)} " in padded)
+    return out
+
+
+__all__ = [
+    "BLOCK_FEATURE_NAMES",
+    "CONTAINER_TAGS",
+    "EDGE_FEATURE_NAMES",
+    "NEIGHBOUR_OFFSETS_DEFAULT",
+    "N_BLOCK_FEATURES",
+    "TEXT_FEATURES",
+    "UNARY_FEATURE_NAMES",
+    "block_matrix",
+    "edge_matrix",
+    "pair_matrix",
+    "tree_distance",
+    "unary_matrix",
+    "vote_matrix",
+    "with_neighbours",
+]

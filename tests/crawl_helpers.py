@@ -1,0 +1,37 @@
+"""Run real ``scrapy crawl corpus`` subprocesses for integration tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
+              timeout: int = 180, cwd: Path = REPO) -> tuple[list[dict], str, int]:
+    """Run the corpus spider writing JSON Lines to ``out``; return (docs, log, exit code)."""
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-O", f"{out}:jsonlines",
+           "-s", "LOG_LEVEL=INFO"]
+    for a in args:
+        cmd += ["-a", a]
+    for k, v in (settings or {}).items():
+        cmd += ["-s", f"{k}={v}"]
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    docs = []
+    if out.exists():
+        docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
+    return docs, proc.stderr + proc.stdout, proc.returncode
+
+
+def stat(log: str, key: str) -> int:
+    """A counter from the stats dump at the end of a crawl log (0 if absent)."""
+    for line in log.splitlines():
+        line = line.strip().rstrip(",")
+        if line.startswith(f"'{key}':"):
+            return int(line.split(":", 1)[1].strip().rstrip("}").strip())
+    return 0

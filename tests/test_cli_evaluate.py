@@ -1,0 +1,85 @@
+"""``corpuscrawl evaluate`` and ``corpuscrawl report`` end to end on the tiny fixture dataset."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from corpuscrawl.cli import main
+from corpuscrawl.evaluation.scoring import OVERALL_ID, read_csv
+
+
+@pytest.fixture
+def tiny(tmp_path: Path, data_dir: Path) -> Path:
+    root = tmp_path / "tiny"
+    shutil.copytree(data_dir / "evaluation" / "tiny", root)
+    return root
+
+
+def test_extract_then_evaluate_writes_csv_and_prints_table(
+        tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "-e", "bte", "-j", "1", "--no-progress", str(tiny)]) == 0
+    capsys.readouterr()
+    assert main(["evaluate", str(tiny)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split()[:4] == ["dataset", "method", "docs", "missing"]
+    assert "tiny" in out and "bte" in out
+    overall, docs = read_csv(tiny / "bte" / "evaluation.csv")
+    assert overall["id"] == OVERALL_ID
+    assert [d["id"] for d in docs] == ["boom", "latin", "news"]
+    assert float(overall["f1"]) > 0.8  # BTE finds the article text on these simple pages
+
+
+def test_methods_dir_outside_a_read_only_dataset(tiny: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert main(["extract", "-e", "bte", "-j", "1", "--no-progress", "-o", str(out),
+                 str(tiny)]) == 0
+    assert main(["evaluate", str(tiny), "--methods-dir", str(out)]) == 0
+    assert (out / "bte" / "evaluation.csv").is_file()
+    # DIR/<dataset name>/ is preferred when it exists.
+    shutil.move(str(out / "bte"), str(out / "tiny" / "bte"))
+    (out / "bte").mkdir()
+    assert main(["evaluate", str(tiny), "--methods-dir", str(out)]) == 0
+    assert (out / "tiny" / "bte" / "evaluation.csv").is_file()
+
+
+def test_nothing_to_evaluate(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", str(tiny)]) == 2
+    assert "no method directories" in capsys.readouterr().err
+
+
+def test_snippet_dataset(tmp_path: Path, data_dir: Path,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "snippets"
+    shutil.copytree(data_dir / "evaluation" / "snippets", root)
+    assert main(["extract", "-e", "bte", "-j", "1", "--no-progress", str(root)]) == 0
+    capsys.readouterr()
+    assert main(["evaluate", str(root)]) == 0
+    assert "with found" in capsys.readouterr().out
+    overall, _ = read_csv(root / "bte" / "evaluation.csv")
+    assert overall["with_total"] == "3" and overall["without_total"] == "3"
+
+
+def test_report_writes_plots_and_diffs(tiny: Path, tmp_path: Path) -> None:
+    assert main(["extract", "-e", "bte", "-e", "justext", "-j", "1", "--no-progress",
+                 str(tiny)]) == 0
+    report = tmp_path / "report"
+    assert main(["report", str(tiny), "-o", str(report), "--worst", "2"]) == 0
+    index = (report / "index.html").read_text(encoding="utf-8")
+    assert "scores-tiny.png" in index and "f1-tiny.png" in index
+    assert (report / "scores-tiny.png").read_bytes()[:4] == b"\x89PNG"
+    assert (report / "f1-tiny.png").read_bytes()[:4] == b"\x89PNG"
+    worst = (report / "worst-tiny-bte.html").read_text(encoding="utf-8")
+    assert worst.count("<h2>") == 2
+    assert "extracted" in worst and "gold" in worst
+    # report does not rewrite evaluation.csv
+    assert not (tiny / "bte" / "evaluation.csv").exists()
+
+
+def test_evaluate_with_report_option(tiny: Path, tmp_path: Path) -> None:
+    assert main(["extract", "-e", "bte", "-j", "1", "--no-progress", str(tiny)]) == 0
+    assert main(["evaluate", str(tiny), "--report", str(tmp_path / "r")]) == 0
+    assert (tmp_path / "r" / "index.html").is_file()
+    assert (tiny / "bte" / "evaluation.csv").is_file()

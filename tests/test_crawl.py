@@ -1,0 +1,91 @@
+"""End-to-end ``scrapy crawl corpus`` against the demo site served on 127.0.0.1."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpuscrawl.demo.content import ARTICLES
+from corpuscrawl.demo.server import DemoServer
+from corpuscrawl.demo.site import FEED_ONLY, SITEMAP_ONLY
+from tests.crawl_helpers import run_crawl, stat
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def site():
+    server = DemoServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def crawl(site, tmp_path_factory):
+    out = tmp_path_factory.mktemp("crawl") / "corpus.jsonl"
+    docs, log, code = run_crawl(out, f"seeds={site.url}")
+    assert code == 0, log[-3000:]
+    return docs, log
+
+
+def by_url(docs):
+    return {d["url"].split("/", 3)[-1]: d for d in docs}
+
+
+def test_every_article_is_found_via_links_sitemap_and_feed(crawl):
+    docs = by_url(crawl[0])
+    for article in ARTICLES:
+        assert f"news/{article.slug}.html" in docs, f"{article.slug} not crawled"
+    assert f"news/{SITEMAP_ONLY}.html" in docs and f"news/{FEED_ONLY}.html" in docs
+    assert stat(crawl[1], "corpuscrawl/sitemaps") >= 2  # the index and the gzipped urlset
+    assert stat(crawl[1], "corpuscrawl/feeds") >= 1
+
+
+def test_robots_offsite_and_non_html_are_respected(crawl):
+    docs, log = crawl
+    assert not any("private" in d["url"] for d in docs)
+    assert not any("example.org" in d["url"] or d["url"].endswith(".pdf") for d in docs)
+    assert stat(log, "robotstxt/forbidden") >= 1
+    assert stat(log, "corpuscrawl/offsite") >= 1
+    assert stat(log, "corpuscrawl/skipped_extension") >= 1
+
+
+def test_documents_have_all_fields_and_article_text(crawl):
+    docs = by_url(crawl[0])
+    for article in ARTICLES:
+        doc = docs[f"news/{article.slug}.html"]
+        assert doc["title"] == article.title
+        assert doc["language"] == article.language or (article.language == "hr" and
+                                                       doc["language"] in ("hr", "bs", "sr"))
+        for paragraph in article.paragraphs:
+            assert paragraph in doc["text"]
+        assert doc["status"] == 200 and len(doc["content_hash"]) == 40
+        assert doc["domain"] == "127.0.0.1" and doc["fetched_at"]
+        assert doc["extractor"]
+
+
+def test_urls_are_not_fetched_twice(crawl):
+    urls = [d["url"] for d in crawl[0]]
+    assert len(urls) == len(set(urls))
+
+
+def test_depth_zero_without_sitemaps_and_feeds_fetches_the_seed_only(site, tmp_path):
+    docs, log, code = run_crawl(tmp_path / "c.jsonl", f"seeds={site.url}news/river-cleanup.html",
+                                "depth=0", "sitemaps=0", "feeds=0")
+    assert code == 0
+    assert [d["url"] for d in docs] == [f"{site.url}news/river-cleanup.html"]
+
+
+def test_feed_given_as_seed_is_followed(site, tmp_path):
+    docs, _, code = run_crawl(tmp_path / "f.jsonl", f"seeds={site.url}feed.xml", "depth=0",
+                              "sitemaps=0")
+    assert code == 0
+    assert {d["url"].rsplit("/", 1)[-1] for d in docs} == {
+        f"{a.slug}.html" for a in ARTICLES[-3:]}
+
+
+def test_bad_seeds_give_a_clear_error_and_no_output(tmp_path):
+    out = tmp_path / "x.jsonl"
+    docs, log, code = run_crawl(out, "seeds=ftp://example.org/file")
+    assert code != 0 and "is not an http(s) URL" in log and docs == []
+    docs, log, code = run_crawl(out, f"seeds_file={tmp_path / 'missing.txt'}")
+    assert code != 0 and "cannot read seeds_file" in log

@@ -1,0 +1,113 @@
+"""Dataset directories: ids, gold, snippets, method dirs, the datasets root and the shared split."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from pathlib import Path
+
+import pytest
+
+from corpuscrawl.evaluation.datasets import (
+    Dataset,
+    DatasetError,
+    datasets_root,
+    doc_id,
+    is_test,
+    list_datasets,
+    split,
+)
+
+
+def test_doc_id_strips_html_suffixes() -> None:
+    assert doc_id("a/b/dev-1.html.gz") == "dev-1"
+    assert doc_id("x.html") == "x"
+    assert doc_id("x.htm.gz") == "x"
+    assert doc_id("notes.txt") is None
+    assert doc_id(".html") is None
+
+
+def test_dataset_layout(data_dir: Path, tmp_path: Path) -> None:
+    root = tmp_path / "tiny"
+    shutil.copytree(data_dir / "evaluation" / "tiny", root)
+    (root / "html" / "z.html.gz").write_bytes(gzip.compress(b"<p>zipped</p>"))
+    ds = Dataset(root)
+    assert ds.name == "tiny"
+    assert ds.ids() == ["boom", "latin", "news", "nogold", "z"]
+    assert ds.has_gold and not ds.has_snippets
+    assert ds.gold("nogold") is None
+    assert (ds.gold("news") or "").startswith("New ferry line opens")
+    assert "zipped" in ds.load_page("z").html
+    assert ds.method_dirs() == []
+    (root / "bte").mkdir()
+    (root / "bte" / "news.txt").write_text("x", encoding="utf-8")
+    (root / "empty").mkdir()
+    assert [p.name for p in ds.method_dirs()] == ["bte"]
+
+
+def test_snippets_are_read(data_dir: Path) -> None:
+    ds = Dataset(data_dir / "evaluation" / "snippets")
+    assert ds.has_snippets and not ds.has_gold
+    s1 = ds.snippets["s1"]
+    assert s1.with_ == ("museum reopened its glass hall", "the whale   skeleton")
+    assert s1.without == ("Subscribe now to read on",)
+
+
+def test_bad_snippet_line_names_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "html").mkdir()
+    (tmp_path / "snippets.jsonl").write_text('{"id": "a", "with": []}\n{broken\n', encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"snippets.jsonl:2"):
+        _ = Dataset(tmp_path).snippets
+
+
+def test_not_a_dataset(tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="no html/"):
+        Dataset(tmp_path)
+
+
+def test_datasets_root_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "one" / "html").mkdir(parents=True)
+    (tmp_path / "not-a-dataset").mkdir()
+    monkeypatch.setenv("CORPUSCRAWL_DATASETS", str(tmp_path))
+    assert datasets_root() == tmp_path
+    assert [d.name for d in list_datasets()] == ["one"]
+    monkeypatch.setenv("CORPUSCRAWL_DATASETS", str(tmp_path / "missing"))
+    with pytest.raises(DatasetError, match="CORPUSCRAWL_DATASETS"):
+        datasets_root()
+
+
+def test_split_is_deterministic_disjoint_and_order_independent() -> None:
+    ids = [f"doc-{i}" for i in range(2000)]
+    train, test = split(ids)
+    assert set(train) | set(test) == set(ids) and not set(train) & set(test)
+    assert 0.17 < len(test) / len(ids) < 0.23
+    train2, test2 = split(list(reversed(ids)))
+    assert set(test2) == set(test) and set(train2) == set(train)
+    assert all(is_test(d) for d in test)
+    # A document keeps its side when others are added.
+    _, test_more = split([*ids, "new-1", "new-2"])
+    assert set(test) <= set(test_more)
+
+
+def test_split_pins_known_assignments() -> None:
+    """The split is a contract shared by training and benchmarks: it must never drift."""
+    _, test = split([f"dev-{i}" for i in range(40)])
+    assert test == PINNED_TEST
+
+
+def test_split_seed_and_fraction() -> None:
+    ids = [str(i) for i in range(500)]
+    assert split(ids, test_fraction=0.0) == (ids, [])
+    assert split(ids, test_fraction=1.0) == ([], ids)
+    assert split(ids, seed="other")[1] != split(ids)[1]
+    with pytest.raises(ValueError):
+        split(ids, test_fraction=1.5)
+
+
+def test_real_datasets_are_found(datasets_dir: Path) -> None:
+    names = {d.name for d in list_datasets(datasets_dir)}
+    assert {"cleaneval", "trafilatura"} <= names
+
+
+#: Test ids of dev-0..dev-39 under the default split (sha1("corpuscrawl/" + id) < 0.2).
+PINNED_TEST = ["dev-0", "dev-1", "dev-4", "dev-10", "dev-14", "dev-28", "dev-33", "dev-36"]

@@ -1,0 +1,62 @@
+"""Extractor choice: template beats domain extractor beats default; errors never escape."""
+
+import pytest
+
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.base import UnknownExtractorError
+from corpuscrawl.extraction import ConfigError, Extraction, ExtractionConfig
+from corpuscrawl.page import Page
+from corpuscrawl.rules import DomainRules, parse_rule
+
+HTML = ("<html><head><title>Story | Site</title></head><body><nav><a href='/'>Site</a></nav>"
+        "<article class='story'><p>" + "Council approves the late-night bus trial. " * 20 +
+        "</p></article></body></html>")
+
+
+def make(tmp_path, domains=None, default="bte"):
+    (tmp_path / "templated.org.txt").write_text("class=story\n")
+    rules = {d: parse_rule(d, r) for d, r in (domains or {}).items()}
+    return Extraction(ExtractionConfig(default_extractor=default), DomainRules(rules, tmp_path))
+
+
+def test_template_beats_domain_extractor_beats_default(tmp_path):
+    ex = make(tmp_path, {"templated.org": {"extractor": "justext"}, "chosen.org": {"extractor": "justext"}})
+    assert ex.extractor_for("http://templated.org/a").name == "template-templated.org"
+    assert ex.extractor_for("http://chosen.org/a").name == "justext"
+    assert ex.extractor_for("http://other.org/a").name == "bte"
+
+
+def test_run_returns_text_title_language(tmp_path):
+    result = make(tmp_path).run(Page.from_html(HTML, url="http://templated.org/story"))
+    assert result.ok and result.extractor == "template-templated.org"
+    assert result.text.startswith("Council approves") and result.title == "Story"
+    assert result.language == "en"
+
+
+class Exploding:
+    name = "exploding"
+
+    def extract(self, page):
+        raise RuntimeError("boom")
+
+
+def test_an_extractor_error_is_returned_not_raised(tmp_path):
+    ex = Extraction(ExtractionConfig(default_extractor="exploding",
+                                     extractors={"exploding": "tests.test_extraction:Exploding"}))
+    result = ex.run(Page.from_html(HTML, url="http://x.org/"))
+    assert not result.ok and "boom" in result.error and result.text == ""
+
+
+def test_unknown_default_extractor_fails_at_start_listing_names():
+    with pytest.raises(ConfigError, match="CORPUSCRAWL_EXTRACTOR: unknown extractor 'nope'.*bte"):
+        Extraction(ExtractionConfig(default_extractor="nope"))
+    with pytest.raises(UnknownExtractorError):
+        get_extractor("nope")
+
+
+def test_bad_domain_rule_fails_at_start_naming_the_domain(tmp_path):
+    with pytest.raises(ConfigError, match="'bad.org'"):
+        make(tmp_path, {"bad.org": {"extractor": "nope"}})
+    (tmp_path / "broken.org.txt").write_text("not valid!\n")
+    with pytest.raises(ConfigError, match=r"broken.org.txt:1"):
+        make(tmp_path, {"broken.org": {"render": "never"}})

@@ -1,0 +1,52 @@
+"""Page: decoding, parsing once, cleaned copy, files."""
+
+import gzip
+
+import pytest
+
+from corpuscrawl.page import Page, PageError, domain_of
+
+
+def test_bytes_are_decoded_by_meta_charset():
+    html = '<html><head><meta charset="windows-1250"></head><body>Žuta kuća</body></html>'
+    page = Page.from_html(html.encode("windows-1250"))
+    assert "Žuta kuća" in page.body.text_content()
+
+
+def test_bom_wins_and_xml_declaration_is_accepted():
+    page = Page.from_html('\ufeff<?xml version="1.0" encoding="utf-8"?><html><body>ok č</body></html>'
+                          .encode("utf-8"))
+    assert page.body.text_content().strip() == "ok č"
+
+
+def test_clean_tree_drops_scripts_and_comments_but_keeps_tails():
+    page = Page.from_html("<html><body><p>a<script>x()</script>b<!-- c -->d</p></body></html>")
+    assert page.clean_tree.find(".//p").text_content() == "abd"
+    assert "x()" in page.tree.find(".//p").text_content()  # original untouched
+
+
+def test_copy_tree_is_private():
+    page = Page.from_html("<html><body><p>a</p></body></html>")
+    copy = page.copy_tree()
+    copy.find(".//p").text = "changed"
+    assert page.clean_tree.find(".//p").text == "a"
+
+
+def test_junk_and_empty_input_still_give_a_tree():
+    assert Page.from_html("").body is not None
+    assert Page.from_html("\x00\x00 not html").body.text_content().strip() == "not html"
+
+
+def test_from_file_reads_gzip_and_rejects_broken_gzip(tmp_path):
+    path = tmp_path / "a.html.gz"
+    path.write_bytes(gzip.compress(b"<html><body>zipped</body></html>"))
+    assert Page.from_file(path).body.text_content() == "zipped"
+    bad = tmp_path / "b.html.gz"
+    bad.write_bytes(b"\x1f\x8bnot really gzip")
+    with pytest.raises(PageError, match="b.html.gz"):
+        Page.from_file(bad)
+
+
+def test_domain_of():
+    assert domain_of("https://WWW.Example.com:8080/a") == "example.com"
+    assert domain_of("not a url") == ""
