@@ -68,7 +68,7 @@ def main() -> None:
                 out = Path(tmp) / "corpus.jsonl"
                 t, rss = run([sys.executable, "-m", "scrapy", "crawl", "corpus", "-a",
                               f"seeds={seed}", "-a", "sitemaps=0", "-O", f"{out}:jsonlines",
-                              "-s", f"CORPUSCRAWL_BOILERPLATE_DB={tmp}/history.sqlite", *common])
+                              "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp}/history.sqlite", *common])
                 docs = count_lines(out)
                 full_rates.append(args.pages / t)
                 full_rss.append(rss)

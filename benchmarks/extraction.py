@@ -149,6 +149,93 @@ def choose_ids(ds: Dataset, part: str, limit: int | None) -> list[str]:
     return ids[:limit] if limit is not None else ids
 
 
+def _command(argv: list[str] | None) -> str:
+    """The command line that produced this run (as typed, or reconstructed for main(argv))."""
+    if argv is None:
+        return shlex.join(getattr(sys, "orig_argv", [sys.executable, *sys.argv]))
+    return shlex.join(["python", "benchmarks/extraction.py", *argv])
+
+
+def _f(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def render_results(*, command: str, when: str, machine: str, versions: list[str],
+                   scorer: tuple[float, float, int], split: str, ascii_only: bool,
+                   limit: int | None, evaluations: list[MethodEvaluation],
+                   seconds: dict[tuple[str, str], float], failures: dict[tuple[str, str], int],
+                   methods: list[str], notes: list[str], elapsed: float,
+                   peer_names: set[str]) -> str:
+    """The Markdown results file (everything above the notes marker)."""
+    lcs_s, lev_s, n_words = scorer
+    by_key = {(ev.dataset, ev.method): ev for ev in evaluations}
+    names = sorted({ev.dataset for ev in evaluations})
+    gold_names = [n for n in names if not isinstance(by_key[n, methods[0]].summary, SnippetSummary)]
+    snip_names = [n for n in names if n not in gold_names]
+    out = [
+        "# Extraction benchmark",
+        "",
+        "Produced by (from the repository root):",
+        "",
+        f"    {command}",
+        "",
+        f"- run: {when}, {elapsed / 60:.1f} min wall time; machine: {machine}",
+        f"- documents: split `{split}`" + (f", first {limit} per dataset" if limit else "")
+        + f"; scoring: word-level LCS, {'ASCII-only' if ascii_only else 'Unicode'} words, "
+        "P/R/F1 from TP/FP/FN summed over documents, mean F1 = per-document average (SPEC §2); "
+        "snippet data: P/R/F1 from snippet counts (found \"with\" = TP, missing = FN, "
+        "found \"without\" = FP)",
+        "- docs/s: one process, same run; corpuscrawl extractors include the lxml parse of "
+        "the page, peers include their own parsing; decoding the file is not timed",
+        "- peers (benchmark-only): " + (", ".join(versions) or "none"),
+        "",
+        "## Scorer speed",
+        "",
+        f"Exact word-level LCS of two random {n_words:,}-word texts: **{lcs_s:.3f} s**; "
+        f"word-level Levenshtein distance: **{lev_s:.3f} s** (bit-parallel, "
+        "corpuscrawl/evaluation/lcs.py; median of 3, same run).",
+        "",
+        "## F1 by dataset (summed counts)",
+        "",
+    ]
+    header = ["method", *gold_names, *(f"{n} (snippets)" for n in snip_names),
+              "macro F1 (gold sets)", "docs/s"]
+    out.append("| " + " | ".join(header) + " |")
+    out.append("|---|" + "---:|" * (len(header) - 1))
+
+    def macro(m: str) -> float:
+        return statistics.fmean(by_key[n, m].summary.f1 for n in gold_names) if gold_names else 0.0
+
+    for m in sorted(methods, key=lambda m: -macro(m)):
+        docs = sum(by_key[n, m].summary.documents for n in names)
+        secs = sum(seconds[n, m] for n in names)
+        label = m + (" (peer)" if m in peer_names else "")
+        cells = [_f(by_key[n, m].summary.f1) for n in names if n in gold_names]
+        cells += [_f(by_key[n, m].summary.f1) for n in snip_names]
+        out.append(f"| {label} | " + " | ".join(cells)
+                   + f" | {_f(macro(m))} | {docs / secs if secs else 0:.1f} |")
+    for n in names:
+        snippets = n in snip_names
+        out += ["", f"## {n}" + (" (snippets)" if snippets else ""), ""]
+        cols = ["method", "docs", "precision", "recall", "F1", "mean F1"]
+        cols += ["with found", "without absent"] if snippets else []
+        cols += ["docs/s", "failures"]
+        out.append("| " + " | ".join(cols) + " |")
+        out.append("|---|" + "---:|" * (len(cols) - 1))
+        for m in sorted(methods, key=lambda m: -by_key[n, m].summary.f1):
+            s = by_key[n, m].summary
+            label = m + (" (peer)" if m in peer_names else "")
+            row = [label, str(s.documents), _f(s.precision), _f(s.recall), _f(s.f1), _f(s.mean_f1)]
+            if isinstance(s, SnippetSummary):
+                row += [_f(s.with_found_share), _f(s.without_absent_share)]
+            secs = seconds[n, m]
+            row += [f"{s.documents / secs if secs else 0:.1f}", str(failures[n, m])]
+            out.append("| " + " | ".join(row) + " |")
+    if notes:
+        out += ["", "## Not run", ""] + [f"- {note}" for note in notes]
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
@@ -184,10 +271,8 @@ def main(argv: list[str] | None = None) -> int:
             failures[ds.name, m] = run.failures[m]
     elapsed = time.time() - started
 
-    from results_md import render_results  # noqa: PLC0415  (sibling module, script-relative)
-
     text = render_results(
-        command=shlex.join(getattr(sys, "orig_argv", [sys.executable, *sys.argv])),
+        command=_command(argv),
         when=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         machine=f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
         versions=[f"{p.name} {p.version}" for p in peers],

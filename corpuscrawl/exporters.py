@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
@@ -48,6 +48,7 @@ __all__ = [
 VERTICAL_ATTRIBUTES_DEFAULT = {"url": "url", "title": "title", "language": "lang",
                                "domain": "domain", "date": "date"}
 # A token of the vertical format's optional one-token-per-line mode: a word or one symbol.
+_QUOTE = {'"': "&quot;"}  # attributes are always double-quoted, as cwb-encode expects
 _TOKEN_RE = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
 
 
@@ -243,7 +244,8 @@ class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
     def render(self, item: Any) -> str:
         """The vertical text of one document."""
         adapter = ItemAdapter(item)
-        attrs = "".join(f" {name}={quoteattr(value)}" for name, value in self._attributes(adapter))
+        attrs = "".join(f' {name}="{escape(value, _QUOTE)}"'
+                        for name, value in self._attributes(adapter))
         lines = [f"<doc{attrs}>"]
         for paragraph in str(adapter.get("text") or "").split("\n"):
             paragraph = paragraph.strip()

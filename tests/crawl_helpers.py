@@ -18,7 +18,10 @@ def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
            "-s", "LOG_LEVEL=INFO"]
     for a in args:
         cmd += ["-a", a]
-    for k, v in (settings or {}).items():
+    settings = dict(settings or {})
+    # each crawl gets its own boilerplate history unless the test shares one on purpose
+    settings.setdefault("CORPUSCRAWL_BOILERPLATE_HISTORY", str(out.parent / f"{out.stem}.history.sqlite3"))
+    for k, v in settings.items():
         cmd += ["-s", f"{k}={v}"]
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)

@@ -89,3 +89,32 @@ def test_bad_seeds_give_a_clear_error_and_no_output(tmp_path):
     assert code != 0 and "is not an http(s) URL" in log and docs == []
     docs, log, code = run_crawl(out, f"seeds_file={tmp_path / 'missing.txt'}")
     assert code != 0 and "cannot read seeds_file" in log
+
+
+def test_max_pages_stops_the_crawl(site, tmp_path):
+    docs, log, code = run_crawl(tmp_path / "m.jsonl", f"seeds={site.url}", "max_pages=2",
+                                settings={"CORPUSCRAWL_BOILERPLATE_ENABLED": "False"})
+    assert code == 0 and "max_pages" in log
+    assert len(docs) == 2
+
+
+def test_non_html_content_type_is_skipped(crawl):
+    assert not any("download" in d["url"] for d in crawl[0])
+    assert stat(crawl[1], "corpuscrawl/skipped_non_html") >= 1
+
+
+def test_oversized_pages_are_skipped(site, tmp_path):
+    docs, log, code = run_crawl(tmp_path / "o.jsonl", f"seeds={site.url}news/river-cleanup.html",
+                                "depth=0", "sitemaps=0", "feeds=0",
+                                settings={"DOWNLOAD_MAXSIZE": "2000"})
+    assert code == 0 and docs == []
+    assert "larger than download max size" in log
+
+
+def test_focus_fetches_keyword_pages_first(site, tmp_path):
+    docs, _, code = run_crawl(tmp_path / "k.jsonl", f"seeds={site.url}", "keywords=orchard,apple",
+                              settings={"CONCURRENT_REQUESTS": "1",
+                                        "CORPUSCRAWL_BOILERPLATE_ENABLED": "False"})
+    assert code == 0
+    articles = [d["url"] for d in docs if "/news/" in d["url"]]
+    assert articles[0].endswith("orchard-festival.html"), articles

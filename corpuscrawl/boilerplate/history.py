@@ -29,6 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
 
@@ -68,7 +69,15 @@ class ParagraphStats:
 
 
 def document_key(url: str, text: str = "") -> int:
-    """The signed 64-bit identity of a document: its URL, or its text when it has no URL."""
+    """The signed 64-bit identity of a document: its URL, or its text when it has no URL.
+
+    Only the path and query count (the history is already per domain), so the
+    same page fetched over http and https, with or without ``www.``, or from a
+    server on another port, is one document and re-crawls never inflate counts.
+    """
+    if url:
+        parts = urlsplit(url)
+        url = (parts.path or "/") + ("?" + parts.query if parts.query else "")
     source = url or "text:" + text
     digest = hashlib.blake2b(source.encode("utf-8"), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)

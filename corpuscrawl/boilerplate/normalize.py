@@ -7,8 +7,8 @@ therefore compared in a normalized form where
 
 * Unicode is NFKC-folded and case-folded;
 * every run of digits becomes ``0`` (so years, dates, times, counts match);
-* month and weekday names of several languages become ``<m>`` / ``<d>``;
-* punctuation other than ``©`` becomes a space and whitespace is collapsed.
+* month and weekday names of several languages become ``m`` / ``d``;
+* punctuation other than ``©`` separates words; words are joined by one space.
 
 The fingerprint of a paragraph is the first 8 bytes of BLAKE2b over the
 normalized form, read as a signed 64-bit integer (what SQLite stores natively);
@@ -67,27 +67,25 @@ _WEEKDAYS = (
 )
 
 
-def _word_alternation(words: str) -> re.Pattern[str]:
-    # Longest first so "sept" wins over "sep"; \b works on case-folded Unicode words.
-    alternatives = sorted(set(words.split()), key=len, reverse=True)
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, alternatives)) + r")\b")
-
-
-_MONTH_RE = _word_alternation(_MONTHS)
-_WEEKDAY_RE = _word_alternation(_WEEKDAYS)
+_MONTH_WORDS = frozenset(_MONTHS.split())
+_WEEKDAY_WORDS = frozenset(_WEEKDAYS.split())
 _DIGITS_RE = re.compile(r"\d+")
-# Everything that is neither a word character nor the copyright sign separates words.
-_PUNCT_RE = re.compile(r"[^\w©]+")
+# Words are runs of word characters or the copyright sign; everything else separates them.
+_WORD_RE = re.compile(r"[\w©]+")
+
+
+def _mask(word: str) -> str:
+    if word in _MONTH_WORDS:
+        return "m"
+    if word in _WEEKDAY_WORDS:
+        return "d"
+    return word if word.isalpha() else _DIGITS_RE.sub("0", word)
 
 
 def normalize(paragraph: str) -> str:
     """The comparison form of a paragraph: folded, numbers/dates/months masked, spaced once."""
     text = unicodedata.normalize("NFKC", paragraph).casefold()
-    text = _DIGITS_RE.sub("0", text)
-    text = _MONTH_RE.sub("<m>", text)
-    text = _WEEKDAY_RE.sub("<d>", text)
-    # "<m>"/"<d>" survive the punctuation pass as words "m"/"d" with spaces around.
-    return " ".join(_PUNCT_RE.sub(" ", text).split())
+    return " ".join(map(_mask, _WORD_RE.findall(text)))
 
 
 def fingerprint(normalized: str) -> int:

@@ -35,9 +35,10 @@ _COPYRIGHT_RE = re.compile(
     r"|\(c\)\s*" + _YEAR
     + r"|\bcopyright\b\s*(?:©|\(c\)|" + _YEAR + r")"
     + r"|" + _YEAR + r"\s*(?:[-–—]\s*" + _YEAR + r"\s*)?\bcopyright\b"
-    + r"|\b(?:copyright|urheberrecht|droits d'auteur|derechos de autor|diritti d'autore"
+    # "Copyright Example Publishing 2021": the word opens the line and a year closes it.
+    + r"|^\s*(?:copyright|urheberrecht|droits d'auteur|derechos de autor|diritti d'autore"
     r"|direitos autorais|auteursrecht|prawa autorskie|autorska prava|autorská práva)"
-    r"\s+(?:by\s+)?" + r"[\w.&,' -]{0,60}?" + _YEAR,
+    r"\b[^.!?]{0,60}?" + _YEAR + r"\s*[.]?\s*$",
     re.IGNORECASE,
 )
 

@@ -28,9 +28,10 @@ imports Scrapy.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from playwright.async_api import Error as PlaywrightError
@@ -46,7 +47,9 @@ from corpuscrawl.browse.links import FoundLink, discovered_links
 
 logger = logging.getLogger("corpuscrawl.browse")
 
-Classify = Callable[[Sequence[ElementRecord]], Sequence[str]]
+#: Labels elements: :meth:`ElementClassifier.predict`, or an async function (gold labels
+#: read from the live page when building the training set).
+Classify = Callable[[Sequence[ElementRecord]], Sequence[str] | Awaitable[Sequence[str]]]
 
 #: The DOM counts as settled after this long without mutations (ms); 150 ms is about
 #: ten animation frames, longer than a fetch-then-render round trip on a local network.
@@ -199,8 +202,12 @@ class PageInteraction:
         collected = await self.page.evaluate(js.COLLECT_JS, {"maxHtml": 2000, "maxText": 300,
                                                               "maxAttr": 500})
         records = records_from_collection(collected)
-        labels = list(self.classify(records)) if records else []
-        return records, labels
+        if not records:
+            return records, []
+        labels = self.classify(records)
+        if inspect.isawaitable(labels):
+            labels = await labels
+        return records, list(labels)
 
     async def progress(self) -> tuple[int, float, int, int]:
         """Mutation count, ms since the last mutation, visible text length, scroll height."""

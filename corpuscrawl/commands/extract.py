@@ -99,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
     except ExtractorError as exc:
         print(f"corpuscrawl extract: error: {exc}", file=sys.stderr)
         return 2
+    except PermissionError as exc:
+        print(f"corpuscrawl extract: error: cannot write {exc.filename}: {exc.strerror}; "
+              "use -o DIR to write the method directories elsewhere", file=sys.stderr)
+        return 2
     base = args.out or str(dataset.path)
     print(f"{result.pages} pages, {result.unreadable} unreadable")
     for m in result.methods:

@@ -85,6 +85,7 @@ class DemoSite:
 <div class="newsletter"><p>{NEWSLETTER}</p><a href="/newsletter.html">Subscribe</a></div>
 <footer class="site-footer"><ul><li><a href="/privacy.html">Privacy</a></li>
 <li><a href="/terms.html">Terms of use</a></li><li><a href="/files/annual-report.pdf">Annual report (PDF)</a></li>
+<li><a href="/download/annual-data">Annual data (CSV)</a></li>
 <li><a href="https://partner.example.org/">Our partners</a></li></ul>
 <p class="copyright">{COPYRIGHT}</p></footer>
 </body></html>"""
@@ -195,6 +196,8 @@ class DemoSite:
             return Response(200, "application/x-gzip", self.sitemap_articles())
         if path == "/feed.xml":
             return Response(200, "application/rss+xml; charset=utf-8", self.feed().encode())
+        if path == "/download/annual-data":  # no extension: only the Content-Type tells
+            return Response(200, "text/csv", b"year,visitors\n2023,41000\n2024,45500\n")
         if path == "/files/annual-report.pdf":
             return Response(200, "application/pdf", b"%PDF-1.4\n% demo\n")
         main = ("<main><h1>Page not found</h1><p>Sorry, we could not find that page.</p>"

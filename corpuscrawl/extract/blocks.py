@@ -25,17 +25,20 @@ seed-004 methods (``energy.py``, ``linkblocks.py``) split a page into.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from lxml import etree
 
 from corpuscrawl.extract.dom import HEADING_TAGS, tag_name
 
 #: Tags that do not end a text block (boilerpipe's inline tag actions, plus HTML5/common inline tags).
-INLINE_TAGS = frozenset(
-    """a abbr acronym b bdi bdo big cite code data del dfn em font i ins kbd mark q s samp small
-    span strike strong sub sup time tt u var""".split()
-)
+INLINE_TAGS = frozenset((
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em",
+    "font", "i", "ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong",
+    "sub", "sup", "time", "tt", "u", "var",
+))
 #: Elements skipped with their content (boilerpipe's TA_IGNORABLE_ELEMENT; script/style are
 #: already gone from ``Page.clean_tree``).
 IGNORED_TAGS = frozenset(("option", "object", "embed", "applet"))
@@ -47,6 +50,9 @@ LINE_WIDTH_DEFAULT = 80
 BODY_MIN_WORDS_DEFAULT = 40
 #: A unit with at least this share of its words in links is a link structure (seed 004 §3.2).
 LINKS_MIN_DENSITY_DEFAULT = 0.5
+#: A second main-text unit needs this share of the best unit's non-link words; tuned on the
+#: train part of cleaneval+dragnet (benchmarks/results/classic.md).
+BODY_SHARE_DEFAULT = 0.25
 
 _WORD_RE = re.compile(r"[^\W_]")
 
@@ -128,6 +134,33 @@ def segment_kind(words: int, link_words: int, has_link: bool,
     if has_link:
         return "teaser"
     return "text"
+
+
+class Sized(Protocol):
+    """Anything with a word count and a link-word count (segments, energy units)."""
+
+    words: int
+    link_words: int
+
+
+S = TypeVar("S", bound=Sized)
+
+
+def select_main(units: Sequence[S], share: float = BODY_SHARE_DEFAULT,
+                body_words: int = BODY_MIN_WORDS_DEFAULT) -> list[S]:
+    """The unit with most non-link words, plus the other link-poor units of comparable size.
+
+    A page whose article the segmentation split in two keeps both halves; a
+    second unit must hold at least ``share`` of the best unit's non-link words
+    (and ``body_words``) with less than half of its words in links.
+    """
+    if not units:
+        return []
+    best = max(units, key=lambda u: u.words - u.link_words)
+    floor = max(share * (best.words - best.link_words), body_words)
+    return [u for u in units if u is best
+            or (u.link_words < u.words * LINKS_MIN_DENSITY_DEFAULT
+                and u.words - u.link_words >= floor)]
 
 
 class _BlockBuilder:

@@ -41,10 +41,10 @@ from lxml import etree
 
 from corpuscrawl.extract.base import ExtractorError
 from corpuscrawl.extract.blocks import (
-    BODY_MIN_WORDS_DEFAULT,
-    LINKS_MIN_DENSITY_DEFAULT,
+    BODY_SHARE_DEFAULT,
     Segment,
     segment_kind,
+    select_main,
 )
 from corpuscrawl.extract.dom import render_text
 from corpuscrawl.page import Page
@@ -54,8 +54,6 @@ from corpuscrawl.page import Page
 DISSIPATION_DEFAULT = 6.0
 #: Lowest retention factor allowed for very shallow trees (keeps r positive).
 MIN_RETENTION_DEFAULT = 0.3
-#: Main-text units besides the best must have this share of its non-link words.
-BODY_SHARE_DEFAULT = 0.25
 METRICS = ("chars", "words")
 
 
@@ -70,6 +68,7 @@ class Node:
     words: int = 0  # words in the subtree
     link_words: int = 0  # of which inside <a>
     energy: float = 0.0
+    in_link: bool = False  # the element is an <a> or inside one
 
 
 def text_energy(text: str, metric: str = "chars") -> float:
@@ -90,9 +89,9 @@ def build(root: etree._Element, metric: str = "chars") -> tuple[Node, list[Node]
     height = [0]
 
     def visit(el: etree._Element, depth: int, in_link: bool) -> Node:
-        node = Node(el, counter[0])
-        counter[0] += 1
         in_link = in_link or el.tag == "a"
+        node = Node(el, counter[0], in_link=in_link)
+        counter[0] += 1
         index = 0
         pieces = [el.text]
         kids = [c for c in el if c.tag.__class__ is str]
@@ -173,8 +172,9 @@ class Unit:
         path = el.getroottree().getpath(el)
         if self.text_index:
             text = " ".join(self.text.split())
-            return Segment(text, segment_kind(self.words, 0, False),
-                           f"{path}/text()[{self.text_index}]", self.energy, self.words, 0)
+            return Segment(text, segment_kind(self.words, self.link_words, False),
+                           f"{path}/text()[{self.text_index}]", self.energy, self.words,
+                           self.link_words)
         return Segment(render_text(el), segment_kind(self.words, self.link_words, self.link_words > 0),
                        path, self.energy, self.words, self.link_words)
 
@@ -190,7 +190,9 @@ def units(page: Page, p: float = DISSIPATION_DEFAULT, metric: str = "chars") -> 
         if isinstance(item, tuple):
             node, index, text = item
             n = len(text.split())
-            found.append((node.order, index, Unit(node, index, text, n, 0, text_energy(text, metric))))
+            linked = n if node.in_link else 0
+            found.append((node.order, index,
+                          Unit(node, index, text, n, linked, text_energy(text, metric))))
         elif item.words:
             found.append((item.order, 0, Unit(item, 0, "", item.words, item.link_words, item.energy)))
     found.sort(key=lambda t: (t[0], t[1]))
@@ -200,18 +202,6 @@ def units(page: Page, p: float = DISSIPATION_DEFAULT, metric: str = "chars") -> 
 def segments(page: Page, p: float = DISSIPATION_DEFAULT, metric: str = "chars") -> list[Segment]:
     """The page's coherent texts by node energy, in document order."""
     return [u.segment() for u in units(page, p, metric)]
-
-
-def main_units(found: list[Unit], share: float = BODY_SHARE_DEFAULT,
-               body_words: int = BODY_MIN_WORDS_DEFAULT) -> list[Unit]:
-    """The unit with most non-link words and the other link-poor units of comparable size."""
-    if not found:
-        return []
-    best = max(found, key=lambda u: u.words - u.link_words)
-    floor = max(share * (best.words - best.link_words), body_words)
-    return [u for u in found if u is best
-            or (u.link_words < u.words * LINKS_MIN_DENSITY_DEFAULT
-                and u.words - u.link_words >= floor)]
 
 
 class EnergyExtractor:
@@ -231,5 +221,5 @@ class EnergyExtractor:
 
     def extract(self, page: Page) -> str:
         """Text of the main coherent unit(s), "" for a page without text."""
-        chosen = main_units(units(page, self.p, self.metric), self.share)
+        chosen = select_main(units(page, self.p, self.metric), self.share)
         return "\n".join(t for t in (u.segment().text for u in chosen) if t)

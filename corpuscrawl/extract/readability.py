@@ -57,6 +57,8 @@ POSITIVE_RE = re.compile(
 NEGATIVE_RE = re.compile(
     r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|"
     r"related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget", re.I)
+#: A short link-free sibling paragraph must look like a sentence (arc90).
+SENTENCE_END_RE = re.compile(r"\.( |$)")
 #: A div holding any of these is a container, otherwise it is scored as a paragraph (arc90).
 DIV_BLOCK_CHILDREN = ("a", "blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul")
 #: Elements scored as paragraphs (arc90 1.7.1: P, TD, PRE).
@@ -195,10 +197,9 @@ def sibling_content(top: etree._Element, scores: dict[etree._Element, float]) ->
         if not keep and tag_name(sib) == "p":
             text = inner_text(sib)
             density = link_density(sib, len(text))
-            if len(text) > 80 and density < 0.25:
-                keep = True
-            elif len(text) <= 80 and density == 0 and re.search(r"\.( |$)", text):
-                keep = True
+            long_and_clean = len(text) > 80 and density < 0.25
+            short_sentence = len(text) <= 80 and density == 0 and bool(SENTENCE_END_RE.search(text))
+            keep = long_and_clean or short_sentence
         if keep:
             kept.append(sib)
     return kept

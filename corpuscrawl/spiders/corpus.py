@@ -42,6 +42,8 @@ from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
 SEED_PRIORITY = 1000
+#: Relevance assumed for the page that "contains" sitemap and feed entries (no text known yet).
+LISTED_PAGE_SCORE = 0.5
 #: Content types treated as HTML pages.
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 #: Content types that may be a sitemap or a feed.
@@ -187,6 +189,10 @@ class CorpusSpider(scrapy.Spider):
         self._seen.add(url)
         return self._request(url, priority, callback, **meta)
 
+    def listed_priority(self, url: str) -> int:
+        """Priority of a URL listed by a sitemap or feed: like a content link of a fair page."""
+        return self.focus.priority(self.focus.link_score(LISTED_PAGE_SCORE, "", url, in_content=True))
+
     # --- callbacks --------------------------------------------------------------
 
     def parse_robots(self, response: Response) -> Iterator[scrapy.Request]:
@@ -212,7 +218,7 @@ class CorpusSpider(scrapy.Spider):
                 if request is not None:
                     yield request
             for url in entries.pages:
-                request = self.follow(url, SEED_PRIORITY // 2)
+                request = self.follow(url, self.listed_priority(url))
                 if request is not None:
                     stats.inc_value("corpuscrawl/urls_from_sitemaps")
                     yield request
@@ -221,7 +227,7 @@ class CorpusSpider(scrapy.Spider):
         if links is not None:
             stats.inc_value("corpuscrawl/feeds")
             for url in links:
-                request = self.follow(url, SEED_PRIORITY // 2)
+                request = self.follow(url, self.listed_priority(url))
                 if request is not None:
                     stats.inc_value("corpuscrawl/urls_from_feeds")
                     yield request
@@ -238,6 +244,8 @@ class CorpusSpider(scrapy.Spider):
         if not hasattr(response, "text") or (content_type and not any(t in content_type for t in HTML_TYPES)):
             stats.inc_value("corpuscrawl/skipped_non_html")
             return
+        if self.max_pages is not None and self._documents >= self.max_pages:
+            return  # in-flight responses after the limit are not extracted
         page = Page.from_html(response.text, url=response.url, status=response.status)
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")

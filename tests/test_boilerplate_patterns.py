@@ -1,0 +1,39 @@
+"""The built-in prior: short copyright / rights-reserved / cookie lines in many languages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT, is_notice, notice_kind
+
+DATA = Path(__file__).parent / "data" / "boilerplate"
+
+
+def lines(name: str) -> list[str]:
+    text = (DATA / name).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@pytest.mark.parametrize("line", lines("notices.txt"))
+def test_notices_are_recognized(line):
+    assert is_notice(line), line
+
+
+@pytest.mark.parametrize("line", lines("content.txt"))
+def test_article_sentences_are_not_notices(line):
+    assert not is_notice(line), line
+
+
+def test_kinds():
+    assert notice_kind("© 2020 Example") == "copyright"
+    assert notice_kind("All rights reserved") == "rights"
+    assert notice_kind("We use cookies on this site.") == "cookies"
+    assert notice_kind("An ordinary sentence.") is None
+
+
+def test_long_paragraphs_are_left_to_the_history():
+    long_notice = "© 2020 Example Media. " + "word " * PATTERN_MAX_WORDS_DEFAULT
+    assert not is_notice(long_notice)
+    assert is_notice(long_notice, max_words=10 * PATTERN_MAX_WORDS_DEFAULT)

@@ -1,0 +1,108 @@
+"""The export stage: cold-start holding, release order, drops, duplicates, stats."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
+from corpuscrawl.boilerplate.history import SQLiteHistory
+from corpuscrawl.boilerplate.stage import (
+    BOILERPLATE,
+    DUPLICATE,
+    EMPTY,
+    EXPORTED,
+    ExportStage,
+)
+from corpuscrawl.dedup import NearDuplicateIndex
+from corpuscrawl.items import Document, content_hash
+from tests.boilerplate_site import ALL_ARTICLES, NOTICE
+
+CONFIG = DetectorConfig(min_documents=3, min_fraction=0.1, warm_documents=5, use_patterns=False)
+
+
+def doc(i: int, domain: str = "news.example") -> Document:
+    a = ALL_ARTICLES[i]
+    text = "\n".join([*a.paragraphs, a.share, NOTICE.format(year=a.year)])
+    return Document(url=f"http://{domain}/{a.slug}", domain=domain, text=text,
+                    content_hash=content_hash(text))
+
+
+@pytest.fixture
+def stage():
+    with SQLiteHistory(":memory:") as h:
+        yield ExportStage(Detector(h, CONFIG), NearDuplicateIndex())
+
+
+def test_cold_domain_is_held_then_released_clean_in_order(stage):
+    released = []
+    for i in range(4):
+        assert stage.submit(doc(i)) == []
+    assert stage.held == 4
+    released = stage.submit(doc(4))
+    assert [o.document.url for o in released] == [doc(i).url for i in range(5)]
+    for i, outcome in enumerate(released):
+        assert outcome.status == EXPORTED
+        assert "Copyright" not in outcome.document.text
+        assert outcome.document.text.split("\n")[:-1] == list(ALL_ARTICLES[i].paragraphs)
+        assert outcome.document.removed_boilerplate >= 1
+        assert outcome.document.content_hash == content_hash(outcome.document.text)
+    # warm now: the next document is judged at once
+    (outcome,) = stage.submit(doc(5))
+    assert outcome.status == EXPORTED and "Copyright" not in outcome.document.text
+
+
+def test_share_prompts_rotating_over_four_variants_are_removed():
+    config = DetectorConfig(min_documents=3, min_fraction=0.1, warm_documents=12,
+                            use_patterns=False)
+    with SQLiteHistory(":memory:") as h:
+        stage = ExportStage(Detector(h, config), NearDuplicateIndex())
+        outcomes = [o for i in range(20) for o in stage.submit(doc(i))] + stage.flush()
+    texts = [o.document.text for o in outcomes]
+    assert len(texts) == 20
+    assert not any(a.share in t for a in ALL_ARTICLES for t in texts)
+
+
+def test_flush_releases_a_domain_that_never_warmed_with_all_evidence(stage):
+    for i in range(3):
+        assert stage.submit(doc(i)) == []
+    outcomes = stage.flush()
+    assert len(outcomes) == 3 and stage.held == 0
+    assert all("Copyright" not in o.document.text for o in outcomes)  # 3 documents >= 3
+
+
+def test_a_page_that_is_only_the_notice_is_dropped(stage):
+    outcomes = [o for i in range(6) for o in stage.submit(doc(i))]
+    notice_only = Document(url="http://news.example/legal", domain="news.example",
+                           text=NOTICE.format(year=2024))
+    (outcome,) = stage.submit(notice_only)
+    assert outcome.status == BOILERPLATE and not outcome.exported
+    assert stage.stats[BOILERPLATE] == 1 and stage.stats[EXPORTED] == len(outcomes) == 6
+
+
+def test_near_duplicates_are_dropped_and_not_counted_in_the_history(stage):
+    first = doc(0)
+    copy = Document(url="http://news.example/amp/article-1.html", domain="news.example",
+                    text=first.text.replace("Copyright", "(Copyright)"))
+    stage.submit(first)
+    (outcome,) = stage.submit(copy)
+    assert outcome.status == DUPLICATE and outcome.duplicate_of == first.url
+    assert stage.detector.history.document_count("news.example") == 1
+
+
+def test_bounded_buffer_releases_the_oldest_domain_early():
+    with SQLiteHistory(":memory:") as h:
+        stage = ExportStage(Detector(h, CONFIG), None, buffer_size=3)
+        assert stage.submit(doc(0, "a.example")) == []
+        assert stage.submit(doc(1, "a.example")) == []
+        assert stage.submit(doc(2, "b.example")) == []
+        released = stage.submit(doc(3, "c.example"))
+        assert [o.document.domain for o in released] == ["a.example", "a.example"]
+        assert stage.stats["released_early"] == 2 and stage.held == 2
+
+
+def test_empty_documents_and_disabled_detector():
+    stage = ExportStage(None, NearDuplicateIndex())
+    (empty,) = stage.submit(Document(url="http://x/1", text="  \n "))
+    assert empty.status == EMPTY
+    (passed,) = stage.submit(doc(0))
+    assert passed.status == EXPORTED and passed.document.text == doc(0).text

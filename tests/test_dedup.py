@@ -1,0 +1,87 @@
+"""Near-duplicate detection: MinHash estimates, LSH banding, first one wins."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from corpuscrawl.dedup import MinHasher, NearDuplicateIndex, lsh_bands
+
+WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
+         "rho sigma tau upsilon phi chi psi omega river bridge market school").split()
+
+
+def text(seed: int, n: int = 300) -> str:
+    rng = random.Random(seed)
+    return " ".join(rng.choice(WORDS) for _ in range(n))
+
+
+def edit(original: str, fraction: float, seed: int = 0) -> str:
+    """Replace a share of the words in one contiguous run (a changed sentence or two)."""
+    words = original.split()
+    k = int(len(words) * fraction)
+    start = random.Random(seed).randrange(0, len(words) - k)
+    words[start:start + k] = ["changed"] * k
+    return " ".join(words)
+
+
+def jaccard(a: str, b: str, hasher: MinHasher) -> float:
+    sa, sb = set(hasher.shingles(a).tolist()), set(hasher.shingles(b).tolist())
+    return len(sa & sb) / len(sa | sb)
+
+
+def test_signature_estimates_jaccard():
+    hasher = MinHasher(num_perm=256)
+    a = text(1)
+    for fraction in (0.02, 0.1, 0.3):
+        b = edit(a, fraction)
+        true = jaccard(a, b, hasher)
+        estimate = MinHasher.similarity(hasher.signature(a), hasher.signature(b))
+        assert abs(true - estimate) < 0.1, (fraction, true, estimate)
+
+
+def test_identical_and_unrelated_texts():
+    hasher = MinHasher()
+    a = text(1)
+    assert MinHasher.similarity(hasher.signature(a), hasher.signature(a)) == 1.0
+    assert MinHasher.similarity(hasher.signature(a), hasher.signature(text(2))) < 0.1
+    assert hasher.signature("").dtype == np.uint32
+
+
+def test_short_texts_are_one_shingle():
+    hasher = MinHasher()
+    assert hasher.shingles("two words").size == 1
+    assert hasher.shingles("").size == 0
+
+
+def test_first_document_wins_and_duplicates_are_not_kept():
+    index = NearDuplicateIndex(threshold=0.8)
+    a = text(1)
+    assert index.add("a", a) is None
+    assert index.add("b", edit(a, 0.02)) == "a"
+    assert index.add("c", text(2)) is None
+    assert index.add("a", a) is None  # the same document again is not its own duplicate
+    assert len(index) == 2
+
+
+def test_threshold_separates_light_and_heavy_edits():
+    index = NearDuplicateIndex(threshold=0.8)
+    a = text(3, 600)
+    index.add("a", a)
+    assert index.query(edit(a, 0.01))[0] == "a"
+    assert index.query(edit(a, 0.5))[0] is None
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.8, 0.9])
+def test_lsh_bands_put_the_step_near_the_threshold(threshold):
+    bands, rows = lsh_bands(threshold, 128)
+    assert bands * rows <= 128
+    step = (1 / bands) ** (1 / rows)  # where the S-curve rises fastest
+    assert abs(step - threshold) < 0.12
+
+
+def test_invalid_threshold_is_rejected():
+    with pytest.raises(ValueError, match="threshold"):
+        NearDuplicateIndex(threshold=1.0)

@@ -1,0 +1,91 @@
+"""The detector: history thresholds, error-page template, the prior, warm domains."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
+from corpuscrawl.boilerplate.history import SQLiteHistory
+from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
+
+DOMAIN = "news.example"
+NOTICE = ("Copyright 2003-{year} Daily Example Media Group Limited. The material on this site "
+          "may not be reproduced except with the prior written permission of the company.")
+
+
+def article(i: int) -> str:
+    return f"Headline number {'abc'[i % 3]}{chr(97 + i)}\nBody text {chr(97 + i) * 5} is unique.\n" \
+           + NOTICE.format(year=2000 + i)
+
+
+@pytest.fixture
+def history():
+    with SQLiteHistory(":memory:") as h:
+        yield h
+
+
+def observe_all(detector: Detector, texts: list[str], first_key: int = 0) -> None:
+    for key, text in enumerate(texts, start=first_key):
+        detector.observe(DOMAIN, key, split_paragraphs(text))
+
+
+def test_a_notice_with_changing_years_is_removed_once_seen_often(history):
+    detector = Detector(history, DetectorConfig(min_documents=3, min_fraction=0.1,
+                                                use_patterns=False))
+    observe_all(detector, [article(i) for i in range(2)])
+    assert detector.clean(DOMAIN, article(1)).removed == ()  # 2 documents < 3
+    observe_all(detector, [article(2)], first_key=2)
+    cleaned = detector.clean(DOMAIN, article(2))
+    assert cleaned.text == "\n".join(article(2).split("\n")[:2])
+    assert len(cleaned.removed) == 1 and len(cleaned.removed_hashes[0]) == 16
+
+
+def test_the_fraction_threshold_protects_rare_repeats_in_big_domains(history):
+    detector = Detector(history, DetectorConfig(min_documents=3, min_fraction=0.5,
+                                                use_patterns=False))
+    texts = [f"Unique story {chr(97 + i)}{chr(98 + i)}" for i in range(10)]
+    texts[:3] = [t + "\nA quote repeated in three follow-up stories." for t in texts[:3]]
+    observe_all(detector, texts)
+    verdicts = detector.judge(DOMAIN, split_paragraphs(texts[0]))
+    assert [v.boilerplate for v in verdicts] == [False, False]  # 3 of 10 < 50 %
+
+
+def test_error_page_paragraphs_are_template_at_once(history):
+    detector = Detector(history, DetectorConfig(use_patterns=False))
+    history.seed_from_error_page(DOMAIN, ["Home\nSubscribe to our newsletter\nPage not found"])
+    verdicts = detector.judge(DOMAIN, split_paragraphs("Subscribe to our newsletter\nReal text"))
+    assert [v.reason for v in verdicts] == ["template", None]
+
+
+def test_the_prior_works_on_the_first_page(history):
+    detector = Detector(history)
+    verdicts = detector.judge(DOMAIN, split_paragraphs(
+        "A real paragraph of the article.\n© 2024 Example. All rights reserved."))
+    assert [v.reason for v in verdicts] == [None, "rights"]
+    off = Detector(history, DetectorConfig(use_patterns=False))
+    assert not any(v.boilerplate for v in off.judge(DOMAIN, verdicts and
+                                                    split_paragraphs("© 2024 Example.")))
+
+
+def test_warm_after_enough_documents(history):
+    detector = Detector(history, DetectorConfig(warm_documents=2))
+    assert not detector.is_warm(DOMAIN)
+    observe_all(detector, ["one", "two"])
+    assert detector.is_warm(DOMAIN)
+    assert not detector.is_warm("other.example")
+
+
+def test_observing_a_document_twice_does_not_inflate_counts(history):
+    detector = Detector(history, DetectorConfig(min_documents=2, min_fraction=0.0,
+                                                use_patterns=False))
+    paragraphs = [Paragraph.of("Only in one page")]
+    detector.observe(DOMAIN, 1, paragraphs)
+    detector.observe(DOMAIN, 1, paragraphs)
+    assert not detector.judge(DOMAIN, paragraphs)[0].boilerplate
+
+
+@pytest.mark.parametrize("kwargs", [{"min_documents": 0}, {"min_fraction": 1.5},
+                                    {"warm_documents": -1}])
+def test_invalid_config_is_rejected(kwargs):
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        DetectorConfig(**kwargs)

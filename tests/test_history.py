@@ -1,0 +1,155 @@
+"""The domain history: distinct-document counts, template seeding, persistence, both backends."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from corpuscrawl.boilerplate.history import (
+    DomainHistory,
+    HistoryError,
+    RedisHistory,
+    SQLiteHistory,
+    document_key,
+    open_history,
+)
+from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
+from tests.redis_server import redis_url  # noqa: F401 - pytest fixture
+
+NOTICE = Paragraph.of("© 2019 Example Media. All rights reserved.")
+SHARE = Paragraph.of("Share this story")
+
+
+def body(n: int) -> Paragraph:
+    return Paragraph.of(f"Unique body paragraph about topic {'x' * n}.")
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """(kind, location) of a fresh store; the domain name is unique per test."""
+    if request.param == "sqlite":
+        yield "sqlite", str(tmp_path / "history.sqlite3")
+    else:
+        url = request.getfixturevalue("redis_url")
+        yield "redis", url
+
+
+@pytest.fixture
+def domain() -> str:
+    return f"site-{uuid.uuid4().hex[:8]}.example"
+
+
+def test_counts_distinct_documents_per_fingerprint(backend, domain):
+    with open_history(backend[1]) as h:
+        assert h.observe(domain, 1, [NOTICE, SHARE, body(1)])
+        assert h.observe(domain, 2, [NOTICE, body(2), NOTICE])  # repeated within one doc: once
+        stats = h.lookup(domain, [NOTICE.fingerprint, SHARE.fingerprint, body(2).fingerprint,
+                                  body(99).fingerprint])
+        assert h.document_count(domain) == 2
+    assert stats[NOTICE.fingerprint].documents == 2
+    assert stats[SHARE.fingerprint].documents == 1
+    assert stats[body(2).fingerprint].documents == 1
+    assert body(99).fingerprint not in stats
+    assert stats[NOTICE.fingerprint].first_seen <= stats[NOTICE.fingerprint].last_seen
+
+
+def test_a_document_is_counted_once(backend, domain):
+    with open_history(backend[1]) as h:
+        assert h.observe(domain, 7, [NOTICE])
+        assert not h.observe(domain, 7, [NOTICE, SHARE])
+        assert h.document_count(domain) == 1
+        assert h.lookup(domain, [NOTICE.fingerprint])[NOTICE.fingerprint].documents == 1
+        assert SHARE.fingerprint not in h.lookup(domain, [SHARE.fingerprint])
+
+
+def test_domains_are_separate(backend, domain):
+    other = "other-" + domain
+    with open_history(backend[1]) as h:
+        h.observe(domain, 1, [NOTICE])
+        assert h.document_count(other) == 0
+        assert h.lookup(other, [NOTICE.fingerprint]) == {}
+
+
+def test_changing_years_share_one_fingerprint(backend, domain):
+    with open_history(backend[1]) as h:
+        for year in (2019, 2020, 2024):
+            h.observe(domain, year, split_paragraphs(f"© {year} Example Media. All rights reserved."))
+        assert h.lookup(domain, [NOTICE.fingerprint])[NOTICE.fingerprint].documents == 3
+
+
+def test_error_page_seeds_the_template(backend, domain):
+    with open_history(backend[1]) as h:
+        assert h.error_pages(domain) == 0
+        seeded = h.seed_from_error_page(domain, ["Home\nNews\nPage not found", SHARE])
+        assert seeded == 4
+        assert h.error_pages(domain) == 1
+        stats = h.lookup(domain, [Paragraph.of("News").fingerprint, SHARE.fingerprint])
+        assert all(s.template for s in stats.values()) and len(stats) == 2
+        assert h.document_count(domain) == 0  # an error page is not a document
+
+
+def test_history_survives_reopening(backend, domain):
+    with open_history(backend[1]) as h:
+        h.observe(domain, 1, [NOTICE, body(1)])
+        h.observe(domain, 2, [NOTICE])
+    with open_history(backend[1]) as h:
+        assert h.document_count(domain) == 2
+        assert h.lookup(domain, [NOTICE.fingerprint])[NOTICE.fingerprint].documents == 2
+        assert not h.observe(domain, 1, [NOTICE])
+
+
+def test_lookup_of_many_fingerprints_is_chunked(backend, domain):
+    paragraphs = [body(i) for i in range(1, 2100)]
+    with open_history(backend[1]) as h:
+        h.observe(domain, 1, paragraphs)
+        assert len(h.lookup(domain, [p.fingerprint for p in paragraphs])) == len(paragraphs)
+
+
+def test_sqlite_commits_in_batches_and_on_close(tmp_path, domain):
+    path = tmp_path / "h.sqlite3"
+    h = SQLiteHistory(path, commit_every=1000)
+    h.observe(domain, 1, [NOTICE])
+    with SQLiteHistory(path) as reader:  # WAL: uncommitted writes are invisible to others
+        assert reader.document_count(domain) == 0
+    h.close()
+    with SQLiteHistory(path) as reader:
+        assert reader.document_count(domain) == 1
+
+
+def test_parallel_redis_clients_share_one_history(redis_url, domain):  # noqa: F811
+    a, b = RedisHistory(redis_url), RedisHistory(redis_url)
+    try:
+        assert a.observe(domain, 1, [NOTICE])
+        assert not b.observe(domain, 1, [NOTICE])  # the same page fetched by another crawler
+        assert b.observe(domain, 2, [NOTICE])
+        assert a.lookup(domain, [NOTICE.fingerprint])[NOTICE.fingerprint].documents == 2
+        b.clear(domain)
+        assert a.document_count(domain) == 0
+    finally:
+        a.close()
+        b.close()
+
+
+def test_open_history_picks_the_backend(tmp_path):
+    assert isinstance(open_history(tmp_path / "x.sqlite3"), SQLiteHistory)
+    assert isinstance(open_history(":memory:"), DomainHistory)
+
+
+def test_unreachable_redis_is_reported_with_its_url():
+    with pytest.raises(HistoryError, match="127.0.0.1:1"):
+        RedisHistory("redis://127.0.0.1:1/0")
+
+
+def test_bad_sqlite_path_is_reported(tmp_path):
+    not_a_db = tmp_path / "garbage.sqlite3"
+    not_a_db.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(HistoryError, match="garbage.sqlite3"):
+        SQLiteHistory(not_a_db)
+
+
+def test_document_key_uses_url_then_text():
+    assert document_key("http://a/1") == document_key("http://a/1", "other text")
+    assert document_key("", "abc") != document_key("", "abd")

@@ -1,0 +1,65 @@
+"""ExtractionPipeline: documents, empties counted, failures kept on disk."""
+
+import json
+from collections import Counter
+
+import pytest
+from scrapy.exceptions import DropItem
+
+from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.extraction import ExtractionResult
+from corpuscrawl.items import Document, content_hash
+from corpuscrawl.pipelines import ExtractionPipeline, PipelineConfig
+
+
+class Stats(Counter):
+    def inc_value(self, key, count=1):
+        self[key] += count
+
+
+def crawled(text="", error="", language="en"):
+    result = ExtractionResult(text=text, extractor="bte", title="T", language=language,
+                              error=error)
+    return CrawledPage(url="http://a.com/x", status=200, html="<html>raw</html>", result=result,
+                       fetched_at="2026-01-01T00:00:00+00:00")
+
+
+def test_a_crawled_page_becomes_a_document():
+    stats = Stats()
+    doc = ExtractionPipeline(PipelineConfig(), stats).process_item(crawled("Body text.\nMore."))
+    assert isinstance(doc, Document)
+    assert (doc.domain, doc.text, doc.content_hash) == ("a.com", "Body text.\nMore.",
+                                                       content_hash("Body text.\nMore."))
+    assert stats["corpuscrawl/documents"] == 1 and stats["corpuscrawl/extractor/bte"] == 1
+
+
+def test_empty_extraction_is_counted_and_not_written():
+    stats = Stats()
+    with pytest.raises(DropItem):
+        ExtractionPipeline(PipelineConfig(), stats).process_item(crawled("   "))
+    assert stats["corpuscrawl/empty_extractions"] == 1
+
+
+def test_failed_extraction_keeps_the_raw_html(tmp_path):
+    stats = Stats()
+    pipeline = ExtractionPipeline(PipelineConfig(failed_dir=str(tmp_path / "failed")), stats)
+    with pytest.raises(DropItem, match="raw HTML kept in"):
+        pipeline.process_item(crawled(error="RuntimeError: boom"))
+    record = json.loads((tmp_path / "failed" / "failed.jsonl").read_text())
+    assert record["url"] == "http://a.com/x" and "boom" in record["error"]
+    assert (tmp_path / "failed" / record["html_path"].rsplit("/", 1)[-1]).read_text() == \
+        "<html>raw</html>"
+    assert stats["corpuscrawl/extraction_errors"] == 1
+
+
+def test_language_filter_drops_other_languages():
+    stats = Stats()
+    pipeline = ExtractionPipeline(PipelineConfig(languages=("hr",), language_filter=True), stats)
+    with pytest.raises(DropItem):
+        pipeline.process_item(crawled("Some English text here.", language="en"))
+    assert pipeline.process_item(crawled("Neki hrvatski tekst.", language="hr")).language == "hr"
+    assert stats["corpuscrawl/dropped_language"] == 1
+
+
+def test_other_items_pass_through():
+    assert ExtractionPipeline(PipelineConfig(), Stats()).process_item({"a": 1}) == {"a": 1}
