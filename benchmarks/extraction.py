@@ -103,7 +103,7 @@ class Run:
 
     def __init__(self) -> None:
         self.texts: dict[str, dict[str, str | None]] = defaultdict(dict)
-        self.seconds: Counter[str] = Counter()
+        self.seconds: dict[str, float] = defaultdict(float)
         self.failures: Counter[str] = Counter()
 
 

@@ -8,10 +8,15 @@ band/row split is chosen to put the S-curve's step at the threshold).  The
 issue asks for MinHash/LSH or SimHash; MinHash was taken because its threshold
 *is* a Jaccard similarity, which a user can reason about.
 
-Implementation: words are hashed with CRC-32, shingles of
-``shingle_words`` consecutive words are combined by a polynomial hash
-(vectorized with numpy), and ``num_perm`` universal hash functions
-``(a·x + b) mod (2⁶¹−1)`` give the signature.  Candidates from the LSH
+Implementation: words are hashed with Python's string hash, shingles of
+``shingle_words`` consecutive words are combined by a polynomial hash and
+mixed (vectorized with numpy).  Deviation from Broder's ``num_perm``
+independent permutations: the signature is a *one permutation hash* with
+densification by rotation (Li, Owen & Zhang 2012; Shrivastava & Li 2014) —
+each shingle lands in one of ``num_perm`` bins and each bin keeps its minimum
+— which estimates the same Jaccard similarity at O(shingles) instead of
+O(shingles × num_perm) cost (the export stage must stay under 10 % of the
+extraction time; benchmarks/results/boilerplate.md).  Candidates from the LSH
 buckets are confirmed by the signature agreement (the Jaccard estimate), so
 a document is a near-duplicate only when its estimated similarity to an
 earlier one is at least ``threshold``.  Texts shorter than one shingle are
@@ -21,7 +26,6 @@ signature per kept document plus the band buckets.
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
@@ -49,7 +53,6 @@ SHINGLE_WORDS_DEFAULT = 5
 #: sqrt(J(1-J)/num_perm) = 0.035 at J = 0.8 with 128.
 NUM_PERM_DEFAULT = 128
 
-_MERSENNE_61 = np.uint64((1 << 61) - 1)
 _SHINGLE_BASE = np.uint64(1_000_003)
 
 
@@ -89,31 +92,52 @@ class MinHasher:
         if self.num_perm < 2 or self.shingle_words < 1:
             raise ValueError("num_perm must be >= 2 and shingle_words >= 1")
         rng = np.random.default_rng(self.seed)
-        # a, b < 2**32 and shingle hashes < 2**32 keep a·x + b below 2**64 (no overflow).
-        object.__setattr__(self, "_a", rng.integers(1, 1 << 32, self.num_perm, dtype=np.uint64))
-        object.__setattr__(self, "_b", rng.integers(0, 1 << 32, self.num_perm, dtype=np.uint64))
+        # One odd 64-bit multiplier mixes the shingle hashes (multiplicative hashing).
+        object.__setattr__(self, "_a", rng.integers(0, 1 << 63, dtype=np.uint64) * 2 + 1)
+        object.__setattr__(self, "_b", rng.integers(0, 1 << 63, dtype=np.uint64))
 
     def shingles(self, text: str) -> np.ndarray:
-        """Distinct 32-bit hashes of the text's word shingles (case-folded words)."""
+        """64-bit hashes of the text's word shingles (case-folded words; repeats kept)."""
         words = text.casefold().split()
         if not words:
             return np.zeros(0, dtype=np.uint64)
-        h = np.fromiter((zlib.crc32(w.encode("utf-8")) for w in words), dtype=np.uint64,
-                        count=len(words))
+        # Python's string hash (C, cached on the str): signatures are compared only within
+        # one process, so its per-process salt (PYTHONHASHSEED) does not matter.
+        h = np.fromiter(map(hash, words), dtype=np.int64, count=len(words)).view(np.uint64)
         n = min(self.shingle_words, len(h))
         count = len(h) - n + 1
         acc = np.zeros(count, dtype=np.uint64)
         for k in range(n):  # polynomial hash of each window, wrapping mod 2**64
             acc = acc * _SHINGLE_BASE + h[k:k + count]
-        return np.unique(acc & np.uint64(0xFFFF_FFFF))
+        mixed = acc * self._a + self._b
+        return mixed ^ (mixed >> np.uint64(29))
 
     def signature(self, text: str) -> np.ndarray:
-        """The MinHash signature (uint32 array of ``num_perm``); all-max for an empty text."""
+        """The MinHash signature (uint32 array of ``num_perm``); all-max for an empty text.
+
+        One permutation hashing: a shingle's hash picks a bin (its value mod
+        ``num_perm``) and the bin keeps its smallest value (the top 32 bits);
+        empty bins borrow from the next non-empty bin to the right, shifted by
+        the distance, so every position stays a valid min-hash.
+        """
         shingles = self.shingles(text)
+        k = self.num_perm
         if shingles.size == 0:
-            return np.full(self.num_perm, 0xFFFF_FFFF, dtype=np.uint32)
-        hashed = (np.outer(shingles, self._a) + self._b) % _MERSENNE_61
-        return (hashed.min(axis=0) & np.uint64(0xFFFF_FFFF)).astype(np.uint32)
+            return np.full(k, 0xFFFF_FFFF, dtype=np.uint32)
+        bins = (shingles % np.uint64(k)).astype(np.intp)
+        values = (shingles >> np.uint64(32)).astype(np.uint32)
+        sig = np.full(k, 0xFFFF_FFFF, dtype=np.uint32)
+        np.minimum.at(sig, bins, values)
+        filled = np.zeros(k, dtype=bool)
+        filled[bins] = True
+        if not filled.all():
+            full_idx = np.flatnonzero(filled)
+            idx = np.arange(k)
+            nxt = np.searchsorted(full_idx, idx) % len(full_idx)  # next filled bin, circular
+            source = full_idx[nxt]
+            distance = ((source - idx) % k).astype(np.uint32)
+            sig = np.where(filled, sig, sig[source] ^ (distance * np.uint32(0x9E3779B1)))
+        return sig
 
     @staticmethod
     def similarity(sig_a: np.ndarray, sig_b: np.ndarray) -> float:

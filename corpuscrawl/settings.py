@@ -105,3 +105,24 @@ CORPUSCRAWL_DEDUP_THRESHOLD = 0.8
 CORPUSCRAWL_DEDUP_SHINGLE_WORDS = 5
 #: MinHash functions per signature.
 CORPUSCRAWL_DEDUP_NUM_PERM = 128
+
+# --- rendering and page interaction (corpuscrawl.browse, SPEC §5) -------------
+# The add-on installs scrapy-playwright with Debian's Chromium only when some rendering
+# can happen (CORPUSCRAWL_RENDER != "never" or a domain rule asks for it).
+ADDONS = {"corpuscrawl.browse.render.RenderingAddon": 100}
+#: never | always | auto (auto: render only pages whose static HTML looks script-built).
+CORPUSCRAWL_RENDER = "never"
+#: Revealer clicks per rendered page (None = all, capped at 200 per page).
+CORPUSCRAWL_MAX_REVEALS = None
+#: Scrolls to the bottom per rendered page, to trigger infinite loading.
+CORPUSCRAWL_MAX_SCROLLS = 5
+#: Links followed from rendered pages: "inner" (same site) or "all" (also Outer links).
+CORPUSCRAWL_FOLLOW = "inner"
+#: Also emit a document after every reveal that changed the page (de-duplicated).
+CORPUSCRAWL_EXTRACT_CONTINUOUSLY = False
+#: Also crawl the LanguageSelection links (translations) of rendered pages.
+CORPUSCRAWL_FOLLOW_ALTERNATES = False
+#: Element classifier: a model name in models/ or a path to a .json model.
+CORPUSCRAWL_ELEMENT_MODEL = "element-classifier"
+#: Browser pages rendered at once (scrapy-playwright's PLAYWRIGHT_MAX_PAGES_PER_CONTEXT).
+CORPUSCRAWL_RENDER_MAX_PAGES = 4

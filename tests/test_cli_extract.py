@@ -136,3 +136,16 @@ def test_template_extractor_with_options(tiny: Path, tmp_path: Path) -> None:
 def test_not_a_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["extract", "-e", "bte", str(tmp_path)]) == 2
     assert "no html/" in capsys.readouterr().err
+
+
+def test_read_only_dataset_needs_output_elsewhere(
+        tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tiny.chmod(0o555)
+    try:
+        assert main(["extract", "-e", "bte", "-j", "1", "--no-progress", str(tiny)]) == 2
+        assert "read-only; use -o DIR" in capsys.readouterr().err
+        assert not (tiny / "bte").exists()
+        assert main(["extract", "-e", "bte", "-j", "1", "--no-progress", "-o",
+                     str(tmp_path / "out"), str(tiny)]) == 0
+    finally:
+        tiny.chmod(0o755)

@@ -28,7 +28,7 @@ def edit(original: str, fraction: float, seed: int = 0) -> str:
 
 
 def jaccard(a: str, b: str, hasher: MinHasher) -> float:
-    sa, sb = set(hasher.shingles(a).tolist()), set(hasher.shingles(b).tolist())
+    sa, sb = set(hasher.shingles(a).tolist()), set(hasher.shingles(b).tolist())  # distinct
     return len(sa & sb) / len(sa | sb)
 
 

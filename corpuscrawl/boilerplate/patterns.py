@@ -20,8 +20,9 @@ An article *about* copyright law ("Copyright law in the EU changed in 2019 when
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-__all__ = ["PATTERN_MAX_WORDS_DEFAULT", "is_notice", "notice_kind"]
+__all__ = ["PATTERN_MAX_WORDS_DEFAULT", "is_notice", "may_contain_notice", "notice_kind"]
 
 #: Longest paragraph (words) the prior may remove.  Measured: the longest
 #: copyright/cookie notice among the benchmark pages that the prior matches but
@@ -90,9 +91,34 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# Every pattern above needs one of these (case-folded) substrings; one search for them
+# first is ~20 times cheaper than running the patterns on every paragraph.
+_KEY_RE = re.compile("|".join(map(re.escape, (
+    "©", "(c)", "copyright", "rights", "rechte", "droits", "derechos", "diritti", "direitos",
+    "prawa", "práva", "prava", "jog ", "права", "rättigheter", "rettigheder", "oikeudet",
+    "hakları", "cookie", "kolačić", "sütik", "版权", "权利", "著作権", "無断", "urheberrecht",
+    "auteursrecht", "autor"))))
+
+
+def may_contain_notice(text: str) -> bool:
+    """Cheap necessary condition for any paragraph of ``text`` to be a notice (a whole document)."""
+    return _KEY_RE.search(text.casefold()) is not None
+
+
+#: Characters per word above any real text's average (English ~6, German ~7 with spaces).
+_MAX_CHARS_PER_WORD = 20
+
+
+@lru_cache(maxsize=1 << 16)
 def notice_kind(text: str, max_words: int = PATTERN_MAX_WORDS_DEFAULT) -> str | None:
-    """``"rights"``, ``"copyright"`` or ``"cookies"`` when ``text`` is a short notice, else None."""
-    if len(text.split()) > max_words:
+    """``"rights"``, ``"copyright"`` or ``"cookies"`` when ``text`` is a short notice, else None.
+
+    Cached: a domain's notices recur on every page.
+    """
+    # Cheapest tests first: a paragraph this long cannot have max_words words.
+    if len(text) > _MAX_CHARS_PER_WORD * max_words:
+        return None
+    if not _KEY_RE.search(text.casefold()) or len(text.split()) > max_words:
         return None
     for kind, pattern in _KINDS:
         if pattern.search(text):

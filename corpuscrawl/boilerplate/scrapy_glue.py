@@ -255,17 +255,20 @@ class ExportStagePipeline:
 
 
 class ErrorPageSeeder:
-    """Downloader middleware: one probe of a non-existent path per new domain seeds its template.
+    """Downloader middleware: a domain's first 404 page seeds its template in the history.
 
-    A domain whose history already records an error page (from an earlier
+    Any 404/410 HTML answer of a domain (robots.txt, a dead link) is used when
+    it comes; otherwise one random non-existent path is fetched for each new
+    domain.  A domain whose history already records an error page (an earlier
     crawl, or another crawler sharing a Redis history) is not probed again.
-    Only a real 404/410 answer is used.
+    A soft 404 (status 200) is never used: it may be a normal page.
     """
 
     def __init__(self, crawler: Crawler, state: ExportState) -> None:
         self.crawler = crawler
         self.state = state
         self._probed: set[str] = set()
+        self._seeded: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ErrorPageSeeder:
@@ -276,21 +279,25 @@ class ErrorPageSeeder:
         return cls(crawler, state_for(crawler))
 
     def process_response(self, request: Request, response: Response) -> Response:
-        """Consume probe answers; schedule a probe for the first response of a new domain."""
+        """Consume probe answers; seed from any 404; probe a new domain once."""
         if request.meta.get(PROBE_META):
             self._seed(request.meta[PROBE_META], response)
             raise IgnoreRequest(f"error-page probe of {request.meta[PROBE_META]} done")
-        self._maybe_probe(response)
+        domain = domain_of(response.url)
+        if not domain or domain in self._seeded or self.state.history is None:
+            return response
+        if response.status in ERROR_STATUSES:  # a free sample (robots.txt, a dead link)
+            self._seed(domain, response)
+        elif domain not in self._probed:
+            self._probed.add(domain)
+            if self.state.history.error_pages(domain):
+                self._seeded.add(domain)
+            else:
+                self._probe(domain, response.url)
         return response
 
-    def _maybe_probe(self, response: Response) -> None:
-        domain = domain_of(response.url)
-        if not domain or domain in self._probed or self.state.history is None:
-            return
-        self._probed.add(domain)
-        if self.state.history.error_pages(domain):
-            return
-        parts = urlsplit(response.url)
+    def _probe(self, domain: str, url: str) -> None:
+        parts = urlsplit(url)
         probe_url = f"{parts.scheme}://{parts.netloc}/corpuscrawl-{secrets.token_hex(8)}"
         probe = Request(probe_url, priority=1000, dont_filter=True,
                         meta={PROBE_META: domain, "dont_retry": True,
@@ -303,13 +310,17 @@ class ErrorPageSeeder:
     def _seed(self, domain: str, response: Response) -> None:
         if response.status not in ERROR_STATUSES or self.state.history is None:
             return
+        content_type = response.headers.get("Content-Type", b"").decode("latin-1").lower()
         body = getattr(response, "body", b"")
-        if not body:
+        if not body or (content_type and "html" not in content_type):
             return
         page = Page.from_html(body, url=response.url, status=response.status)
         body_el = page.clean_tree.find("body")
         lines = render_text(body_el if body_el is not None else page.clean_tree)
+        if not lines:
+            return
         seeded = self.state.history.seed_from_error_page(domain, [lines])
+        self._seeded.add(domain)
         self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_pages_seeded")
         logger.debug("seeded %d template paragraphs of %s from %s", seeded, domain,
                      response.url)

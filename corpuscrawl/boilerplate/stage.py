@@ -8,12 +8,17 @@ Plain library code: no Scrapy.
 
 For every submitted document, in order:
 
-1. **near-duplicate check** — the text with the boilerplate known *at that
-   moment* removed is compared with every document kept so far
+1. **near-duplicate check** — the text (without the paragraphs the built-in
+   prior flags) is compared with every document kept so far
    (:class:`corpuscrawl.dedup.NearDuplicateIndex`); a near-duplicate is
    dropped at once and is *not* added to the history.  This must come before
    step 2: the same article reachable under two URLs would otherwise count
-   each of its paragraphs twice and look like site boilerplate.
+   each of its paragraphs twice and look like site boilerplate.  The history's
+   verdicts are deliberately not used here: they change as the crawl goes on,
+   and signatures taken under different evidence do not compare.  The cost:
+   two different pages whose text is mostly the same long notice (notice at
+   least ~8 times longer than the body, for the 0.8 default) count as
+   duplicates — such pages are nearly pure boilerplate anyway.
 2. **observe** — the document's paragraphs are counted in the domain history.
 3. **hold or judge** — while the domain is cold (fewer than
    ``warm_documents`` documents in the history) the document is held; when
@@ -42,6 +47,7 @@ from dataclasses import dataclass
 from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import document_key
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
+from corpuscrawl.boilerplate.patterns import notice_kind
 from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.items import Document, content_hash
 from corpuscrawl.page import domain_of
@@ -147,10 +153,13 @@ class ExportStage:
                       paragraphs: list[Paragraph]) -> object | None:
         if self.dedup is None:
             return None
-        if self.detector is not None:
-            text = self.detector.clean_paragraphs(domain, paragraphs).text or doc.text
-        else:
-            text = doc.text
+        text = doc.text
+        if self.detector is not None and self.detector.config.use_patterns:
+            # Only the prior, a fixed function of the document: the history changes as the
+            # crawl goes on, and signatures taken under different evidence do not compare.
+            max_words = self.detector.config.pattern_max_words
+            kept = [p.text for p in paragraphs if not notice_kind(p.text, max_words)]
+            text = "\n".join(kept) or doc.text
         return self.dedup.add(doc.url or content_hash(doc.text), text)
 
     def _judge(self, item: _Held) -> Outcome:

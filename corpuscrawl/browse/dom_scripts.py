@@ -50,8 +50,11 @@ COLLECT_JS = """
   // Elements made clickable only by script: pointer cursor, outermost such element,
   // carrying data attributes or an id/class a script can bind to.
   const byPointer = [];
-  for (const el of document.body ? document.body.querySelectorAll('div, span, li, p, i, em, '
-       + 'strong, b, img, svg, section, label, h2, h3, h4') : []) {
+  const POINTER_TAGS = new Set(['DIV', 'SPAN', 'LI', 'P', 'I', 'EM', 'STRONG', 'B', 'IMG', 'SVG',
+    'SECTION', 'LABEL', 'H2', 'H3', 'H4']);
+  for (const el of document.body ? document.body.querySelectorAll('*') : []) {
+    // Listed tags and custom elements (<ytd-button-renderer>, <tp-yt-paper-button>, ...).
+    if (!POINTER_TAGS.has(el.tagName) && !el.tagName.includes('-')) continue;
     if (found.has(el)) continue;
     const hasHook = el.id || el.classList.length ||
       Array.prototype.some.call(el.attributes, (a) => a.name.startsWith('data-'));
@@ -146,8 +149,7 @@ DOM_CLICK_JS = """
   if (!el || !el.isConnected) return false; el.click(); return true; }
 """
 
-#: The topmost element at an element's centre, as an index of a collected overlay root.
-#: Returns the HTML (shortened) of the element that covers the given one, for logging.
+#: The HTML (shortened) of the element that covers the given one, for logging.
 COVERING_JS = """
 (index) => { const el = window.__corpuscrawl.els[index]; if (!el) return '';
   const r = el.getBoundingClientRect();

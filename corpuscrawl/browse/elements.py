@@ -301,7 +301,13 @@ def features(record: ElementRecord) -> dict[str, float]:
     layout = record.layout
     f: dict[str, float] = {f"tag_{t}": float(record.tag == t) for t in _TAGS}
     f["tag_other"] = float(record.tag not in _TAGS)
-    f.update({f"href_{k}": float(kind == k) for k in HREF_KINDS})
+    f.update({f"href_{k}": float(kind == k)
+              for k in ("none", "fragment", "javascript", "other_scheme")})
+    # Where the element leads, proxies decoded (a proxied inner link looks like an inner
+    # link: with few proxied examples the tree must not learn "proxy" as a class of its own).
+    f["href_via_proxy"] = float(kind.startswith("proxy_"))
+    f["leads_inner"] = float(kind in ("inner", "proxy_inner"))
+    f["leads_outer"] = float(kind in ("outer", "proxy_outer"))
     lang_code = language_switch_code(target, record.page_url) if target else ""
     attr_lang = (attrs.get("hreflang") or attrs.get("lang") or "").lower()[:2]
     page_lang = (record.page_lang or "").lower()[:2]

@@ -14,9 +14,10 @@ Deviations, all for speed (the seed needed 13–16 minutes per page):
   hit-tested and, if something covers it (or Playwright reports that a layer
   "intercepts pointer events"), visible Closers inside fixed/dialog layers are
   clicked and the click is retried;
-* a Revealer that keeps producing content ("Load more") is clicked again; one
-  whose click changed nothing, or that changed its own label ("Show" ->
-  "Hide"), is exhausted — toggles are not clicked back;
+* a Revealer that keeps adding content ("Load more") is clicked again; one
+  whose click added nothing, or that changed its own label ("Show" ->
+  "Hide"), is exhausted; a second click that hides what the first showed (an
+  accordion toggle) is undone at once;
 * the final HTML is what a reader sees: hidden elements and overlays still open
   are left out of the snapshot (``SNAPSHOT_JS``).
 
@@ -325,9 +326,9 @@ class PageInteraction:
                 return
             target = pending[0]
             before = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
+            length_before = (await self.progress())[2]
             own_before = await self.page.evaluate(_OWN_TEXT_JS, target.index)
-            clicked = await self.click(target)
-            if not clicked:
+            if not await self.click(target):
                 await self.page.evaluate(js.MARK_JS, [target.index, True])
                 continue
             await self.settle()
@@ -337,12 +338,21 @@ class PageInteraction:
                 await self.page.evaluate(js.INSTALL_JS)
                 return
             after = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
+            length_after = (await self.progress())[2]
             own_after = await self.page.evaluate(_OWN_TEXT_JS, target.index)
-            changed = after != before
-            # Click again only a button that stayed the same and produced content.
-            exhausted = not changed or own_after is None or own_after != own_before
+            if after != before and length_after < length_before and \
+                    target.layout.get("clicks", 0) > 0:
+                # A second click hid what the first showed (a toggle): show it again.
+                self._note(f"{target.text[:40]!r} is a toggle; clicking it back")
+                await self.click(target)
+                await self.settle()
+                await self.page.evaluate(js.MARK_JS, [target.index, True])
+                continue
+            grew = length_after > length_before
+            # Click again only a button that stayed the same and added content ("Load more").
+            exhausted = not grew or own_after is None or own_after != own_before
             await self.page.evaluate(js.MARK_JS, [target.index, exhausted])
-            if changed:
+            if after != before:
                 self.result.reveals += 1
                 self._note(f"revealed with {target.text[:40]!r}")
                 await self._maybe_snapshot(after)

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from corpuscrawl.evaluation.datasets import Dataset, DatasetError, split
@@ -73,6 +75,15 @@ def expand_specs(requested: list[str]) -> tuple[list[ExtractorSpec], list[str]]:
     return specs, notes
 
 
+def writable(path: Path) -> bool:
+    """True when ``path`` may be written: permitted, and not marked read-only by its mode bits.
+
+    The mode check matters when running as root, which ``os.access`` lets write anywhere:
+    a directory without any write bit (like the shared datasets) is treated as read-only.
+    """
+    return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -86,6 +97,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"corpuscrawl extract: {note}", file=sys.stderr)
     if not specs:
         print("corpuscrawl extract: error: no extractor to run", file=sys.stderr)
+        return 2
+    if args.out is None and not writable(dataset.path):
+        print(f"corpuscrawl extract: error: {dataset.path} is read-only; "
+              "use -o DIR to write the method directories elsewhere", file=sys.stderr)
         return 2
     ids = dataset.ids()
     if args.split != "all":

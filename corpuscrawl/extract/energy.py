@@ -49,9 +49,10 @@ from corpuscrawl.extract.blocks import (
 from corpuscrawl.extract.dom import render_text
 from corpuscrawl.page import Page
 
-#: Dissipation constant p (a fraction p/k of energy is lost per level); tuned on the train
-#: part of cleaneval+dragnet (see benchmarks/results/classic.md), the seed fixes it a priori.
-DISSIPATION_DEFAULT = 6.0
+#: Dissipation constant p (a fraction p/k of energy is lost per level).  The seed fixes it
+#: "a priori" without a value; 10 was best of {4, 6, 8, 10, 12, 15} on the train part of
+#: cleaneval+dragnet (100 pages each; benchmarks/results/classic.md).
+DISSIPATION_DEFAULT = 10.0
 #: Lowest retention factor allowed for very shallow trees (keeps r positive).
 MIN_RETENTION_DEFAULT = 0.3
 METRICS = ("chars", "words")
@@ -96,14 +97,16 @@ def build(root: etree._Element, metric: str = "chars") -> tuple[Node, list[Node]
         pieces = [el.text]
         kids = [c for c in el if c.tag.__class__ is str]
         pieces.extend(c.tail for c in kids)
+        chars = metric == "chars"
         for piece in pieces:
             if piece is None:
                 continue
             index += 1
-            m = text_energy(piece, metric)
-            if m:
+            tokens = piece.split()
+            n = len(tokens)
+            if n:
+                m = float(sum(map(len, tokens)) + n - 1) if chars else float(n)
                 node.texts.append((index, piece, m))
-                n = len(piece.split())
                 node.words += n
                 if in_link:
                     node.link_words += n

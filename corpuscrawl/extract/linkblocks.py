@@ -31,7 +31,7 @@ writing a page as several coherent documents (``CORPUSCRAWL_SPLIT_COHERENT``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lxml import etree
@@ -100,7 +100,8 @@ def subtree_stats(root: etree._Element, links: set[etree._Element]) -> dict[etre
     def visit(el: etree._Element, in_link: bool) -> Stats:
         in_link = in_link or el.tag == "a"
         st = Stats(links=1 if el in links else 0)
-        n = _words(el.text)
+        text = el.text
+        n = len(text.split()) if text else 0
         for child in el:
             if child.tag.__class__ is not str:
                 continue
@@ -108,7 +109,9 @@ def subtree_stats(root: etree._Element, links: set[etree._Element]) -> dict[etre
             st.words += sub.words
             st.link_words += sub.link_words
             st.links += sub.links
-            n += _words(child.tail)
+            tail = child.tail
+            if tail:
+                n += len(tail.split())
         st.words += n
         if in_link:
             st.link_words += n
@@ -123,29 +126,48 @@ def _targets(el: etree._Element, links: set[etree._Element]) -> int:
     return len({a.get("href") or id(a) for a in el.iter("a") if a in links})
 
 
+@dataclass(slots=True)
+class Unit:
+    """A coherent unit before its text is rendered (rendering every unit is the costly part)."""
+
+    parts: list[etree._Element | str]
+    anchor: etree._Element
+    kind: str
+    words: int
+    link_words: int
+
+    def segment(self) -> Segment:
+        """The unit as a :class:`Segment`."""
+        lines = [x if isinstance(x, str) else render_text(x) for x in self.parts]
+        text = join_lines("\n".join(lines).split("\n"))
+        first = self.parts[0]
+        el = first if len(self.parts) == 1 and not isinstance(first, str) else self.anchor
+        return Segment(text, self.kind, el.getroottree().getpath(el),
+                       float(self.words - self.link_words), self.words, self.link_words)
+
+
 class _Splitter:
     """Applies the rules top-down and collects the units in document order."""
 
     def __init__(self, root: etree._Element):
         self.links = structural_links(root)
         self.stats = subtree_stats(root, self.links)
-        self.units: list[Segment] = []
-        self.path = root.getroottree().getpath
+        self.units: list[Unit] = []
 
-    def unit(self, els: Sequence[etree._Element | str], anchor: etree._Element,
+    def unit(self, parts: list[etree._Element | str], anchor: etree._Element,
              kind: str | None = None) -> None:
-        lines = [render_text(x) if not isinstance(x, str) else x for x in els]
-        text = join_lines("\n".join(lines).split("\n"))
-        if not text:
+        words = link_words = links = 0
+        for x in parts:
+            if isinstance(x, str):
+                words += _words(x)
+            else:
+                st = self.stats[x]
+                words, link_words, links = words + st.words, link_words + st.link_words, links + st.links
+        if not words:
             return
-        words = len(text.split())
-        link_words = sum(self.stats[x].link_words for x in els if not isinstance(x, str))
-        has_link = any(self.stats[x].links for x in els if not isinstance(x, str))
         if kind is None:
-            kind = segment_kind(words, link_words, has_link)
-        path = self.path(els[0]) if len(els) == 1 and not isinstance(els[0], str) \
-            else self.path(anchor)
-        self.units.append(Segment(text, kind, path, float(words - link_words), words, link_words))
+            kind = segment_kind(words, link_words, links > 0)
+        self.units.append(Unit(parts, anchor, kind, words, link_words))
 
     def split(self, el: etree._Element, in_structure: bool = False) -> None:
         st = self.stats[el]
@@ -170,27 +192,30 @@ class _Splitter:
             if child.tag.__class__ is not str:
                 continue
             if self.stats[child].links:  # link-bearing child: close the run (rule 1)
-                self.flush(run, el)
+                if run:
+                    self.unit(run, el)
                 run = []
                 self.split(child, structure)
             elif self.stats[child].words:
                 run.append(child)
             if child.tail and child.tail.strip():
                 run.append(child.tail)
-        self.flush(run, el)
-
-    def flush(self, run: list[etree._Element | str], parent: etree._Element) -> None:
         if run:
-            self.unit(run, parent)
+            self.unit(run, el)
 
 
-def segments(page: Page) -> list[Segment]:
-    """The page's coherent texts by the link-position rules, in document order."""
+def units(page: Page) -> list[Unit]:
+    """The page's coherent units (unrendered), in document order."""
     body = page.clean_tree.find("body")
     root = body if body is not None else page.clean_tree
     splitter = _Splitter(root)
     splitter.split(root)
     return splitter.units
+
+
+def segments(page: Page) -> list[Segment]:
+    """The page's coherent texts by the link-position rules, in document order."""
+    return [u.segment() for u in units(page)]
 
 
 def coherent_texts(page: Page, method: str = "linkblocks",
@@ -203,14 +228,14 @@ def coherent_texts(page: Page, method: str = "linkblocks",
     left out (bare link lists by default).
     """
     if method == "linkblocks":
-        units = segments(page)
+        found = segments(page)
     elif method == "energy":
         from corpuscrawl.extract.energy import segments as energy_segments
-        units = energy_segments(page)
+        found = energy_segments(page)
     else:
         raise ExtractorError(f"unknown coherent-text method {method!r}; known: {', '.join(METHODS)}")
     wanted = set(kinds)
-    return [(u.kind, u.text) for u in units if u.kind in wanted and u.words >= min_words]
+    return [(u.kind, u.text) for u in found if u.kind in wanted and u.words >= min_words]
 
 
 class LinkBlocksExtractor:
@@ -227,4 +252,5 @@ class LinkBlocksExtractor:
 
     def extract(self, page: Page) -> str:
         """Text of the main coherent unit(s), "" for a page without text."""
-        return "\n".join(s.text for s in select_main(self.segments(page), self.share))
+        chosen = select_main(units(page), self.share)
+        return "\n".join(t for t in (u.segment().text for u in chosen) if t)

@@ -93,7 +93,8 @@ def normalize_date(value: str) -> str:
         return _iso(*match.groups())
     match = _COMPACT_RE.match(value)
     if match:
-        return _iso(*match.groups(), None)
+        y, mo, d, h, mi, sec = match.groups()
+        return _iso(y, mo, d, h, mi, sec, None)
     cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", value)
     for fmt in _TEXT_FORMATS:
         try:

@@ -12,6 +12,9 @@ Arguments (``-a name=value``):
 * ``max_pages`` — stop after this many documents.
 * ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
 * ``extractor`` — default extractor name for this crawl (rules per domain still win).
+* ``render=never|always|auto``, ``max_reveals``, ``max_scrolls``, ``follow=inner|all``,
+  ``extract_continuously``, ``follow_alternates`` — JavaScript pages (corpuscrawl.browse,
+  SPEC §5); per-domain rules override them.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from scrapy import signals
 from scrapy.exceptions import CloseSpider
 from scrapy.http import Response
 
+from corpuscrawl.browse.render import RenderPlan, render_meta, script_built_reasons  # issue 6
+from corpuscrawl.browse.rendered import Renderer, close_page, is_crash, retry_meta  # issue 6
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.discovery import (
     feed_links,
@@ -38,6 +43,7 @@ from corpuscrawl.discovery import (
 from corpuscrawl.extraction import Extraction
 from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
 from corpuscrawl.page import Page, domain_of
+from corpuscrawl.rules import DomainRules  # issue 6
 from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
@@ -105,8 +111,16 @@ class CorpusSpider(scrapy.Spider):
     def __init__(self, seeds: str = "", seeds_file: str = "", depth: str = "",
                  domains: str = "", any_domain: str = "0", sitemaps: str = "1",
                  feeds: str = "1", max_pages: str = "", languages: str = "",
-                 keywords: str = "", extractor: str = "", **kwargs: Any):
+                 keywords: str = "", extractor: str = "", render: str = "",
+                 max_reveals: str = "", max_scrolls: str = "", follow: str = "",
+                 extract_continuously: str = "", follow_alternates: str = "", **kwargs: Any):
         super().__init__(**kwargs)
+        # --- corpuscrawl.browse (issue 6): rendering arguments, resolved in from_crawler ---
+        self._render_args = {"render": render, "max_reveals": max_reveals,
+                             "max_scrolls": max_scrolls, "follow": follow,
+                             "extract_continuously": extract_continuously,
+                             "follow_alternates": follow_alternates}
+        # --- end corpuscrawl.browse ---
         self.seed_urls = read_seeds(seeds, seeds_file)
         self.depth_limit = _int_arg(depth, "depth")
         self.any_domain = _flag(any_domain, "any_domain")
@@ -136,6 +150,13 @@ class CorpusSpider(scrapy.Spider):
             spider.logger.info("no seeds given: crawling the bundled demo site at %s",
                                spider.demo_server.url)
         spider.allowed = {domain_of(u) for u in spider.seed_urls} | spider.extra_domains
+        # --- corpuscrawl.browse (issue 6): rendering plan; the add-on reads CORPUSCRAWL_RENDER
+        # (settings are not frozen yet) to install scrapy-playwright only when needed ---
+        plan = RenderPlan.from_args(settings, **spider._render_args)
+        spider.renderer = Renderer(plan, DomainRules.from_settings(settings))
+        if spider._render_args["render"] and not settings.frozen:
+            settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
+        # --- end corpuscrawl.browse ---
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         return spider
 
@@ -146,6 +167,10 @@ class CorpusSpider(scrapy.Spider):
     # --- requests -------------------------------------------------------------
 
     def _request(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request:
+        # --- corpuscrawl.browse (issue 6): render=always pages go through Chromium ---
+        if callback is None and self.renderer.mode_for(url) == "always":
+            return self._rendered_request(url, priority, meta)
+        # --- end corpuscrawl.browse ---
         return scrapy.Request(url, callback=callback or self.parse, priority=priority,
                               meta=meta, errback=self._errback)
 
@@ -247,6 +272,18 @@ class CorpusSpider(scrapy.Spider):
         if self.max_pages is not None and self._documents >= self.max_pages:
             return  # in-flight responses after the limit are not extracted
         page = Page.from_html(response.text, url=response.url, status=response.status)
+        # --- corpuscrawl.browse (issue 6): render=auto re-requests script-built pages ---
+        if not response.meta.get("corpuscrawl_rendered"):
+            stats.inc_value("corpuscrawl/fetch/plain")
+            if self.renderer.mode_for(response.url) == "auto":
+                reasons = script_built_reasons(page)
+                if reasons:
+                    stats.inc_value("corpuscrawl/render/auto_rerender")
+                    self.logger.debug("rendering %s: %s", response.url, "; ".join(reasons))
+                    yield self._rendered_request(response.url, response.request.priority,
+                                                 {"depth": response.meta.get("depth", 0)})
+                    return
+        # --- end corpuscrawl.browse ---
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
@@ -276,3 +313,88 @@ class CorpusSpider(scrapy.Spider):
                 request = self.follow(url, SEED_PRIORITY, self.parse_xml)
                 if request is not None:
                     yield request
+
+    # --- corpuscrawl.browse (issue 6): rendered pages -------------------------------------
+
+    def _rendered_request(self, url: str, priority: int, meta: dict[str, Any]) -> scrapy.Request:
+        """A request fetched in Chromium whose page ``parse_rendered`` drives and closes."""
+        return scrapy.Request(url, callback=self.parse_rendered, priority=priority,
+                              meta=render_meta(meta), errback=self._errback_rendered,
+                              dont_filter=True)
+
+    async def parse_rendered(self, response: Response) -> AsyncIterator[Any]:
+        """Reveal, close and scroll in the browser, then extract like ``parse`` does.
+
+        Links come from the element classifier (Inner; Outer with ``follow=all``;
+        LanguageSelection with ``follow_alternates``), not from the raw HTML.
+        """
+        stats = self.crawler.stats
+        page = response.meta.pop("playwright_page", None)
+        try:
+            outcome = await self.renderer.run(page, response.url)
+        except Exception as exc:  # a crashed page must not kill the crawl
+            await close_page(page)
+            retry = retry_meta(response.meta) if is_crash(exc) else None
+            if retry is not None:
+                stats.inc_value("corpuscrawl/render/retries")
+                yield response.request.replace(meta=retry, dont_filter=True)
+            else:
+                stats.inc_value("corpuscrawl/render/failures")
+                self.logger.warning("rendering %s failed: %s", response.url, exc)
+            return
+        stats.inc_value("corpuscrawl/fetch/rendered")
+        stats.inc_value("corpuscrawl/render/reveals", outcome.reveals)
+        stats.inc_value("corpuscrawl/render/closes", outcome.closes)
+        stats.inc_value("corpuscrawl/render/scrolls", outcome.scrolls)
+        fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
+        depth = response.meta.get("depth", 0)
+        final = Page.from_html(outcome.html, url=response.url, status=response.status)
+        final_result = self.extraction.run(final)
+        seen_texts = {final_result.text}
+        for number, html in enumerate(outcome.snapshots, 1):  # extract_continuously
+            result = self.extraction.run(Page.from_html(html, url=response.url))
+            if result.text in seen_texts:
+                continue
+            seen_texts.add(result.text)
+            yield CrawledPage(url=f"{response.url}#corpuscrawl-reveal-{number}",
+                              status=response.status, html=html, result=result, depth=depth,
+                              fetched_at=fetched_at, rendered=True,
+                              alternates=outcome.alternates)
+        stats.inc_value("corpuscrawl/pages")
+        yield CrawledPage(url=response.url, status=response.status, html=outcome.html,
+                          result=final_result, depth=depth, fetched_at=fetched_at,
+                          rendered=True, alternates=outcome.alternates)
+        if final_result.text:
+            self._documents += 1
+            if self.max_pages is not None and self._documents >= self.max_pages:
+                raise CloseSpider("max_pages")
+        if self.depth_limit is not None and depth >= self.depth_limit:
+            return
+        page_score = self.focus.page_score(final_result.text, final_result.language,
+                                           final_result.title)
+        for link in self.renderer.links_to_follow(outcome):
+            score = self.focus.link_score(page_score, link.text, link.url, False)
+            if link.kind == "inner":
+                request = self.follow(link.url, self.focus.priority(score))
+            else:  # Outer (follow=all) and translations may leave the seeds' sites
+                url = normalize_url(link.url)
+                request = None
+                if url and url not in self._seen:
+                    self._seen.add(url)
+                    request = self._request(url, self.focus.priority(score))
+            if request is not None:
+                yield request
+
+    async def _errback_rendered(self, failure: Any) -> AsyncIterator[Any]:
+        """Close the page of a failed rendered request; retry a crash once."""
+        request = failure.request
+        await close_page(request.meta.pop("playwright_page", None))
+        retry = retry_meta(request.meta) if is_crash(failure.value) else None
+        if retry is not None:
+            self.crawler.stats.inc_value("corpuscrawl/render/retries")
+            yield request.replace(meta=retry, dont_filter=True)
+            return
+        self.crawler.stats.inc_value("corpuscrawl/render/failures")
+        self._errback(failure)
+
+    # --- end corpuscrawl.browse ---

@@ -1,0 +1,419 @@
+"""Measure the export stage: F1 change of every extractor, thresholds, overhead, dedup, prior.
+
+    .venv/bin/python benchmarks/boilerplate.py                    # everything
+    .venv/bin/python benchmarks/boilerplate.py --extractors bte,justext --skip-grid
+
+What it does (results: benchmarks/results/boilerplate.md):
+
+1. **Domains that repeat.**  Documents of the benchmark datasets are grouped
+   by domain — the manifest URL, else the page's ``<link rel=canonical>`` /
+   ``og:url`` (dragnet and readability have no URLs in their manifests) — and
+   only domains with at least two documents are kept.
+2. **F1 change.**  Every registered extractor that builds without options runs
+   once per page (outputs cached in ``--cache``).  Each domain's outputs go
+   through an :class:`~corpuscrawl.boilerplate.stage.ExportStage` (fresh
+   in-memory history per configuration, documents in id order, flush at the
+   end, near-duplicate check off so that only boilerplate removal is measured);
+   a dropped document scores as an empty extraction.  Scores are summed word
+   LCS P/R/F1 (:mod:`corpuscrawl.evaluation.metrics`).  The history uses no
+   gold text, so all of a domain's pages feed it; thresholds are *chosen* on
+   the train part of :func:`corpuscrawl.evaluation.datasets.split` and
+   reported on both parts.
+3. **Threshold grid** over min_documents × min_fraction × prior on/off, and a
+   warm-up sweep (how many documents to hold) on the same data and on the
+   synthetic 50-page domain of ``tests/boilerplate_site.py``.
+4. **Overhead** per document of the whole export path (stage with a SQLite
+   file history + near-duplicate index + JSON Lines exporter) against the
+   extraction time of the same pages with ``bte`` (parse included), side by
+   side in one process.
+5. **Near-duplicates**: estimated Jaccard of distinct gold texts of one domain
+   (false positives at the threshold) and of lightly edited copies.
+6. **Prior**: gold paragraphs the built-in prior would remove, over every gold
+   text of every dataset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import io
+import json
+import random
+import re
+import shlex
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from corpuscrawl.boilerplate.detector import Detector, DetectorConfig  # noqa: E402
+from corpuscrawl.boilerplate.history import SQLiteHistory  # noqa: E402
+from corpuscrawl.boilerplate.patterns import notice_kind  # noqa: E402
+from corpuscrawl.boilerplate.stage import ExportStage  # noqa: E402
+from corpuscrawl.dedup import MinHasher, NearDuplicateIndex  # noqa: E402
+from corpuscrawl.evaluation.datasets import Dataset, datasets_root, is_test  # noqa: E402
+from corpuscrawl.evaluation.metrics import score  # noqa: E402
+from corpuscrawl.exporters import CorpusJsonLinesExporter  # noqa: E402
+from corpuscrawl.extract import get_extractor, names  # noqa: E402
+from corpuscrawl.items import Document  # noqa: E402
+from corpuscrawl.page import Page, domain_of  # noqa: E402
+
+GOLD_DATASETS = ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "readability",
+                 "scrapinghub")
+_CANONICAL_RE = re.compile(
+    rb"<link[^>]+rel=[\"']?canonical[\"']?[^>]*href=[\"']([^\"']+)"
+    rb"|<meta[^>]+property=[\"']og:url[\"'][^>]*content=[\"']([^\"']+)"
+    rb"|href=[\"']([^\"']+)[\"'][^>]*rel=[\"']canonical", re.I)
+
+
+@dataclass(frozen=True)
+class Doc:
+    dataset: str
+    id: str
+    domain: str
+    url: str
+    path: Path
+    gold: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.dataset}/{self.id}"
+
+    @property
+    def test(self) -> bool:
+        return is_test(self.id)
+
+
+def page_domain(ds: Dataset, doc_id: str) -> tuple[str, str]:
+    url = ds.urls.get(doc_id, "")
+    if not url:
+        raw = ds.html_files[doc_id].read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        m = _CANONICAL_RE.search(raw)
+        url = next((g for g in m.groups() if g), b"").decode("latin-1") if m else ""
+    return domain_of(url), url
+
+
+def repeated_domains(root: Path) -> list[Doc]:
+    docs: list[Doc] = []
+    for name in GOLD_DATASETS:
+        ds = Dataset(root / name)
+        by_domain: dict[str, list[Doc]] = defaultdict(list)
+        for doc_id in ds.ids():
+            gold = ds.gold(doc_id)
+            if gold is None:
+                continue
+            domain, url = page_domain(ds, doc_id)
+            if domain:
+                by_domain[domain].append(Doc(name, doc_id, domain, url,
+                                             ds.html_files[doc_id], gold))
+        for group in by_domain.values():
+            if len(group) >= 2:
+                docs.extend(group)
+    return docs
+
+
+def buildable_extractors(wanted: list[str] | None) -> dict[str, object]:
+    out = {}
+    for name in wanted or names():
+        try:
+            out[name] = get_extractor(name)
+        except Exception as exc:  # noqa: BLE001 - report and skip extractors needing options
+            print(f"<!-- skipped extractor {name}: {exc} -->", file=sys.stderr)
+    return out
+
+
+def extract_all(docs: list[Doc], extractors: dict, cache: Path) -> dict[str, dict[str, str]]:
+    """extractor -> doc key -> text (cached on disk per extractor)."""
+    out: dict[str, dict[str, str]] = {}
+    cache.mkdir(parents=True, exist_ok=True)
+    pages: dict[str, Page] = {}
+    for name, extractor in extractors.items():
+        path = cache / f"{name}.json"
+        texts = json.loads(path.read_text()) if path.exists() else {}
+        missing = [d for d in docs if d.key not in texts]
+        for d in missing:
+            page = pages.get(d.key) or Page.from_file(d.path, url=d.url)
+            pages[d.key] = page
+            try:
+                texts[d.key] = extractor.extract(page)
+            except Exception:  # noqa: BLE001 - a failing page counts as an empty answer
+                texts[d.key] = ""
+        if missing:
+            path.write_text(json.dumps(texts))
+        out[name] = texts
+    return out
+
+
+class Scorer:
+    """Word-LCS scores with a cache keyed by (doc, text hash)."""
+
+    def __init__(self, docs: list[Doc]) -> None:
+        self.gold = {d.key: d.gold for d in docs}
+        self._cache: dict[tuple[str, str], tuple[int, int, int]] = {}
+
+    def counts(self, key: str, text: str) -> tuple[int, int, int]:
+        h = hashlib.sha1(text.encode()).hexdigest()
+        if (key, h) not in self._cache:
+            s = score(text, self.gold[key], with_levenshtein=False)
+            self._cache[(key, h)] = (s.tp, s.fp, s.fn)
+        return self._cache[(key, h)]
+
+    def f1(self, texts: dict[str, str], keys: list[str]) -> float:
+        tp = fp = fn = 0
+        for k in keys:
+            a, b, c = self.counts(k, texts[k])
+            tp, fp, fn = tp + a, fp + b, fn + c
+        return 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0
+
+
+def clean_all(docs: list[Doc], texts: dict[str, str], config: DetectorConfig) -> dict[str, str]:
+    """Cleaned text per doc after the stage ran over each domain ("" when dropped)."""
+    groups: dict[tuple[str, str], list[Doc]] = defaultdict(list)
+    for d in docs:
+        groups[(d.dataset, d.domain)].append(d)
+    out: dict[str, str] = {}
+    for group in groups.values():
+        with SQLiteHistory(":memory:") as history:
+            stage = ExportStage(Detector(history, config), None, buffer_size=10_000)
+            outcomes = []
+            for d in group:
+                outcomes += stage.submit(Document(url=d.key, domain=d.domain,
+                                                  text=texts[d.key]))
+            outcomes += stage.flush()
+        by_url = {o.document.url: o for o in outcomes}
+        for d in group:
+            o = by_url.get(d.key)
+            out[d.key] = o.document.text if o is not None and o.exported else ""
+    return out
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def f1_section(docs, outputs, scorer, config: DetectorConfig) -> str:
+    train = [d.key for d in docs if not d.test]
+    test = [d.key for d in docs if d.test]
+    rows = []
+    for name, texts in outputs.items():
+        cleaned = clean_all(docs, texts, config)
+        row = [name]
+        for keys in (train, test, train + test):
+            before, after = scorer.f1(texts, keys), scorer.f1(cleaned, keys)
+            row += [f"{before:.4f}", f"{after:.4f}", f"{after - before:+.4f}"]
+        changed = sum(texts[k] != cleaned[k] for k in train + test)
+        row.append(str(changed))
+        rows.append(row)
+    header = ["extractor", "train F1", "cleaned", "Δ", "test F1", "cleaned", "Δ",
+              "all F1", "cleaned", "Δ", "docs changed"]
+    return table(rows, header)
+
+
+def grid_section(docs, outputs, scorer, warm: int) -> tuple[str, tuple]:
+    train = [d.key for d in docs if not d.test]
+    test = [d.key for d in docs if d.test]
+    rows, best, best_gain = [], None, -1.0
+    for patterns in (True, False):
+        for min_docs in (2, 3, 4, 5):
+            for frac in (0.0, 0.1, 0.2, 0.3, 0.5):
+                cfg = DetectorConfig(min_documents=min_docs, min_fraction=frac,
+                                     warm_documents=warm, use_patterns=patterns)
+                gains_train, gains_test = [], []
+                for texts in outputs.values():
+                    cleaned = clean_all(docs, texts, cfg)
+                    gains_train.append(scorer.f1(cleaned, train) - scorer.f1(texts, train))
+                    gains_test.append(scorer.f1(cleaned, test) - scorer.f1(texts, test))
+                mean_train = statistics.mean(gains_train)
+                rows.append([str(patterns), str(min_docs), f"{frac:.1f}",
+                             f"{mean_train:+.4f}", f"{min(gains_train):+.4f}",
+                             f"{statistics.mean(gains_test):+.4f}"])
+                if mean_train > best_gain + 1e-9:
+                    best, best_gain = (patterns, min_docs, frac), mean_train
+    header = ["prior", "min_documents", "min_fraction", "mean ΔF1 train",
+              "worst extractor ΔF1 train", "mean ΔF1 test"]
+    return table(rows, header), best
+
+
+def warm_section(docs, outputs, scorer, base: DetectorConfig) -> str:
+    keys = [d.key for d in docs]
+    rows = []
+    for warm in (1, 3, 5, 10, 20, 10_000):
+        cfg = DetectorConfig(base.min_documents, base.min_fraction, warm, base.use_patterns)
+        gains = [scorer.f1(clean_all(docs, t, cfg), keys) - scorer.f1(t, keys)
+                 for t in outputs.values()]
+        rows.append([str(warm) if warm < 10_000 else "∞ (flush only)",
+                     f"{statistics.mean(gains):+.4f}"])
+    return table(rows, ["warm_documents", "mean ΔF1 all (every extractor)"])
+
+
+def synthetic_section(base: DetectorConfig) -> str:
+    from tests.boilerplate_site import ALL_ARTICLES, NOTICE, SHARE_PROMPTS, article_html
+
+    bte = get_extractor("bte")
+    texts = [bte.extract(Page.from_html(article_html(a), url=f"http://s.example/{a.slug}"))
+             for a in ALL_ARTICLES]
+    rows = []
+    for warm in (1, 5, 10, 12, 15, 20):
+        cfg = DetectorConfig(base.min_documents, base.min_fraction, warm, base.use_patterns)
+        with SQLiteHistory(":memory:") as history:
+            stage = ExportStage(Detector(history, cfg), None)
+            outs = []
+            for a, t in zip(ALL_ARTICLES, texts, strict=True):
+                outs += stage.submit(Document(url=f"http://s.example/{a.slug}",
+                                              domain="s.example", text=t))
+            outs += stage.flush()
+        notices = sum("Daily Example Media Group" in o.document.text for o in outs)
+        shares = sum(any(p in o.document.text for p in SHARE_PROMPTS) for o in outs)
+        lost = sum(not all(p in o.document.text for p in a.paragraphs)
+                   for o, a in zip(outs, ALL_ARTICLES, strict=True))
+        rows.append([str(warm), str(notices), str(shares), str(lost)])
+    _ = NOTICE
+    return table(rows, ["warm_documents", "docs with notice left", "docs with share prompt left",
+                        "articles damaged"])
+
+
+def overhead_section(docs: list[Doc], limit: int, rounds: int = 3) -> str:
+    """Extraction and export timed per document, interleaved, so machine load hits both alike."""
+    bte = get_extractor("bte")
+    sample = docs[:limit]
+    raw = {}
+    for d in sample:
+        data = d.path.read_bytes()
+        raw[d.key] = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+    rows = []
+    for _ in range(rounds):
+        extract_s = export_s = 0.0
+        with tempfile.TemporaryDirectory() as tmp:
+            history = SQLiteHistory(Path(tmp) / "h.sqlite3")
+            stage = ExportStage(Detector(history), NearDuplicateIndex())
+            exporter = CorpusJsonLinesExporter(io.BytesIO(), stage=stage)
+            exporter.start_exporting()
+            for d in sample:
+                t0 = time.perf_counter()
+                text = bte.extract(Page.from_html(raw[d.key], url=d.url))
+                t1 = time.perf_counter()
+                exporter.export_item(Document(url=d.url or d.key, domain=d.domain, text=text))
+                t2 = time.perf_counter()
+                extract_s += t1 - t0
+                export_s += t2 - t1
+            t0 = time.perf_counter()
+            exporter.finish_exporting()
+            history.close()
+            export_s += time.perf_counter() - t0
+        n = len(sample)
+        rows.append([str(n), f"{1000 * extract_s / n:.2f}", f"{1000 * export_s / n:.2f}",
+                     f"{100 * export_s / extract_s:.1f} %"])
+    return table(rows, ["documents", "bte extraction ms/doc (parse incl.)",
+                        "export stage + JSONL ms/doc", "overhead"])
+
+
+def dedup_section(docs: list[Doc]) -> str:
+    hasher = MinHasher()
+    groups: dict[str, list[Doc]] = defaultdict(list)
+    for d in docs:
+        groups[f"{d.dataset}/{d.domain}"].append(d)
+    sims = []
+    for group in groups.values():
+        sigs = [hasher.signature(d.gold) for d in group if d.gold.strip()]
+        for i in range(len(sigs)):
+            for j in range(i + 1, len(sigs)):
+                sims.append(MinHasher.similarity(sigs[i], sigs[j]))
+    sims.sort()
+    rng = random.Random(0)
+    detected = {0.02: 0, 0.05: 0, 0.1: 0, 0.2: 0}
+    eligible = [d for d in docs if len(d.gold.split()) >= 100]
+    for fraction in detected:
+        index_hits = 0
+        for d in eligible:
+            words = d.gold.split()
+            k = int(len(words) * fraction)
+            start = rng.randrange(0, len(words) - k)
+            edited = " ".join(words[:start] + ["edited"] * k + words[start + k:])
+            index = NearDuplicateIndex()
+            index.add("orig", d.gold)
+            index_hits += index.add("copy", edited) == "orig"
+        detected[fraction] = index_hits
+    above = sum(s >= 0.8 for s in sims)
+    lines = [f"- pairs of distinct gold texts within one domain: {len(sims)}; "
+             f"estimated Jaccard ≥ 0.8: {above} "
+             f"(max {sims[-1]:.3f}, 99th percentile {sims[int(0.99 * (len(sims) - 1))]:.3f})"
+             if sims else "- no pairs"]
+    for fraction, hits in detected.items():
+        lines.append(f"- copy with one run of {fraction:.0%} of the words replaced: detected "
+                     f"{hits}/{len(eligible)} (gold texts ≥ 100 words)")
+    return "\n".join(lines)
+
+
+def prior_section(root: Path) -> str:
+    flagged, total, longest = [], 0, 0
+    for name in GOLD_DATASETS:
+        ds = Dataset(root / name)
+        for doc_id in ds.ids():
+            gold = ds.gold(doc_id) or ""
+            for line in gold.splitlines():
+                if not line.strip():
+                    continue
+                total += 1
+                longest = max(longest, len(line.split()))
+                kind = notice_kind(line)
+                if kind:
+                    flagged.append((name, doc_id, kind, line.strip()[:100]))
+    lines = [f"- gold paragraphs (lines) checked: {total}; flagged by the prior: {len(flagged)}"]
+    lines += [f"  - {ds}/{i} [{k}]: {text!r}" for ds, i, k, text in flagged[:25]]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--datasets", default=None, help="datasets root (default: shared)")
+    ap.add_argument("--extractors", default="", help="comma-separated (default: all buildable)")
+    ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "cc-bench-bp"),
+                    help="cache directory of extractor outputs")
+    ap.add_argument("--skip-grid", action="store_true")
+    ap.add_argument("--overhead-docs", type=int, default=400)
+    args = ap.parse_args(argv)
+    root = datasets_root(args.datasets)
+    docs = repeated_domains(root)
+    domains = len({(d.dataset, d.domain) for d in docs})
+    print(f"# boilerplate benchmark\n\ncommand: `.venv/bin/python benchmarks/boilerplate.py "
+          f"{shlex.join(argv or sys.argv[1:])}`\n")
+    print(f"documents in repeating domains: {len(docs)} in {domains} domains "
+          f"({sum(not d.test for d in docs)} train / {sum(d.test for d in docs)} test)\n")
+    extractors = buildable_extractors([e for e in args.extractors.split(",") if e] or None)
+    outputs = extract_all(docs, extractors, Path(args.cache))
+    scorer = Scorer(docs)
+    default = DetectorConfig()
+    if not args.skip_grid:
+        grid, best = grid_section(docs, outputs, scorer, warm=10_000)
+        print("## threshold grid (flush-only: every domain judged with all its pages)\n")
+        print(grid + f"\n\nbest on train (mean ΔF1 over extractors): prior={best[0]}, "
+              f"min_documents={best[1]}, min_fraction={best[2]}\n")
+        print("## warm-up (documents held per new domain), default thresholds\n")
+        print(warm_section(docs, outputs, scorer, default) + "\n")
+    print(f"## F1 change with the defaults ({default})\n")
+    print(f1_section(docs, outputs, scorer, default) + "\n")
+    print("## synthetic 50-page domain (tests/boilerplate_site.py, bte)\n")
+    print(synthetic_section(default) + "\n")
+    print("## overhead per document\n")
+    print(overhead_section(docs, args.overhead_docs) + "\n")
+    print("## near-duplicates (MinHash, 5-word shingles, 128 permutations, threshold 0.8)\n")
+    print(dedup_section(docs) + "\n")
+    print("## prior on every gold text\n")
+    print(prior_section(root))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
