@@ -23,3 +23,5 @@ class CrawledPage:
     fetched_at: str = ""
     rendered: bool = False
     alternates: dict[str, str] = field(default_factory=dict)
+    #: Position and kind of this coherent text within its page (split mode), else (0, "").
+    unit: tuple[int, str] = (0, "")

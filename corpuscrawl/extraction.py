@@ -1,4 +1,4 @@
-"""Extraction of one page as the crawl does it: the domain's extractor, title, language.
+"""Extraction of one page as the crawl does it: the domain's extractor, metadata, language.
 
 One :class:`Extraction` object per crawl, built from settings, chooses the
 extractor for each page by the domain rules — a template for the domain beats a
@@ -11,18 +11,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.extract.base import Extractor, ExtractorError
 from corpuscrawl.extract.template import TemplateExtractor, load_template
-from corpuscrawl.extract.title import extract_title
+from corpuscrawl.extract.linkblocks import coherent_texts
+from corpuscrawl.extract.metadata import extract_metadata
 from corpuscrawl.language import detect
 from corpuscrawl.page import Page
 from corpuscrawl.rules import DomainRule, DomainRules
 
 logger = logging.getLogger("corpuscrawl.extraction")
+
+
+#: Coherent-text splitters (seed 004) for ``CORPUSCRAWL_SPLIT_METHOD``.
+SPLIT_METHODS = ("linkblocks", "energy")
 
 
 class ConfigError(ValueError):
@@ -41,6 +46,8 @@ class ExtractionResult:
     date: str = ""
     author: str = ""
     error: str = ""
+    #: With ``CORPUSCRAWL_SPLIT_COHERENT``: the page's coherent texts as (kind, text) pairs.
+    units: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -55,6 +62,8 @@ class ExtractionConfig:
     default_extractor: str = "bte"
     extractors: Mapping[str, str | None] | None = None
     options: Mapping[str, Mapping[str, Any]] | None = None
+    split_coherent: bool = False
+    split_method: str = "linkblocks"
 
     @classmethod
     def from_settings(cls, settings: Any, default_extractor: str | None = None) -> ExtractionConfig:
@@ -65,8 +74,14 @@ class ExtractionConfig:
             raise ConfigError("CORPUSCRAWL_EXTRACTORS must be a dict of name -> 'module:Class'")
         if not isinstance(options, Mapping) or not all(isinstance(v, Mapping) for v in options.values()):
             raise ConfigError("CORPUSCRAWL_EXTRACTOR_OPTIONS must be a dict of name -> dict of options")
+        split = settings.get("CORPUSCRAWL_SPLIT_COHERENT", False)
+        split = split if isinstance(split, bool) else str(split).strip().lower() in ("1", "true", "yes")
+        method = settings.get("CORPUSCRAWL_SPLIT_METHOD", "linkblocks") or "linkblocks"
+        if method not in SPLIT_METHODS:
+            raise ConfigError(f"CORPUSCRAWL_SPLIT_METHOD must be one of {SPLIT_METHODS}, got {method!r}")
         return cls(default_extractor=default_extractor or settings.get("CORPUSCRAWL_EXTRACTOR", "bte"),
-                   extractors=dict(extractors), options={k: dict(v) for k, v in options.items()})
+                   extractors=dict(extractors), options={k: dict(v) for k, v in options.items()},
+                   split_coherent=split, split_method=method)
 
 
 class Extraction:
@@ -115,7 +130,7 @@ class Extraction:
         return self.extractor_for_rule(self.rules.for_url(url))
 
     def run(self, page: Page) -> ExtractionResult:
-        """Extract text, title and language of ``page``; errors are returned, never raised."""
+        """Extract text, title/date/author and language of ``page``; errors are returned, never raised."""
         extractor = self.extractor_for(page.url)
         result = ExtractionResult(extractor=extractor.name)
         try:
@@ -126,11 +141,17 @@ class Extraction:
             result.error = f"{type(exc).__name__}: {exc}"
             return result
         try:
-            result.title = extract_title(page)
+            meta = extract_metadata(page)
+            result.title, result.date, result.author = meta.title, meta.date, meta.author
             if result.text:
                 result.language, result.language_prob = detect(result.text)
         except Exception as exc:  # metadata is best effort; keep the text
             logger.warning("metadata failed on %s: %r", page.url, exc)
+        if self.config.split_coherent:
+            try:
+                result.units = coherent_texts(page, method=self.config.split_method)
+            except Exception as exc:  # fall back to the whole page's text
+                logger.warning("coherent split failed on %s: %r", page.url, exc)
         return result
 
 

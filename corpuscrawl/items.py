@@ -21,7 +21,10 @@ class Document:
     """A cleaned document of the corpus.
 
     ``text`` holds paragraphs separated by newlines.  ``extractor`` names the
-    method (or ``template-<name>``) that produced it.  ``removed_boilerplate``
+    method (or ``template-<name>``) that produced it.  With
+    ``CORPUSCRAWL_SPLIT_COHERENT`` a page yields one document per coherent text
+    (seed 004), numbered by ``unit_index`` with its ``unit_kind`` (body, teaser,
+    text).  ``removed_boilerplate``
     and ``boilerplate_hashes`` are filled by the export stage when it removes
     paragraphs that repeat across the domain's history.
     """
@@ -40,6 +43,8 @@ class Document:
     depth: int = 0
     rendered: bool = False
     alternates: dict[str, str] = field(default_factory=dict)
+    unit_index: int = 0
+    unit_kind: str = ""
     removed_boilerplate: int = 0
     boilerplate_hashes: list[str] = field(default_factory=list)
 

@@ -82,7 +82,7 @@ class Page:
                 data = gzip.decompress(data)
             except OSError as exc:
                 raise PageError(f"{path}: not a valid gzip file ({exc})") from exc
-        return cls.from_html(data, url=url or path.as_uri())
+        return cls.from_html(data, url=url or path.resolve().as_uri())
 
     @property
     def domain(self) -> str:

@@ -87,7 +87,7 @@ class ExtractionPipeline:
             language=result.language, extractor=result.extractor, fetched_at=item.fetched_at,
             status=item.status, content_hash=content_hash(text), date=result.date,
             author=result.author, depth=item.depth, rendered=item.rendered,
-            alternates=dict(item.alternates),
+            alternates=dict(item.alternates), unit_index=item.unit[0], unit_kind=item.unit[1],
         )
 
     def keep_failed(self, item: CrawledPage) -> FailedPage:

@@ -64,6 +64,11 @@ CORPUSCRAWL_DOMAINS: dict = {}
 CORPUSCRAWL_RULES_FILE = None
 #: Where the raw HTML of pages whose extraction failed is kept ("" = do not keep).
 CORPUSCRAWL_FAILED_DIR = "failed_pages"
+#: Write each coherent text of a page (seed 004: title+teaser units, article body, ...) as a
+#: document of its own instead of one main text per page.
+CORPUSCRAWL_SPLIT_COHERENT = False
+#: How pages are split into coherent texts: "linkblocks" (link-position rules) or "energy".
+CORPUSCRAWL_SPLIT_METHOD = "linkblocks"
 #: Documents whose extracted text is shorter than this (characters) are not written.
 CORPUSCRAWL_MIN_TEXT_CHARS = 1
 

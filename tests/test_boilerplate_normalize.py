@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from corpuscrawl.boilerplate.normalize import (
+    _CALENDAR,
     Paragraph,
     fingerprint,
     fingerprint_hex,
@@ -55,3 +59,22 @@ def test_split_paragraphs_drops_blank_lines():
 def test_normalize_is_idempotent(text):
     once = normalize(text)
     assert normalize(once) == once
+
+
+
+def reference_normalize(text: str) -> str:
+    """The rules of the module docstring, written plainly (no fast paths)."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = re.sub(r"[^\w©]+", " ", re.sub(r"\d+", "0", folded))
+    return " ".join(_CALENDAR.get(w, w) for w in folded.split())
+
+
+@given(st.text() | st.text(alphabet=st.characters(max_codepoint=127)))
+def test_fast_paths_equal_the_plain_rules(text):
+    assert normalize(text) == reference_normalize(text)
+
+
+def test_documents_split_like_single_paragraphs():
+    text = "Updated May 5, 2019\n\n  © 2020 Ünïcode — naïve café\nplain ASCII line 12"
+    assert split_paragraphs(text) == [Paragraph.of(line.strip())
+                                      for line in text.split("\n") if line.strip()]

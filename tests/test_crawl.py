@@ -61,6 +61,7 @@ def test_documents_have_all_fields_and_article_text(crawl):
         assert doc["status"] == 200 and len(doc["content_hash"]) == 40
         assert doc["domain"] == "127.0.0.1" and doc["fetched_at"]
         assert doc["extractor"]
+        assert doc["date"] == article.date and doc["author"] == article.author
 
 
 def test_urls_are_not_fetched_twice(crawl):
@@ -118,3 +119,17 @@ def test_focus_fetches_keyword_pages_first(site, tmp_path):
     assert code == 0
     articles = [d["url"] for d in docs if "/news/" in d["url"]]
     assert articles[0].endswith("orchard-festival.html"), articles
+
+
+def test_split_coherent_writes_each_teaser_as_its_own_document(site, tmp_path):
+    docs, _, code = run_crawl(tmp_path / "u.jsonl", f"seeds={site.url}", "depth=0",
+                              "sitemaps=0", "feeds=0",
+                              settings={"CORPUSCRAWL_SPLIT_COHERENT": "True",
+                                        "CORPUSCRAWL_BOILERPLATE_ENABLED": "False"})
+    assert code == 0
+    front = [d for d in docs if d["url"] == site.url]
+    assert len(front) >= 4  # one unit per teaser of the front page
+    assert [d["unit_index"] for d in front] == list(range(len(front)))
+    assert {d["unit_kind"] for d in front} <= {"body", "teaser", "text"}
+    teasers = [d["text"] for d in front if ARTICLES[0].title in d["text"]]
+    assert len(teasers) == 1 and ARTICLES[1].title not in teasers[0]

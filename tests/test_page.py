@@ -50,3 +50,10 @@ def test_from_file_reads_gzip_and_rejects_broken_gzip(tmp_path):
 def test_domain_of():
     assert domain_of("https://WWW.Example.com:8080/a") == "example.com"
     assert domain_of("not a url") == ""
+
+
+def test_from_file_accepts_relative_paths(tmp_path, monkeypatch):
+    (tmp_path / "rel.html").write_text("<html><body>relative</body></html>")
+    monkeypatch.chdir(tmp_path)
+    page = Page.from_file("rel.html")
+    assert page.url.startswith("file://") and page.body.text_content() == "relative"

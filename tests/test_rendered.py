@@ -10,8 +10,8 @@ from corpuscrawl.browse.links import FoundLink
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import (
     RETRY_META_KEY,
-    RenderOutcome,
     Renderer,
+    RenderOutcome,
     close_page,
     is_crash,
     retry_meta,

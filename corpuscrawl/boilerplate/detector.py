@@ -33,7 +33,11 @@ from dataclasses import dataclass
 
 from corpuscrawl.boilerplate.history import DomainHistory, ParagraphStats
 from corpuscrawl.boilerplate.normalize import Paragraph, fingerprint_hex, split_paragraphs
-from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT, notice_kind
+from corpuscrawl.boilerplate.patterns import (
+    PATTERN_MAX_WORDS_DEFAULT,
+    may_contain_notice,
+    notice_kind,
+)
 
 __all__ = [
     "MIN_DOCUMENTS_DEFAULT",
@@ -126,26 +130,38 @@ class Detector:
         return (stats.documents >= cfg.min_documents
                 and stats.documents >= cfg.min_fraction * domain_documents)
 
-    def judge(self, domain: str, paragraphs: Sequence[Paragraph]) -> list[Verdict]:
-        """One verdict per paragraph, in order."""
+    def notices(self, paragraphs: Sequence[Paragraph]) -> list[str | None]:
+        """The prior's verdict per paragraph (all None when the prior is off)."""
+        cfg = self.config
+        if not cfg.use_patterns or not paragraphs:
+            return [None] * len(paragraphs)
+        if not may_contain_notice("\n".join(p.text for p in paragraphs)):
+            return [None] * len(paragraphs)
+        return [notice_kind(p.text, cfg.pattern_max_words) for p in paragraphs]
+
+    def judge(self, domain: str, paragraphs: Sequence[Paragraph],
+              notices: Sequence[str | None] | None = None) -> list[Verdict]:
+        """One verdict per paragraph, in order (``notices``: precomputed :meth:`notices`)."""
         stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
         total = self.history.document_count(domain)
+        if notices is None:
+            notices = self.notices(paragraphs)
         verdicts = []
-        for p in paragraphs:
-            reason: str | None = None
+        for p, notice in zip(paragraphs, notices, strict=True):
+            reason: str | None = notice
             known = stats.get(p.fingerprint)
-            if known is not None and known.template:
-                reason = "template"
-            elif known is not None and self.is_history_boilerplate(known, total):
-                reason = "history"
-            elif self.config.use_patterns:
-                reason = notice_kind(p.text, self.config.pattern_max_words)
+            if known is not None:
+                if known.template:
+                    reason = "template"
+                elif self.is_history_boilerplate(known, total):
+                    reason = "history"
             verdicts.append(Verdict(p, reason))
         return verdicts
 
-    def clean_paragraphs(self, domain: str, paragraphs: Sequence[Paragraph]) -> Cleaned:
+    def clean_paragraphs(self, domain: str, paragraphs: Sequence[Paragraph],
+                         notices: Sequence[str | None] | None = None) -> Cleaned:
         """Remove the boilerplate paragraphs; the rest keep their order."""
-        verdicts = self.judge(domain, paragraphs)
+        verdicts = self.judge(domain, paragraphs, notices)
         kept = [v.paragraph.text for v in verdicts if not v.boilerplate]
         removed = tuple(v.paragraph for v in verdicts if v.boilerplate)
         return Cleaned("\n".join(kept), removed)

@@ -47,7 +47,6 @@ from dataclasses import dataclass
 from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import document_key
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
-from corpuscrawl.boilerplate.patterns import notice_kind
 from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.items import Document, content_hash
 from corpuscrawl.page import domain_of
@@ -85,6 +84,7 @@ class _Held:
     document: Document
     domain: str
     paragraphs: list[Paragraph]
+    notices: list[str | None]
 
 
 class ExportStage:
@@ -116,13 +116,15 @@ class ExportStage:
         paragraphs = split_paragraphs(doc.text)
         if not paragraphs:
             return [self._count(Outcome(doc, EMPTY))]
-        duplicate = self._duplicate_of(doc, domain, paragraphs)
+        notices = (self.detector.notices(paragraphs) if self.detector is not None
+                   else [None] * len(paragraphs))
+        duplicate = self._duplicate_of(doc, paragraphs, notices)
         if duplicate is not None:
             return [self._count(Outcome(doc, DUPLICATE, str(duplicate)))]
         if self.detector is None:
             return [self._count(Outcome(doc, EXPORTED))]
         self.detector.observe(domain, document_key(doc.url, doc.text), paragraphs)
-        item = _Held(doc, domain, paragraphs)
+        item = _Held(doc, domain, paragraphs, notices)
         if domain not in self._held and self.detector.is_warm(domain):
             return [self._judge(item)]
         self._held.setdefault(domain, []).append(item)
@@ -149,22 +151,21 @@ class ExportStage:
         for item in items:
             yield self._judge(item)
 
-    def _duplicate_of(self, doc: Document, domain: str,
-                      paragraphs: list[Paragraph]) -> object | None:
+    def _duplicate_of(self, doc: Document, paragraphs: list[Paragraph],
+                      notices: list[str | None]) -> object | None:
         if self.dedup is None:
             return None
-        text = doc.text
-        if self.detector is not None and self.detector.config.use_patterns:
-            # Only the prior, a fixed function of the document: the history changes as the
-            # crawl goes on, and signatures taken under different evidence do not compare.
-            max_words = self.detector.config.pattern_max_words
-            kept = [p.text for p in paragraphs if not notice_kind(p.text, max_words)]
-            text = "\n".join(kept) or doc.text
-        return self.dedup.add(doc.url or content_hash(doc.text), text)
+        # Normalized words of the paragraphs the prior does not flag: a fixed function of
+        # the document (the history's verdicts change as the crawl goes on, and signatures
+        # taken under different evidence do not compare); masking digits and case makes a
+        # copy with another date or counter still a copy.
+        kept = [p.normalized for p, notice in zip(paragraphs, notices, strict=True)
+                if notice is None] or [p.normalized for p in paragraphs]
+        return self.dedup.add(doc.url or content_hash(doc.text), " ".join(kept))
 
     def _judge(self, item: _Held) -> Outcome:
         assert self.detector is not None
-        cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs)
+        cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs, item.notices)
         doc = item.document
         if cleaned.removed:
             doc = dataclasses.replace(

@@ -1,0 +1,12 @@
+"""Crawling JavaScript-built pages (seed 003 part III, SPEC §5).
+
+* :mod:`~corpuscrawl.browse.elements` — actionable elements, href kinds, features
+* :mod:`~corpuscrawl.browse.classifier` — the decision tree (Revealer, Inner, Outer,
+  Closer, LanguageSelection, Other), JSON model in ``models/``
+* :mod:`~corpuscrawl.browse.interaction` — the reveal / close / scroll loop on a page
+* :mod:`~corpuscrawl.browse.links` — links to follow, alternates
+* :mod:`~corpuscrawl.browse.render` — render=never|always|auto, scrapy-playwright add-on
+* :mod:`~corpuscrawl.browse.rendered` — one rendered page for the crawl (close, retry)
+* :mod:`~corpuscrawl.browse.labeling`, :mod:`~corpuscrawl.browse.training` — building
+  the training set and the model
+"""

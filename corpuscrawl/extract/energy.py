@@ -27,8 +27,8 @@ energy is dissipated per level, ``r = 1 - p/k`` (clamped to
 model.
 
 The extractor (``energy``) returns the main text: the coherent unit with the
-most non-link text, plus the other long, link-poor units (kind ``"body"``) when
-the descent split the article.  :func:`segments` exposes all units; a text
+most non-link text, plus other link-poor units of comparable size
+(``blocks.select_main``) when the descent split the article.  :func:`segments` exposes all units; a text
 node that is a coherent unit on its own becomes a :class:`Segment` whose xpath
 ends in ``text()[i]``.
 """

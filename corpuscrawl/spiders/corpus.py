@@ -20,6 +20,7 @@ Arguments (``-a name=value``):
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ from corpuscrawl.discovery import (
     parse_sitemap,
     sitemaps_from_robots,
 )
-from corpuscrawl.extraction import Extraction
+from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
 from corpuscrawl.page import Page, domain_of
 from corpuscrawl.rules import DomainRules  # issue 6
@@ -280,16 +281,16 @@ class CorpusSpider(scrapy.Spider):
                 if reasons:
                     stats.inc_value("corpuscrawl/render/auto_rerender")
                     self.logger.debug("rendering %s: %s", response.url, "; ".join(reasons))
-                    yield self._rendered_request(response.url, response.request.priority,
-                                                 {"depth": response.meta.get("depth", 0)})
+                    # DepthMiddleware counts this re-request as a hop; keep the real depth.
+                    yield self._rendered_request(
+                        response.url, response.request.priority,
+                        {"corpuscrawl_depth": response.meta.get("depth", 0)})
                     return
         # --- end corpuscrawl.browse ---
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
-        yield CrawledPage(url=response.url, status=response.status, html=response.text,
-                          result=result, depth=depth,
-                          fetched_at=datetime.now(UTC).isoformat(timespec="seconds"))
+        yield from self.crawled(response, result, depth)
         if result.text:
             self._documents += 1
             if self.max_pages is not None and self._documents >= self.max_pages:
@@ -297,6 +298,19 @@ class CorpusSpider(scrapy.Spider):
         if self.depth_limit is not None and depth >= self.depth_limit:
             return
         yield from self.links(page, result.text, result.language, result.title)
+
+    def crawled(self, response: Response, result: ExtractionResult, depth: int,
+                **extra: Any) -> Iterator[CrawledPage]:
+        """The item(s) for the pipeline: the page, or one per coherent text in split mode."""
+        fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
+        if not result.units:
+            yield CrawledPage(url=response.url, status=response.status, html=response.text,
+                              result=result, depth=depth, fetched_at=fetched_at, **extra)
+            return
+        for i, (kind, text) in enumerate(result.units):
+            yield CrawledPage(url=response.url, status=response.status, html=response.text,
+                              result=replace(result, text=text, units=[]), depth=depth,
+                              fetched_at=fetched_at, unit=(i, kind), **extra)
 
     def links(self, page: Page, text: str, language: str, title: str) -> Iterator[scrapy.Request]:
         """Requests for a page's links and feeds, prioritized by the focus score."""
@@ -347,7 +361,7 @@ class CorpusSpider(scrapy.Spider):
         stats.inc_value("corpuscrawl/render/closes", outcome.closes)
         stats.inc_value("corpuscrawl/render/scrolls", outcome.scrolls)
         fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
-        depth = response.meta.get("depth", 0)
+        depth = response.meta.get("corpuscrawl_depth", response.meta.get("depth", 0))
         final = Page.from_html(outcome.html, url=response.url, status=response.status)
         final_result = self.extraction.run(final)
         seen_texts = {final_result.text}
