@@ -16,9 +16,9 @@ from typing import Any
 
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.extract.base import Extractor, ExtractorError
-from corpuscrawl.extract.template import TemplateExtractor, load_template
 from corpuscrawl.extract.linkblocks import coherent_texts
 from corpuscrawl.extract.metadata import extract_metadata
+from corpuscrawl.extract.template import TemplateExtractor, load_template
 from corpuscrawl.language import detect
 from corpuscrawl.page import Page
 from corpuscrawl.rules import DomainRule, DomainRules
