@@ -26,7 +26,7 @@ signature per kept document plus the band buckets.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,9 +96,13 @@ class MinHasher:
         object.__setattr__(self, "_a", rng.integers(0, 1 << 63, dtype=np.uint64) * 2 + 1)
         object.__setattr__(self, "_b", rng.integers(0, 1 << 63, dtype=np.uint64))
 
-    def shingles(self, text: str) -> np.ndarray:
-        """64-bit hashes of the text's word shingles (case-folded words; repeats kept)."""
-        words = text.casefold().split()
+    def shingles(self, text: str | Sequence[str]) -> np.ndarray:
+        """64-bit hashes of the word shingles (repeats kept).
+
+        ``text`` is a string (case-folded and split on whitespace here) or an
+        already folded sequence of words.
+        """
+        words = text.casefold().split() if isinstance(text, str) else text
         if not words:
             return np.zeros(0, dtype=np.uint64)
         # Python's string hash (C, cached on the str): signatures are compared only within
@@ -112,7 +116,7 @@ class MinHasher:
         mixed = acc * self._a + self._b
         return mixed ^ (mixed >> np.uint64(29))
 
-    def signature(self, text: str) -> np.ndarray:
+    def signature(self, text: str | Sequence[str]) -> np.ndarray:
         """The MinHash signature (uint32 array of ``num_perm``); all-max for an empty text.
 
         One permutation hashing: a shingle's hash picks a bin (its value mod
@@ -168,7 +172,7 @@ class NearDuplicateIndex:
         r = self.rows
         return [sig[i * r:(i + 1) * r].tobytes() for i in range(self.bands)]
 
-    def query(self, text: str) -> tuple[Hashable | None, float]:
+    def query(self, text: str | Sequence[str]) -> tuple[Hashable | None, float]:
         """The earliest kept document at or above the threshold and its similarity."""
         return self._query(self.hasher.signature(text))[:2]
 
@@ -186,7 +190,7 @@ class NearDuplicateIndex:
                     best = (other, sim)
         return best[0], best[1], keys
 
-    def add(self, key: Hashable, text: str) -> Hashable | None:
+    def add(self, key: Hashable, text: str | Sequence[str]) -> Hashable | None:
         """Keep ``text`` under ``key`` unless it near-duplicates a kept one (then return that key).
 
         Adding a key that is already kept returns None and changes nothing, so

@@ -93,7 +93,7 @@ CORPUSCRAWL_BOILERPLATE_MIN_DOCUMENTS = 3
 #: ... and in at least this share of them (see benchmarks/results/boilerplate.md).
 CORPUSCRAWL_BOILERPLATE_MIN_FRACTION = 0.1
 #: Documents of a new domain are held until its history has this many documents.
-CORPUSCRAWL_BOILERPLATE_WARM_DOCUMENTS = 5
+CORPUSCRAWL_BOILERPLATE_WARM_DOCUMENTS = 20
 #: Most documents held for cold domains at once (overflow releases the oldest domain early).
 CORPUSCRAWL_BOILERPLATE_BUFFER_SIZE = 1000
 #: Built-in prior: short copyright / rights-reserved / cookie lines are boilerplate at once.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -22,11 +23,23 @@ from pathlib import Path
 
 import pytest
 
-from tests.boilerplate_site import ALL_ARTICLES, HIDDEN, NOTICE, SHARE_PROMPTS, error_html, site_files
-from tests.crawl_helpers import stat
+from tests.boilerplate_site import (
+    ALL_ARTICLES,
+    HIDDEN,
+    NOTICE,
+    SHARE_PROMPTS,
+    error_html,
+    site_files,
+)
 from tests.redis_server import redis_url  # noqa: F401 - pytest fixture
 
 pytestmark = pytest.mark.slow
+
+
+def stat(log: str, key: str) -> int:
+    """A counter from the stats dump at the end of a crawl log (0 if absent)."""
+    found = re.search(rf"'{re.escape(key)}': (\d+)", log)
+    return int(found.group(1)) if found else 0
 REPO = Path(__file__).resolve().parent.parent
 NOTICE_MARK = "Daily Example Media Group"
 

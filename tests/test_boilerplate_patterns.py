@@ -6,7 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT, is_notice, notice_kind
+from corpuscrawl.boilerplate.patterns import (
+    PATTERN_MAX_WORDS_DEFAULT,
+    is_notice,
+    keyword_lines,
+    notice_kind,
+)
 
 DATA = Path(__file__).parent / "data" / "boilerplate"
 
@@ -37,3 +42,9 @@ def test_long_paragraphs_are_left_to_the_history():
     long_notice = "© 2020 Example Media. " + "word " * PATTERN_MAX_WORDS_DEFAULT
     assert not is_notice(long_notice)
     assert is_notice(long_notice, max_words=10 * PATTERN_MAX_WORDS_DEFAULT)
+
+
+def test_keyword_lines_finds_only_candidate_lines():
+    text = "intro\n© 2020 x and cookies\nnothing here\nall rights reserved\nend"
+    assert keyword_lines(text.casefold()) == [1, 3]
+    assert keyword_lines("no keywords\nat all") == []

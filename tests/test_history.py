@@ -153,3 +153,15 @@ def test_bad_sqlite_path_is_reported(tmp_path):
 def test_document_key_uses_url_then_text():
     assert document_key("http://a/1") == document_key("http://a/1", "other text")
     assert document_key("", "abc") != document_key("", "abd")
+
+
+def test_record_counts_and_returns_the_stats_after_counting(backend, domain):
+    with open_history(backend[1]) as h:
+        h.observe(domain, 1, [NOTICE, body(1)])
+        stats = h.record(domain, 2, [NOTICE, SHARE])
+        assert stats[NOTICE.fingerprint].documents == 2
+        assert stats[SHARE.fingerprint].documents == 1
+        assert body(1).fingerprint not in stats
+        again = h.record(domain, 2, [NOTICE, SHARE])  # counted before: only looked up
+        assert again == stats
+        assert h.document_count(domain) == 2

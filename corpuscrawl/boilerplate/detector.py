@@ -30,12 +30,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from corpuscrawl.boilerplate.history import DomainHistory, ParagraphStats
 from corpuscrawl.boilerplate.normalize import Paragraph, fingerprint_hex, split_paragraphs
 from corpuscrawl.boilerplate.patterns import (
     PATTERN_MAX_WORDS_DEFAULT,
-    may_contain_notice,
+    keyword_lines,
     notice_kind,
 )
 
@@ -61,7 +62,7 @@ MIN_FRACTION_DEFAULT = 0.1
 #: Documents a domain needs in the history before its pages are judged (cold start).
 #: Measured: judging with fewer documents misses notices on the first pages of a
 #: domain; more only delays the export.
-WARM_DOCUMENTS_DEFAULT = 5
+WARM_DOCUMENTS_DEFAULT = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +84,8 @@ class DetectorConfig:
             raise ValueError(f"warm_documents must be >= 0, got {self.warm_documents}")
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """Why a paragraph is boilerplate: ``"history"``, ``"template"`` or a prior kind; None = content."""
+class Verdict(NamedTuple):
+    """Why a paragraph is boilerplate: "history", "template" or a prior kind; None = content."""
 
     paragraph: Paragraph
     reason: str | None
@@ -120,6 +120,11 @@ class Detector:
         """Record a document in the domain's history (False when it was already counted)."""
         return self.history.observe(domain, doc_key, paragraphs)
 
+    def record(self, domain: str, doc_key: int,
+               paragraphs: Sequence[Paragraph]) -> dict[int, ParagraphStats]:
+        """Record a document and return its paragraphs' stats (to judge it right away)."""
+        return self.history.record(domain, doc_key, paragraphs)
+
     def is_warm(self, domain: str) -> bool:
         """True when the domain has enough documents in its history to judge its pages."""
         return self.history.document_count(domain) >= self.config.warm_documents
@@ -131,18 +136,29 @@ class Detector:
                 and stats.documents >= cfg.min_fraction * domain_documents)
 
     def notices(self, paragraphs: Sequence[Paragraph]) -> list[str | None]:
-        """The prior's verdict per paragraph (all None when the prior is off)."""
-        cfg = self.config
-        if not cfg.use_patterns or not paragraphs:
-            return [None] * len(paragraphs)
-        if not may_contain_notice("\n".join(p.text for p in paragraphs)):
-            return [None] * len(paragraphs)
-        return [notice_kind(p.text, cfg.pattern_max_words) for p in paragraphs]
+        """The prior's verdict per paragraph (all None when the prior is off).
+
+        One scan of the whole text finds the few lines that contain a notice
+        keyword at all; only those are matched against the patterns.
+        """
+        out: list[str | None] = [None] * len(paragraphs)
+        if not self.config.use_patterns or not paragraphs:
+            return out
+        folded = "\n".join(p.text for p in paragraphs).casefold()  # keeps the line breaks
+        for index in keyword_lines(folded):
+            out[index] = notice_kind(paragraphs[index].text, self.config.pattern_max_words)
+        return out
 
     def judge(self, domain: str, paragraphs: Sequence[Paragraph],
-              notices: Sequence[str | None] | None = None) -> list[Verdict]:
-        """One verdict per paragraph, in order (``notices``: precomputed :meth:`notices`)."""
-        stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
+              notices: Sequence[str | None] | None = None,
+              stats: dict[int, ParagraphStats] | None = None) -> list[Verdict]:
+        """One verdict per paragraph, in order.
+
+        ``notices`` (:meth:`notices`) and ``stats`` (from :meth:`record`) may be
+        passed when already known; otherwise they are computed / looked up.
+        """
+        if stats is None:
+            stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
         total = self.history.document_count(domain)
         if notices is None:
             notices = self.notices(paragraphs)
@@ -159,9 +175,10 @@ class Detector:
         return verdicts
 
     def clean_paragraphs(self, domain: str, paragraphs: Sequence[Paragraph],
-                         notices: Sequence[str | None] | None = None) -> Cleaned:
+                         notices: Sequence[str | None] | None = None,
+                         stats: dict[int, ParagraphStats] | None = None) -> Cleaned:
         """Remove the boilerplate paragraphs; the rest keep their order."""
-        verdicts = self.judge(domain, paragraphs, notices)
+        verdicts = self.judge(domain, paragraphs, notices, stats)
         kept = [v.paragraph.text for v in verdicts if not v.boilerplate]
         removed = tuple(v.paragraph for v in verdicts if v.boilerplate)
         return Cleaned("\n".join(kept), removed)

@@ -92,6 +92,12 @@ class DomainHistory(ABC):
         fps = sorted({p.fingerprint for p in paragraphs})
         return self._observe(domain, doc_key, fps, time.time() if now is None else now)
 
+    def record(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph],
+               now: float | None = None) -> dict[int, ParagraphStats]:
+        """:meth:`observe` a document, then return its paragraphs' stats (one step if possible)."""
+        self.observe(domain, doc_key, paragraphs, now)
+        return self.lookup(domain, (p.fingerprint for p in paragraphs))
+
     def seed_from_error_page(self, domain: str, paragraphs: Iterable[str | Paragraph],
                              now: float | None = None) -> int:
         """Mark the paragraphs of one of the domain's HTTP error pages as its template.
@@ -200,6 +206,34 @@ class SQLiteHistory(DomainHistory):
             [(domain, fp, now, now) for fp in fps])
         self._written()
         return True
+
+    def record(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph],
+               now: float | None = None) -> dict[int, ParagraphStats]:
+        """Count and look up in one statement per chunk (``INSERT ... RETURNING``)."""
+        fps = sorted({p.fingerprint for p in paragraphs})
+        now = time.time() if now is None else now
+        cur = self._db.execute(
+            "INSERT OR IGNORE INTO documents (domain, doc) VALUES (?, ?)", (domain, doc_key))
+        if cur.rowcount == 0 or not fps:
+            return self.lookup(domain, fps)
+        self._db.execute(
+            "INSERT INTO domains (domain, documents) VALUES (?, 1) "
+            "ON CONFLICT(domain) DO UPDATE SET documents = documents + 1", (domain,))
+        found: dict[int, ParagraphStats] = {}
+        step = _SQL_CHUNK // 4
+        for start in range(0, len(fps), step):
+            chunk = fps[start:start + step]
+            rows = self._db.execute(
+                "INSERT INTO paragraphs (domain, fp, documents, first_seen, last_seen) VALUES "
+                + ",".join(["(?, ?, 1, ?, ?)"] * len(chunk))
+                + " ON CONFLICT(domain, fp) DO UPDATE SET documents = documents + 1, "
+                "last_seen = excluded.last_seen "
+                "RETURNING fp, documents, template, first_seen, last_seen",
+                [value for fp in chunk for value in (domain, fp, now, now)])
+            for fp, docs, template, first, last in rows:
+                found[fp] = ParagraphStats(docs, bool(template), first, last)
+        self._written()
+        return found
 
     def _seed(self, domain: str, fps: Sequence[int], now: float) -> None:
         self._db.execute(

@@ -70,7 +70,6 @@ _WEEKDAYS = (
 #: Calendar words and what they become: month names "m", weekday names "d".
 _CALENDAR = {**dict.fromkeys(_WEEKDAYS.split(), "d"), **dict.fromkeys(_MONTHS.split(), "m")}
 _DIGITS_RE = re.compile(r"\d+")
-_ZEROS_RE = re.compile(r"0{2,}")
 # Words are runs of word characters or the copyright sign; everything else separates them.
 _SEPARATORS_RE = re.compile(r"[^\w©]+")
 # The same for ASCII text through str.translate (~100 times faster than the expressions on
@@ -84,7 +83,9 @@ def _fold(text: str) -> str:
     """Case-folded, digits masked, separators as spaces (runs of spaces not yet collapsed)."""
     if text.isascii():
         folded = text.translate(_ASCII_TABLE)
-        return _ZEROS_RE.sub("0", folded) if "00" in folded else folded
+        while "00" in folded:  # digit runs to one "0"; every "0" here came from a digit
+            folded = folded.replace("00", "0")
+        return folded
     # Most web text is NFKC already; the quick check is ~100 times cheaper than normalizing.
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["PATTERN_MAX_WORDS_DEFAULT", "is_notice", "may_contain_notice", "notice_kind"]
+__all__ = ["PATTERN_MAX_WORDS_DEFAULT", "is_notice", "keyword_lines", "notice_kind"]
 
 #: Longest paragraph (words) the prior may remove.  Measured: the longest
 #: copyright/cookie notice among the benchmark pages that the prior matches but
@@ -100,9 +100,20 @@ _KEY_RE = re.compile("|".join(map(re.escape, (
     "auteursrecht", "autor"))))
 
 
-def may_contain_notice(text: str) -> bool:
-    """Cheap necessary condition for any paragraph of ``text`` to be a notice (a whole document)."""
-    return _KEY_RE.search(text.casefold()) is not None
+def keyword_lines(folded: str) -> list[int]:
+    """Indices of the lines of case-folded ``folded`` that contain a notice keyword.
+
+    Every notice pattern needs one of the keywords, so the other lines of a
+    document need no pattern matching (one scan instead of one per line).
+    """
+    lines: list[int] = []
+    index = position = 0
+    for match in _KEY_RE.finditer(folded):
+        index += folded.count("\n", position, match.start())
+        position = match.start()
+        if not lines or lines[-1] != index:
+            lines.append(index)
+    return lines
 
 
 #: Characters per word above any real text's average (English ~6, German ~7 with spaces).

@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from corpuscrawl.boilerplate.detector import Detector
-from corpuscrawl.boilerplate.history import document_key
+from corpuscrawl.boilerplate.history import ParagraphStats, document_key
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
 from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.items import Document, content_hash
@@ -123,10 +123,11 @@ class ExportStage:
             return [self._count(Outcome(doc, DUPLICATE, str(duplicate)))]
         if self.detector is None:
             return [self._count(Outcome(doc, EXPORTED))]
-        self.detector.observe(domain, document_key(doc.url, doc.text), paragraphs)
+        key = document_key(doc.url, doc.text)
         item = _Held(doc, domain, paragraphs, notices)
         if domain not in self._held and self.detector.is_warm(domain):
-            return [self._judge(item)]
+            return [self._judge(item, self.detector.record(domain, key, paragraphs))]
+        self.detector.observe(domain, key, paragraphs)
         self._held.setdefault(domain, []).append(item)
         self._held_count += 1
         if self.detector.is_warm(domain):
@@ -161,11 +162,12 @@ class ExportStage:
         # copy with another date or counter still a copy.
         kept = [p.normalized for p, notice in zip(paragraphs, notices, strict=True)
                 if notice is None] or [p.normalized for p in paragraphs]
-        return self.dedup.add(doc.url or content_hash(doc.text), " ".join(kept))
+        return self.dedup.add(doc.url or content_hash(doc.text), " ".join(kept).split())
 
-    def _judge(self, item: _Held) -> Outcome:
+    def _judge(self, item: _Held, stats: dict[int, ParagraphStats] | None = None) -> Outcome:
         assert self.detector is not None
-        cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs, item.notices)
+        cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs, item.notices,
+                                                 stats)
         doc = item.document
         if cleaned.removed:
             doc = dataclasses.replace(

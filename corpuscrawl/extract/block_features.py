@@ -42,9 +42,10 @@ TEXT_FEATURES = (
     "digit_ratio", "sentence_punct_per_word", "ends_with_punct", "comma_per_word",
     "stopword_ratio", "copyright", "separators", "log_gap", "gap_break", "gap_heading",
     "depth", "rel_depth", "rel_index", "rel_word_pos",
-    "log_parent_words", "parent_link_density", "log_parent_blocks", "share_of_parent",
-    "log_gparent_words", "gparent_link_density", "log_gparent_blocks", "share_of_gparent",
     "log_page_words", "log_page_blocks", "page_link_density",
+    "log_window_words", "window_long_share",
+    *(f"up{k}_{f}" for k in range(1, 6)
+      for f in ("log_words", "link_density", "log_blocks", "share_of", "page_long_share")),
 )
 BLOCK_FEATURE_NAMES = (
     *TEXT_FEATURES,
@@ -52,6 +53,14 @@ BLOCK_FEATURE_NAMES = (
     *(f"in_{t}" for t in ANCESTOR_TAGS), *(f"class_{k}" for k, _ in CLASS_KEYWORDS),
 )
 N_BLOCK_FEATURES = len(BLOCK_FEATURE_NAMES)
+#: Ancestor levels above the container whose subtree aggregates are features (Web2Text uses 2).
+ANCESTOR_LEVELS_DEFAULT = 5
+#: A "long" block (running text, not a link list): at least this many words ...
+LONG_BLOCK_WORDS_DEFAULT = 15  # about one sentence; jusText's LENGTH_LOW is 70 characters
+#: ... and at most this link density.
+LONG_BLOCK_LINK_DENSITY_DEFAULT = 0.3
+#: Blocks on either side counted by the window features.
+WINDOW_DEFAULT = 3
 #: Offsets of the neighbouring blocks whose key features join a block's row.
 NEIGHBOUR_OFFSETS_DEFAULT = (-2, -1, 1, 2)
 #: Features copied from each neighbour (indices into TEXT_FEATURES).
@@ -74,18 +83,24 @@ def _ratio(num: float, den: float) -> float:
     return num / den if den else 0.0
 
 
-def _aggregates(blocks: Sequence[Block], level: int) -> tuple[dict[int, int], dict[int, int],
-                                                                 dict[int, int]]:
-    """Words, link words and block count per ancestor node at ``level`` above the container."""
+def _aggregates(blocks: Sequence[Block], level: int, long_words: Sequence[int]
+                ) -> tuple[list[int], dict[int, int], dict[int, int], dict[int, int],
+                           dict[int, int]]:
+    """Per ancestor node ``level`` steps above the containers: words, link words, blocks and
+    words of long blocks in its subtree; and the node of each block."""
     words: dict[int, int] = defaultdict(int)
     links: dict[int, int] = defaultdict(int)
     count: dict[int, int] = defaultdict(int)
-    for b in blocks:
+    longw: dict[int, int] = defaultdict(int)
+    nodes = []
+    for b, lw in zip(blocks, long_words, strict=True):
         node = b.path[min(level, len(b.path) - 1)]
+        nodes.append(node)
         words[node] += b.words
         links[node] += b.link_words
         count[node] += 1
-    return words, links, count
+        longw[node] += lw
+    return nodes, words, links, count, longw
 
 
 def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
@@ -97,7 +112,13 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarr
     total_words = sum(b.words for b in blocks)
     total_links = sum(b.link_words for b in blocks)
     max_depth = max(b.depth for b in blocks) or 1
-    aggs = [_aggregates(blocks, 1), _aggregates(blocks, 2)]
+    long_words = [b.words if b.words >= LONG_BLOCK_WORDS_DEFAULT
+                  and b.link_words <= LONG_BLOCK_LINK_DENSITY_DEFAULT * b.words else 0
+                  for b in blocks]
+    total_long = sum(long_words)
+    word_cum = np.concatenate([[0], np.cumsum([b.words for b in blocks])])
+    long_cum = np.concatenate([[0], np.cumsum(long_words)])
+    aggs = [_aggregates(blocks, k, long_words) for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)]
     n_text = len(TEXT_FEATURES)
     mask_col = n_text + len(CONTAINER_TAGS) + 1
     words_before = 0
@@ -128,16 +149,22 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarr
         row[16] = b.depth / max_depth
         row[17] = i / n
         row[18] = _ratio(words_before, total_words)
-        for k, (words, links, count) in enumerate(aggs):
-            node = b.path[min(k + 1, len(b.path) - 1)]
-            col = 19 + 4 * k
+        row[19] = math.log1p(total_words)
+        row[20] = math.log1p(n)
+        row[21] = _ratio(total_links, total_words)
+        lo, hi = max(0, i - WINDOW_DEFAULT), min(n, i + WINDOW_DEFAULT + 1)
+        window = float(word_cum[hi] - word_cum[lo])
+        row[22] = math.log1p(window)
+        row[23] = _ratio(float(long_cum[hi] - long_cum[lo]), window)
+        col = 24
+        for nodes, words, links, count, longw in aggs:
+            node = nodes[i]
             row[col] = math.log1p(words[node])
             row[col + 1] = _ratio(links[node], words[node])
             row[col + 2] = math.log1p(count[node])
             row[col + 3] = _ratio(nw, words[node])
-        row[27] = math.log1p(total_words)
-        row[28] = math.log1p(n)
-        row[29] = _ratio(total_links, total_words)
+            row[col + 4] = _ratio(longw[node], total_long)
+            col += 5
         row[n_text + _CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))] = 1.0
         words_before += nw
     masks = np.array([b.mask for b in blocks], dtype=np.uint64)
@@ -200,11 +227,13 @@ def edge_matrix(blocks: Sequence[Block]) -> np.ndarray:
     return out
 
 
-def pair_matrix(unary: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """Input of the pairwise potentials: both blocks' unary rows and the edge features."""
+def pair_matrix(unary: np.ndarray, edges: np.ndarray, columns: int | None = None) -> np.ndarray:
+    """Input of the pairwise potentials: both blocks' unary rows (their first ``columns``
+    columns, or all) and the edge features."""
+    width = unary.shape[1] if columns is None else min(columns, unary.shape[1])
     if len(unary) < 2:
-        return np.zeros((0, 2 * unary.shape[1] + edges.shape[1]), dtype=np.float32)
-    return np.hstack([unary[:-1], unary[1:], edges])
+        return np.zeros((0, 2 * width + edges.shape[1]), dtype=np.float32)
+    return np.hstack([unary[:-1, :width], unary[1:, :width], edges])
 
 
 def _shingles(tokens: Sequence[str], n: int = 3) -> set[tuple[str, ...]]:

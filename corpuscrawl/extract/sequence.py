@@ -94,13 +94,17 @@ class PageInputs:
     pairs: np.ndarray
 
 
-def page_inputs(page: Page, outputs: Sequence[str] = ()) -> PageInputs:
-    """Blocks, unary rows (with one vote column per base output) and pairwise rows of a page."""
+def page_inputs(page: Page, outputs: Sequence[str] = (), pair_columns: int | None = None
+                ) -> PageInputs:
+    """Blocks, unary rows (with one vote column per base output) and pairwise rows of a page.
+
+    ``pair_columns`` limits the unary columns the pairwise rows repeat (None = all).
+    """
     blocks = page_blocks(page)
     unary = unary_matrix(blocks, page_stopwords(blocks))
     if outputs:
         unary = np.hstack([unary, vote_matrix(blocks, outputs)])
-    return PageInputs(blocks, unary, pair_matrix(unary, edge_matrix(blocks)))
+    return PageInputs(blocks, unary, pair_matrix(unary, edge_matrix(blocks), pair_columns))
 
 
 def viterbi(unary_p: np.ndarray, pair_p: np.ndarray, lam: float = LAMBDA_DEFAULT,
@@ -142,13 +146,13 @@ def block_labels(doc: Doc, blocks: Sequence[Block], threshold: float) -> np.ndar
 
 
 def collect(docs: Sequence[Doc], votes: BaseOutputs | None, threshold: float,
-            progress: Progress = _identity) -> tuple[list[np.ndarray], list[np.ndarray],
+            progress: Progress = _identity, pair_columns: int | None = None) -> tuple[list[np.ndarray], list[np.ndarray],
                                                      list[np.ndarray], list[np.ndarray]]:
     """Per page: unary rows, labels, pair rows and the block word counts."""
     xs, ys, ps, ws = [], [], [], []
     for doc in progress(docs):
         outputs = votes.all(doc) if votes is not None else ()
-        inputs = page_inputs(doc.page, outputs)
+        inputs = page_inputs(doc.page, outputs, pair_columns)
         if inputs.blocks:
             xs.append(inputs.unary)
             ys.append(block_labels(doc, inputs.blocks, threshold))
@@ -230,7 +234,7 @@ class SequenceExtractor:
 
     def extract(self, page: Page) -> str:
         """Text of the blocks labelled content, one per line."""
-        inputs = page_inputs(page)
+        inputs = page_inputs(page, pair_columns=self.state.get("pair_columns"))
         labels = label_page(self.state, inputs)
         return "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
 
