@@ -55,6 +55,7 @@ sys.path.insert(0, str(REPO))
 
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig  # noqa: E402
 from corpuscrawl.boilerplate.history import SQLiteHistory  # noqa: E402
+from corpuscrawl.boilerplate.normalize import split_paragraphs  # noqa: E402
 from corpuscrawl.boilerplate.patterns import notice_kind  # noqa: E402
 from corpuscrawl.boilerplate.stage import ExportStage  # noqa: E402
 from corpuscrawl.dedup import MinHasher, NearDuplicateIndex  # noqa: E402
@@ -220,18 +221,50 @@ def f1_section(docs, outputs, scorer, config: DetectorConfig) -> str:
     return table(rows, header)
 
 
-def grid_section(docs, outputs, scorer, warm: int) -> tuple[str, tuple]:
+def evidence(docs: list[Doc], texts: dict[str, str]) -> dict[str, list[tuple[str, int, int, bool]]]:
+    """Per document: (paragraph, documents of the domain containing it, domain size, prior).
+
+    What a flush-only stage sees at the end of the crawl: every document of the
+    domain observed, each judged with all of them.  Thresholds are then a cheap
+    filter, so the grid needs no stage runs (checked against the stage below:
+    the row of the defaults equals the flush-only warm-up row).
+    """
+    groups: dict[tuple[str, str], list[Doc]] = defaultdict(list)
+    for d in docs:
+        groups[(d.dataset, d.domain)].append(d)
+    out: dict[str, list[tuple[str, int, int, bool]]] = {}
+    for group in groups.values():
+        paragraphs = {d.key: split_paragraphs(texts[d.key]) for d in group}
+        counts: dict[int, int] = defaultdict(int)
+        for ps in paragraphs.values():
+            for fp in {p.fingerprint for p in ps}:
+                counts[fp] += 1
+        total = len(group)
+        for key, ps in paragraphs.items():
+            out[key] = [(p.text, counts[p.fingerprint], total, notice_kind(p.text) is not None)
+                        for p in ps]
+    return out
+
+
+def clean_with(ev: dict[str, list[tuple[str, int, int, bool]]], min_docs: int, frac: float,
+               patterns: bool) -> dict[str, str]:
+    """Texts after removing what the thresholds flag (flush-only evidence)."""
+    return {key: "\n".join(t for t, n, total, notice in ps
+                           if not ((n >= min_docs and n >= frac * total) or (patterns and notice)))
+            for key, ps in ev.items()}
+
+
+def grid_section(docs, outputs, scorer) -> tuple[str, tuple]:
     train = [d.key for d in docs if not d.test]
     test = [d.key for d in docs if d.test]
+    evs = {name: evidence(docs, texts) for name, texts in outputs.items()}
     rows, best, best_gain = [], None, -1.0
     for patterns in (True, False):
-        for min_docs in (2, 3, 4, 5):
+        for min_docs in (2, 3, 4, 5, 8):
             for frac in (0.0, 0.1, 0.2, 0.3, 0.5):
-                cfg = DetectorConfig(min_documents=min_docs, min_fraction=frac,
-                                     warm_documents=warm, use_patterns=patterns)
                 gains_train, gains_test = [], []
-                for texts in outputs.values():
-                    cleaned = clean_all(docs, texts, cfg)
+                for name, texts in outputs.items():
+                    cleaned = clean_with(evs[name], min_docs, frac, patterns)
                     gains_train.append(scorer.f1(cleaned, train) - scorer.f1(texts, train))
                     gains_test.append(scorer.f1(cleaned, test) - scorer.f1(texts, test))
                 mean_train = statistics.mean(gains_train)
@@ -264,7 +297,7 @@ def synthetic_section(base: DetectorConfig) -> str:
     texts = [bte.extract(Page.from_html(article_html(a), url=f"http://s.example/{a.slug}"))
              for a in ALL_ARTICLES]
     rows = []
-    for warm in (1, 5, 10, 12, 15, 20):
+    for warm in (1, 5, 8, 10, 12, 15, 20):
         cfg = DetectorConfig(base.min_documents, base.min_fraction, warm, base.use_patterns)
         with SQLiteHistory(":memory:") as history:
             stage = ExportStage(Detector(history, cfg), None)
@@ -337,6 +370,54 @@ def overhead_section(docs: list[Doc], limit: int, rounds: int = 3) -> str:
                         "added / bte", "added / crawl extraction"])
 
 
+def breakdown_section(docs: list[Doc], texts: dict[str, str], limit: int = 400) -> str:
+    """Time of each step of the stage, called one after another on the same bte outputs."""
+    sample = docs[:limit]
+    steps: dict[str, float] = defaultdict(float)
+    with tempfile.TemporaryDirectory() as tmp:
+        history = SQLiteHistory(Path(tmp) / "h.sqlite3")
+        detector = Detector(history)
+        index = NearDuplicateIndex()
+        for i, d in enumerate(sample):
+            t0 = time.perf_counter()
+            paragraphs = split_paragraphs(texts[d.key])
+            t1 = time.perf_counter()
+            notices = detector.notices(paragraphs)
+            t2 = time.perf_counter()
+            index.add(d.key, " ".join(p.normalized for p in paragraphs).split())
+            t3 = time.perf_counter()
+            stats = history.record(d.domain, i, paragraphs)
+            t4 = time.perf_counter()
+            detector.clean_paragraphs(d.domain, paragraphs, notices, stats)
+            t5 = time.perf_counter()
+            for name, dt in (("split + normalize + fingerprint", t1 - t0),
+                             ("prior (notice patterns)", t2 - t1),
+                             ("near-duplicate signature + LSH", t3 - t2),
+                             ("history record (SQLite upsert)", t4 - t3),
+                             ("judge + rebuild text", t5 - t4)):
+                steps[name] += dt
+        history.close()
+    n = len(sample)
+    return table([[name, f"{1000 * t / n:.3f}"] for name, t in steps.items()],
+                 ["step", "ms/doc"])
+
+
+def commit_section(docs: list[Doc], outputs_bte: dict[str, str], limit: int = 400) -> str:
+    """Time of recording documents in a SQLite history file per commit interval."""
+    rows = []
+    paragraphs = [(d, split_paragraphs(outputs_bte[d.key])) for d in docs[:limit]]
+    for every in (1, 10, 100, 1000):
+        with tempfile.TemporaryDirectory() as tmp:
+            history = SQLiteHistory(Path(tmp) / "h.sqlite3", commit_every=every)
+            t0 = time.perf_counter()
+            for i, (d, ps) in enumerate(paragraphs):
+                history.record(d.domain, i, ps)
+            history.close()
+            elapsed = time.perf_counter() - t0
+        rows.append([str(every), f"{1000 * elapsed / len(paragraphs):.3f}"])
+    return table(rows, ["commit every N documents", "record ms/doc (bte paragraphs)"])
+
+
 def dedup_section(docs: list[Doc]) -> str:
     hasher = MinHasher()
     groups: dict[str, list[Doc]] = defaultdict(list)
@@ -374,22 +455,37 @@ def dedup_section(docs: list[Doc]) -> str:
     return "\n".join(lines)
 
 
-def prior_section(root: Path) -> str:
-    flagged, total, longest = [], 0, 0
+def prior_section(root: Path, docs: list[Doc], outputs: dict[str, dict[str, str]] | None
+                  ) -> str:
+    """Gold lines the prior flags (false positives) and extracted lines it flags, per limit."""
+    gold_lines = []
     for name in GOLD_DATASETS:
         ds = Dataset(root / name)
         for doc_id in ds.ids():
-            gold = ds.gold(doc_id) or ""
-            for line in gold.splitlines():
-                if not line.strip():
-                    continue
-                total += 1
-                longest = max(longest, len(line.split()))
-                kind = notice_kind(line)
-                if kind:
-                    flagged.append((name, doc_id, kind, line.strip()[:100]))
-    lines = [f"- gold paragraphs (lines) checked: {total}; flagged by the prior: {len(flagged)}"]
-    lines += [f"  - {ds}/{i} [{k}]: {text!r}" for ds, i, k, text in flagged[:25]]
+            gold_lines += [(name, doc_id, line.strip())
+                           for line in (ds.gold(doc_id) or "").splitlines() if line.strip()]
+    lines = [f"- gold paragraphs (lines) of every gold dataset: {len(gold_lines)}"]
+    for limit in (20, 40, 60, 100):
+        flagged = sum(notice_kind(t, limit) is not None for _, _, t in gold_lines)
+        extracted = ""
+        if outputs:
+            gold_words = {d.key: set(d.gold.split()) for d in docs}
+            hits = not_gold = 0
+            for texts in outputs.values():
+                for key, text in texts.items():
+                    for line in text.splitlines():
+                        if line.strip() and notice_kind(line, limit):
+                            hits += 1
+                            words = line.split()
+                            # a line is "not gold" when most of its words are missing from gold
+                            if sum(w in gold_words[key] for w in words) < len(words) / 2:
+                                not_gold += 1
+            extracted = (f"; extracted lines flagged (all extractors, repeating domains): "
+                         f"{hits}, of which mostly not in gold: {not_gold}")
+        lines.append(f"- max {limit} words: gold lines flagged {flagged}{extracted}")
+    examples = [(ds, i, t[:90]) for ds, i, t in gold_lines if notice_kind(t)][:12]
+    lines.append("- examples of gold lines the default prior flags:")
+    lines += [f"  - {ds}/{i}: {t!r}" for ds, i, t in examples]
     return "\n".join(lines)
 
 
@@ -399,9 +495,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extractors", default="", help="comma-separated (default: all buildable)")
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "cc-bench-bp"),
                     help="cache directory of extractor outputs")
-    ap.add_argument("--skip-grid", action="store_true")
+    ap.add_argument("--sections", default="grid,warm,f1,synthetic,overhead,breakdown,commit,dedup,prior",
+                    help="comma-separated subset of: grid,warm,f1,synthetic,overhead,"
+                         "breakdown,commit,dedup,prior")
     ap.add_argument("--overhead-docs", type=int, default=400)
     args = ap.parse_args(argv)
+    sections = set(args.sections.split(","))
     root = datasets_root(args.datasets)
     docs = repeated_domains(root)
     domains = len({(d.dataset, d.domain) for d in docs})
@@ -409,27 +508,42 @@ def main(argv: list[str] | None = None) -> int:
           f"{shlex.join(argv or sys.argv[1:])}`\n")
     print(f"documents in repeating domains: {len(docs)} in {domains} domains "
           f"({sum(not d.test for d in docs)} train / {sum(d.test for d in docs)} test)\n")
-    extractors = buildable_extractors([e for e in args.extractors.split(",") if e] or None)
-    outputs = extract_all(docs, extractors, Path(args.cache))
-    scorer = Scorer(docs)
     default = DetectorConfig()
-    if not args.skip_grid:
-        grid, best = grid_section(docs, outputs, scorer, warm=10_000)
+    if sections & {"grid", "warm", "f1", "prior"}:
+        extractors = buildable_extractors([e for e in args.extractors.split(",") if e] or None)
+        outputs = extract_all(docs, extractors, Path(args.cache))
+        scorer = Scorer(docs)
+    if "grid" in sections:
+        grid, best = grid_section(docs, outputs, scorer)
         print("## threshold grid (flush-only: every domain judged with all its pages)\n")
         print(grid + f"\n\nbest on train (mean ΔF1 over extractors): prior={best[0]}, "
               f"min_documents={best[1]}, min_fraction={best[2]}\n")
-        print("## warm-up (documents held per new domain), default thresholds\n")
+    if "warm" in sections:
+        print("## warm-up (documents held per new domain), default thresholds, real stage\n")
         print(warm_section(docs, outputs, scorer, default) + "\n")
-    print(f"## F1 change with the defaults ({default})\n")
-    print(f1_section(docs, outputs, scorer, default) + "\n")
-    print("## synthetic 50-page domain (tests/boilerplate_site.py, bte)\n")
-    print(synthetic_section(default) + "\n")
-    print("## overhead per document\n")
-    print(overhead_section(docs, args.overhead_docs) + "\n")
-    print("## near-duplicates (MinHash, 5-word shingles, 128 permutations, threshold 0.8)\n")
-    print(dedup_section(docs) + "\n")
-    print("## prior on every gold text\n")
-    print(prior_section(root))
+    if "f1" in sections:
+        print(f"## F1 change with the defaults ({default})\n")
+        print(f1_section(docs, outputs, scorer, default) + "\n")
+    if "synthetic" in sections:
+        print("## synthetic 50-page domain (tests/boilerplate_site.py, bte)\n")
+        print(synthetic_section(default) + "\n")
+    if "overhead" in sections:
+        print("## overhead per document (SQLite history file, dedup on)\n")
+        print(overhead_section(docs, args.overhead_docs) + "\n")
+    if "breakdown" in sections:
+        print("## where the export stage's time goes (bte outputs)\n")
+        texts = extract_all(docs, {"bte": get_extractor("bte")}, Path(args.cache))["bte"]
+        print(breakdown_section(docs, texts) + "\n")
+    if "commit" in sections:
+        print("## SQLite commit interval\n")
+        texts = extract_all(docs, {"bte": get_extractor("bte")}, Path(args.cache))["bte"]
+        print(commit_section(docs, texts) + "\n")
+    if "dedup" in sections:
+        print("## near-duplicates (MinHash, 5-word shingles, 128 permutations, threshold 0.8)\n")
+        print(dedup_section(docs) + "\n")
+    if "prior" in sections:
+        print("## prior on every gold text\n")
+        print(prior_section(root, docs, outputs))
     return 0
 
 

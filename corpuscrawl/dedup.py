@@ -8,7 +8,7 @@ band/row split is chosen to put the S-curve's step at the threshold).  The
 issue asks for MinHash/LSH or SimHash; MinHash was taken because its threshold
 *is* a Jaccard similarity, which a user can reason about.
 
-Implementation: words are hashed with Python's string hash, shingles of
+Implementation: words are hashed with CRC-32, shingles of
 ``shingle_words`` consecutive words are combined by a polynomial hash and
 mixed (vectorized with numpy).  Deviation from Broder's ``num_perm``
 independent permutations: the signature is a *one permutation hash* with
@@ -26,6 +26,7 @@ signature per kept document plus the band buckets.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
@@ -41,10 +42,11 @@ __all__ = [
 ]
 
 #: Jaccard similarity of shingle sets at and above which a document is a duplicate.
-#: 0.8 is the document-level Jaccard threshold of web-corpus deduplication such
-#: as Gopher's (Rae et al. 2021); measured here on 5-word shingles: see
-#: benchmarks/results/boilerplate.md for the similarity of distinct gold documents
-#: of one domain (false positives) and of lightly edited copies (true positives).
+#: 0.8 is the document-level threshold of web-corpus deduplication such as Gopher's
+#: (Rae et al. 2021).  Measured here (benchmarks/results/boilerplate.md): of 2313
+#: pairs of distinct gold texts of one domain, 1 reaches it, and it is the same
+#: Reuters story twice (no false positive); a copy with 5 % of its words replaced in
+#: one run is found 736 times in 756, with 10 % 614 times, with 20 % 84 times.
 THRESHOLD_DEFAULT = 0.8
 #: Words per shingle: 5-word shingles are short enough that an edited sentence breaks
 #: few of them and long enough that common phrases do not make distinct texts similar.
@@ -105,9 +107,10 @@ class MinHasher:
         words = text.casefold().split() if isinstance(text, str) else text
         if not words:
             return np.zeros(0, dtype=np.uint64)
-        # Python's string hash (C, cached on the str): signatures are compared only within
-        # one process, so its per-process salt (PYTHONHASHSEED) does not matter.
-        h = np.fromiter(map(hash, words), dtype=np.int64, count=len(words)).view(np.uint64)
+        # CRC-32 through map() of C functions: no Python-level call per word, and unlike
+        # hash() the same in every process, so duplicate decisions are reproducible.
+        h = np.fromiter(map(zlib.crc32, map(str.encode, words)), dtype=np.uint64,
+                        count=len(words))
         n = min(self.shingle_words, len(h))
         count = len(h) - n + 1
         acc = np.zeros(count, dtype=np.uint64)

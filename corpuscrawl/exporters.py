@@ -1,7 +1,8 @@
 """Feed exporters of the corpus: JSON Lines, a text directory and the vertical format.
 
 Registered in ``FEED_EXPORTERS`` (corpuscrawl/settings.py) as ``jsonl`` /
-``jsonlines`` / ``json`` (cleaned JSON), ``txtdir`` and ``vertical``, so
+``jsonlines`` / ``json`` / ``csv`` / ``xml`` (Scrapy's formats, cleaned),
+``txtdir`` and ``vertical``, so
 ``scrapy crawl corpus -O corpus.jsonl`` and every ``FEEDS`` entry write
 cleaned documents.
 
@@ -31,17 +32,26 @@ from xml.sax.saxutils import escape
 
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
-from scrapy.exporters import BaseItemExporter, JsonItemExporter, JsonLinesItemExporter
+from scrapy.exporters import (
+    BaseItemExporter,
+    CsvItemExporter,
+    JsonItemExporter,
+    JsonLinesItemExporter,
+    XmlItemExporter,
+)
 
 from corpuscrawl.boilerplate.scrapy_glue import ExportState, existing_state
 from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.items import Document
 
 __all__ = [
+    "CleaningExporterMixin",
+    "CorpusCsvExporter",
     "CorpusJsonExporter",
     "CorpusJsonLinesExporter",
     "TextDirectoryExporter",
     "VerticalExporter",
+    "CorpusXmlExporter",
 ]
 
 #: Document fields written as ``<doc>`` attributes by the vertical exporter: field -> attribute.
@@ -53,11 +63,20 @@ _TOKEN_RE = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
 
 
 class CleaningExporterMixin:
-    """Turns "items handed by Scrapy" into "documents to write" (see the module docstring)."""
+    """Turns "items handed by Scrapy" into "documents to write" (see the module docstring).
+
+    Put it first among the bases; the next base is the Scrapy exporter whose
+    ``export_item`` writes one document (or override :meth:`write_document`).
+    """
 
     _state: ExportState | None = None
     _own_stage: ExportStage | None = None
     _final_done: bool = False
+
+    def __init__(self, file: IO[bytes], *, stage: ExportStage | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(file, **kwargs)  # type: ignore[call-arg]
+        self._own_stage = stage
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, file: IO[bytes], **kwargs: Any) -> Any:
@@ -68,12 +87,18 @@ class CleaningExporterMixin:
 
     def write_document(self, item: Any) -> None:
         """Write one (cleaned) document in the exporter's format."""
-        raise NotImplementedError
+        super().export_item(item)  # type: ignore[misc]
 
     def export_item(self, item: Any) -> None:
         """Write the documents released with ``item`` (itself when the stage did not see it)."""
         for doc in self._documents_for(item):
             self.write_document(doc)
+
+    def finish_exporting(self) -> None:
+        """Write the documents released at the end of the crawl, then finish the format."""
+        for doc in self._final_documents():
+            self.write_document(doc)
+        super().finish_exporting()  # type: ignore[misc]
 
     def _documents_for(self, item: Any) -> Iterable[Any]:
         if self._state is not None:
@@ -104,39 +129,17 @@ class CleaningExporterMixin:
 class CorpusJsonLinesExporter(CleaningExporterMixin, JsonLinesItemExporter):
     """JSON Lines, one cleaned document per line (the default corpus format)."""
 
-    def __init__(self, file: IO[bytes], *, stage: ExportStage | None = None,
-                 **kwargs: Any) -> None:
-        super().__init__(file, **kwargs)
-        self._own_stage = stage
-
-    def write_document(self, item: Any) -> None:
-        """One JSON object and a newline."""
-        JsonLinesItemExporter.export_item(self, item)
-
-    def finish_exporting(self) -> None:
-        """Write the documents released at the end of the crawl."""
-        for doc in self._final_documents():
-            self.write_document(doc)
-        super().finish_exporting()
-
 
 class CorpusJsonExporter(CleaningExporterMixin, JsonItemExporter):
     """A JSON array of cleaned documents (Scrapy's ``json`` format, cleaned)."""
 
-    def __init__(self, file: IO[bytes], *, stage: ExportStage | None = None,
-                 **kwargs: Any) -> None:
-        super().__init__(file, **kwargs)
-        self._own_stage = stage
 
-    def write_document(self, item: Any) -> None:
-        """One array element."""
-        JsonItemExporter.export_item(self, item)
+class CorpusCsvExporter(CleaningExporterMixin, CsvItemExporter):
+    """CSV of cleaned documents (Scrapy's ``csv`` format, cleaned)."""
 
-    def finish_exporting(self) -> None:
-        """Write the final release, then close the array."""
-        for doc in self._final_documents():
-            self.write_document(doc)
-        super().finish_exporting()
+
+class CorpusXmlExporter(CleaningExporterMixin, XmlItemExporter):
+    """XML of cleaned documents (Scrapy's ``xml`` format, cleaned)."""
 
 
 def _tsv_field(value: Any) -> str:
@@ -157,9 +160,9 @@ class TextDirectoryExporter(CleaningExporterMixin, BaseItemExporter):
 
     def __init__(self, file: IO[bytes], *, directory: str | Path | None = None,
                  stage: ExportStage | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        BaseItemExporter.__init__(self, **kwargs)
         self.file = file
-        self.encoding = self.encoding or "utf-8"
+        self.text_encoding: str = self.encoding or "utf-8"
         self._own_stage = stage
         if directory is None:
             name = getattr(file, "name", None)
@@ -179,7 +182,7 @@ class TextDirectoryExporter(CleaningExporterMixin, BaseItemExporter):
         except (OSError, AttributeError, ValueError):
             empty = False
         if empty:
-            self.file.write("path\turl\ttitle\tlanguage\n".encode(self.encoding))
+            self.file.write("path\turl\ttitle\tlanguage\n".encode(self.text_encoding))
 
     def path_for(self, adapter: ItemAdapter) -> Path:
         """Relative path of a document's text file."""
@@ -197,15 +200,11 @@ class TextDirectoryExporter(CleaningExporterMixin, BaseItemExporter):
         target = self.directory / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         text = str(adapter.get("text") or "")
-        target.write_text(text + "\n", encoding=self.encoding)
+        target.write_text(text + "\n", encoding=self.text_encoding)
         row = "\t".join([rel.as_posix(), _tsv_field(adapter.get("url")),
                          _tsv_field(adapter.get("title")), _tsv_field(adapter.get("language"))])
-        self.file.write((row + "\n").encode(self.encoding))
+        self.file.write((row + "\n").encode(self.text_encoding))
 
-    def finish_exporting(self) -> None:
-        """Write the documents released at the end of the crawl."""
-        for doc in self._final_documents():
-            self.write_document(doc)
 
 
 class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
@@ -228,9 +227,9 @@ class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
 
     def __init__(self, file: IO[bytes], *, tokens: bool = False,
                  stage: ExportStage | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        BaseItemExporter.__init__(self, **kwargs)
         self.file = file
-        self.encoding = self.encoding or "utf-8"
+        self.text_encoding: str = self.encoding or "utf-8"
         self.tokens = bool(tokens)
         self._own_stage = stage
 
@@ -262,9 +261,5 @@ class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
 
     def write_document(self, item: Any) -> None:
         """Write one ``<doc>`` element."""
-        self.file.write(self.render(item).encode(self.encoding))
+        self.file.write(self.render(item).encode(self.text_encoding))
 
-    def finish_exporting(self) -> None:
-        """Write the documents released at the end of the crawl."""
-        for doc in self._final_documents():
-            self.write_document(doc)

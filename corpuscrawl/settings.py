@@ -46,6 +46,8 @@ FEED_EXPORTERS = {
     "jsonl": "corpuscrawl.exporters.CorpusJsonLinesExporter",
     "jsonlines": "corpuscrawl.exporters.CorpusJsonLinesExporter",
     "json": "corpuscrawl.exporters.CorpusJsonExporter",
+    "csv": "corpuscrawl.exporters.CorpusCsvExporter",
+    "xml": "corpuscrawl.exporters.CorpusXmlExporter",
     "vertical": "corpuscrawl.exporters.VerticalExporter",
 }
 
@@ -89,9 +91,9 @@ CORPUSCRAWL_BOILERPLATE_HISTORY = ""
 #: Key prefix of the Redis history.
 CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX = "corpuscrawl:bp:"
 #: A paragraph is boilerplate when seen in at least this many distinct documents of its domain...
-CORPUSCRAWL_BOILERPLATE_MIN_DOCUMENTS = 3
+CORPUSCRAWL_BOILERPLATE_MIN_DOCUMENTS = 2
 #: ... and in at least this share of them (see benchmarks/results/boilerplate.md).
-CORPUSCRAWL_BOILERPLATE_MIN_FRACTION = 0.1
+CORPUSCRAWL_BOILERPLATE_MIN_FRACTION = 0.05
 #: Documents of a new domain are held until its history has this many documents.
 CORPUSCRAWL_BOILERPLATE_WARM_DOCUMENTS = 20
 #: Most documents held for cold domains at once (overflow releases the oldest domain early).

@@ -133,7 +133,7 @@ def test_notices_and_share_prompts_are_removed_and_history_persists(site, histor
                      CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX=prefix)
     docs = by_slug(out["docs"])
     assert "legal.html" not in docs  # nothing but the notice: dropped
-    assert stat(log, "corpuscrawl/export/boilerplate") == 1
+    assert stat(log, "corpuscrawl/export/dropped_boilerplate") == 1
     for article in ALL_ARTICLES:
         text = docs[article.slug]["text"]
         for paragraph in article.paragraphs:

@@ -76,7 +76,7 @@ def test_a_page_that_is_only_the_notice_is_dropped(stage):
                            text=NOTICE.format(year=2024))
     (outcome,) = stage.submit(notice_only)
     assert outcome.status == BOILERPLATE and not outcome.exported
-    assert stage.stats[BOILERPLATE] == 1 and stage.stats[EXPORTED] == len(outcomes) == 6
+    assert stage.stats["dropped_boilerplate"] == 1 and stage.stats["exported"] == len(outcomes) == 6
 
 
 def test_near_duplicates_are_dropped_and_not_counted_in_the_history(stage):

@@ -13,6 +13,7 @@ from corpuscrawl.boilerplate.history import SQLiteHistory
 from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.exporters import (
+    CorpusCsvExporter,
     CorpusJsonExporter,
     CorpusJsonLinesExporter,
     TextDirectoryExporter,
@@ -68,6 +69,14 @@ def test_json_array_is_valid_and_cleaned():
     run(CorpusJsonExporter(out, stage=new_stage()), docs(6))
     rows = json.loads(out.getvalue())
     assert len(rows) == 6 and not any("Copyright" in r["text"] for r in rows)
+
+
+def test_csv_is_cleaned_too():
+    out = io.BytesIO()
+    run(CorpusCsvExporter(out, stage=new_stage(), fields_to_export=["url", "text"]), docs(6))
+    text = out.getvalue().decode()
+    assert text.startswith("url,text") and text.count("http://news.example/") == 6
+    assert "Copyright" not in text
 
 
 def test_text_directory_writes_one_file_per_document_and_an_index(tmp_path: Path):

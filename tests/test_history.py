@@ -76,7 +76,8 @@ def test_domains_are_separate(backend, domain):
 def test_changing_years_share_one_fingerprint(backend, domain):
     with open_history(backend[1]) as h:
         for year in (2019, 2020, 2024):
-            h.observe(domain, year, split_paragraphs(f"© {year} Example Media. All rights reserved."))
+            h.observe(domain, year, split_paragraphs(
+                f"© {year} Example Media. All rights reserved.\nStory {'x' * (year - 2000)}"))
         assert h.lookup(domain, [NOTICE.fingerprint])[NOTICE.fingerprint].documents == 3
 
 
@@ -124,7 +125,7 @@ def test_parallel_redis_clients_share_one_history(redis_url, domain):  # noqa: F
     try:
         assert a.observe(domain, 1, [NOTICE])
         assert not b.observe(domain, 1, [NOTICE])  # the same page fetched by another crawler
-        assert b.observe(domain, 2, [NOTICE])
+        assert b.observe(domain, 2, [NOTICE, body(2)])
         assert a.lookup(domain, [NOTICE.fingerprint])[NOTICE.fingerprint].documents == 2
         b.clear(domain)
         assert a.document_count(domain) == 0
@@ -165,3 +166,8 @@ def test_record_counts_and_returns_the_stats_after_counting(backend, domain):
         again = h.record(domain, 2, [NOTICE, SHARE])  # counted before: only looked up
         assert again == stats
         assert h.document_count(domain) == 2
+
+
+def test_scheme_host_and_port_do_not_change_the_document_key():
+    assert document_key("http://www.x.example:8080/a?b=1") == document_key("https://x.example/a?b=1")
+    assert document_key("http://x.example/a") != document_key("http://x.example/b")

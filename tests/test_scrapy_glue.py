@@ -66,8 +66,8 @@ def test_two_feeds_write_the_same_cleaned_documents_and_stats_count_once(tmp_pat
     assert vertical.getvalue().decode().count("<doc ") == 7
     stats = crawler.stats.get_stats()
     assert stats["corpuscrawl/export/exported"] == 7
-    assert stats["corpuscrawl/export/boilerplate"] == 1
-    assert stats["corpuscrawl/export/duplicate"] == 1
+    assert stats["corpuscrawl/export/dropped_boilerplate"] == 1
+    assert stats["corpuscrawl/export/dropped_duplicates"] == 1
     assert stats["corpuscrawl/export/paragraphs_removed"] == 8
 
 

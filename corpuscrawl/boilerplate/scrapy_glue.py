@@ -22,11 +22,17 @@ feed, and the stats must count each document once.  So:
   pipeline flushes the stage there (releasing every held document with all
   the crawl's evidence) and each exporter writes that final release in its
   ``finish_exporting``.
-* :class:`ErrorPageSeeder` (a downloader middleware) fetches one random
-  non-existent path per new domain; a real 404/410 answer's lines seed the
-  domain's template in the history.  The probe never reaches the spider.
+* :class:`ErrorPageSeeder` (a downloader middleware) seeds each domain's
+  template in the history from its first real 404/410 HTML answer — often
+  robots.txt or a dead link, else one probe of a random non-existent path.
+  The probe never reaches the spider.
 
 The shared state per crawler lives in :class:`ExportState` (``state_for``).
+Consequences worth knowing: Scrapy's own ``item_scraped_count`` counts every
+document handed to the feeds, held and dropped ones included (the
+``corpuscrawl/export/*`` stats count what was written and why not); a feed in
+a format not registered by corpuscrawl (``marshal``, ``pickle``) writes the
+items as they come, uncleaned.
 """
 
 from __future__ import annotations
@@ -310,7 +316,7 @@ class ErrorPageSeeder:
     def _seed(self, domain: str, response: Response) -> None:
         if response.status not in ERROR_STATUSES or self.state.history is None:
             return
-        content_type = response.headers.get("Content-Type", b"").decode("latin-1").lower()
+        content_type = (response.headers.get("Content-Type") or b"").decode("latin-1").lower()
         body = getattr(response, "body", b"")
         if not body or (content_type and "html" not in content_type):
             return

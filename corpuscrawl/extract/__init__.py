@@ -27,6 +27,12 @@ EXTRACTORS_BASE: dict[str, str] = {
     "newsfeed": "corpuscrawl.extract.newsfeed:NewsFeedExtractor",
     "energy": "corpuscrawl.extract.energy:EnergyExtractor",
     "linkblocks": "corpuscrawl.extract.linkblocks:LinkBlocksExtractor",
+    # Learned extractors (models under models/, trained with `corpuscrawl train NAME`).
+    "hybrid-a": "corpuscrawl.extract.hybrid:HybridAExtractor",
+    "hybrid-b": "corpuscrawl.extract.hybrid:HybridBExtractor",
+    "segment-svm": "corpuscrawl.extract.hybrid:SegmentSVMExtractor",
+    "sequence": "corpuscrawl.extract.sequence:SequenceExtractor",
+    "auto": "corpuscrawl.extract.auto:AutoExtractor",
 }
 
 

@@ -31,7 +31,7 @@ from html import escape
 import lxml.html
 from lxml import etree
 
-from corpuscrawl.extract.dom import join_lines, normalize_space, render_text, tag_name
+from corpuscrawl.extract.dom import BLOCK_TAGS, join_lines, normalize_space, render_text, tag_name
 from corpuscrawl.page import Page
 
 #: A segment part: an element (with its whole content) or a loose text node.
@@ -63,10 +63,15 @@ class Segment:
     @cached_property
     def text(self) -> str:
         """The visible text, one line per block element."""
-        lines = []
+        pieces = []
         for part in self.parts:
-            lines.append(normalize_space(part) if isinstance(part, str) else render_text(part))
-        return join_lines("\n".join(lines).split("\n"))
+            if isinstance(part, str):
+                pieces.append(part)
+            elif tag_name(part) in BLOCK_TAGS or tag_name(part) == "br":
+                pieces.append(f"\n{render_text(part)}\n")
+            else:  # inline element: its text continues the current line
+                pieces.append(render_text(part).replace("\n", " "))
+        return join_lines("".join(pieces).split("\n"))
 
     @cached_property
     def words(self) -> list[str]:

@@ -148,16 +148,17 @@ def block_labels(doc: Doc, blocks: Sequence[Block], threshold: float) -> np.ndar
 def collect(docs: Sequence[Doc], votes: BaseOutputs | None, threshold: float,
             progress: Progress = _identity, pair_columns: int | None = None) -> tuple[list[np.ndarray], list[np.ndarray],
                                                      list[np.ndarray], list[np.ndarray]]:
-    """Per page: unary rows, labels, pair rows and the block word counts."""
+    """Per page (in ``docs`` order, empty arrays for a page without blocks): unary rows,
+    labels, pair rows and the block word counts."""
     xs, ys, ps, ws = [], [], [], []
     for doc in progress(docs):
         outputs = votes.all(doc) if votes is not None else ()
         inputs = page_inputs(doc.page, outputs, pair_columns)
-        if inputs.blocks:
-            xs.append(inputs.unary)
-            ys.append(block_labels(doc, inputs.blocks, threshold))
-            ps.append(inputs.pairs)
-            ws.append(np.asarray([b.words for b in inputs.blocks], dtype=np.float32))
+        xs.append(inputs.unary)
+        ys.append(block_labels(doc, inputs.blocks, threshold) if inputs.blocks
+                  else np.zeros(0, dtype=np.int8))
+        ps.append(inputs.pairs)
+        ws.append(np.asarray([b.words for b in inputs.blocks], dtype=np.float32))
         doc.release()
     return xs, ys, ps, ws
 

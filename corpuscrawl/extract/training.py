@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +19,13 @@ from tqdm import tqdm
 from corpuscrawl.evaluation.datasets import SPLIT_SEED_DEFAULT, TEST_FRACTION_DEFAULT
 from corpuscrawl.evaluation.metrics import score, summarize
 from corpuscrawl.extract.base import Extractor
-from corpuscrawl.extract.trainset import THESIS_BASE_DEFAULT, BaseOutputs, Doc, available_base, \
-    documents
+from corpuscrawl.extract.trainset import (
+    THESIS_BASE_DEFAULT,
+    BaseOutputs,
+    Doc,
+    available_base,
+    documents,
+)
 from corpuscrawl.models import ModelCard, save_model, write_card
 
 #: Models ``corpuscrawl train all`` trains, in this order.
@@ -118,7 +123,7 @@ def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[st
         raise ValueError("no gold-text documents in the train split of "
                          + ", ".join(str(d) for d in dataset_dirs))
     state = fit_model(name, train_docs, base_names, show_progress, **params)
-    trained_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    trained_at = datetime.now(UTC).isoformat(timespec="seconds")
     state["meta"] = {"trained_at": trained_at, "data": [str(d) for d in dataset_dirs],
                      "train_documents": len(train_docs)}
     path = save_model(name, state, models_dir)

@@ -1,0 +1,186 @@
+"""Learned extractors vs base extractors vs peers on the test split of every gold dataset.
+
+    .venv/bin/python benchmarks/learned.py [--out benchmarks/results/learned.md] [--limit N]
+
+Every method runs on the *test* part of :func:`corpuscrawl.evaluation.datasets.split`
+(the part no model trains or tunes on) of each gold-text dataset.  Methods run
+interleaved, document by document, in one process, so machine load (shared
+CPUs) affects them alike; docs/s of corpuscrawl extractors include parsing the
+HTML into a Page, peers include their own parsing (decoding the file is not
+timed).  Scores: word-level LCS, P/R/F1 from counts summed over documents and
+the per-document mean F1 (SPEC §2).  Peers come from ``benchmarks/peers.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from peers import available_peers  # noqa: E402
+
+from corpuscrawl.evaluation.datasets import datasets_root  # noqa: E402
+from corpuscrawl.evaluation.metrics import Score, score, summarize  # noqa: E402
+from corpuscrawl.extract import get_extractor  # noqa: E402
+from corpuscrawl.extract.trainset import documents  # noqa: E402
+from corpuscrawl.page import Page  # noqa: E402
+
+DATASETS = ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "readability", "scrapinghub")
+BASE = ("bte", "justext", "boilerpipe-default", "boilerpipe-article", "readability",
+        "newsfeed", "energy", "linkblocks")
+LEARNED = ("hybrid-a", "segment-svm", "hybrid-b", "sequence", "auto")
+PEERS = ("trafilatura", "readability-lxml", "justext-raw", "boilerpy3-article")
+
+
+def build_methods(names: list[str]) -> tuple[dict, list[str]]:
+    """name -> callable(html, url) -> text, for corpuscrawl extractors and peers."""
+    methods: dict = {}
+    notes: list[str] = []
+    for name in names:
+        if name in PEERS:
+            continue
+        try:
+            extractor = get_extractor(name)
+        except Exception as exc:
+            notes.append(f"{name} not available: {exc}")
+            continue
+        methods[name] = (lambda ex: lambda html, url: ex.extract(Page.from_html(html, url)))(
+            extractor)
+    peers, peer_notes = available_peers([n for n in names if n in PEERS])
+    notes += peer_notes
+    for peer in peers:
+        methods[f"{peer.name} (peer)"] = peer.extract
+    return methods, notes
+
+
+def fmt_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Markdown table lines."""
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + \
+        ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and write the Markdown report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "learned.md"))
+    parser.add_argument("--limit", type=int, default=0, help="at most N test docs per dataset")
+    parser.add_argument("--datasets", default=",".join(DATASETS))
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    root = datasets_root()
+    names = [*LEARNED, *BASE, *PEERS]
+    methods, notes = build_methods(names)
+    scores: dict[str, dict[str, list[Score]]] = {m: {} for m in methods}
+    seconds: Counter[str] = Counter()
+    failures: Counter[str] = Counter()
+    choices: Counter[str] = Counter()
+    selector = get_extractor("hybrid-a") if "hybrid-a" in methods else None
+    oracle: dict[str, list[Score]] = {}
+    n_docs = 0
+    for ds_name in args.datasets.split(","):
+        docs = documents([root / ds_name], "test")
+        if args.limit:
+            docs = docs[: args.limit]
+        for doc in docs:
+            n_docs += 1
+            html = doc.dataset.read_html(doc.id)
+            base_scores = []
+            for name, run in methods.items():
+                t0 = time.perf_counter()
+                try:
+                    text = run(html, "")
+                except Exception:
+                    text = ""
+                    failures[name] += 1
+                seconds[name] += time.perf_counter() - t0
+                s = score(text, doc.gold, with_levenshtein=False)
+                scores[name].setdefault(ds_name, []).append(s)
+                if name in BASE and name in ("bte", "readability", "boilerpipe-default",
+                                             "boilerpipe-article"):
+                    base_scores.append(s)
+            if selector is not None:
+                choices[selector.choose(Page.from_html(html))] += 1
+            if base_scores:
+                oracle.setdefault(ds_name, []).append(max(base_scores, key=lambda s: s.f1))
+            doc.release()
+        print(f"{ds_name}: {len(docs)} test documents done", file=sys.stderr)
+    write_report(Path(args.out), args, methods, scores, seconds, failures, choices, oracle,
+                 n_docs, notes, time.monotonic() - started)
+    return 0
+
+
+def pooled(per_ds: dict[str, list[Score]]) -> list[Score]:
+    """All documents' scores of one method."""
+    return [s for v in per_ds.values() for s in v]
+
+
+def write_report(out: Path, args, methods, scores, seconds, failures, choices, oracle,
+                 n_docs, notes, wall) -> None:
+    """Write the Markdown tables (analysis text is appended by hand below the marker)."""
+    ds_names = args.datasets.split(",")
+    order = sorted(methods, key=lambda m: -summarize(pooled(scores[m])).f1)
+    lines = ["# Learned extractors vs base extractors vs peers (test split)", "",
+             "Produced by (from the repository root):", "",
+             "    CORPUSCRAWL_CACHE=/work/cache/corpuscrawl .venv/bin/python benchmarks/learned.py"
+             + (f" --limit {args.limit}" if args.limit else ""), "",
+             f"- run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M')} UTC, {wall / 60:.1f} min "
+             f"wall; {platform.platform()}, Python {platform.python_version()}; "
+             "machine shared with other jobs (2 CPUs), so docs/s are comparable only within "
+             "this run",
+             f"- documents: the test part of `corpuscrawl.evaluation.datasets.split` (by id, "
+             f"20 %) of each dataset, {n_docs} in all; models trained on the train part only",
+             "- scoring: word-level LCS; P/R/F1 from TP/FP/FN summed over documents; mean F1 "
+             "= per-document average (SPEC §2)",
+             "- docs/s: methods interleaved document by document in one process; ours include "
+             "parsing the page, peers their own parsing", ""]
+    lines += notes and ["Notes: " + "; ".join(notes), ""] or []
+    lines += ["## Summed F1 by dataset", ""]
+    header = ["method", *ds_names, "pooled F1", "pooled mean F1", "docs/s"]
+    rows = []
+    for m in order:
+        cells = [m]
+        for ds in ds_names:
+            cells.append(f"{summarize(scores[m].get(ds, [])).f1:.4f}")
+        p = summarize(pooled(scores[m]))
+        cells += [f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}",
+                  f"{len(pooled(scores[m])) / seconds[m]:.1f}" if seconds[m] else "-"]
+        rows.append(cells)
+    lines += fmt_table(header, rows) + [""]
+    for ds in [*ds_names, "pooled"]:
+        lines += [f"## {ds}", ""]
+        rows = []
+        for m in order:
+            s = summarize(pooled(scores[m]) if ds == "pooled" else scores[m].get(ds, []))
+            rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
+                         f"{s.f1:.4f}", f"{s.mean_precision:.4f}", f"{s.mean_recall:.4f}",
+                         f"{s.mean_f1:.4f}", str(failures[m])])
+        lines += fmt_table(["method", "docs", "P", "R", "F1", "mean P", "mean R", "mean F1",
+                            "failures"], rows) + [""]
+    if choices:
+        total = sum(choices.values())
+        lines += ["## What hybrid-a chose on the test split", "",
+                  ", ".join(f"{k} {v} ({v / total:.0%})" for k, v in choices.most_common()), ""]
+    if oracle:
+        o = summarize(pooled(oracle))
+        lines += ["Oracle selector (best of the four thesis base extractors per document, "
+                  f"chosen with the gold text): pooled F1 {o.f1:.4f}; "
+                  + ", ".join(f"{ds} {summarize(v).f1:.4f}" for ds, v in oracle.items()), ""]
+    lines += ["<!-- analysis -->", ""]
+    previous = out.read_text(encoding="utf-8") if out.is_file() else ""
+    marker = "<!-- analysis -->"
+    if marker in previous:
+        lines.append(previous.split(marker, 1)[1].strip())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""``auto``: corpuscrawl's own learned extractor, built from what the measurements showed works.
+
+Sources: seed 001 (Web2Text) for the block sequence, unary/pairwise potentials
+and Viterbi decoding (:mod:`.sequence`); seed 000 §4.2.3 for base-extractor
+agreement features (optional here, see below).  Measured on a validation part
+of the *training* split (``benchmarks/results/learned.md`` has the numbers):
+
+* a gradient-boosted tree classifier (scikit-learn's histogram GBDT, CPU-fast)
+  on the collapsed-DOM block features plus context — neighbours, a ±3-block
+  window and the subtree aggregates of the five ancestors above the block
+  (how much of the page's running text sits in the same region) — beats
+  every base extractor and peer tool on pooled F1;
+* the base extractors' votes (share of the block found in each one's output)
+  did not improve it on the validation split and cost the time of running
+  them, so by default ``auto`` uses none (``votes=`` re-enables them);
+* the pairwise potentials (a logistic regression over the two blocks' text
+  features and the edge features) smooth the labels with Viterbi; λ and a
+  decision bias are chosen on an inner validation part of the training
+  documents, then the models are refitted on all of them;
+* per-page fallback (:func:`fallback_region`): when the model keeps nothing
+  on a page that has confident-enough blocks, it keeps the blocks within a
+  factor of the best one instead of returning an empty text.
+
+Block labels: words aligned with the gold text (:mod:`.alignment`),
+coverage > 0.5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from corpuscrawl.evaluation.datasets import split
+from corpuscrawl.evaluation.metrics import score, summarize
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.alignment import BLOCK_THRESHOLD_DEFAULT
+from corpuscrawl.extract.block_features import TEXT_FEATURES
+from corpuscrawl.extract.sequence import (
+    PageInputs,
+    collect,
+    page_inputs,
+    pair_probabilities,
+    pair_targets,
+    sample_rows,
+    viterbi,
+)
+from corpuscrawl.extract.trainset import BaseOutputs, Doc
+from corpuscrawl.models import load_model
+from corpuscrawl.page import Page
+
+#: Base extractors whose votes are features (none by default: they did not help, see above).
+VOTES_DEFAULT: tuple[str, ...] = ()
+#: Gradient boosting: iterations, leaves per tree, learning rate (sklearn's defaults are
+#: 100 / 31 / 0.1; more iterations paid off on the validation split).
+MAX_ITER_DEFAULT = 200
+MAX_LEAF_NODES_DEFAULT = 31
+LEARNING_RATE_DEFAULT = 0.1
+#: Unary columns repeated in the pairwise rows: the block's own text features.
+PAIR_COLUMNS_DEFAULT = len(TEXT_FEATURES)
+#: Most rows used to fit the pairwise model.
+MAX_PAIR_ROWS_DEFAULT = 200_000
+#: Candidate pairwise weights and decision biases searched on the inner validation part.
+LAMBDA_GRID_DEFAULT = (0.0, 0.1, 0.3, 0.6, 1.0)
+BIAS_GRID_DEFAULT = (-0.4, -0.2, 0.0, 0.2, 0.4)
+#: Share of the training documents held out (by id) to choose λ and the bias.
+INNER_VALIDATION_DEFAULT = 0.25
+#: Fallback: a page whose best block has at least this probability is never left empty ...
+FALLBACK_MIN_PROBABILITY_DEFAULT = 0.2
+#: ... it keeps the blocks whose probability is at least this share of the best one.
+FALLBACK_RELATIVE_DEFAULT = 0.5
+
+Progress = Callable[[Iterable[Doc]], Iterable[Doc]]
+
+
+def _identity(docs: Iterable[Doc]) -> Iterable[Doc]:
+    return docs
+
+
+def fallback_region(unary_p: np.ndarray, labels: list[int],
+                    min_probability: float = FALLBACK_MIN_PROBABILITY_DEFAULT,
+                    relative: float = FALLBACK_RELATIVE_DEFAULT) -> list[int]:
+    """Keep the near-best blocks when the decoded labels keep nothing on a page with content."""
+    if any(labels) or not len(unary_p):
+        return labels
+    best = float(unary_p.max())
+    if best < min_probability:
+        return labels
+    return [int(p >= relative * best) for p in unary_p.tolist()]
+
+
+def decode(state: dict[str, Any], inputs: PageInputs) -> list[int]:
+    """Block labels of a page: unary and pairwise potentials, Viterbi, then the fallback."""
+    if not inputs.blocks:
+        return []
+    unary_p = state["unary"].predict_proba(inputs.unary)[:, 1]
+    pair_p = pair_probabilities(state["pairwise"], inputs.pairs)
+    labels = viterbi(unary_p, pair_p, state["lambda"], state["bias"])
+    if state.get("fallback", True):
+        labels = fallback_region(unary_p, labels)
+    return labels
+
+
+def unary_model(max_iter: int, max_leaf_nodes: int, learning_rate: float) -> Any:
+    """The block classifier: histogram gradient boosting (deterministic)."""
+    return HistGradientBoostingClassifier(max_iter=max_iter, max_leaf_nodes=max_leaf_nodes,
+                                          learning_rate=learning_rate, early_stopping=False,
+                                          random_state=0)
+
+
+def pair_model() -> Any:
+    """The pairwise potential: multinomial logistic regression on standardised features."""
+    return make_pipeline(StandardScaler(), LogisticRegression(max_iter=500))
+
+
+def _fit(xs: Sequence[np.ndarray], ys: Sequence[np.ndarray], ps: Sequence[np.ndarray],
+         max_iter: int, max_leaf_nodes: int, learning_rate: float,
+         max_pair_rows: int) -> tuple[Any, Any]:
+    unary = unary_model(max_iter, max_leaf_nodes, learning_rate)
+    unary.fit(np.vstack(xs), np.concatenate(ys))
+    p = np.vstack([pp for pp in ps if len(pp)])
+    py = np.concatenate([pair_targets(y) for y in ys if len(y) > 1])
+    keep = sample_rows(len(py), max_pair_rows)
+    pairwise = pair_model().fit(p[keep], py[keep])
+    return unary, pairwise
+
+
+def _choose_decoding(state: dict[str, Any], inputs: Sequence[PageInputs], golds: Sequence[str],
+                     lambdas: Sequence[float], biases: Sequence[float]
+                     ) -> tuple[float, float, float]:
+    """The (λ, bias) with the best summed F1 on held-out pages, and that F1."""
+    cache = [(state["unary"].predict_proba(i.unary)[:, 1] if i.blocks else np.zeros(0),
+              pair_probabilities(state["pairwise"], i.pairs)) for i in inputs]
+    best = (-1.0, LAMBDA_GRID_DEFAULT[1], 0.0)
+    for lam in lambdas:
+        for bias in biases:
+            scores = []
+            for inp, gold, (up, pp) in zip(inputs, golds, cache, strict=True):
+                labels = fallback_region(up, viterbi(up, pp, lam, bias)) if inp.blocks else []
+                text = "\n".join(b.text for b, lab in zip(inp.blocks, labels, strict=True) if lab)
+                scores.append(score(text, gold, with_levenshtein=False))
+            f1 = summarize(scores).f1
+            if f1 > best[0]:
+                best = (f1, lam, bias)
+    return best[1], best[2], best[0]
+
+
+def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
+             threshold: float = BLOCK_THRESHOLD_DEFAULT, max_iter: int = MAX_ITER_DEFAULT,
+             max_leaf_nodes: int = MAX_LEAF_NODES_DEFAULT,
+             learning_rate: float = LEARNING_RATE_DEFAULT,
+             max_pair_rows: int = MAX_PAIR_ROWS_DEFAULT,
+             inner_validation: float = INNER_VALIDATION_DEFAULT, refit: bool = True,
+             progress: Progress = _identity) -> dict[str, Any]:
+    """Train ``auto`` on ``docs``: features once, inner split for λ/bias, then refit on all."""
+    vote_names = list(votes.names) if votes is not None and votes.names else []
+    xs, ys, ps, _ = collect(docs, votes if vote_names else None, threshold, progress,
+                            PAIR_COLUMNS_DEFAULT)
+    keys = [d.key for d in docs]
+    _, inner_val = split(keys, inner_validation, seed="corpuscrawl-auto-inner")
+    val_keys = set(inner_val)
+    idx_train = [i for i, k in enumerate(keys) if k not in val_keys]
+    params = {"threshold": threshold, "max_iter": max_iter, "max_leaf_nodes": max_leaf_nodes,
+              "learning_rate": learning_rate, "max_pair_rows": max_pair_rows,
+              "inner_validation": inner_validation, "pair_columns": PAIR_COLUMNS_DEFAULT}
+    state: dict[str, Any] = {"kind": "auto", "votes": vote_names, "lambda": 0.1, "bias": 0.0,
+                             "pair_columns": PAIR_COLUMNS_DEFAULT, "fallback": True}
+    val_docs = [d for d in docs if d.key in val_keys]
+    if val_docs and idx_train:
+        state["unary"], state["pairwise"] = _fit(
+            [xs[i] for i in idx_train], [ys[i] for i in idx_train], [ps[i] for i in idx_train],
+            max_iter, max_leaf_nodes, learning_rate, max_pair_rows)
+        extractors = [get_extractor(n) for n in vote_names]
+        inputs, golds = [], []
+        for doc in progress(val_docs):
+            outputs = [e.extract(doc.page) for e in extractors]
+            inputs.append(page_inputs(doc.page, outputs, PAIR_COLUMNS_DEFAULT))
+            golds.append(doc.gold)
+            doc.release()
+        lam, bias, f1 = _choose_decoding(state, inputs, golds, LAMBDA_GRID_DEFAULT,
+                                         BIAS_GRID_DEFAULT)
+        state["lambda"], state["bias"] = lam, bias
+        params["inner_validation_f1"] = round(f1, 4)
+    if refit or "unary" not in state:
+        state["unary"], state["pairwise"] = _fit(xs, ys, ps, max_iter, max_leaf_nodes,
+                                                 learning_rate, max_pair_rows)
+    params.update({"lambda": state["lambda"], "bias": state["bias"]})
+    y = np.concatenate(ys)
+    state["params"] = params
+    state["label_counts"] = {"content": int(y.sum()), "boilerplate": int(len(y) - y.sum())}
+    return state
+
+
+class AutoExtractor:
+    """Learned block classifier with Viterbi smoothing and a per-page fallback."""
+
+    name = "auto"
+    kind = "auto"
+
+    def __init__(self, model: str | None = None, models_dir: str | Path | None = None,
+                 state: dict[str, Any] | None = None):
+        self.state = state if state is not None else load_model(model or self.kind, self.kind,
+                                                                 models_dir)
+        self.voters = [get_extractor(n) for n in self.state.get("votes", [])]
+
+    def _outputs(self, page: Page) -> list[str]:
+        outputs = []
+        for extractor in self.voters:
+            try:
+                outputs.append(extractor.extract(page))
+            except Exception:  # a failing voter is an empty vote, never a failed page
+                outputs.append("")
+        return outputs
+
+    def extract(self, page: Page) -> str:
+        """Text of the blocks labelled content, one per line."""
+        inputs = page_inputs(page, self._outputs(page), self.state.get("pair_columns"))
+        labels = decode(self.state, inputs)
+        return "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
+
+
+__all__ = [
+    "VOTES_DEFAULT",
+    "AutoExtractor",
+    "decode",
+    "fallback_region",
+    "fit_auto",
+]

@@ -1,0 +1,61 @@
+"""``auto``: fallback rule, decoding, train -> save -> load -> predict, votes, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from corpuscrawl.evaluation.metrics import score
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.auto import AutoExtractor, fallback_region
+from corpuscrawl.extract.base import ExtractorError
+from corpuscrawl.extract.training import train
+from corpuscrawl.extract.trainset import documents
+from corpuscrawl.models import load_model
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CORPUSCRAWL_CACHE", str(tmp_path / "cache"))
+
+
+def test_fallback_keeps_near_best_blocks_only_when_nothing_was_kept():
+    probs = np.array([0.1, 0.35, 0.3, 0.05])
+    assert fallback_region(probs, [0, 0, 0, 0]) == [0, 1, 1, 0]
+    assert fallback_region(probs, [1, 0, 0, 0]) == [1, 0, 0, 0]
+    assert fallback_region(np.array([0.1, 0.05]), [0, 0]) == [0, 0]  # nothing convincing
+    assert fallback_region(np.array([]), []) == []
+
+
+def test_train_save_load_predict_round_trip(data_dir, tmp_path):
+    tinyset = data_dir / "learned" / "tinyset"
+    train("auto", [tinyset], models_dir=tmp_path / "m", show_progress=False, max_iter=20)
+    state = load_model("auto", "auto", tmp_path / "m")
+    assert state["votes"] == [] and 0.0 <= state["lambda"] <= 1.0
+    in_memory = AutoExtractor(state=state)
+    loaded = AutoExtractor(models_dir=tmp_path / "m")
+    for doc in documents([tinyset], "test"):
+        text = loaded.extract(doc.page)
+        assert text == in_memory.extract(doc.page)
+        assert score(text, doc.gold).f1 > 0.95
+    card = (tmp_path / "m" / "auto.md").read_text()
+    assert "lambda" in card and "| tinyset |" in card
+
+
+def test_votes_add_one_column_per_base_extractor(data_dir, tmp_path):
+    tinyset = data_dir / "learned" / "tinyset"
+    train("auto", [tinyset], base_names=["bte"], models_dir=tmp_path, show_progress=False,
+          max_iter=10, refit=False)
+    extractor = AutoExtractor(models_dir=tmp_path)
+    assert extractor.state["votes"] == ["bte"]
+    assert extractor.state["unary"].n_features_in_ == 164
+    doc = documents([tinyset], "test")[0]
+    assert extractor.extract(doc.page)
+
+
+def test_missing_model_names_file_and_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("CORPUSCRAWL_MODELS_DIR", str(tmp_path))
+    with pytest.raises(ExtractorError) as info:
+        get_extractor("auto")
+    assert str(tmp_path / "auto.skops") in str(info.value)
+    assert "corpuscrawl train auto" in str(info.value)

@@ -1,0 +1,82 @@
+"""The thesis' hybrids: selector labels, segment rows, train -> save -> load -> predict."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from corpuscrawl.evaluation.metrics import score
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.base import ExtractorError
+from corpuscrawl.extract.hybrid import (
+    HybridAExtractor,
+    HybridBExtractor,
+    SegmentSVMExtractor,
+    best_extractor,
+    segment_rows,
+)
+from corpuscrawl.extract.segments import segment_page
+from corpuscrawl.extract.training import train
+from corpuscrawl.extract.trainset import documents
+from corpuscrawl.page import Page
+
+
+@pytest.fixture
+def tinyset(data_dir):
+    return data_dir / "learned" / "tinyset"
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("CORPUSCRAWL_CACHE", str(tmp_path / "cache"))
+
+
+def test_best_extractor_is_the_best_f1_and_the_first_on_ties():
+    gold = "one two three four"
+    assert best_extractor(["one", "one two three four", "x"], gold) == 1
+    assert best_extractor(["one two", "one two", "x"], gold) == 0
+
+
+def test_segment_rows_add_one_lcs_coverage_per_output(data_dir):
+    segments = segment_page(Page.from_file(data_dir / "learned" / "segments.html"))
+    rows = segment_rows(segments, ["A quoted box", "nothing"])
+    assert rows.shape == (len(segments), 39)
+    assert rows[2, 37] == 1.0 and rows[2, 38] == 0.0
+    assert segment_rows(segments, None).shape == (len(segments), 37)
+
+
+def test_hybrid_a_round_trip_picks_a_base_extractor(tinyset, tmp_path):
+    train("hybrid-a", [tinyset], base_names=["bte", "justext"], models_dir=tmp_path,
+          show_progress=False)
+    extractor = HybridAExtractor(models_dir=tmp_path)
+    for doc in documents([tinyset], "test"):
+        chosen = extractor.choose(doc.page)
+        assert chosen in ("bte", "justext")
+        assert extractor.extract(doc.page) == get_extractor(chosen).extract(doc.page)
+
+
+@pytest.mark.parametrize("name,cls", [("hybrid-b", HybridBExtractor),
+                                      ("segment-svm", SegmentSVMExtractor)])
+def test_segment_classifiers_round_trip(name, cls, tinyset, tmp_path):
+    train(name, [tinyset], base_names=["bte", "justext"], models_dir=tmp_path,
+          show_progress=False)
+    extractor = cls(models_dir=tmp_path)
+    assert extractor.base == (["bte", "justext"] if name == "hybrid-b" else [])
+    for doc in documents([tinyset], "test"):
+        text = extractor.extract(doc.page)
+        assert score(text, doc.gold).f1 > 0.9
+        assert "Copyright" not in text
+
+
+def test_registry_builds_hybrids_and_reports_a_missing_model(tmp_path, monkeypatch):
+    monkeypatch.setenv("CORPUSCRAWL_MODELS_DIR", str(tmp_path))
+    for name in ("hybrid-a", "hybrid-b", "segment-svm"):
+        with pytest.raises(ExtractorError, match=f"corpuscrawl train {name}"):
+            get_extractor(name)
+
+
+def test_document_features_come_from_the_page_html(data_dir):
+    from corpuscrawl.extract.hybrid import document_features
+
+    page = Page.from_file(data_dir / "learned" / "segments.html")
+    assert np.isclose(sum(document_features(page)[:6]), 1.0)
