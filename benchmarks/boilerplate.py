@@ -1,7 +1,7 @@
 """Measure the export stage: F1 change of every extractor, thresholds, overhead, dedup, prior.
 
     .venv/bin/python benchmarks/boilerplate.py                    # everything
-    .venv/bin/python benchmarks/boilerplate.py --extractors bte,justext --skip-grid
+    .venv/bin/python benchmarks/boilerplate.py --extractors bte,justext --sections f1,overhead
 
 What it does (results: benchmarks/results/boilerplate.md):
 
@@ -24,8 +24,9 @@ What it does (results: benchmarks/results/boilerplate.md):
    synthetic 50-page domain of ``tests/boilerplate_site.py``.
 4. **Overhead** per document of the whole export path (stage with a SQLite
    file history + near-duplicate index + JSON Lines exporter) against the
-   extraction time of the same pages with ``bte`` (parse included), side by
-   side in one process.
+   extraction time of the same pages — ``bte`` (parse included) and the
+   crawl's ``Extraction.run`` — interleaved per page in one process; a
+   per-step breakdown; the cost of the SQLite commit interval.
 5. **Near-duplicates**: estimated Jaccard of distinct gold texts of one domain
    (false positives at the threshold) and of lightly edited copies.
 6. **Prior**: gold paragraphs the built-in prior would remove, over every gold

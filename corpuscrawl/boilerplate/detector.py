@@ -52,22 +52,22 @@ __all__ = [
 
 #: A paragraph must occur in at least this many distinct documents of its domain.
 #: Measured (benchmarks/results/boilerplate.md: 809 pages of 195 repeating domains,
-#: 11 extractors, judged with all of a domain's pages): 2 gives the largest mean F1
-#: gain, +0.012 on the train part and +0.015 on the test part; 3 gives +0.008 /
-#: +0.011, 5 gives +0.005 / +0.007.
+#: the 8 rule-based extractors, judged with all of a domain's pages): 2 gives the
+#: largest mean F1 gain, +0.019 on the train part and +0.022 on the test part; 3
+#: gives +0.013 / +0.017, 5 gives +0.008 / +0.011.
 MIN_DOCUMENTS_DEFAULT = 2
 #: ... and in at least this share of the domain's documents, so that in a large
 #: domain two pages sharing a paragraph (a quote repeated in a follow-up, a wire
 #: paragraph) do not make it boilerplate.  Measured: 0 to 0.2 give the same gain on
 #: the benchmark domains (2-30 pages each, where min_documents binds); 0.5 loses a
-#: tenth of it.  0.05 keeps a prompt rotating among up to 20 variants removable in a
-#: large domain.
+#: tenth of it.  Within that range 0.05 keeps a prompt rotating among up to 20
+#: variants removable in a large domain.
 MIN_FRACTION_DEFAULT = 0.05
 #: Documents a domain needs in the history before its pages are judged (cold start).
 #: Measured: on the synthetic domain (a share prompt rotating over 4 variants)
 #: prompts leak into the first pages with 5 or fewer, none from 8 on; on the
-#: benchmark domains the gain grows from +0.010 (1) to +0.014 (10 and more, equal to
-#: judging at the end).  20 leaves a margin for sites with more prompt variants.
+#: benchmark domains the mean gain grows from +0.013 (1) to +0.019 (10 and more,
+#: equal to judging at the end).  20 leaves a margin for sites with more variants.
 WARM_DOCUMENTS_DEFAULT = 20
 
 

@@ -49,6 +49,7 @@ from corpuscrawl.extract.sequence import (
     pair_probabilities,
     pair_targets,
     sample_rows,
+    single_threaded,
     viterbi,
 )
 from corpuscrawl.extract.trainset import BaseOutputs, Doc
@@ -99,8 +100,9 @@ def decode(state: dict[str, Any], inputs: PageInputs) -> list[int]:
     """Block labels of a page: unary and pairwise potentials, Viterbi, then the fallback."""
     if not inputs.blocks:
         return []
-    unary_p = state["unary"].predict_proba(inputs.unary)[:, 1]
-    pair_p = pair_probabilities(state["pairwise"], inputs.pairs)
+    with single_threaded():
+        unary_p = state["unary"].predict_proba(inputs.unary)[:, 1]
+        pair_p = pair_probabilities(state["pairwise"], inputs.pairs)
     labels = viterbi(unary_p, pair_p, state["lambda"], state["bias"])
     if state.get("fallback", True):
         labels = fallback_region(unary_p, labels)

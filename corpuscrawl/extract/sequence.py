@@ -65,6 +65,22 @@ def _identity(docs: Iterable[Doc]) -> Iterable[Doc]:
 
 
 _STOPLISTS: dict[str, frozenset[str]] = {}
+_CONTROLLER: Any = None
+
+
+def single_threaded() -> Any:
+    """Context limiting OpenMP/BLAS to one thread while a page's blocks are predicted.
+
+    A page has a few hundred rows: worker threads cost more than they save,
+    and on a busy machine (a crawl, other jobs) their spinning made prediction
+    several times slower in our measurements.
+    """
+    global _CONTROLLER
+    if _CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+
+        _CONTROLLER = ThreadpoolController()
+    return _CONTROLLER.limit(limits=1)
 
 
 def page_stopwords(blocks: Sequence[Block]) -> frozenset[str]:
@@ -215,8 +231,9 @@ def label_page(state: dict[str, Any], inputs: PageInputs) -> list[int]:
     """Viterbi labels of a page's blocks under a trained state."""
     if not inputs.blocks:
         return []
-    unary_p = state["unary"].predict_proba(inputs.unary)[:, 1]
-    pair_p = pair_probabilities(state["pairwise"], inputs.pairs)
+    with single_threaded():
+        unary_p = state["unary"].predict_proba(inputs.unary)[:, 1]
+        pair_p = pair_probabilities(state["pairwise"], inputs.pairs)
     return viterbi(unary_p, pair_p, state["lambda"], state.get("bias", 0.0))
 
 

@@ -290,27 +290,28 @@ class CorpusSpider(scrapy.Spider):
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
-        yield from self.crawled(response, result, depth)
-        if result.text:
-            self._documents += 1
-            if self.max_pages is not None and self._documents >= self.max_pages:
-                raise CloseSpider("max_pages")
+        yield from self.crawled(response.url, response.status, response.text, result, depth)
+        self.count_document(result)
         if self.depth_limit is not None and depth >= self.depth_limit:
             return
         yield from self.links(page, result.text, result.language, result.title)
 
-    def crawled(self, response: Response, result: ExtractionResult, depth: int,
+    def crawled(self, url: str, status: int, html: str, result: ExtractionResult, depth: int,
                 **extra: Any) -> Iterator[CrawledPage]:
         """The item(s) for the pipeline: the page, or one per coherent text in split mode."""
         fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
-        if not result.units:
-            yield CrawledPage(url=response.url, status=response.status, html=response.text,
-                              result=result, depth=depth, fetched_at=fetched_at, **extra)
-            return
-        for i, (kind, text) in enumerate(result.units):
-            yield CrawledPage(url=response.url, status=response.status, html=response.text,
-                              result=replace(result, text=text, units=[]), depth=depth,
-                              fetched_at=fetched_at, unit=(i, kind), **extra)
+        units = result.units or [(None, None)]
+        for i, (kind, text) in enumerate(units):
+            unit_result = result if kind is None else replace(result, text=text, units=[])
+            yield CrawledPage(url=url, status=status, html=html, result=unit_result, depth=depth,
+                              fetched_at=fetched_at, unit=(i, kind or ""), **extra)
+
+    def count_document(self, result: ExtractionResult) -> None:
+        """Count a page with text towards ``max_pages``; close the spider when it is reached."""
+        if result.text:
+            self._documents += 1
+            if self.max_pages is not None and self._documents >= self.max_pages:
+                raise CloseSpider("max_pages")
 
     def links(self, page: Page, text: str, language: str, title: str) -> Iterator[scrapy.Request]:
         """Requests for a page's links and feeds, prioritized by the focus score."""
@@ -360,7 +361,6 @@ class CorpusSpider(scrapy.Spider):
         stats.inc_value("corpuscrawl/render/reveals", outcome.reveals)
         stats.inc_value("corpuscrawl/render/closes", outcome.closes)
         stats.inc_value("corpuscrawl/render/scrolls", outcome.scrolls)
-        fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
         depth = response.meta.get("corpuscrawl_depth", response.meta.get("depth", 0))
         final = Page.from_html(outcome.html, url=response.url, status=response.status)
         final_result = self.extraction.run(final)
@@ -370,18 +370,15 @@ class CorpusSpider(scrapy.Spider):
             if result.text in seen_texts:
                 continue
             seen_texts.add(result.text)
-            yield CrawledPage(url=f"{response.url}#corpuscrawl-reveal-{number}",
-                              status=response.status, html=html, result=result, depth=depth,
-                              fetched_at=fetched_at, rendered=True,
-                              alternates=outcome.alternates)
+            for item in self.crawled(f"{response.url}#corpuscrawl-reveal-{number}",
+                                     response.status, html, result, depth, rendered=True,
+                                     alternates=outcome.alternates):
+                yield item
         stats.inc_value("corpuscrawl/pages")
-        yield CrawledPage(url=response.url, status=response.status, html=outcome.html,
-                          result=final_result, depth=depth, fetched_at=fetched_at,
-                          rendered=True, alternates=outcome.alternates)
-        if final_result.text:
-            self._documents += 1
-            if self.max_pages is not None and self._documents >= self.max_pages:
-                raise CloseSpider("max_pages")
+        for item in self.crawled(response.url, response.status, outcome.html, final_result,
+                                 depth, rendered=True, alternates=outcome.alternates):
+            yield item
+        self.count_document(final_result)
         if self.depth_limit is not None and depth >= self.depth_limit:
             return
         page_score = self.focus.page_score(final_result.text, final_result.language,
