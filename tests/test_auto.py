@@ -1,4 +1,5 @@
-"""``auto``: fallback rule, decoding, train -> save -> load -> predict, votes, errors."""
+"""``auto``: fallback rule, comment cut, decoding, train -> save -> load -> predict, votes,
+errors."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import pytest
 
 from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.auto import AutoExtractor, fallback_region
+from corpuscrawl.extract.auto import AutoExtractor, cut_comments, fallback_region
 from corpuscrawl.extract.base import ExtractorError
+from corpuscrawl.extract.cdom import tree_blocks
 from corpuscrawl.extract.training import train
 from corpuscrawl.extract.trainset import documents
 from corpuscrawl.models import load_model
+from corpuscrawl.page import Page
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +28,41 @@ def test_fallback_keeps_near_best_blocks_only_when_nothing_was_kept():
     assert fallback_region(probs, [1, 0, 0, 0]) == [1, 0, 0, 0]
     assert fallback_region(np.array([0.1, 0.05]), [0, 0]) == [0, 0]  # nothing convincing
     assert fallback_region(np.array([]), []) == []
+
+
+ARTICLE_WITH_COMMENTS = """<html><body><div id="story">
+<h1>Premiers meet the prime minister</h1>
+<p>The economy dominated a working dinner between the premiers and the prime minister.</p>
+<p>The premiers said the meeting offered them a good opportunity to raise their concerns.</p>
+<div>Comments are now closed for this story</div>
+<div class="c"><div>Stephen B</div>
+<div>The time has come for the government to start cutting spending now.</div></div>
+<p>Inside the article parent again after the heading.</p>
+</div></body></html>"""
+
+
+def _blocks(html: str) -> list:
+    return tree_blocks(Page.from_html(html).tree.find("body"))
+
+
+def test_comment_cut_drops_blocks_outside_the_main_parent_after_a_heading():
+    blocks = _blocks(ARTICLE_WITH_COMMENTS)
+    texts = [b.text for b in blocks]
+    heading = texts.index("Comments are now closed for this story")
+    kept = cut_comments(blocks, [1] * len(blocks))
+    assert kept[:heading] == [1] * heading
+    assert kept[heading] == 0  # the heading itself
+    assert kept[texts.index("Stephen B")] == 0
+    assert kept[texts.index("Inside the article parent again after the heading.")] == 1
+
+
+def test_comment_cut_needs_kept_text_before_the_heading():
+    blocks = _blocks(ARTICLE_WITH_COMMENTS)
+    heading = [b.text for b in blocks].index("Comments are now closed for this story")
+    labels = [0] * heading + [1] * (len(blocks) - heading)
+    assert cut_comments(blocks, labels) == labels  # nothing kept before: no cut
+    assert cut_comments(blocks, [1] * len(blocks), min_before=0.99) == [1] * len(blocks)
+    assert cut_comments([], []) == []
 
 
 def test_train_save_load_predict_round_trip(data_dir, tmp_path):

@@ -78,3 +78,34 @@ def test_documents_split_like_single_paragraphs():
     text = "Updated May 5, 2019\n\n  © 2020 Ünïcode — naïve café\nplain ASCII line 12"
     assert split_paragraphs(text) == [Paragraph.of(line.strip())
                                       for line in text.split("\n") if line.strip()]
+
+
+# Text as the web writes it: ASCII with typographic punctuation (the fast path's
+# separator characters), a few letters and digits of other scripts, combining marks.
+_WEB_ALPHABET = st.sampled_from(
+    list("aZ09 _-,.\t\r\x1f©") + list("’“”—–…‘•«»·´¨\xa0\u2028\u200b\u00ad€£°±�₨²")
+    + list("éßİΩ٣\u0301"))
+
+
+@given(st.text(alphabet=_WEB_ALPHABET))
+def test_typographic_fast_path_equals_the_plain_rules(text):
+    assert normalize(text) == reference_normalize(text)
+    assert Paragraph.of(text).fingerprint == fingerprint(reference_normalize(text))
+
+
+def test_cached_paragraphs_equal_fresh_ones():
+    text = "© 2020 Example — “All rights reserved”\nSecond line\n© 2020 Example — “All rights reserved”"
+    first, again = split_paragraphs(text), split_paragraphs(text)
+    assert first == again == [Paragraph.of(line) for line in text.split("\n")]
+
+
+_LINE = st.lists(st.sampled_from(["may", "May,", "3", "2019", "sun", "märz", "Mai", "—", "  ",
+                                  "\x01", "\r", "word", "©", "naïve"]) | st.text(_WEB_ALPHABET),
+                 max_size=8).map("".join)
+
+
+@given(st.lists(_LINE, max_size=12).map("\n".join))
+def test_documents_fold_like_their_lines(text):
+    expected = [Paragraph.of(line.strip()) for line in text.split("\n") if line.strip()]
+    assert split_paragraphs(text) == expected
+    assert split_paragraphs(text) == expected  # again, from the cache

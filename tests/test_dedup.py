@@ -85,3 +85,21 @@ def test_lsh_bands_put_the_step_near_the_threshold(threshold):
 def test_invalid_threshold_is_rejected():
     with pytest.raises(ValueError, match="threshold"):
         NearDuplicateIndex(threshold=1.0)
+
+
+def test_word_hashes_hash_each_word_alone():
+    from corpuscrawl.dedup import word_hashes
+
+    words = ["naïve", "café", "a", "b", "a", "Привет", "42"]
+    together = word_hashes(" ".join(words))
+    alone = np.concatenate([word_hashes(w) for w in words])
+    assert together.tolist() == alone.tolist()
+    assert together[2] == together[4] and len(set(together.tolist())) == 6
+    assert word_hashes("").size == 0
+
+
+def test_spaced_text_gives_the_same_signature():
+    hasher = MinHasher()
+    a = text(5)
+    assert (hasher.signature(" ".join(a.split()), spaced=True) == hasher.signature(a)).all()
+    assert (hasher.signature(a.split()) == hasher.signature(a)).all()

@@ -183,11 +183,29 @@ class Detector:
     def clean_paragraphs(self, domain: str, paragraphs: Sequence[Paragraph],
                          notices: Sequence[str | None] | None = None,
                          stats: dict[int, ParagraphStats] | None = None) -> Cleaned:
-        """Remove the boilerplate paragraphs; the rest keep their order."""
-        verdicts = self.judge(domain, paragraphs, notices, stats)
-        kept = [v.paragraph.text for v in verdicts if not v.boilerplate]
-        removed = tuple(v.paragraph for v in verdicts if v.boilerplate)
-        return Cleaned("\n".join(kept), removed)
+        """Remove the boilerplate paragraphs; the rest keep their order.
+
+        The rules of :meth:`judge`, without building a verdict per paragraph
+        (this runs for every exported document).
+        """
+        if stats is None:
+            stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
+        if notices is None:
+            notices = self.notices(paragraphs)
+        # is_history_boilerplate for every paragraph at once: documents >= both bounds.
+        cfg = self.config
+        least = max(cfg.min_documents, cfg.min_fraction * self.history.document_count(domain))
+        kept: list[str] = []
+        removed: list[Paragraph] = []
+        get = stats.get
+        for p, notice in zip(paragraphs, notices, strict=True):
+            known = get(p.fingerprint)
+            if notice is None and (known is None or not (known.template
+                                                         or known.documents >= least)):
+                kept.append(p.text)
+            else:
+                removed.append(p)
+        return Cleaned("\n".join(kept), tuple(removed))
 
     def clean(self, domain: str, text: str) -> Cleaned:
         """Remove the boilerplate from a text without recording it (judge only)."""

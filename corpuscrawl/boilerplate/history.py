@@ -32,8 +32,8 @@ import sqlite3
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
@@ -54,18 +54,39 @@ __all__ = [
 #: commit each, 0.40 ms with one per 100 and 0.38 ms with one per 1000; a crash
 #: loses at most 100 documents of history.
 COMMIT_EVERY_DEFAULT = 100
-#: Largest number of "?" parameters used in one SQLite statement (the compile-time
-#: default limit of older SQLite builds is 999).
-_SQL_CHUNK = 900
+
+# Fingerprint lists travel to SQLite as one JSON array read by json_each (JSON1, built
+# into SQLite since 3.38 and into the CPython builds before that): the statements'
+# text is then fixed, so the sqlite3 module compiles each once and reuses it, where a
+# statement with one "?" per fingerprint had to be compiled again for every length.
+# Measured on the benchmark pages (bte output, 73 lines): recording a document costs
+# 0.18 ms this way against 0.29 ms with one VALUES row per fingerprint.
+_UPSERT_SQL = (
+    "INSERT INTO paragraphs (domain, fp, documents, first_seen, last_seen) "
+    "SELECT ?1, value, 1, ?2, ?2 FROM json_each(?3) WHERE true "  # WHERE: see SQLite's upsert
+    "ON CONFLICT(domain, fp) DO UPDATE SET documents = documents + 1, "  # parsing notes
+    "last_seen = excluded.last_seen")
+_RETURNING_SQL = " RETURNING fp, documents, template, first_seen, last_seen"
+_LOOKUP_SQL = (
+    "SELECT fp, documents, template, first_seen, last_seen FROM paragraphs "
+    "WHERE domain = ?1 AND fp IN (SELECT value FROM json_each(?2))")
+
+
+def _json_list(values: Iterable[int]) -> str:
+    """A JSON array of integers (what json_each reads)."""
+    return "[" + ",".join(map(str, values)) + "]"
 
 
 class HistoryError(RuntimeError):
     """The history store cannot be opened or used (bad path, unreachable server)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ParagraphStats:
-    """What the history knows of one paragraph fingerprint in one domain."""
+class ParagraphStats(NamedTuple):
+    """What the history knows of one paragraph fingerprint in one domain.
+
+    A named tuple (immutable, like the frozen dataclass it replaced): a look-up
+    builds one per paragraph, and a tuple is ~4 times cheaper to create.
+    """
 
     documents: int = 0
     template: bool = False
@@ -199,42 +220,29 @@ class SQLiteHistory(DomainHistory):
     def _observe(self, domain: str, doc_key: int, fps: Sequence[int], now: float) -> bool:
         if not self._new_document(domain, doc_key):
             return False
-        self._db.execute(
-            "INSERT INTO domains (domain, documents) VALUES (?, 1) "
-            "ON CONFLICT(domain) DO UPDATE SET documents = documents + 1", (domain,))
-        self._db.executemany(
-            "INSERT INTO paragraphs (domain, fp, documents, first_seen, last_seen) "
-            "VALUES (?, ?, 1, ?, ?) ON CONFLICT(domain, fp) DO UPDATE SET "
-            "documents = documents + 1, last_seen = excluded.last_seen",
-            [(domain, fp, now, now) for fp in fps])
+        self._count_document(domain)
+        self._db.execute(_UPSERT_SQL, (domain, now, _json_list(fps)))
         self._written()
         return True
 
     def record(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph],
                now: float | None = None) -> dict[int, ParagraphStats]:
-        """Count and look up in one statement per chunk (``INSERT ... RETURNING``)."""
+        """Count and look up in one statement (``INSERT ... RETURNING``)."""
         fps = sorted({p.fingerprint for p in paragraphs})
         now = time.time() if now is None else now
         if not self._new_document(domain, doc_key) or not fps:
             return self.lookup(domain, fps)
+        self._count_document(domain)
+        rows = self._db.execute(_UPSERT_SQL + _RETURNING_SQL, (domain, now, _json_list(fps)))
+        found = {fp: ParagraphStats(docs, bool(template), first, last)
+                 for fp, docs, template, first, last in rows}
+        self._written()
+        return found
+
+    def _count_document(self, domain: str) -> None:
         self._db.execute(
             "INSERT INTO domains (domain, documents) VALUES (?, 1) "
             "ON CONFLICT(domain) DO UPDATE SET documents = documents + 1", (domain,))
-        found: dict[int, ParagraphStats] = {}
-        step = _SQL_CHUNK // 4
-        for start in range(0, len(fps), step):
-            chunk = fps[start:start + step]
-            rows = self._db.execute(
-                "INSERT INTO paragraphs (domain, fp, documents, first_seen, last_seen) VALUES "
-                + ",".join(["(?, ?, 1, ?, ?)"] * len(chunk))
-                + " ON CONFLICT(domain, fp) DO UPDATE SET documents = documents + 1, "
-                "last_seen = excluded.last_seen "
-                "RETURNING fp, documents, template, first_seen, last_seen",
-                [value for fp in chunk for value in (domain, fp, now, now)])
-            for fp, docs, template, first, last in rows:
-                found[fp] = ParagraphStats(docs, bool(template), first, last)
-        self._written()
-        return found
 
     def _new_document(self, domain: str, doc_key: int) -> bool:
         return self._db.execute("INSERT OR IGNORE INTO documents (domain, doc) VALUES (?, ?)",
@@ -271,17 +279,9 @@ class SQLiteHistory(DomainHistory):
 
     def lookup(self, domain: str, fps: Iterable[int]) -> dict[int, ParagraphStats]:
         """Stats of the given fingerprints in ``domain`` (never-seen ones are absent)."""
-        wanted = list(dict.fromkeys(fps))
-        found: dict[int, ParagraphStats] = {}
-        for start in range(0, len(wanted), _SQL_CHUNK):
-            chunk = wanted[start:start + _SQL_CHUNK]
-            marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(
-                "SELECT fp, documents, template, first_seen, last_seen FROM paragraphs "
-                f"WHERE domain = ? AND fp IN ({marks})", (domain, *chunk))
-            for fp, docs, template, first, last in rows:
-                found[fp] = ParagraphStats(docs, bool(template), first, last)
-        return found
+        rows = self._db.execute(_LOOKUP_SQL, (domain, _json_list(fps)))
+        return {fp: ParagraphStats(docs, bool(template), first, last)
+                for fp, docs, template, first, last in rows}
 
     def flush(self) -> None:
         """Commit pending writes."""

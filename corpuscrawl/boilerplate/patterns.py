@@ -93,29 +93,47 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-# Every pattern above needs one of these (case-folded) substrings; one search for them
+# Every pattern above needs one of these (case-folded) substrings; looking for them
 # first is ~20 times cheaper than running the patterns on every paragraph.
-_KEY_RE = re.compile("|".join(map(re.escape, (
+_KEYWORDS = (
     "©", "(c)", "copyright", "rights", "rechte", "droits", "derechos", "diritti", "direitos",
     "prawa", "práva", "prava", "jog ", "права", "rättigheter", "rettigheder", "oikeudet",
     "hakları", "cookie", "kolačić", "sütik", "版权", "权利", "著作権", "無断", "urheberrecht",
-    "auteursrecht", "autor"))))
+    "auteursrecht", "autor")
+_KEY_RE = re.compile("|".join(map(re.escape, _KEYWORDS)))
+# For keyword_lines: each keyword behind a "gate", a substring of it that is cheaper to
+# look for (one character: ~5 times cheaper) or shared by several keywords; a text without
+# the gate cannot contain the keyword.  Non-ASCII keywords are gated by their first
+# non-ASCII character, and skipped altogether in ASCII text.
+_GATES: dict[str, list[str]] = {"recht": ["rechte", "urheberrecht", "auteursrecht"]}
+for _keyword in _KEYWORDS:
+    if not _keyword.isascii():
+        _GATES.setdefault(next(c for c in _keyword if not c.isascii()), []).append(_keyword)
+    elif "recht" not in _keyword:
+        _GATES[_keyword] = [_keyword]
+_ASCII_GATES = tuple((gate, tuple(kws)) for gate, kws in _GATES.items() if gate.isascii())
+_OTHER_GATES = tuple((gate, tuple(kws)) for gate, kws in _GATES.items() if not gate.isascii())
 
 
 def keyword_lines(folded: str) -> list[int]:
     """Indices of the lines of case-folded ``folded`` that contain a notice keyword.
 
     Every notice pattern needs one of the keywords, so the other lines of a
-    document need no pattern matching (one scan instead of one per line).
+    document need no pattern matching.  One substring search per keyword over
+    the whole text (a C loop each, ~10 times cheaper than one scan with the
+    keyword alternation; cheaper still behind the gates above) finds the few
+    keywords a document contains; only those are looked for line by line.
     """
-    lines: list[int] = []
-    index = position = 0
-    for match in _KEY_RE.finditer(folded):
-        index += folded.count("\n", position, match.start())
-        position = match.start()
-        if not lines or lines[-1] != index:
-            lines.append(index)
-    return lines
+    gates = _ASCII_GATES if folded.isascii() else _ASCII_GATES + _OTHER_GATES
+    present = [keyword for gate, keywords in gates if gate in folded
+               for keyword in keywords if keyword in folded]
+    if not present:
+        return []
+    lines = folded.split("\n")
+    found: set[int] = set()
+    for keyword in present:
+        found.update(i for i, line in enumerate(lines) if keyword in line)
+    return sorted(found)
 
 
 #: Characters per word above any real text's average (English ~6, German ~7 with spaces).

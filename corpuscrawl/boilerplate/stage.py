@@ -156,8 +156,15 @@ class ExportStage:
     def _release(self, domain: str) -> Iterator[Outcome]:
         items = self._held.pop(domain, [])
         self._held_count -= len(items)
+        if not items:
+            return
+        # One look-up for all of them: judging writes nothing, so every item sees the
+        # same evidence, and the domain's paragraphs they share are fetched once.
+        assert self.detector is not None
+        stats = self.detector.history.lookup(
+            domain, {p.fingerprint for item in items for p in item.paragraphs})
         for item in items:
-            yield self._judge(item)
+            yield self._judge(item, stats)
 
     def _duplicate_of(self, doc: Document, paragraphs: list[Paragraph],
                       notices: list[str | None]) -> object | None:
@@ -169,7 +176,10 @@ class ExportStage:
         # copy with another date or counter still a copy.
         kept = [p.normalized for p, notice in zip(paragraphs, notices, strict=True)
                 if notice is None] or [p.normalized for p in paragraphs]
-        return self.dedup.add(doc.url or content_hash(doc.text), " ".join(kept).split())
+        # Normalized forms are words joined by single spaces: joined again (without the
+        # empty ones) they are the document's words, and need no second split.
+        return self.dedup.add(doc.url or content_hash(doc.text),
+                              " ".join([words for words in kept if words]), spaced=True)
 
     def _judge(self, item: _Held, stats: dict[int, ParagraphStats] | None = None) -> Outcome:
         assert self.detector is not None
