@@ -385,16 +385,20 @@ def breakdown_section(docs: list[Doc], texts: dict[str, str], limit: int = 400) 
             t1 = time.perf_counter()
             notices = detector.notices(paragraphs)
             t2 = time.perf_counter()
-            index.add(d.key, " ".join(p.normalized for p in paragraphs).split())
+            # as ExportStage does it: the normalized words of the paragraphs the prior keeps
+            kept = [p.normalized for p, n in zip(paragraphs, notices, strict=True)
+                    if n is None and p.normalized]
+            index.add(d.key, " ".join(kept), spaced=True)
             t3 = time.perf_counter()
-            stats = history.record(d.domain, i, paragraphs)
+            detector.observe(d.domain, i, paragraphs)
+            stats = detector.boilerplate_stats(d.domain, (p.fingerprint for p in paragraphs))
             t4 = time.perf_counter()
             detector.clean_paragraphs(d.domain, paragraphs, notices, stats)
             t5 = time.perf_counter()
             for name, dt in (("split + normalize + fingerprint", t1 - t0),
                              ("prior (notice patterns)", t2 - t1),
                              ("near-duplicate signature + LSH", t3 - t2),
-                             ("history record (SQLite upsert)", t4 - t3),
+                             ("history: count (SQLite upsert) + look up repeated", t4 - t3),
                              ("judge + rebuild text", t5 - t4)):
                 steps[name] += dt
         history.close()

@@ -171,3 +171,17 @@ def test_record_counts_and_returns_the_stats_after_counting(backend, domain):
 def test_scheme_host_and_port_do_not_change_the_document_key():
     assert document_key("http://www.x.example:8080/a?b=1") == document_key("https://x.example/a?b=1")
     assert document_key("http://x.example/a") != document_key("http://x.example/b")
+
+
+def test_lookup_can_leave_out_rare_paragraphs(backend, domain):
+    with open_history(backend[1]) as h:
+        h.observe(domain, 1, [NOTICE, body(1)])
+        h.observe(domain, 2, [NOTICE, body(2)])
+        h.seed_from_error_page(domain, [SHARE])
+        fps = [NOTICE.fingerprint, body(1).fingerprint, SHARE.fingerprint,
+               body(99).fingerprint, -(2**63), 2**63 - 1]
+        assert set(h.lookup(domain, fps)) == set(fps[:3])
+        repeated = h.lookup(domain, fps, min_documents=2)
+        assert set(repeated) == {NOTICE.fingerprint, SHARE.fingerprint}  # template kept
+        assert repeated[NOTICE.fingerprint].documents == 2
+        assert set(h.lookup(domain, fps, min_documents=2.5)) == {SHARE.fingerprint}

@@ -28,7 +28,7 @@ documents until it is warm.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -135,6 +135,24 @@ class Detector:
         """True when the domain has enough documents in its history to judge its pages."""
         return self.history.document_count(domain) >= self.config.warm_documents
 
+    def history_floor(self, domain: str) -> float:
+        """Fewest documents of ``domain`` a paragraph must be in to be history boilerplate.
+
+        Both thresholds of rule 1 at once (``min_documents`` and
+        ``min_fraction`` of the domain's documents so far).
+        """
+        cfg = self.config
+        return max(cfg.min_documents, cfg.min_fraction * self.history.document_count(domain))
+
+    def boilerplate_stats(self, domain: str,
+                          fingerprints: Iterable[int]) -> dict[int, ParagraphStats]:
+        """History stats of those of ``fingerprints`` that rule 1 or 2 makes boilerplate now.
+
+        Enough to judge (a paragraph absent here is content unless the prior
+        flags it) and several times cheaper to fetch than every paragraph's stats.
+        """
+        return self.history.lookup(domain, fingerprints, self.history_floor(domain))
+
     def is_history_boilerplate(self, stats: ParagraphStats, domain_documents: int) -> bool:
         """Rule 1 of the module docstring for one paragraph's stats."""
         cfg = self.config
@@ -150,7 +168,7 @@ class Detector:
         out: list[str | None] = [None] * len(paragraphs)
         if not self.config.use_patterns or not paragraphs:
             return out
-        folded = "\n".join(p.text for p in paragraphs).casefold()  # keeps the line breaks
+        folded = "\n".join([p.text for p in paragraphs]).casefold()  # keeps the line breaks
         for index in keyword_lines(folded):
             out[index] = notice_kind(paragraphs[index].text, self.config.pattern_max_words)
         return out
@@ -192,9 +210,7 @@ class Detector:
             stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
         if notices is None:
             notices = self.notices(paragraphs)
-        # is_history_boilerplate for every paragraph at once: documents >= both bounds.
-        cfg = self.config
-        least = max(cfg.min_documents, cfg.min_fraction * self.history.document_count(domain))
+        least = self.history_floor(domain)  # is_history_boilerplate: documents >= both bounds
         kept: list[str] = []
         removed: list[Paragraph] = []
         get = stats.get

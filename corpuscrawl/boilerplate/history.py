@@ -50,26 +50,29 @@ __all__ = [
 ]
 
 #: SQLite commits after this many recorded documents (and on close).  Measured
-#: (benchmarks/results/boilerplate.md): recording a document costs 0.77 ms with a
-#: commit each, 0.40 ms with one per 100 and 0.38 ms with one per 1000; a crash
-#: loses at most 100 documents of history.
+#: (benchmarks/results/boilerplate.md, 2026-11-22 06:17): recording a document costs
+#: 0.37 ms with a commit each, 0.24 ms with one per 100 and 0.23 ms with one per
+#: 1000; a crash loses at most 100 documents of history.
 COMMIT_EVERY_DEFAULT = 100
 
-# Fingerprint lists travel to SQLite as one JSON array read by json_each (JSON1, built
-# into SQLite since 3.38 and into the CPython builds before that): the statements'
-# text is then fixed, so the sqlite3 module compiles each once and reuses it, where a
-# statement with one "?" per fingerprint had to be compiled again for every length.
-# Measured on the benchmark pages (bte output, 73 lines): recording a document costs
-# 0.18 ms this way against 0.29 ms with one VALUES row per fingerprint.
+# Fingerprint lists travel to SQLite as one JSON array read by json_each (the JSON1
+# functions, built into SQLite since 3.38 and enabled in most earlier builds): the
+# statements' text is then fixed, so the sqlite3 module compiles each once and reuses
+# it, where a statement with one "?" per fingerprint had to be compiled again for
+# almost every document.  Measured on the benchmark pages (bte output, 73 lines):
+# recording a document costs 0.18 ms this way against 0.29 ms with one VALUES row
+# per fingerprint.  ("WHERE true" is required by SQLite's grammar for an upsert
+# whose rows come from a SELECT.)
 _UPSERT_SQL = (
     "INSERT INTO paragraphs (domain, fp, documents, first_seen, last_seen) "
-    "SELECT ?1, value, 1, ?2, ?2 FROM json_each(?3) WHERE true "  # WHERE: see SQLite's upsert
-    "ON CONFLICT(domain, fp) DO UPDATE SET documents = documents + 1, "  # parsing notes
+    "SELECT ?1, value, 1, ?2, ?2 FROM json_each(?3) WHERE true "
+    "ON CONFLICT(domain, fp) DO UPDATE SET documents = documents + 1, "
     "last_seen = excluded.last_seen")
 _RETURNING_SQL = " RETURNING fp, documents, template, first_seen, last_seen"
 _LOOKUP_SQL = (
     "SELECT fp, documents, template, first_seen, last_seen FROM paragraphs "
-    "WHERE domain = ?1 AND fp IN (SELECT value FROM json_each(?2))")
+    "WHERE domain = ?1 AND fp IN (SELECT value FROM json_each(?2)) "
+    "AND (template OR documents >= ?3)")
 
 
 def _json_list(values: Iterable[int]) -> str:
@@ -159,8 +162,14 @@ class DomainHistory(ABC):
         """How many error pages have seeded ``domain``'s template."""
 
     @abstractmethod
-    def lookup(self, domain: str, fps: Iterable[int]) -> dict[int, ParagraphStats]:
-        """Stats of the given fingerprints in ``domain`` (fingerprints never seen are absent)."""
+    def lookup(self, domain: str, fps: Iterable[int],
+               min_documents: float = 0.0) -> dict[int, ParagraphStats]:
+        """Stats of the given fingerprints in ``domain`` (fingerprints never seen are absent).
+
+        ``min_documents`` > 0 leaves out the fingerprints found in fewer
+        documents and not on an error page (the detector asks only for those
+        that can be boilerplate: on the benchmark pages ~6 % of a look-up).
+        """
 
     def flush(self) -> None:  # noqa: B027 - optional hook, backends that buffer override it
         """Make everything recorded so far durable (no-op for write-through backends)."""
@@ -214,6 +223,13 @@ class SQLiteHistory(DomainHistory):
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise HistoryError(f"cannot open boilerplate history {self.path!r}: {exc}") from exc
+        try:
+            self._db.execute("SELECT value FROM json_each('[1]')").fetchall()
+        except sqlite3.OperationalError as exc:
+            raise HistoryError(
+                f"the SQLite library ({sqlite3.sqlite_version}) lacks the JSON1 functions the "
+                "boilerplate history needs (built in since SQLite 3.38); use a newer Python or "
+                "a redis:// CORPUSCRAWL_BOILERPLATE_HISTORY") from exc
         self.commit_every = max(1, commit_every)
         self._uncommitted = 0
 
@@ -277,9 +293,10 @@ class SQLiteHistory(DomainHistory):
         """How many error pages have seeded ``domain``'s template."""
         return self._domain_row(domain)[1]
 
-    def lookup(self, domain: str, fps: Iterable[int]) -> dict[int, ParagraphStats]:
-        """Stats of the given fingerprints in ``domain`` (never-seen ones are absent)."""
-        rows = self._db.execute(_LOOKUP_SQL, (domain, _json_list(fps)))
+    def lookup(self, domain: str, fps: Iterable[int],
+               min_documents: float = 0.0) -> dict[int, ParagraphStats]:
+        """Stats of the given fingerprints in ``domain`` (see :meth:`DomainHistory.lookup`)."""
+        rows = self._db.execute(_LOOKUP_SQL, (domain, _json_list(fps), min_documents))
         return {fp: ParagraphStats(docs, bool(template), first, last)
                 for fp, docs, template, first, last in rows}
 
@@ -360,8 +377,9 @@ class RedisHistory(DomainHistory):
         """How many error pages have seeded ``domain``'s template."""
         return int(self._redis.get(self._key(domain, "err")) or 0)
 
-    def lookup(self, domain: str, fps: Iterable[int]) -> dict[int, ParagraphStats]:
-        """Stats of the given fingerprints in ``domain`` (never-seen ones are absent)."""
+    def lookup(self, domain: str, fps: Iterable[int],
+               min_documents: float = 0.0) -> dict[int, ParagraphStats]:
+        """Stats of the given fingerprints in ``domain`` (see :meth:`DomainHistory.lookup`)."""
         wanted = list(dict.fromkeys(fps))
         if not wanted:
             return {}
@@ -372,7 +390,7 @@ class RedisHistory(DomainHistory):
         found: dict[int, ParagraphStats] = {}
         for fp, n, tpl, first, last in zip(wanted, counts, templates, firsts, lasts,
                                            strict=True):
-            if n is None and tpl is None:
+            if tpl is None and (n is None or int(n) < min_documents):
                 continue
             found[fp] = ParagraphStats(int(n or 0), tpl is not None,
                                        float(first or 0.0), float(last or 0.0))

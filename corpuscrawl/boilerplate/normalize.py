@@ -19,12 +19,14 @@ vanishingly unlikely (birthday bound ~4·10⁹ distinct paragraphs).
 Speed (the export stage must stay under 10 % of the extraction time,
 benchmarks/results/boilerplate.md): a line that is ASCII once its non-ASCII
 punctuation and symbols (curly quotes, dashes, ellipses, no-break spaces ...)
-are made spaces is folded by one ``str.translate``; only lines with other
+are made spaces is folded by one ``bytes.translate``; only lines with other
 non-ASCII characters (letters, digits of other scripts) take the Unicode
-path.  :func:`split_paragraphs` keeps recently seen lines' paragraphs in a
-bounded cache, since a domain's boilerplate lines recur on every page.  Both
-are exact: ``tests/test_boilerplate_normalize.py`` compares them with the
-plain rules above.
+path.  :func:`split_paragraphs` folds all such lines of a document as one
+block (a few C calls per document instead of per line).  Both are exact:
+``tests/test_boilerplate_normalize.py`` compares them with the plain rules
+above.  (A cache of recently seen lines was measured and dropped: the lines
+that repeat within a domain are short — 22 % of the lines but 5 % of the
+characters on the benchmark pages — and the look-ups cost what they saved.)
 """
 
 from __future__ import annotations
@@ -32,11 +34,9 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from itertools import islice
 from typing import NamedTuple
 
 __all__ = [
-    "PARAGRAPH_CACHE_SIZE_DEFAULT",
     "Paragraph",
     "fingerprint",
     "fingerprint_hex",
@@ -89,9 +89,8 @@ _SEPARATORS_RE = re.compile(r"[^\w©]+")
 _ASCII_TABLE = bytes(
     c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or c == 95 else 48 if 48 <= c <= 57
     else 32 for c in range(256))
-# Calendar words that can occur in an ASCII line -> (the word, its mask) padded by spaces.
-_ASCII_CALENDAR = {k.encode("ascii"): (b" %s " % k.encode("ascii"), b" %s " % v.encode("ascii"))
-                   for k, v in _CALENDAR.items() if k.isascii()}
+# Calendar word -> its mask, for the calendar words an ASCII line can hold (bytes).
+_ASCII_MASKS = {k.encode("ascii"): v.encode("ascii") for k, v in _CALENDAR.items() if k.isascii()}
 
 
 def _separator_chars() -> str:
@@ -145,18 +144,7 @@ def _ascii_form(text: str) -> bytes | None:
     while b"00" in folded:  # digit runs to one "0"; every "0" here came from a digit
         folded = folded.replace(b"00", b"0")
     words = folded.split()
-    calendar = _ASCII_CALENDAR.keys() & words
-    if not calendar:
-        return b" ".join(words)
-    # Mask the few calendar words by replacing them in the joined form (cheaper than a
-    # lookup per word); the padding spaces make only whole words match, and the loop
-    # catches adjacent repeats ("may may"), which one replace pass leaves every second of.
-    joined = b" %s " % b" ".join(words)
-    for word in calendar:
-        padded, mask = _ASCII_CALENDAR[word]
-        while padded in joined:
-            joined = joined.replace(padded, mask)
-    return joined[1:-1]
+    return b" ".join(map(_ASCII_MASKS.get, words, words))  # calendar words masked
 
 
 def normalize(paragraph: str) -> str:
@@ -205,20 +193,11 @@ class Paragraph(NamedTuple):
         return self.normalized.count(" ") + 1 if self.normalized else 0
 
 
-#: Lines whose paragraphs :func:`split_paragraphs` remembers (the older half is
-#: dropped when full).  A domain's boilerplate lines recur on every page: on the
-#: first 400 benchmark pages of repeating domains 27 % of the lines (bte output)
-#: repeat an earlier line exactly.  An entry takes ~0.5 KB (the average line is
-#: 122 characters, kept twice), so 16384 entries stay near 8 MB while covering the
-#: boilerplate of hundreds of domains crawled side by side.
-PARAGRAPH_CACHE_SIZE_DEFAULT = 1 << 14
-
-_CACHE: dict[str, Paragraph] = {}
-# The line separator inside a block of lines folded at once (its own word after the
-# folding, which turns every other control character into a space).
+# The line separator inside a block of lines folded at once: put in as a word of its own
+# after the folding, which has turned every control character of the text into a space.
 _MARK = b"\x01"
-# Calendar word -> its mask, for ASCII words (bytes).
-_ASCII_MASKS = {k.encode("ascii"): v.encode("ascii") for k, v in _CALENDAR.items() if k.isascii()}
+# Digit runs, already "0"s (on a whole block one pass of this beats repeated halving 5x).
+_ZEROS_RE = re.compile(rb"00+")
 # _ASCII_TABLE keeping the line breaks of a block.
 _BLOCK_TABLE = _ASCII_TABLE[:10] + b"\n" + _ASCII_TABLE[11:]
 
@@ -230,9 +209,7 @@ def _ascii_block(lines: list[str]) -> list[bytes]:
     runs, split into words (a line break becomes a marker word), mask calendar
     words (one dictionary look-up per word, in C), join, cut at the markers.
     """
-    folded = "\n".join(lines).encode("ascii").translate(_BLOCK_TABLE)
-    while b"00" in folded:
-        folded = folded.replace(b"00", b"0")
+    folded = _ZEROS_RE.sub(b"0", "\n".join(lines).encode("ascii").translate(_BLOCK_TABLE))
     words = folded.replace(b"\n", b" \x01 ").split()
     masked = b" ".join(map(_ASCII_MASKS.get, words, words))
     return [form.strip() for form in masked.split(_MARK)]
@@ -242,11 +219,18 @@ def _paragraphs(lines: list[str]) -> list[Paragraph]:
     """:meth:`Paragraph.of` for each line, folding the ASCII-able ones as one block."""
     spaced = [line if line.isascii() else _SEPARATOR_CHARS_RE.sub(" ", line) for line in lines]
     ascii_lines = [line for line in spaced if line.isascii()]
-    forms = iter(_ascii_block(ascii_lines)) if ascii_lines else iter(())
+    forms = _ascii_block(ascii_lines) if ascii_lines else []
+    # Paragraph.of inlined (tuple.__new__, blake2b): this loop is the per-line cost left.
+    new, blake2b, from_bytes = tuple.__new__, hashlib.blake2b, int.from_bytes
+    if len(forms) == len(lines):
+        return [new(Paragraph, (line, form.decode("ascii"), from_bytes(
+            blake2b(form, digest_size=8).digest(), "big", signed=True)))
+            for line, form in zip(lines, forms, strict=True)]
     out = []
+    next_form = iter(forms).__next__
     for line, ready in zip(lines, spaced, strict=True):
         if ready.isascii():
-            form = next(forms)
+            form = next_form()
             out.append(Paragraph(line, form.decode("ascii"), _digest(form)))
         else:
             out.append(Paragraph.of(line))
@@ -257,22 +241,7 @@ def split_paragraphs(text: str) -> list[Paragraph]:
     """The non-blank lines of a document's text (the Extractor contract's paragraphs).
 
     Equal to ``[Paragraph.of(line.strip()) for line in text.split("\\n") if
-    line.strip()]``; lines seen recently come from a bounded cache, the others
-    are folded together (see :func:`_ascii_block`).
+    line.strip()]``, with the ASCII-able lines folded together (:func:`_ascii_block`).
     """
     lines = [line for line in map(str.strip, text.split("\n")) if line]
-    found = list(map(_CACHE.get, lines))
-    missing = [line for line, paragraph in zip(lines, found, strict=True) if paragraph is None]
-    if not missing:
-        return found  # type: ignore[return-value]
-    fresh = iter(_paragraphs(missing))
-    if len(_CACHE) + len(missing) > PARAGRAPH_CACHE_SIZE_DEFAULT:
-        for line in list(islice(_CACHE, len(_CACHE) // 2)):
-            _CACHE.pop(line, None)
-    out = []
-    for paragraph in found:
-        if paragraph is None:
-            paragraph = next(fresh)
-            _CACHE[paragraph.text] = paragraph
-        out.append(paragraph)
-    return out
+    return _paragraphs(lines) if lines else []

@@ -133,7 +133,9 @@ class ExportStage:
         key = document_key(doc.url, doc.text)
         item = _Held(doc, domain, paragraphs, notices)
         if domain not in self._held and self.detector.is_warm(domain):
-            return [self._judge(item, self.detector.record(domain, key, paragraphs))]
+            self.detector.observe(domain, key, paragraphs)
+            stats = self.detector.boilerplate_stats(domain, (p.fingerprint for p in paragraphs))
+            return [self._judge(item, stats)]
         self.detector.observe(domain, key, paragraphs)
         self._held.setdefault(domain, []).append(item)
         self._held_count += 1
@@ -161,7 +163,7 @@ class ExportStage:
         # One look-up for all of them: judging writes nothing, so every item sees the
         # same evidence, and the domain's paragraphs they share are fetched once.
         assert self.detector is not None
-        stats = self.detector.history.lookup(
+        stats = self.detector.boilerplate_stats(
             domain, {p.fingerprint for item in items for p in item.paragraphs})
         for item in items:
             yield self._judge(item, stats)
