@@ -61,6 +61,9 @@ SETTLE_MAX_MS_DEFAULT = 2500
 #: Timeout of one Playwright click (ms); a click that cannot happen within this is retried
 #: after closing overlays, then done from script.
 CLICK_TIMEOUT_MS_DEFAULT = 1500
+#: Pause before the one retry of a scroll that loaded nothing (ms): longer than a
+#: typical scroll-handler debounce (100-300 ms) plus a local fetch.
+SCROLL_RETRY_PAUSE_MS_DEFAULT = 400
 #: Scrolls to the bottom when ``max_scrolls`` is not given (the seed's benchmark used 5).
 MAX_SCROLLS_DEFAULT = 5
 #: Safety cap on reveals when ``max_reveals`` is None ("all"): endless "load more" feeds.
@@ -364,18 +367,33 @@ class PageInteraction:
             self.result.snapshots.append(await self.snapshot())
 
     async def scroll_once(self) -> bool:
-        """Scroll to the bottom once; True when the page grew or its text changed."""
+        """Scroll to the bottom once; True when the page grew or its text changed.
+
+        When nothing arrived, the page gets one more chance (a pause, a second
+        scroll, a settle) before the feed counts as exhausted: on a loaded machine
+        the page's fetch can start after the first settle already ended, and a
+        handler that was still busy with the previous page ignores one scroll.
+        """
         _, _, _, height_before = await self.progress()
         before = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
         await self.page.evaluate(js.SCROLL_JS)
         await self.settle()
         self.result.scrolls += 1
-        _, _, _, height_after = await self.progress()
-        after = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
-        grew = height_after > height_before or after != before
+        grew = await self._changed(height_before, before)
+        if not grew and self._time_left():
+            await asyncio.sleep(SCROLL_RETRY_PAUSE_MS_DEFAULT / 1000)
+            await self.page.evaluate(js.SCROLL_JS)
+            await self.settle()
+            grew = await self._changed(height_before, before)
         if grew:
             self._note(f"scroll {self.result.scrolls} loaded more")
         return grew
+
+    async def _changed(self, height_before: int, fingerprint_before: str) -> bool:
+        """True when the page is taller or its text differs from before."""
+        _, _, _, height_after = await self.progress()
+        after = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
+        return height_after > height_before or after != fingerprint_before
 
 
 async def interact(page: PlaywrightPage, classify: Classify,
