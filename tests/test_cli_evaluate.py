@@ -45,6 +45,19 @@ def test_methods_dir_outside_a_read_only_dataset(tiny: Path, tmp_path: Path) -> 
     assert (out / "tiny" / "bte" / "evaluation.csv").is_file()
 
 
+def test_methods_dir_when_a_method_shares_the_dataset_name(tiny: Path, tmp_path: Path) -> None:
+    # `extract -o DIR` on a dataset named like a method (readability): DIR/<name>/ is
+    # then a method directory, not a directory of method directories.
+    dataset = tmp_path / "readability"
+    tiny.rename(dataset)
+    out = tmp_path / "out"
+    assert main(["extract", "-e", "bte", "-e", "readability", "-j", "1", "--no-progress",
+                 "-o", str(out), str(dataset)]) == 0
+    assert main(["evaluate", str(dataset), "--methods-dir", str(out)]) == 0
+    assert (out / "bte" / "evaluation.csv").is_file()
+    assert (out / "readability" / "evaluation.csv").is_file()
+
+
 def test_nothing_to_evaluate(tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", str(tiny)]) == 2
     assert "no method directories" in capsys.readouterr().err

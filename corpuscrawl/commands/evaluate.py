@@ -9,8 +9,9 @@ Writes ``evaluation.csv`` into each method directory (SPEC §2; format in
 
 ``--methods-dir DIR`` scores method directories that live outside the dataset
 (the shared datasets are read-only; ``extract -o DIR`` writes there): for a
-dataset named N they are looked for in ``DIR/N/`` when that exists, else in
-``DIR`` itself.  Exit codes: 0 done, 2 bad arguments or nothing to score.
+dataset named N they are looked for in ``DIR/N/`` when that is a directory of
+method directories, else in ``DIR`` itself (so ``extract -o DIR`` output is found
+even when a method shares the dataset's name, as ``readability`` does).  Exit codes: 0 done, 2 bad arguments or nothing to score.
 """
 
 from __future__ import annotations
@@ -57,7 +58,15 @@ def methods_root(dataset: Dataset, methods_dir: str | None) -> Path | None:
     if not methods_dir:
         return None
     base = Path(methods_dir)
-    return base / dataset.name if (base / dataset.name).is_dir() else base
+    per_dataset = base / dataset.name
+    if per_dataset.is_dir() and not is_method_dir(per_dataset):
+        return per_dataset
+    return base
+
+
+def is_method_dir(path: Path) -> bool:
+    """True when ``path`` holds extracted ``<id>.txt`` files itself."""
+    return any(path.glob("*.txt"))
 
 
 def evaluate_all(args: argparse.Namespace, write: bool) -> tuple[list[Dataset],
