@@ -64,6 +64,8 @@ class ExtractionConfig:
     options: Mapping[str, Mapping[str, Any]] | None = None
     split_coherent: bool = False
     split_method: str = "linkblocks"
+    #: Where ``default_extractor`` came from, named in start-up errors.
+    default_source: str = "CORPUSCRAWL_EXTRACTOR"
 
     @classmethod
     def from_settings(cls, settings: Any, default_extractor: str | None = None) -> ExtractionConfig:
@@ -81,7 +83,9 @@ class ExtractionConfig:
             raise ConfigError(f"CORPUSCRAWL_SPLIT_METHOD must be one of {SPLIT_METHODS}, got {method!r}")
         return cls(default_extractor=default_extractor or settings.get("CORPUSCRAWL_EXTRACTOR", "bte"),
                    extractors=dict(extractors), options={k: dict(v) for k, v in options.items()},
-                   split_coherent=split, split_method=method)
+                   split_coherent=split, split_method=method,
+                   default_source=("spider argument extractor" if default_extractor
+                                   else "CORPUSCRAWL_EXTRACTOR"))
 
 
 class Extraction:
@@ -92,7 +96,7 @@ class Extraction:
         self.rules = rules or DomainRules()
         self._by_name: dict[str, Extractor] = {}
         self._by_template: dict[str, Extractor] = {}
-        self.default = self._named(self.config.default_extractor, "CORPUSCRAWL_EXTRACTOR")
+        self.default = self._named(self.config.default_extractor, self.config.default_source)
         for rule in self.rules.rules.values():  # fail at start-up, naming the domain
             self.extractor_for_rule(self.rules.for_domain(rule.domain))
 

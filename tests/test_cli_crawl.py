@@ -23,3 +23,18 @@ def test_crawl_command_from_another_directory_writes_the_feed(tmp_path):
 def test_bad_pairs_are_rejected(capsys):
     with pytest.raises(SystemExit, match="must look like NAME=VALUE"):
         main(["crawl", "-a", "depth"])
+
+
+@pytest.mark.parametrize(("arg", "message"), [
+    ("extractor=nosuch", "spider argument extractor: unknown extractor 'nosuch'; known extractors:"),
+    ("depth=abc", "argument depth='abc': expected a whole number"),
+])
+def test_bad_spider_argument_is_one_clear_line(tmp_path, arg, message):
+    proc = subprocess.run([sys.executable, "-m", "corpuscrawl.cli", "crawl", "--seeds",
+                           "http://127.0.0.1:9/", "-o", "out.jsonl", "-a", arg,
+                           "-s", "LOG_LEVEL=WARNING"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].startswith(f"corpuscrawl crawl: error: {message}")
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "out.jsonl").exists() or not (tmp_path / "out.jsonl").read_text()

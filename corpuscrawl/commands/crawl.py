@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -57,8 +58,21 @@ def run(args: argparse.Namespace) -> int:
     spider_args.update({"seeds": args.seeds, "seeds_file": args.seeds_file})
     process = CrawlerProcess(settings)
     crawler = process.create_crawler("corpus")
-    process.crawl(crawler, **spider_args)
+    failures: list[Any] = []
+    process.crawl(crawler, **spider_args).addErrback(failures.append)
     process.start()
-    reason = crawler.stats.get_value("finish_reason") if crawler.stats else None
+    if failures:  # the crawl never started: a bad argument or setting
+        print(f"corpuscrawl crawl: error: {failures[0].getErrorMessage()}", file=sys.stderr)
+        return 2
+    reason = finish_reason(crawler)
     print(f"corpuscrawl crawl: {reason or 'stopped'}; wrote {uri}", file=sys.stderr)
     return 0 if reason in ("finished", "max_pages", "closespider_pagecount") else 1
+
+
+def finish_reason(crawler: Any) -> str | None:
+    """The crawl's ``finish_reason`` stat, or None when it never got that far."""
+    try:
+        stats = crawler.stats
+    except RuntimeError:  # Scrapy >= 2.13: stats exist only once the crawl started
+        return None
+    return stats.get_value("finish_reason") if stats else None
