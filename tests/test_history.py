@@ -65,6 +65,16 @@ def test_a_document_is_counted_once(backend, domain):
         assert SHARE.fingerprint not in h.lookup(domain, [SHARE.fingerprint])
 
 
+def test_observe_counted_returns_the_domain_count(backend, domain):
+    with open_history(backend[1]) as h:
+        assert h.observe_counted(domain, 1, [NOTICE]) == 1
+        assert h.observe_counted(domain, 2, [NOTICE, SHARE]) == 2
+        assert h.observe_counted(domain, 2, [SHARE]) == 2  # counted before: unchanged
+        assert h.observe_counted("other-" + domain, 1, []) == 1
+        assert h.document_count(domain) == 2
+        assert h.lookup(domain, [SHARE.fingerprint])[SHARE.fingerprint].documents == 1
+
+
 def test_domains_are_separate(backend, domain):
     other = "other-" + domain
     with open_history(backend[1]) as h:

@@ -28,15 +28,16 @@ documents until it is warm.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from corpuscrawl.boilerplate.history import DomainHistory, ParagraphStats
-from corpuscrawl.boilerplate.normalize import Paragraph, fingerprint_hex, split_paragraphs
+from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
 from corpuscrawl.boilerplate.patterns import (
     PATTERN_MAX_WORDS_DEFAULT,
-    keyword_lines,
+    notice_candidates,
     notice_kind,
 )
 
@@ -111,8 +112,13 @@ class Cleaned:
 
     @property
     def removed_hashes(self) -> list[str]:
-        """Hex fingerprints of the removed paragraphs, in document order."""
-        return [fingerprint_hex(p.fingerprint) for p in self.removed]
+        """Hex fingerprints of the removed paragraphs, in document order.
+
+        :func:`fingerprint_hex` of each, computed as one hex string cut in 16s.
+        """
+        fps = [p.fingerprint for p in self.removed]
+        digits = struct.pack(f">{len(fps)}q", *fps).hex()
+        return [digits[i:i + 16] for i in range(0, len(digits), 16)]
 
 
 class Detector:
@@ -126,32 +132,50 @@ class Detector:
         """Record a document in the domain's history (False when it was already counted)."""
         return self.history.observe(domain, doc_key, paragraphs)
 
+    def observe_counted(self, domain: str, doc_key: int,
+                        paragraphs: Sequence[Paragraph]) -> int:
+        """Record a document; return the domain's document count afterwards.
+
+        The count is what :meth:`is_warm` and :meth:`history_floor` read: the
+        export stage passes it on to spare the history a query per use.
+        """
+        return self.history.observe_counted(domain, doc_key, paragraphs)
+
     def record(self, domain: str, doc_key: int,
                paragraphs: Sequence[Paragraph]) -> dict[int, ParagraphStats]:
         """Record a document and return its paragraphs' stats (to judge it right away)."""
         return self.history.record(domain, doc_key, paragraphs)
 
-    def is_warm(self, domain: str) -> bool:
-        """True when the domain has enough documents in its history to judge its pages."""
-        return self.history.document_count(domain) >= self.config.warm_documents
+    def is_warm(self, domain: str, documents: int | None = None) -> bool:
+        """True when the domain has enough documents in its history to judge its pages.
 
-    def history_floor(self, domain: str) -> float:
+        ``documents``: the domain's document count when already known.
+        """
+        if documents is None:
+            documents = self.history.document_count(domain)
+        return documents >= self.config.warm_documents
+
+    def history_floor(self, domain: str, documents: int | None = None) -> float:
         """Fewest documents of ``domain`` a paragraph must be in to be history boilerplate.
 
         Both thresholds of rule 1 at once (``min_documents`` and
-        ``min_fraction`` of the domain's documents so far).
+        ``min_fraction`` of the domain's documents so far, ``documents`` when
+        already known).
         """
+        if documents is None:
+            documents = self.history.document_count(domain)
         cfg = self.config
-        return max(cfg.min_documents, cfg.min_fraction * self.history.document_count(domain))
+        return max(cfg.min_documents, cfg.min_fraction * documents)
 
-    def boilerplate_stats(self, domain: str,
-                          fingerprints: Iterable[int]) -> dict[int, ParagraphStats]:
+    def boilerplate_stats(self, domain: str, fingerprints: Iterable[int],
+                          documents: int | None = None) -> dict[int, ParagraphStats]:
         """History stats of those of ``fingerprints`` that rule 1 or 2 makes boilerplate now.
 
         Enough to judge (a paragraph absent here is content unless the prior
-        flags it) and several times cheaper to fetch than every paragraph's stats.
+        flags it) and several times cheaper to fetch than every paragraph's
+        stats.  ``documents``: the domain's document count when already known.
         """
-        return self.history.lookup(domain, fingerprints, self.history_floor(domain))
+        return self.history.lookup(domain, fingerprints, self.history_floor(domain, documents))
 
     def is_history_boilerplate(self, stats: ParagraphStats, domain_documents: int) -> bool:
         """Rule 1 of the module docstring for one paragraph's stats."""
@@ -162,14 +186,13 @@ class Detector:
     def notices(self, paragraphs: Sequence[Paragraph]) -> list[str | None]:
         """The prior's verdict per paragraph (all None when the prior is off).
 
-        One scan of the whole text finds the few lines that contain a notice
-        keyword at all; only those are matched against the patterns.
+        One scan of the whole text finds the few lines that can contain a
+        notice keyword at all; only those are matched against the patterns.
         """
         out: list[str | None] = [None] * len(paragraphs)
         if not self.config.use_patterns or not paragraphs:
             return out
-        folded = "\n".join([p.text for p in paragraphs]).casefold()  # keeps the line breaks
-        for index in keyword_lines(folded):
+        for index in notice_candidates([p.text for p in paragraphs]):
             out[index] = notice_kind(paragraphs[index].text, self.config.pattern_max_words)
         return out
 
@@ -200,17 +223,20 @@ class Detector:
 
     def clean_paragraphs(self, domain: str, paragraphs: Sequence[Paragraph],
                          notices: Sequence[str | None] | None = None,
-                         stats: dict[int, ParagraphStats] | None = None) -> Cleaned:
+                         stats: dict[int, ParagraphStats] | None = None,
+                         documents: int | None = None) -> Cleaned:
         """Remove the boilerplate paragraphs; the rest keep their order.
 
         The rules of :meth:`judge`, without building a verdict per paragraph
-        (this runs for every exported document).
+        (this runs for every exported document).  ``documents``: the domain's
+        document count when already known.
         """
         if stats is None:
             stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
         if notices is None:
             notices = self.notices(paragraphs)
-        least = self.history_floor(domain)  # is_history_boilerplate: documents >= both bounds
+        # is_history_boilerplate: documents >= both bounds
+        least = self.history_floor(domain, documents)
         kept: list[str] = []
         removed: list[Paragraph] = []
         get = stats.get

@@ -121,6 +121,13 @@ class DomainHistory(ABC):
         fps = sorted({p.fingerprint for p in paragraphs})
         return self._observe(domain, doc_key, fps, time.time() if now is None else now)
 
+    def observe_counted(self, domain: str, doc_key: int, paragraphs: Iterable[Paragraph],
+                        now: float | None = None) -> int:
+        """:meth:`observe`, then return the domain's document count (a backend may read it
+        while counting: the export stage needs it right after, and saves a round trip)."""
+        self.observe(domain, doc_key, paragraphs, now)
+        return self.document_count(domain)
+
     def record(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph],
                now: float | None = None) -> dict[int, ParagraphStats]:
         """:meth:`observe` a document, then return its paragraphs' stats (one step if possible)."""
@@ -232,14 +239,23 @@ class SQLiteHistory(DomainHistory):
                 "a redis:// CORPUSCRAWL_BOILERPLATE_HISTORY") from exc
         self.commit_every = max(1, commit_every)
         self._uncommitted = 0
+        self._counted: int | None = None  # the count _count_document read last
 
     def _observe(self, domain: str, doc_key: int, fps: Sequence[int], now: float) -> bool:
         if not self._new_document(domain, doc_key):
             return False
-        self._count_document(domain)
+        self._counted = self._count_document(domain)
         self._db.execute(_UPSERT_SQL, (domain, now, _json_list(fps)))
         self._written()
         return True
+
+    def observe_counted(self, domain: str, doc_key: int, paragraphs: Iterable[Paragraph],
+                        now: float | None = None) -> int:
+        """:meth:`observe` and return the domain's document count (read while counting)."""
+        self._counted = None
+        if self.observe(domain, doc_key, paragraphs, now) and self._counted is not None:
+            return self._counted
+        return self.document_count(domain)
 
     def record(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph],
                now: float | None = None) -> dict[int, ParagraphStats]:
@@ -255,10 +271,12 @@ class SQLiteHistory(DomainHistory):
         self._written()
         return found
 
-    def _count_document(self, domain: str) -> None:
-        self._db.execute(
+    def _count_document(self, domain: str) -> int:
+        """Add one document to the domain's count; return the new count."""
+        return self._db.execute(
             "INSERT INTO domains (domain, documents) VALUES (?, 1) "
-            "ON CONFLICT(domain) DO UPDATE SET documents = documents + 1", (domain,))
+            "ON CONFLICT(domain) DO UPDATE SET documents = documents + 1 "
+            "RETURNING documents", (domain,)).fetchone()[0]
 
     def _new_document(self, domain: str, doc_key: int) -> bool:
         return self._db.execute("INSERT OR IGNORE INTO documents (domain, doc) VALUES (?, ?)",

@@ -24,9 +24,16 @@ non-ASCII characters (letters, digits of other scripts) take the Unicode
 path.  :func:`split_paragraphs` folds all such lines of a document as one
 block (a few C calls per document instead of per line).  Both are exact:
 ``tests/test_boilerplate_normalize.py`` compares them with the plain rules
-above.  (A cache of recently seen lines was measured and dropped: the lines
-that repeat within a domain are short — 22 % of the lines but 5 % of the
-characters on the benchmark pages — and the look-ups cost what they saved.)
+above.  When the optional C accelerator ``_fold`` is built (``setup.py``;
+needs a C compiler and the Python headers at install) one pass over the
+characters splits, folds and fingerprints (BLAKE2b, ``_blake2b.c``) the
+ASCII-able lines instead — ~4 times cheaper than the block folding, whose
+per-word split, look-up and join were the stage's largest step;
+``tests/test_boilerplate_fold.py`` checks it against the Python code, which
+stays the reference and the fallback.  (A cache of recently seen lines was
+measured and dropped: the lines that repeat within a domain are short — 22 %
+of the lines but 5 % of the characters on the benchmark pages — and the
+look-ups cost what they saved.)
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from itertools import repeat
 from typing import NamedTuple
 
 __all__ = [
@@ -127,7 +135,8 @@ def _unicode_form(text: str) -> str:
 
 #: Non-ASCII characters that fold to a separator whatever surrounds them (see above);
 #: on the benchmark pages they make 16.5 of the average 17 non-ASCII lines ASCII.
-_SEPARATOR_CHARS_RE = re.compile("[" + re.escape(_separator_chars()) + "]")
+_SEPARATOR_CHARS = _separator_chars()
+_SEPARATOR_CHARS_RE = re.compile("[" + re.escape(_SEPARATOR_CHARS) + "]")
 
 
 def _ascii_form(text: str) -> bytes | None:
@@ -215,33 +224,46 @@ def _ascii_block(lines: list[str]) -> list[bytes]:
     return [form.strip() for form in masked.split(_MARK)]
 
 
-def _paragraphs(lines: list[str]) -> list[Paragraph]:
-    """:meth:`Paragraph.of` for each line, folding the ASCII-able ones as one block."""
+def _split_fold_py(text: str) -> tuple[list[str], list[str | None], list[int | None]]:
+    """The stripped non-blank lines of ``text`` with each one's ASCII form and fingerprint.
+
+    ``None`` (twice) for a line that needs the Unicode rules.  The ASCII-able
+    lines are folded as one block (:func:`_ascii_block`).  The reference of
+    the C accelerator's ``split_fold`` (``_fold.c``), and its fallback.
+    """
+    lines = [line for line in map(str.strip, text.split("\n")) if line]
     spaced = [line if line.isascii() else _SEPARATOR_CHARS_RE.sub(" ", line) for line in lines]
     ascii_lines = [line for line in spaced if line.isascii()]
-    forms = _ascii_block(ascii_lines) if ascii_lines else []
-    # Paragraph.of inlined (tuple.__new__, blake2b): this loop is the per-line cost left.
-    new, blake2b, from_bytes = tuple.__new__, hashlib.blake2b, int.from_bytes
-    if len(forms) == len(lines):
-        return [new(Paragraph, (line, form.decode("ascii"), from_bytes(
-            blake2b(form, digest_size=8).digest(), "big", signed=True)))
-            for line, form in zip(lines, forms, strict=True)]
-    out = []
-    next_form = iter(forms).__next__
-    for line, ready in zip(lines, spaced, strict=True):
-        if ready.isascii():
-            form = next_form()
-            out.append(Paragraph(line, form.decode("ascii"), _digest(form)))
-        else:
-            out.append(Paragraph.of(line))
-    return out
+    forms = iter(_ascii_block(ascii_lines) if ascii_lines else [])
+    folded = [next(forms) if line.isascii() else None for line in spaced]
+    return (lines, [None if form is None else form.decode("ascii") for form in folded],
+            [None if form is None else _digest(form) for form in folded])
+
+
+try:  # the optional C accelerator (setup.py): the same result ~10 times faster
+    from corpuscrawl.boilerplate import _fold
+except ImportError:  # not built: the pure-Python reference, same output
+    _split_fold = _split_fold_py
+else:
+    _fold.configure_fold(_ASCII_MASKS, _SEPARATOR_CHARS)
+    _split_fold = _fold.split_fold
+
+_NEW_TUPLE = tuple.__new__
 
 
 def split_paragraphs(text: str) -> list[Paragraph]:
     """The non-blank lines of a document's text (the Extractor contract's paragraphs).
 
     Equal to ``[Paragraph.of(line.strip()) for line in text.split("\\n") if
-    line.strip()]``, with the ASCII-able lines folded together (:func:`_ascii_block`).
+    line.strip()]``, computed for the whole text at once: lines, ASCII forms
+    and their fingerprints by :func:`_split_fold_py` (or its C twin), the rare
+    lines needing the Unicode rules one by one, the tuples by ``map``.
     """
-    lines = [line for line in map(str.strip, text.split("\n")) if line]
-    return _paragraphs(lines) if lines else []
+    lines, normalized, fingerprints = _split_fold(text)
+    if None in normalized:
+        for index, form in enumerate(normalized):
+            if form is None:
+                normalized[index] = form = _unicode_form(lines[index])
+                fingerprints[index] = fingerprint(form)
+    return list(map(_NEW_TUPLE, repeat(Paragraph), zip(lines, normalized, fingerprints,
+                                                        strict=True)))

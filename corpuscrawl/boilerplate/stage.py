@@ -130,17 +130,20 @@ class ExportStage:
             return [self._count(Outcome(doc, DUPLICATE, str(duplicate)))]
         if self.detector is None:
             return [self._count(Outcome(doc, EXPORTED))]
-        key = document_key(doc.url, doc.text)
         item = _Held(doc, domain, paragraphs, notices)
-        if domain not in self._held and self.detector.is_warm(domain):
-            self.detector.observe(domain, key, paragraphs)
-            stats = self.detector.boilerplate_stats(domain, (p.fingerprint for p in paragraphs))
-            return [self._judge(item, stats)]
-        self.detector.observe(domain, key, paragraphs)
+        # The count read while counting the document serves every later use (warm?
+        # history floor), so the history is not asked for it again.
+        documents = self.detector.observe_counted(domain, document_key(doc.url, doc.text),
+                                                  paragraphs)
+        warm = self.detector.is_warm(domain, documents)
+        if warm and domain not in self._held:  # judged at once (as if held, then released)
+            stats = self.detector.boilerplate_stats(
+                domain, (p.fingerprint for p in paragraphs), documents)
+            return [self._judge(item, stats, documents)]
         self._held.setdefault(domain, []).append(item)
         self._held_count += 1
-        if self.detector.is_warm(domain):
-            return list(self._release(domain))
+        if warm:
+            return list(self._release(domain, documents))
         out: list[Outcome] = []
         while self._held_count > self.buffer_size:
             oldest = next(iter(self._held))
@@ -155,7 +158,7 @@ class ExportStage:
             out.extend(self._release(domain))
         return out
 
-    def _release(self, domain: str) -> Iterator[Outcome]:
+    def _release(self, domain: str, documents: int | None = None) -> Iterator[Outcome]:
         items = self._held.pop(domain, [])
         self._held_count -= len(items)
         if not items:
@@ -163,10 +166,12 @@ class ExportStage:
         # One look-up for all of them: judging writes nothing, so every item sees the
         # same evidence, and the domain's paragraphs they share are fetched once.
         assert self.detector is not None
+        if documents is None:
+            documents = self.detector.history.document_count(domain)
         stats = self.detector.boilerplate_stats(
-            domain, {p.fingerprint for item in items for p in item.paragraphs})
+            domain, {p.fingerprint for item in items for p in item.paragraphs}, documents)
         for item in items:
-            yield self._judge(item, stats)
+            yield self._judge(item, stats, documents)
 
     def _duplicate_of(self, doc: Document, paragraphs: list[Paragraph],
                       notices: list[str | None]) -> object | None:
@@ -183,10 +188,11 @@ class ExportStage:
         return self.dedup.add(doc.url or content_hash(doc.text),
                               " ".join([words for words in kept if words]), spaced=True)
 
-    def _judge(self, item: _Held, stats: dict[int, ParagraphStats] | None = None) -> Outcome:
+    def _judge(self, item: _Held, stats: dict[int, ParagraphStats] | None = None,
+               documents: int | None = None) -> Outcome:
         assert self.detector is not None
         cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs, item.notices,
-                                                 stats)
+                                                 stats, documents)
         doc = item.document
         if cleaned.removed:
             doc = dataclasses.replace(
