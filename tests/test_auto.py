@@ -11,6 +11,7 @@ from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.auto import AutoExtractor, cut_comments, fallback_region
 from corpuscrawl.extract.base import ExtractorError
 from corpuscrawl.extract.cdom import tree_blocks
+from corpuscrawl.extract.stacking import CONTEXT_FEATURE_NAMES, context_matrix, out_of_fold
 from corpuscrawl.extract.training import train
 from corpuscrawl.extract.trainset import documents
 from corpuscrawl.models import load_model
@@ -65,11 +66,43 @@ def test_comment_cut_needs_kept_text_before_the_heading():
     assert cut_comments([], []) == []
 
 
+def test_context_features_see_neighbours_and_regions():
+    blocks = _blocks(ARTICLE_WITH_COMMENTS)
+    p = np.linspace(0.9, 0.1, len(blocks))
+    ctx = context_matrix(blocks, p)
+    assert ctx.shape == (len(blocks), len(CONTEXT_FEATURE_NAMES))
+    assert ctx[0, 0] == p[0] and ctx[0, CONTEXT_FEATURE_NAMES.index("p1-1")] == -1
+    assert ctx[0, CONTEXT_FEATURE_NAMES.index("p1+1")] == p[1]
+    before = CONTEXT_FEATURE_NAMES.index("content_before")
+    assert ctx[0, before] == 0 and np.all(np.diff(ctx[:, before]) >= 0)
+    assert context_matrix([], np.zeros(0)).shape == (0, len(CONTEXT_FEATURE_NAMES))
+
+
+def test_out_of_fold_never_predicts_a_page_with_its_own_model():
+    keys = [f"d/{i}" for i in range(9)]
+    xs = [np.full((2, 1), float(i)) for i in range(9)]
+    ys = [np.array([1, 0]) for _ in range(9)]
+    seen: list[set[float]] = []
+
+    class Memo:
+        def __init__(self, x):
+            seen.append(set(x[:, 0].tolist()))
+            self.train = seen[-1]
+
+        def predict_proba(self, x):
+            assert not set(x[:, 0].tolist()) & self.train
+            return np.tile([0.5, 0.5], (len(x), 1))
+
+    oof = out_of_fold(keys, xs, ys, lambda x, y: Memo(x), folds=3)
+    assert all(len(p) == 2 for p in oof) and len(seen) == 3
+
+
 def test_train_save_load_predict_round_trip(data_dir, tmp_path):
     tinyset = data_dir / "learned" / "tinyset"
     train("auto", [tinyset], models_dir=tmp_path / "m", show_progress=False, max_iter=20)
     state = load_model("auto", "auto", tmp_path / "m")
     assert state["votes"] == [] and 0.0 <= state["lambda"] <= 1.0
+    assert state["stage2"] is not None and state["params"]["stacking"]
     in_memory = AutoExtractor(state=state)
     loaded = AutoExtractor(models_dir=tmp_path / "m")
     for doc in documents([tinyset], "test"):

@@ -13,6 +13,11 @@ of the *training* split (``benchmarks/results/learned.md`` has the numbers):
 * the base extractors' votes (share of the block found in each one's output)
   did not improve it on the validation split and cost the time of running
   them, so by default ``auto`` uses none (``votes=`` re-enables them);
+* a second stage (:mod:`.stacking`): a second gradient-boosted classifier
+  over the block's features plus the first stage's (out-of-fold)
+  probabilities of its neighbours and of the regions holding it; on the
+  inner validation part summed F1 0.9410 → 0.9440 (test split: 0.9317 → 0.9325)
+  (``STACKING_DEFAULT``; ``state["stage2"] = None`` is the one-stage model);
 * the pairwise potentials (a logistic regression over the two blocks' text
   features and the edge features) smooth the labels with Viterbi; λ and a
   decision bias are chosen on an inner validation part of the training
@@ -64,6 +69,7 @@ from corpuscrawl.extract.sequence import (
     single_threaded,
     viterbi,
 )
+from corpuscrawl.extract.stacking import FOLDS_DEFAULT, out_of_fold, stage2_rows
 from corpuscrawl.extract.trainset import BaseOutputs, Doc
 from corpuscrawl.models import load_model
 from corpuscrawl.page import Page
@@ -75,13 +81,19 @@ VOTES_DEFAULT: tuple[str, ...] = ()
 MAX_ITER_DEFAULT = 200
 MAX_LEAF_NODES_DEFAULT = 31
 LEARNING_RATE_DEFAULT = 0.1
+#: Second-stage ("auto-context") classifier over the first stage's out-of-fold probabilities
+#: of the block's surroundings (:mod:`.stacking`): inner validation 0.9410 → 0.9440.
+STACKING_DEFAULT = True
+#: Iterations of the second stage (inner validation 0.9440 with 100, 0.9442 with 200, 0.9431
+#: with 100 in both stages): 100 halves its prediction time.
+STAGE2_MAX_ITER_DEFAULT = 100
 #: Unary columns repeated in the pairwise rows: the block's own text features.
 PAIR_COLUMNS_DEFAULT = len(TEXT_FEATURES)
 #: Most rows used to fit the pairwise model.
 MAX_PAIR_ROWS_DEFAULT = 200_000
 #: Candidate pairwise weights and decision biases searched on the inner validation part.
 LAMBDA_GRID_DEFAULT = (0.0, 0.1, 0.3, 0.6, 1.0)
-BIAS_GRID_DEFAULT = (-0.4, -0.2, 0.0, 0.2, 0.4)
+BIAS_GRID_DEFAULT = (-0.4, -0.2, 0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 #: Share of the training documents held out (by id) to choose λ and the bias.
 INNER_VALIDATION_DEFAULT = 0.25
 #: Fallback: a page whose best block has at least this probability is never left empty ...
@@ -149,12 +161,23 @@ def _parent(block: Block) -> int:
     return block.path[1] if len(block.path) > 1 else block.path[0]
 
 
+def block_probabilities(state: dict[str, Any], inputs: PageInputs) -> np.ndarray:
+    """Each block's probability of being content: the first stage, then (when the model has
+    one) the second stage over the first stage's probabilities of the block's context."""
+    if not inputs.blocks:
+        return np.zeros(0)
+    p = state["unary"].predict_proba(inputs.unary)[:, 1]
+    if state.get("stage2") is not None:
+        p = state["stage2"].predict_proba(stage2_rows(inputs.unary, inputs.blocks, p))[:, 1]
+    return p
+
+
 def decode(state: dict[str, Any], inputs: PageInputs) -> list[int]:
     """Block labels of a page: unary and pairwise potentials, Viterbi, then the fallback."""
     if not inputs.blocks:
         return []
     with single_threaded():
-        unary_p = state["unary"].predict_proba(inputs.unary)[:, 1]
+        unary_p = block_probabilities(state, inputs)
         pair_p = pair_probabilities(state["pairwise"], inputs.pairs)
     labels = viterbi(unary_p, pair_p, state["lambda"], state["bias"])
     if state.get("fallback", True):
@@ -176,24 +199,51 @@ def pair_model() -> Any:
     return make_pipeline(StandardScaler(), LogisticRegression(max_iter=500))
 
 
-def _fit(xs: Sequence[np.ndarray], ys: Sequence[np.ndarray], ps: Sequence[np.ndarray],
+def _fit(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.ndarray],
+         ps: Sequence[np.ndarray], blocks: Sequence[Sequence[Block]], stacking: bool,
          max_iter: int, max_leaf_nodes: int, learning_rate: float,
-         max_pair_rows: int) -> tuple[Any, Any]:
-    unary = unary_model(max_iter, max_leaf_nodes, learning_rate)
-    unary.fit(np.vstack(xs), np.concatenate(ys))
+         max_pair_rows: int, stage2_max_iter: int = STAGE2_MAX_ITER_DEFAULT) -> dict[str, Any]:
+    """First-stage, (optional) second-stage and pairwise models fitted on the given pages."""
+    def fit_unary(x: np.ndarray, y: np.ndarray) -> Any:
+        if len(np.unique(y)) < 2:  # a fold of a tiny data set with one class only
+            return _Constant(float(y.mean()) if len(y) else 0.0)
+        return unary_model(max_iter, max_leaf_nodes, learning_rate).fit(x, y)
+
+    models: dict[str, Any] = {"unary": fit_unary(np.vstack(xs), np.concatenate(ys)),
+                              "stage2": None}
+    if stacking:
+        oof = out_of_fold(keys, xs, ys, fit_unary)
+        rows = [stage2_rows(x, b, p) for x, b, p in zip(xs, blocks, oof, strict=True)
+                if len(p)]
+        labels = [y for y, p in zip(ys, oof, strict=True) if len(p)]
+        y2 = np.concatenate(labels) if labels else np.zeros(0)
+        if len(np.unique(y2)) > 1:  # else (a tiny data set) the model stays one-stage
+            models["stage2"] = unary_model(stage2_max_iter, max_leaf_nodes,
+                                           learning_rate).fit(np.vstack(rows), y2)
     p = np.vstack([pp for pp in ps if len(pp)])
     py = np.concatenate([pair_targets(y) for y in ys if len(y) > 1])
     keep = sample_rows(len(py), max_pair_rows)
-    pairwise = pair_model().fit(p[keep], py[keep])
-    return unary, pairwise
+    models["pairwise"] = pair_model().fit(p[keep], py[keep])
+    return models
+
+
+class _Constant:
+    """A stand-in classifier predicting one probability (training folds with one class)."""
+
+    def __init__(self, p: float):
+        self.p = p
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """``[1 - p, p]`` for every row."""
+        return np.tile([1.0 - self.p, self.p], (len(x), 1))
 
 
 def _choose_decoding(state: dict[str, Any], inputs: Sequence[PageInputs], golds: Sequence[str],
                      lambdas: Sequence[float], biases: Sequence[float]
                      ) -> tuple[float, float, float]:
     """The (λ, bias) with the best summed F1 on held-out pages, and that F1."""
-    cache = [(state["unary"].predict_proba(i.unary)[:, 1] if i.blocks else np.zeros(0),
-              pair_probabilities(state["pairwise"], i.pairs)) for i in inputs]
+    cache = [(block_probabilities(state, i), pair_probabilities(state["pairwise"], i.pairs))
+             for i in inputs]
     best = (-1.0, LAMBDA_GRID_DEFAULT[1], 0.0)
     for lam in lambdas:
         for bias in biases:
@@ -215,18 +265,23 @@ def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
              learning_rate: float = LEARNING_RATE_DEFAULT,
              max_pair_rows: int = MAX_PAIR_ROWS_DEFAULT,
              inner_validation: float = INNER_VALIDATION_DEFAULT, refit: bool = True,
+             stacking: bool = STACKING_DEFAULT,
+             stage2_max_iter: int = STAGE2_MAX_ITER_DEFAULT,
              progress: Progress = _identity) -> dict[str, Any]:
     """Train ``auto`` on ``docs``: features once, inner split for λ/bias, then refit on all."""
     vote_names = list(votes.names) if votes is not None and votes.names else []
+    blocks: list[list[Block]] = []
     xs, ys, ps, _ = collect(docs, votes if vote_names else None, threshold, progress,
-                            PAIR_COLUMNS_DEFAULT)
+                            PAIR_COLUMNS_DEFAULT, blocks)
     keys = [d.key for d in docs]
     _, inner_val = split(keys, inner_validation, seed="corpuscrawl-auto-inner")
     val_keys = set(inner_val)
     idx_train = [i for i, k in enumerate(keys) if k not in val_keys]
     params = {"threshold": threshold, "max_iter": max_iter, "max_leaf_nodes": max_leaf_nodes,
               "learning_rate": learning_rate, "max_pair_rows": max_pair_rows,
-              "inner_validation": inner_validation, "pair_columns": PAIR_COLUMNS_DEFAULT,
+              "inner_validation": inner_validation, "stacking": stacking,
+              "stacking_folds": FOLDS_DEFAULT if stacking else 0,
+              "stage2_max_iter": stage2_max_iter if stacking else 0, "pair_columns": PAIR_COLUMNS_DEFAULT,
               "comment_heading_max_words": COMMENT_HEADING_MAX_WORDS_DEFAULT,
               "comment_min_before": COMMENT_MIN_BEFORE_DEFAULT}
     state: dict[str, Any] = {"kind": "auto", "votes": vote_names, "lambda": 0.1, "bias": 0.0,
@@ -234,9 +289,10 @@ def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
                              "comment_cut": True}
     val_docs = [d for d in docs if d.key in val_keys]
     if val_docs and idx_train:
-        state["unary"], state["pairwise"] = _fit(
-            [xs[i] for i in idx_train], [ys[i] for i in idx_train], [ps[i] for i in idx_train],
-            max_iter, max_leaf_nodes, learning_rate, max_pair_rows)
+        state.update(_fit(
+            [keys[i] for i in idx_train], [xs[i] for i in idx_train], [ys[i] for i in idx_train],
+            [ps[i] for i in idx_train], [blocks[i] for i in idx_train], stacking,
+            max_iter, max_leaf_nodes, learning_rate, max_pair_rows, stage2_max_iter))
         extractors = [get_extractor(n) for n in vote_names]
         inputs, golds = [], []
         for doc in progress(val_docs):
@@ -249,8 +305,8 @@ def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
         state["lambda"], state["bias"] = lam, bias
         params["inner_validation_f1"] = round(f1, 4)
     if refit or "unary" not in state:
-        state["unary"], state["pairwise"] = _fit(xs, ys, ps, max_iter, max_leaf_nodes,
-                                                 learning_rate, max_pair_rows)
+        state.update(_fit(keys, xs, ys, ps, blocks, stacking, max_iter, max_leaf_nodes,
+                          learning_rate, max_pair_rows, stage2_max_iter))
     params.update({"lambda": state["lambda"], "bias": state["bias"]})
     y = np.concatenate(ys)
     state["params"] = params
@@ -287,8 +343,10 @@ class AutoExtractor:
 
 
 __all__ = [
+    "STACKING_DEFAULT",
     "VOTES_DEFAULT",
     "AutoExtractor",
+    "block_probabilities",
     "cut_comments",
     "decode",
     "fallback_region",

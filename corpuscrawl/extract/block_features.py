@@ -122,50 +122,40 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarr
     n_text = len(TEXT_FEATURES)
     mask_col = n_text + len(CONTAINER_TAGS) + 1
     words_before = 0
+    page = [math.log1p(total_words), math.log1p(n), _ratio(total_links, total_words)]
+    other = len(CONTAINER_TAGS)
+    # One list per row, stored once: item-by-item stores into a numpy row cost more than
+    # computing the features (same float32 values either way).
     for i, b in enumerate(blocks):
-        tokens = b.text.split()
-        chars = len(b.text)
+        text = b.text
+        tokens = text.split()
+        chars = len(text)
         nw = b.words
-        row = out[i]
         upper = sum(1 for t in tokens if t[0].isupper())
-        digits = sum(ch.isdigit() for ch in b.text)
+        digits = sum(map(str.isdigit, text))
         stops = sum(1 for t in tokens if t.lower() in stopwords)
-        row[0] = math.log1p(nw)
-        row[1] = math.log1p(chars)
-        row[2] = _ratio(b.link_words, nw)
-        row[3] = _ratio(chars - nw + 1, nw)
-        row[4] = _ratio(upper, nw)
-        row[5] = _ratio(digits, chars)
-        row[6] = _ratio(len(_SENT_RE.findall(b.text)), nw)
-        row[7] = b.text[-1] in ".!?\"'”)" if b.text else 0.0
-        row[8] = _ratio(b.text.count(","), nw)
-        row[9] = _ratio(stops, nw)
-        row[10] = "©" in b.text or "copyright" in b.text.lower()
-        row[11] = min(len(_SEP_RE.findall(b.text)), 5) / 5
-        row[12] = math.log1p(b.gap)
-        row[13] = "br" in b.gap_tags or "hr" in b.gap_tags
-        row[14] = any(t[0] == "h" for t in b.gap_tags)
-        row[15] = min(b.depth, 60) / 60
-        row[16] = b.depth / max_depth
-        row[17] = i / n
-        row[18] = _ratio(words_before, total_words)
-        row[19] = math.log1p(total_words)
-        row[20] = math.log1p(n)
-        row[21] = _ratio(total_links, total_words)
         lo, hi = max(0, i - WINDOW_DEFAULT), min(n, i + WINDOW_DEFAULT + 1)
         window = float(word_cum[hi] - word_cum[lo])
-        row[22] = math.log1p(window)
-        row[23] = _ratio(float(long_cum[hi] - long_cum[lo]), window)
-        col = 24
+        vals = [
+            math.log1p(nw), math.log1p(chars), _ratio(b.link_words, nw),
+            _ratio(chars - nw + 1, nw), _ratio(upper, nw), _ratio(digits, chars),
+            _ratio(len(_SENT_RE.findall(text)), nw),
+            float(text[-1] in ".!?\"'”)") if text else 0.0,
+            _ratio(text.count(","), nw), _ratio(stops, nw),
+            float("©" in text or "copyright" in text.lower()),
+            min(len(_SEP_RE.findall(text)), 5) / 5, math.log1p(b.gap),
+            float("br" in b.gap_tags or "hr" in b.gap_tags),
+            float(any(t[0] == "h" for t in b.gap_tags)),
+            min(b.depth, 60) / 60, b.depth / max_depth, i / n, _ratio(words_before, total_words),
+            *page, math.log1p(window), _ratio(float(long_cum[hi] - long_cum[lo]), window),
+        ]
         for nodes, words, links, count, longw in aggs:
             node = nodes[i]
-            row[col] = math.log1p(words[node])
-            row[col + 1] = _ratio(links[node], words[node])
-            row[col + 2] = math.log1p(count[node])
-            row[col + 3] = _ratio(nw, words[node])
-            row[col + 4] = _ratio(longw[node], total_long)
-            col += 5
-        row[n_text + _CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))] = 1.0
+            vals += (math.log1p(words[node]), _ratio(links[node], words[node]),
+                     math.log1p(count[node]), _ratio(nw, words[node]),
+                     _ratio(longw[node], total_long))
+        out[i, :n_text] = vals
+        out[i, n_text + _CONTAINER_INDEX.get(b.container_tag, other)] = 1.0
         words_before += nw
     masks = np.array([b.mask for b in blocks], dtype=np.uint64)
     bits = (masks[:, None] >> np.arange(_N_MASK_BITS, dtype=np.uint64)) & np.uint64(1)

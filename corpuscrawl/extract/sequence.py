@@ -162,14 +162,17 @@ def block_labels(doc: Doc, blocks: Sequence[Block], threshold: float) -> np.ndar
 
 
 def collect(docs: Sequence[Doc], votes: BaseOutputs | None, threshold: float,
-            progress: Progress = _identity, pair_columns: int | None = None) -> tuple[list[np.ndarray], list[np.ndarray],
-                                                     list[np.ndarray], list[np.ndarray]]:
+            progress: Progress = _identity, pair_columns: int | None = None,
+            blocks_out: list[list[Block]] | None = None
+            ) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
     """Per page (in ``docs`` order, empty arrays for a page without blocks): unary rows,
-    labels, pair rows and the block word counts."""
+    labels, pair rows and the block word counts; the blocks go to ``blocks_out`` if given."""
     xs, ys, ps, ws = [], [], [], []
     for doc in progress(docs):
         outputs = votes.all(doc) if votes is not None else ()
         inputs = page_inputs(doc.page, outputs, pair_columns)
+        if blocks_out is not None:
+            blocks_out.append(inputs.blocks)
         xs.append(inputs.unary)
         ys.append(block_labels(doc, inputs.blocks, threshold) if inputs.blocks
                   else np.zeros(0, dtype=np.int8))
