@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import shutil
 from pathlib import Path
@@ -12,6 +13,7 @@ from corpuscrawl.evaluation.datasets import (
     Dataset,
     DatasetError,
     datasets_root,
+    decode_text_file,
     doc_id,
     is_test,
     list_datasets,
@@ -111,3 +113,24 @@ def test_real_datasets_are_found(datasets_dir: Path) -> None:
 
 #: Test ids of dev-0..dev-39 under the default split (sha1("corpuscrawl/" + id) < 0.2).
 PINNED_TEST = ["dev-0", "dev-1", "dev-4", "dev-10", "dev-14", "dev-28", "dev-33", "dev-36"]
+
+
+def test_gold_in_utf16_with_a_bom_is_read() -> None:
+    text = "Zagreb – grad\nsecond line ’quoted’"
+    assert decode_text_file(codecs.BOM_UTF16_LE + text.encode("utf-16-le")) == text
+    assert decode_text_file(codecs.BOM_UTF16_BE + text.encode("utf-16-be")) == text
+    assert decode_text_file(codecs.BOM_UTF8 + text.encode("utf-8")) == text
+
+
+def test_utf16_read_as_latin1_and_saved_as_utf8_is_repaired() -> None:
+    # The shape of dragnet's clean/27.txt and friends: UTF-16LE + BOM, decoded as
+    # Latin-1, written as UTF-8, with one byte lost in the middle.
+    raw = codecs.BOM_UTF16_LE + "Paulo’s blog & more\n\nby Paulo".encode("utf-16-le")
+    lost = raw[:29] + raw[30:]  # drops the NUL after "&"
+    mojibake = lost.decode("latin-1").encode("utf-8")
+    assert decode_text_file(mojibake) == "Paulo’s blog & more\n\nby Paulo"
+
+
+def test_latin1_text_that_merely_starts_like_a_bom_is_left_alone() -> None:
+    text = "ÿþ are two letters, no NUL here"
+    assert decode_text_file(text.encode("utf-8")) == text

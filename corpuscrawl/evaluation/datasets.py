@@ -21,6 +21,7 @@ Default: 20 % test, seed ``"corpuscrawl"``.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
@@ -38,10 +39,12 @@ __all__ = [
     "DatasetError",
     "Snippets",
     "datasets_root",
+    "decode_text_file",
     "doc_id",
     "is_test",
     "list_datasets",
     "split",
+    "utf16le_resync",
 ]
 
 #: Environment variable that points to the datasets root.
@@ -54,6 +57,52 @@ RESERVED_DIRS = frozenset({"html", "clean"})
 TEST_FRACTION_DEFAULT = 0.2
 #: Default split seed; change it only to deliberately draw a different split.
 SPLIT_SEED_DEFAULT = "corpuscrawl"
+
+
+def decode_text_file(data: bytes) -> str:
+    """A gold text file's text: UTF-8, or UTF-16/32 with a byte-order mark.
+
+    Also undoes a mojibake found in the shared data (four dragnet gold files):
+    UTF-16LE bytes with their BOM, read as Latin-1 and saved as UTF-8, with a
+    byte lost here and there, so the text starts with "ÿþ" and every other
+    character is NUL.  Read naively, such a file is garbage that no extraction
+    can match; :func:`utf16le_resync` reads it.
+    """
+    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                       (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            return data.decode(codec, errors="replace")
+    text = data.decode("utf-8-sig", errors="replace")
+    if text.startswith("\xff\xfe") and "\x00" in text[:64]:
+        try:
+            return utf16le_resync(text[2:].encode("latin-1"))
+        except UnicodeEncodeError:  # not that mojibake after all
+            return text
+    return text
+
+
+def utf16le_resync(data: bytes) -> str:
+    """Decode UTF-16LE that lost single bytes, re-aligning at the next ASCII character.
+
+    An ASCII character is ``(byte, 0)``.  A pair of two non-NUL bytes followed
+    by ``(0, byte)`` is an ASCII character that lost its NUL; a pair ``(0, byte)``
+    means the stream slipped by one byte, so that NUL is skipped.  A lone last
+    byte is dropped.
+    """
+    out: list[str] = []
+    i, n = 0, len(data) - 1
+    while i < n:
+        lo, hi = data[i], data[i + 1]
+        if lo and hi and i + 3 <= n and data[i + 2] == 0 and data[i + 3]:
+            out.append(chr(lo))  # an ASCII character whose NUL was lost
+            i += 1
+        elif hi == 0 or lo != 0:
+            code = lo | hi << 8
+            out.append("\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code))
+            i += 2
+        else:  # (0, byte): re-align
+            i += 1
+    return "".join(out)
 
 
 class DatasetError(ValueError):
@@ -216,7 +265,7 @@ class Dataset:
         path = self.gold_path(doc)
         if not path.is_file():
             return None
-        return path.read_text(encoding="utf-8", errors="replace")
+        return decode_text_file(path.read_bytes())
 
     @cached_property
     def snippets(self) -> dict[str, Snippets]:
