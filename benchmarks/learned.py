@@ -14,6 +14,7 @@ the per-document mean F1 (SPEC §2).  Peers come from ``benchmarks/peers.py``.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import time
@@ -128,7 +129,9 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
     order = sorted(methods, key=lambda m: -summarize(pooled(scores[m])).f1)
     lines = ["# Learned extractors vs base extractors vs peers (test split)", "",
              "Produced by (from the repository root):", "",
-             "    CORPUSCRAWL_CACHE=/work/cache/corpuscrawl .venv/bin/python benchmarks/learned.py"
+             "    " + (f"CORPUSCRAWL_CACHE={os.environ['CORPUSCRAWL_CACHE']} "
+                      if os.environ.get("CORPUSCRAWL_CACHE") else "")
+             + ".venv/bin/python benchmarks/learned.py"
              + (f" --limit {args.limit}" if args.limit else ""), "",
              f"- run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M')} UTC, {wall / 60:.1f} min "
              f"wall; {platform.platform()}, Python {platform.python_version()}; "
