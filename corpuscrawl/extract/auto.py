@@ -205,14 +205,19 @@ def _fit(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.ndarray]
          max_pair_rows: int, stage2_max_iter: int = STAGE2_MAX_ITER_DEFAULT) -> dict[str, Any]:
     """First-stage, (optional) second-stage and pairwise models fitted on the given pages."""
     def fit_unary(x: np.ndarray, y: np.ndarray) -> Any:
-        if len(np.unique(y)) < 2:  # a fold of a tiny data set with one class only
-            return _Constant(float(y.mean()) if len(y) else 0.0)
         return unary_model(max_iter, max_leaf_nodes, learning_rate).fit(x, y)
 
+    def fit_fold(x: np.ndarray, y: np.ndarray) -> Any:
+        if len(np.unique(y)) < 2:  # a fold of a tiny data set with one class only
+            return _Constant(float(y.mean()) if len(y) else 0.0)
+        return fit_unary(x, y)
+
+    # The saved models are scikit-learn's only (skops loads them as trusted types);
+    # _Constant lives only inside out_of_fold.
     models: dict[str, Any] = {"unary": fit_unary(np.vstack(xs), np.concatenate(ys)),
                               "stage2": None}
     if stacking:
-        oof = out_of_fold(keys, xs, ys, fit_unary)
+        oof = out_of_fold(keys, xs, ys, fit_fold)
         rows = [stage2_rows(x, b, p) for x, b, p in zip(xs, blocks, oof, strict=True)
                 if len(p)]
         labels = [y for y, p in zip(ys, oof, strict=True) if len(p)]
