@@ -112,14 +112,19 @@ def document_key(url: str, text: str = "") -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
+def _observation(paragraphs: Iterable[Paragraph],
+                 now: float | None) -> tuple[list[int], float]:
+    """A document's distinct fingerprints (sorted) and the time it is counted at."""
+    return sorted({p.fingerprint for p in paragraphs}), time.time() if now is None else now
+
+
 class DomainHistory(ABC):
     """Paragraph fingerprints per domain with distinct-document counts (a backend interface)."""
 
     def observe(self, domain: str, doc_key: int, paragraphs: Iterable[Paragraph],
                 now: float | None = None) -> bool:
         """Count one document's paragraphs; False (and nothing counted) if it was counted before."""
-        fps = sorted({p.fingerprint for p in paragraphs})
-        return self._observe(domain, doc_key, fps, time.time() if now is None else now)
+        return self._observe(domain, doc_key, *_observation(paragraphs, now))
 
     def observe_counted(self, domain: str, doc_key: int, paragraphs: Iterable[Paragraph],
                         now: float | None = None) -> int:
@@ -239,23 +244,26 @@ class SQLiteHistory(DomainHistory):
                 "a redis:// CORPUSCRAWL_BOILERPLATE_HISTORY") from exc
         self.commit_every = max(1, commit_every)
         self._uncommitted = 0
-        self._counted: int | None = None  # the count _count_document read last
 
     def _observe(self, domain: str, doc_key: int, fps: Sequence[int], now: float) -> bool:
+        return self._add_document(domain, doc_key, fps, now) is not None
+
+    def _add_document(self, domain: str, doc_key: int, fps: Sequence[int],
+                      now: float) -> int | None:
+        """Count a new document and its paragraphs; the domain's new document count, or
+        None (and nothing counted) when the document was counted before."""
         if not self._new_document(domain, doc_key):
-            return False
-        self._counted = self._count_document(domain)
+            return None
+        documents = self._count_document(domain)
         self._db.execute(_UPSERT_SQL, (domain, now, _json_list(fps)))
         self._written()
-        return True
+        return documents
 
     def observe_counted(self, domain: str, doc_key: int, paragraphs: Iterable[Paragraph],
                         now: float | None = None) -> int:
         """:meth:`observe` and return the domain's document count (read while counting)."""
-        self._counted = None
-        if self.observe(domain, doc_key, paragraphs, now) and self._counted is not None:
-            return self._counted
-        return self.document_count(domain)
+        documents = self._add_document(domain, doc_key, *_observation(paragraphs, now))
+        return self.document_count(domain) if documents is None else documents
 
     def record(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph],
                now: float | None = None) -> dict[int, ParagraphStats]:
