@@ -21,7 +21,6 @@ Default: 20 % test, seed ``"corpuscrawl"``.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import json
 import os
@@ -29,6 +28,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+
+from w3lib.encoding import read_bom
 
 from corpuscrawl.page import Page
 
@@ -68,11 +69,10 @@ def decode_text_file(data: bytes) -> str:
     character is NUL.  Read naively, such a file is garbage that no extraction
     can match; :func:`utf16le_resync` reads it.
     """
-    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-                       (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
-        if data.startswith(bom):
-            return data.decode(codec, errors="replace")
-    text = data.decode("utf-8-sig", errors="replace")
+    codec, bom = read_bom(data)  # w3lib's, as Scrapy uses for pages
+    if codec:
+        return data[len(bom):].decode(codec, errors="replace")
+    text = data.decode("utf-8", errors="replace")
     if text.startswith("\xff\xfe") and "\x00" in text[:64]:
         try:
             return utf16le_resync(text[2:].encode("latin-1"))
