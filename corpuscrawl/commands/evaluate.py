@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from corpuscrawl.evaluation.datasets import Dataset, DatasetError
+from corpuscrawl.evaluation.datasets import Dataset, DatasetError, is_method_dir
 from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_dataset
 from corpuscrawl.evaluation.tables import format_table
 
@@ -62,11 +62,6 @@ def methods_root(dataset: Dataset, methods_dir: str | None) -> Path | None:
     if per_dataset.is_dir() and not is_method_dir(per_dataset):
         return per_dataset
     return base
-
-
-def is_method_dir(path: Path) -> bool:
-    """True when ``path`` holds extracted ``<id>.txt`` files itself."""
-    return any(path.glob("*.txt"))
 
 
 def evaluate_all(args: argparse.Namespace, write: bool) -> tuple[list[Dataset],

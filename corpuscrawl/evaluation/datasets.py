@@ -42,6 +42,7 @@ __all__ = [
     "datasets_root",
     "decode_text_file",
     "doc_id",
+    "is_method_dir",
     "is_test",
     "list_datasets",
     "split",
@@ -58,6 +59,11 @@ RESERVED_DIRS = frozenset({"html", "clean"})
 TEST_FRACTION_DEFAULT = 0.2
 #: Default split seed; change it only to deliberately draw a different split.
 SPLIT_SEED_DEFAULT = "corpuscrawl"
+
+
+def is_method_dir(path: Path) -> bool:
+    """True when ``path`` holds extracted ``<id>.txt`` files itself (a method's outputs)."""
+    return any(path.glob("*.txt"))
 
 
 def decode_text_file(data: bytes) -> str:
@@ -299,4 +305,4 @@ class Dataset:
             return []
         return [p for p in sorted(base.iterdir())
                 if p.is_dir() and p.name not in RESERVED_DIRS and not p.name.startswith(".")
-                and any(p.glob("*.txt"))]
+                and is_method_dir(p)]
