@@ -55,9 +55,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig  # noqa: E402
-from corpuscrawl.boilerplate.history import SQLiteHistory  # noqa: E402
 from corpuscrawl.boilerplate.normalize import split_paragraphs  # noqa: E402
 from corpuscrawl.boilerplate.patterns import notice_kind  # noqa: E402
+from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory  # noqa: E402
 from corpuscrawl.boilerplate.stage import ExportStage  # noqa: E402
 from corpuscrawl.dedup import MinHasher, NearDuplicateIndex  # noqa: E402
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root, is_test  # noqa: E402
@@ -400,9 +400,10 @@ def breakdown_section(docs: list[Doc], texts: dict[str, str], limit: int = 400) 
             index.add(d.key, " ".join(kept), spaced=True)
             t3 = time.perf_counter()
             # as ExportStage does it: the count read while counting serves the look-up
-            count = detector.observe_counted(d.domain, i, paragraphs)
-            stats = detector.boilerplate_stats(d.domain, (p.fingerprint for p in paragraphs),
-                                               count)
+            count, stats = detector.record(d.domain, i, paragraphs)
+            if stats is None:  # cold domain: the stage holds it and looks it up later
+                stats = detector.boilerplate_stats(
+                    d.domain, (p.fingerprint for p in paragraphs), count)
             t4 = time.perf_counter()
             detector.clean_paragraphs(d.domain, paragraphs, notices, stats, count)
             t5 = time.perf_counter()
@@ -425,9 +426,10 @@ def commit_section(docs: list[Doc], outputs_bte: dict[str, str], limit: int = 40
     for every in (1, 10, 100, 1000):
         with tempfile.TemporaryDirectory() as tmp:
             history = SQLiteHistory(Path(tmp) / "h.sqlite3", commit_every=every)
+            detector = Detector(history)
             t0 = time.perf_counter()
             for i, (d, ps) in enumerate(paragraphs):
-                history.record(d.domain, i, ps)
+                detector.record(d.domain, i, ps)  # as the stage: count + look up when warm
             history.close()
             elapsed = time.perf_counter() - t0
         rows.append([str(every), f"{1000 * elapsed / len(paragraphs):.3f}"])

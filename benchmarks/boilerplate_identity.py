@@ -34,7 +34,10 @@ def export_all(out: Path, cache: Path, datasets: str | None, limit: int) -> None
     """Write one JSON Lines file per configuration for the code on sys.path."""
     import corpuscrawl
     from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
-    from corpuscrawl.boilerplate.history import SQLiteHistory
+    try:
+        from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
+    except ImportError:  # code before 2026-11-22 19:00 kept it in history.py
+        from corpuscrawl.boilerplate.history import SQLiteHistory  # type: ignore[no-redef]
     from corpuscrawl.boilerplate.stage import ExportStage
     from corpuscrawl.dedup import NearDuplicateIndex
     from corpuscrawl.exporters import CorpusJsonLinesExporter

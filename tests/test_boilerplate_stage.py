@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
-from corpuscrawl.boilerplate.history import SQLiteHistory
+from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
 from corpuscrawl.boilerplate.stage import (
     BOILERPLATE,
     DUPLICATE,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
-from corpuscrawl.boilerplate.history import SQLiteHistory
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
+from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
 
 DOMAIN = "news.example"
 NOTICE = ("Copyright 2003-{year} Daily Example Media Group Limited. The material on this site "

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
-from corpuscrawl.boilerplate.history import SQLiteHistory
+from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
 from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.exporters import (

@@ -11,12 +11,13 @@ import pytest
 from corpuscrawl.boilerplate.history import (
     DomainHistory,
     HistoryError,
-    RedisHistory,
-    SQLiteHistory,
+    ParagraphStats,
     document_key,
     open_history,
 )
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
+from corpuscrawl.boilerplate.redis_history import RedisHistory
+from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
 from tests.redis_server import redis_url  # noqa: F401 - pytest fixture
 
 NOTICE = Paragraph.of("© 2019 Example Media. All rights reserved.")
@@ -65,12 +66,12 @@ def test_a_document_is_counted_once(backend, domain):
         assert SHARE.fingerprint not in h.lookup(domain, [SHARE.fingerprint])
 
 
-def test_observe_counted_returns_the_domain_count(backend, domain):
+def test_record_returns_the_domain_count(backend, domain):
     with open_history(backend[1]) as h:
-        assert h.observe_counted(domain, 1, [NOTICE]) == 1
-        assert h.observe_counted(domain, 2, [NOTICE, SHARE]) == 2
-        assert h.observe_counted(domain, 2, [SHARE]) == 2  # counted before: unchanged
-        assert h.observe_counted("other-" + domain, 1, []) == 1
+        assert h.record(domain, 1, [NOTICE]) == (1, None)
+        assert h.record(domain, 2, [NOTICE, SHARE]) == (2, None)
+        assert h.record(domain, 2, [SHARE]) == (2, None)  # counted before: unchanged
+        assert h.record("other-" + domain, 1, []) == (1, None)
         assert h.document_count(domain) == 2
         assert h.lookup(domain, [SHARE.fingerprint])[SHARE.fingerprint].documents == 1
 
@@ -169,12 +170,13 @@ def test_document_key_uses_url_then_text():
 def test_record_counts_and_returns_the_stats_after_counting(backend, domain):
     with open_history(backend[1]) as h:
         h.observe(domain, 1, [NOTICE, body(1)])
-        stats = h.record(domain, 2, [NOTICE, SHARE])
+        documents, stats = h.record(domain, 2, [NOTICE, SHARE], floor=lambda n: 0)
+        assert documents == 2
         assert stats[NOTICE.fingerprint].documents == 2
         assert stats[SHARE.fingerprint].documents == 1
         assert body(1).fingerprint not in stats
-        again = h.record(domain, 2, [NOTICE, SHARE])  # counted before: only looked up
-        assert again == stats
+        again = h.record(domain, 2, [NOTICE, SHARE], floor=lambda n: 0)  # only looked up
+        assert again == (2, stats)
         assert h.document_count(domain) == 2
 
 
@@ -195,3 +197,102 @@ def test_lookup_can_leave_out_rare_paragraphs(backend, domain):
         assert set(repeated) == {NOTICE.fingerprint, SHARE.fingerprint}  # template kept
         assert repeated[NOTICE.fingerprint].documents == 2
         assert set(h.lookup(domain, fps, min_documents=2.5)) == {SHARE.fingerprint}
+
+
+def test_record_finds_what_a_lookup_after_counting_finds(backend, domain):
+    """The SQLite backend finds the stats while counting (a trigger); every floor, the
+    template flag and plain observe() calls in between must give a look-up's answer."""
+    floors = [lambda n: 2, lambda n: 0.5 * n, lambda n: 1, lambda n: 0, lambda n: None]
+    with open_history(backend[1]) as h:
+        h.seed_from_error_page(domain, [SHARE])
+        for i in range(1, 13):
+            paragraphs = [NOTICE, body(i % 4 + 1), body(100 + i)] + ([SHARE] if i % 3 else [])
+            if i % 5 == 0:  # a plain count of a page with a template line: leaves nothing behind
+                assert h.observe(domain, 1000 + i, [SHARE, NOTICE])
+            floor = floors[i % len(floors)]
+            documents, stats = h.record(domain, i, paragraphs, floor=floor)
+            assert documents == h.document_count(domain)
+            least = floor(documents)
+            if least is None:
+                assert stats is None
+            else:
+                assert stats == h.lookup(domain, [p.fingerprint for p in paragraphs], least)
+                assert stats  # the notice or the template line is always there
+        documents, stats = h.record(domain, 3, [NOTICE, SHARE], floor=lambda n: 2)
+        assert documents == h.document_count(domain)  # counted before: looked up only
+        assert stats == h.lookup(domain, [NOTICE.fingerprint, SHARE.fingerprint], 2)
+
+
+def test_two_sqlite_writers_share_domain_ids(tmp_path, domain):
+    path = tmp_path / "h.sqlite3"
+    a, b = SQLiteHistory(path, commit_every=1), SQLiteHistory(path, commit_every=1)
+    try:
+        assert a.document_count(domain) == 0  # a read creates nothing
+        assert b.observe(domain, 1, [NOTICE])
+        assert a.observe(domain, 2, [NOTICE, SHARE])
+        assert not b.observe(domain, 2, [NOTICE])
+        assert a.document_count(domain) == b.document_count(domain) == 2
+        assert b.lookup(domain, [NOTICE.fingerprint])[NOTICE.fingerprint].documents == 2
+    finally:
+        a.close()
+        b.close()
+
+
+# The schema of version 1 (domain names as keys), as written before 2026-11-22 19:00.
+_V1_SCHEMA = """
+CREATE TABLE domains (domain TEXT PRIMARY KEY, documents INTEGER NOT NULL DEFAULT 0,
+    error_pages INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+CREATE TABLE documents (domain TEXT NOT NULL, doc INTEGER NOT NULL,
+    PRIMARY KEY (domain, doc)) WITHOUT ROWID;
+CREATE TABLE paragraphs (domain TEXT NOT NULL, fp INTEGER NOT NULL,
+    documents INTEGER NOT NULL DEFAULT 0, template INTEGER NOT NULL DEFAULT 0,
+    first_seen REAL NOT NULL, last_seen REAL NOT NULL, PRIMARY KEY (domain, fp)) WITHOUT ROWID;
+"""
+
+
+def test_a_version_1_file_is_converted_and_keeps_its_history(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(_V1_SCHEMA)
+    db.executemany("INSERT INTO domains VALUES (?, ?, ?)",
+                   [("a.example", 2, 0), ("b.example", 1, 1)])
+    db.executemany("INSERT INTO documents VALUES (?, ?)",
+                   [("a.example", 11), ("a.example", 12), ("b.example", 11)])
+    db.executemany("INSERT INTO paragraphs VALUES (?, ?, ?, ?, ?, ?)",
+                   [("a.example", NOTICE.fingerprint, 2, 0, 1.0, 2.0),
+                    ("b.example", NOTICE.fingerprint, 1, 0, 1.5, 1.5),
+                    ("b.example", SHARE.fingerprint, 0, 1, 3.0, 3.0)])
+    db.commit()
+    db.close()
+    with SQLiteHistory(path) as h:
+        assert h.document_count("a.example") == 2 and h.document_count("b.example") == 1
+        assert h.error_pages("b.example") == 1
+        assert h.lookup("a.example", [NOTICE.fingerprint]) == {
+            NOTICE.fingerprint: ParagraphStats(2, False, 1.0, 2.0)}
+        assert h.lookup("b.example", [SHARE.fingerprint])[SHARE.fingerprint].template
+        assert not h.observe("a.example", 12, [NOTICE])  # counted before the conversion
+        assert h.record("a.example", 13, [NOTICE], floor=lambda n: 3, now=3.0) == (
+            3, {NOTICE.fingerprint: ParagraphStats(3, False, 1.0, 3.0)})
+    with SQLiteHistory(path) as h:  # converted once; reopening reads version 2
+        assert h.document_count("a.example") == 3
+        assert h.lookup("a.example", [NOTICE.fingerprint])[NOTICE.fingerprint].documents == 3
+
+
+def test_a_newer_or_foreign_sqlite_file_is_refused(tmp_path):
+    import sqlite3
+
+    newer = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(newer) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(HistoryError, match="schema version 99"):
+        SQLiteHistory(newer)
+    foreign = tmp_path / "foreign.sqlite3"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE domains (host TEXT)")
+    with pytest.raises(HistoryError, match="not a corpuscrawl boilerplate history"):
+        SQLiteHistory(foreign)
+    with sqlite3.connect(foreign) as db:  # nothing was changed in it
+        assert [r[1] for r in db.execute("PRAGMA table_info(domains)")] == ["host"]
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 0

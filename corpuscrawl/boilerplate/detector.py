@@ -132,19 +132,21 @@ class Detector:
         """Record a document in the domain's history (False when it was already counted)."""
         return self.history.observe(domain, doc_key, paragraphs)
 
-    def observe_counted(self, domain: str, doc_key: int,
-                        paragraphs: Sequence[Paragraph]) -> int:
-        """Record a document; return the domain's document count afterwards.
+    def record(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph],
+               judge: bool = True) -> tuple[int, dict[int, ParagraphStats] | None]:
+        """Record a document; return the domain's document count afterwards and, when
+        ``judge`` and the domain is then warm, its :meth:`boilerplate_stats` (else None).
 
-        The count is what :meth:`is_warm` and :meth:`history_floor` read: the
+        One call to the history, which can find the stats while counting; the
+        count is what :meth:`is_warm` and :meth:`history_floor` read, so the
         export stage passes it on to spare the history a query per use.
         """
-        return self.history.observe_counted(domain, doc_key, paragraphs)
+        def floor(documents: int) -> float | None:
+            if not self.is_warm(domain, documents):
+                return None
+            return self.history_floor(domain, documents)
 
-    def record(self, domain: str, doc_key: int,
-               paragraphs: Sequence[Paragraph]) -> dict[int, ParagraphStats]:
-        """Record a document and return its paragraphs' stats (to judge it right away)."""
-        return self.history.record(domain, doc_key, paragraphs)
+        return self.history.record(domain, doc_key, paragraphs, floor if judge else None)
 
     def is_warm(self, domain: str, documents: int | None = None) -> bool:
         """True when the domain has enough documents in its history to judge its pages.

@@ -132,14 +132,14 @@ class ExportStage:
             return [self._count(Outcome(doc, EXPORTED))]
         item = _Held(doc, domain, paragraphs, notices)
         # The count read while counting the document serves every later use (warm?
-        # history floor), so the history is not asked for it again.
-        documents = self.detector.observe_counted(domain, document_key(doc.url, doc.text),
-                                                  paragraphs)
-        warm = self.detector.is_warm(domain, documents)
-        if warm and domain not in self._held:  # judged at once (as if held, then released)
-            stats = self.detector.boilerplate_stats(
-                domain, (p.fingerprint for p in paragraphs), documents)
+        # history floor), so the history is not asked for it again; a document of a warm
+        # domain with nothing held is judged at once (as if held, then released), with
+        # the stats the history found while counting it.
+        documents, stats = self.detector.record(domain, document_key(doc.url, doc.text),
+                                                paragraphs, judge=domain not in self._held)
+        if stats is not None:
             return [self._judge(item, stats, documents)]
+        warm = self.detector.is_warm(domain, documents)
         self._held.setdefault(domain, []).append(item)
         self._held_count += 1
         if warm:
