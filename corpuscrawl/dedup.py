@@ -258,7 +258,12 @@ class NearDuplicateIndex:
         self.threshold = threshold
         self.hasher = MinHasher(num_perm, shingle_words, seed)
         self.bands, self.rows = lsh_bands(threshold, num_perm)
-        self._buckets: list[dict[bytes, list[Hashable]]] = [{} for _ in range(self.bands)]
+        # Per band: band key -> the key of the one document with it, or a list of keys
+        # when several share it.  Most band keys belong to one document, and a list per
+        # band and document (~12 per document) would be that many more objects for every
+        # full garbage collection to traverse, for the whole crawl.
+        self._buckets: list[dict[bytes, Hashable | list[Hashable]]] = [
+            {} for _ in range(self.bands)]
         self._signatures: dict[Hashable, np.ndarray] = {}
 
     def __len__(self) -> int:
@@ -277,7 +282,10 @@ class NearDuplicateIndex:
         seen: set[Hashable] = set()
         best: tuple[Hashable | None, float] = (None, 0.0)
         for bucket, band_key in zip(self._buckets, keys, strict=True):
-            for other in bucket.get(band_key, ()):
+            found = bucket.get(band_key)
+            if found is None:
+                continue
+            for other in found if type(found) is list else (found,):
                 if other in seen:
                     continue
                 seen.add(other)
@@ -302,5 +310,11 @@ class NearDuplicateIndex:
             return duplicate_of
         self._signatures[key] = sig
         for bucket, band_key in zip(self._buckets, band_keys, strict=True):
-            bucket.setdefault(band_key, []).append(key)
+            found = bucket.get(band_key)
+            if found is None:
+                bucket[band_key] = key
+            elif type(found) is list:
+                found.append(key)
+            else:
+                bucket[band_key] = [found, key]
         return None

@@ -30,8 +30,8 @@ _TEXT = st.lists(_LINE, max_size=12).map("\n".join)
 
 @settings(max_examples=300)
 @given(_TEXT | st.text())
-def test_split_fold_equals_the_python_reference(text):
-    assert _fold.split_fold(text) == normalize._split_fold_py(text)
+def test_split_paragraphs_equals_the_python_reference(text):
+    assert _fold.split_paragraphs(text) == normalize._split_paragraphs_py(text)
 
 
 @given(_TEXT)
@@ -53,7 +53,7 @@ def test_fingerprints_of_long_lines_are_blake2b():
 def test_every_ascii_character_folds_like_the_reference():
     for code in range(128):
         text = f"a{chr(code)}b {chr(code)}12{chr(code)}"
-        assert _fold.split_fold(text) == normalize._split_fold_py(text), code
+        assert _fold.split_paragraphs(text) == normalize._split_paragraphs_py(text), code
 
 
 @settings(max_examples=300)
@@ -79,7 +79,7 @@ def test_benchmark_like_texts_fold_like_the_reference():
     root = Path(__file__).parent / "data" / "boilerplate"
     texts = [p.read_text(encoding="utf-8") for p in sorted(root.glob("*.txt"))]
     for text in texts:
-        assert _fold.split_fold(text) == normalize._split_fold_py(text)
+        assert _fold.split_paragraphs(text) == normalize._split_paragraphs_py(text)
         lines = [p.text for p in split_paragraphs(text)]
         assert set(patterns._notice_candidates_py(lines)) <= set(notice_candidates(lines))
 
@@ -89,10 +89,22 @@ def test_configuration_is_validated():
         with pytest.raises(ValueError):
             _fold.configure_keywords("", (b"UPPER",))
         with pytest.raises(ValueError):
-            _fold.configure_fold({b"x" * 40: b"m"}, "")
+            _fold.configure_fold({b"x" * 40: b"m"}, "", Paragraph)
+        with pytest.raises(TypeError):
+            _fold.configure_fold(normalize._ASCII_MASKS, "", list)
         with pytest.raises(RuntimeError):  # a failed configuration is not half used
-            _fold.split_fold("text")
+            _fold.split_paragraphs("text")
     finally:  # the real tables again, for the other tests of this process
         _fold.configure_keywords(patterns._inert_chars(), patterns._ASCII_KEYWORDS)
-        _fold.configure_fold(normalize._ASCII_MASKS, normalize._SEPARATOR_CHARS)
-    assert json.dumps(_fold.split_fold("Monday, 3 May")[1]) == '["d 0 m"]'
+        _fold.configure_fold(normalize._ASCII_MASKS, normalize._SEPARATOR_CHARS, Paragraph)
+    assert json.dumps(_fold.split_paragraphs("Monday, 3 May")[0][0].normalized) == '"d 0 m"'
+
+
+def test_finished_paragraphs_are_not_tracked_by_the_garbage_collector():
+    import gc
+
+    paragraphs, pending = _fold.split_paragraphs("plain line\nnaïve café\n(c) 2020 x")
+    assert [type(p) for p in paragraphs] == [Paragraph] * 3 and pending == [1]
+    assert not gc.is_tracked(paragraphs[0]) and not gc.is_tracked(paragraphs[2])
+    assert paragraphs[1] == Paragraph("naïve café", None, None)  # finished by normalize.py
+    assert split_paragraphs("naïve café") == [Paragraph.of("naïve café")]

@@ -118,3 +118,18 @@ def test_c_signature_equals_the_numpy_reference(num_perm, shingle_words):
             assert np.array_equal(fast, hasher.signature_numpy(sample, spaced=spaced)), sample
     words = text(8, 30).split()
     assert np.array_equal(hasher.signature(words), hasher.signature_numpy(words))
+
+
+def test_documents_sharing_a_band_are_all_compared():
+    """Kept documents that share a band key (similar, below the threshold) sit in one
+    bucket together; a copy of the later one is still found through that bucket."""
+    index = NearDuplicateIndex(threshold=0.5)  # 25 bands of 5 rows: collisions are common
+    texts = {"a": text(3)}
+    texts.update((f"v{seed}", edit(texts["a"], 0.5, seed)) for seed in range(8))
+    for key, value in texts.items():
+        index.add(key, value)
+    shared = [keys for bucket in index._buckets for keys in bucket.values()
+              if isinstance(keys, list)]
+    assert shared, "no two kept documents share a band key: the test lost its point"
+    later = shared[0][-1]
+    assert index.add("copy", texts[later]) == later

@@ -2,10 +2,15 @@
  *
  * What (each function equals a pure-Python reference that stays the fallback):
  *
- * - split_fold(text) -> (lines, normalized, fingerprints): the stripped
- *   non-blank lines of a text and, per line, its normalized form and BLAKE2b
- *   fingerprint (_blake2b.c), or None twice when the line needs the Unicode
- *   rules; equal to normalize._split_fold_py.
+ * - split_paragraphs(text) -> (paragraphs, pending): the stripped non-blank
+ *   lines of a text as Paragraph tuples (line, normalized form, BLAKE2b
+ *   fingerprint (_blake2b.c)), and the indices of those that need the Unicode
+ *   rules (their form and fingerprint are None); equal to
+ *   normalize._split_paragraphs_py.  The finished tuples are untracked by the
+ *   cyclic garbage collector: a str, a str and an int cannot form a cycle, and
+ *   CPython untracks such tuples on its own only when they are exact tuples,
+ *   never a named tuple, so every held Paragraph used to be traversed by every
+ *   full collection (26 000 of them after 400 benchmark pages).
  * - keyword_lines(lines) -> indices: a superset of the lines (str without line
  *   breaks) whose case-folded form contains a notice keyword (what
  *   patterns.keyword_lines finds in the case-folded lines joined): the
@@ -13,9 +18,10 @@
  *   character outside ASCII and the "inert" table (characters that case folding
  *   leaves alone and no keyword contains); patterns.notice_kind re-checks them.
  *
- * configure_fold(masks, separators) installs the calendar words and their masks
- * (bytes -> bytes) and the separator characters (non-ASCII characters that fold
- * to a word separator); configure_keywords(inert, keywords) the inert characters
+ * configure_fold(masks, separators, paragraph) installs the calendar words and
+ * their masks (bytes -> bytes), the separator characters (non-ASCII characters
+ * that fold to a word separator) and the Paragraph class (a tuple subclass of
+ * three items); configure_keywords(inert, keywords) the inert characters
  * and the ASCII keywords.  normalize.py and patterns.py call them on import.
  *
  * Why: the export stage must add < 10 % of the crawl's extraction time per page
@@ -175,15 +181,25 @@ static int set_table(uint8_t *table, PyObject *chars, const char *name)
     return 0;
 }
 
+static PyTypeObject *paragraph_type = NULL;   /* normalize.Paragraph */
+
 static PyObject *configure_fold(PyObject *self, PyObject *args)
 {
-    PyObject *masks, *separators;
+    PyObject *masks, *separators, *paragraph;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OU:configure_fold", &masks, &separators))
+    if (!PyArg_ParseTuple(args, "OUO:configure_fold", &masks, &separators, &paragraph))
         return NULL;
     fold_ready = 0;
+    if (!PyType_Check(paragraph) || !PyType_IsSubtype((PyTypeObject *)paragraph, &PyTuple_Type)
+            || ((PyTypeObject *)paragraph)->tp_dictoffset != 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "configure_fold: paragraph must be a tuple subclass without __dict__");
+        return NULL;
+    }
     if (set_masks(masks) < 0 || set_table(separator, separators, "separators") < 0)
         return NULL;
+    Py_INCREF(paragraph);
+    Py_XSETREF(paragraph_type, (PyTypeObject *)paragraph);
     fold_ready = 1;
     Py_RETURN_NONE;
 }
@@ -300,29 +316,42 @@ static Py_ssize_t find_newline(int kind, const void *data, Py_ssize_t pos, Py_ss
     return pos;
 }
 
-/* A line needing the Unicode rules: None in both lists. */
-static int append_none(PyObject *normalized, PyObject *fingerprints)
+/* A new Paragraph (line, form, fingerprint), stealing the three references (NULL and
+ * all released on failure); untracked by the garbage collector when complete. */
+static PyObject *new_paragraph(PyObject *line, PyObject *form, PyObject *fingerprint)
 {
-    return PyList_Append(normalized, Py_None) < 0 || PyList_Append(fingerprints, Py_None) < 0
-        ? -1 : 0;
+    PyObject *item = NULL;
+    if (line != NULL && form != NULL && fingerprint != NULL)
+        item = paragraph_type->tp_alloc(paragraph_type, 3);
+    if (item == NULL) {
+        Py_XDECREF(line);
+        Py_XDECREF(form);
+        Py_XDECREF(fingerprint);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(item, 0, line);
+    PyTuple_SET_ITEM(item, 1, form);
+    PyTuple_SET_ITEM(item, 2, fingerprint);
+    if (form != Py_None)
+        PyObject_GC_UnTrack(item);
+    return item;
 }
 
-static PyObject *split_fold(PyObject *self, PyObject *text)
+static PyObject *split_paragraphs(PyObject *self, PyObject *text)
 {
     (void)self;
     if (!fold_ready && not_configured("configure_fold") < 0)
         return NULL;
     if (!PyUnicode_Check(text)) {
-        PyErr_SetString(PyExc_TypeError, "split_fold expects a str");
+        PyErr_SetString(PyExc_TypeError, "split_paragraphs expects a str");
         return NULL;
     }
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    PyObject *lines = PyList_New(0), *normalized = PyList_New(0);
-    PyObject *fingerprints = PyList_New(0);
+    PyObject *paragraphs = PyList_New(0), *pending = PyList_New(0);
     char *out = PyMem_Malloc(n > 0 ? (size_t)n : 1);
-    if (lines == NULL || normalized == NULL || fingerprints == NULL || out == NULL)
+    if (paragraphs == NULL || pending == NULL || out == NULL)
         goto error;
     for (Py_ssize_t pos = 0; pos <= n;) {
         Py_ssize_t end = find_newline(kind, data, pos, n);
@@ -334,31 +363,33 @@ static PyObject *split_fold(PyObject *self, PyObject *text)
         pos = end + 1;
         if (a == b)
             continue;
-        if (append_new(lines, PyUnicode_Substring(text, a, b)) < 0)
-            goto error;
+        PyObject *line = PyUnicode_Substring(text, a, b), *item;
         Py_ssize_t len = fold(kind, data, a, b, out);
-        if (len < 0) {
-            if (append_none(normalized, fingerprints) < 0)
+        if (len < 0) {   /* the Unicode rules: normalize.py finishes it */
+            if (append_new(pending, PyLong_FromSsize_t(PyList_GET_SIZE(paragraphs))) < 0) {
+                Py_XDECREF(line);
                 goto error;
-            continue;
+            }
+            item = new_paragraph(line, Py_NewRef(Py_None), Py_NewRef(Py_None));
         }
-        /* normalize._digest: the first 8 digest bytes as a big-endian signed integer */
-        int64_t fp = (int64_t)__builtin_bswap64(corpuscrawl_blake2b_8(out, (size_t)len));
-        if (append_new(normalized, PyUnicode_DecodeASCII(out, len, NULL)) < 0
-                || append_new(fingerprints, PyLong_FromLongLong(fp)) < 0)
+        else {
+            /* normalize._digest: the first 8 digest bytes as a big-endian signed integer */
+            int64_t fp = (int64_t)__builtin_bswap64(corpuscrawl_blake2b_8(out, (size_t)len));
+            item = new_paragraph(line, PyUnicode_DecodeASCII(out, len, NULL),
+                                 PyLong_FromLongLong(fp));
+        }
+        if (append_new(paragraphs, item) < 0)
             goto error;
     }
     PyMem_Free(out);
-    PyObject *result = PyTuple_Pack(3, lines, normalized, fingerprints);
-    Py_DECREF(lines);
-    Py_DECREF(normalized);
-    Py_DECREF(fingerprints);
+    PyObject *result = PyTuple_Pack(2, paragraphs, pending);
+    Py_DECREF(paragraphs);
+    Py_DECREF(pending);
     return result;
 error:
     PyMem_Free(out);
-    Py_XDECREF(lines);
-    Py_XDECREF(normalized);
-    Py_XDECREF(fingerprints);
+    Py_XDECREF(paragraphs);
+    Py_XDECREF(pending);
     if (!PyErr_Occurred())
         PyErr_NoMemory();
     return NULL;
@@ -455,14 +486,14 @@ error:
 
 static PyMethodDef methods[] = {
     {"configure_fold", configure_fold, METH_VARARGS,
-     "configure_fold(masks: dict[bytes, bytes], separators: str) -> None\n\n"
-     "Install the calendar masks and the separator characters (see _fold.c)."},
+     "configure_fold(masks: dict[bytes, bytes], separators: str, paragraph: type) -> None\n\n"
+     "Install the calendar masks, the separator characters and the Paragraph class."},
     {"configure_keywords", configure_keywords, METH_VARARGS,
      "configure_keywords(inert: str, keywords: tuple[bytes, ...]) -> None\n\n"
      "Install the inert characters and the ASCII notice keywords (see _fold.c)."},
-    {"split_fold", split_fold, METH_O,
-     "split_fold(text: str) -> tuple[list[str], list[str | None], list[int | None]]\n\n"
-     "Stripped non-blank lines, their normalized forms and fingerprints (None: Unicode rules)."},
+    {"split_paragraphs", split_paragraphs, METH_O,
+     "split_paragraphs(text: str) -> tuple[list[Paragraph], list[int]]\n\n"
+     "The stripped non-blank lines as Paragraphs; indices of those needing the Unicode rules."},
     {"keyword_lines", keyword_lines, METH_O,
      "keyword_lines(lines: list[str]) -> list[int]\n\n"
      "Indices of the lines that may contain a notice keyword (a superset)."},

@@ -228,8 +228,7 @@ def _split_fold_py(text: str) -> tuple[list[str], list[str | None], list[int | N
     """The stripped non-blank lines of ``text`` with each one's ASCII form and fingerprint.
 
     ``None`` (twice) for a line that needs the Unicode rules.  The ASCII-able
-    lines are folded as one block (:func:`_ascii_block`).  The reference of
-    the C accelerator's ``split_fold`` (``_fold.c``), and its fallback.
+    lines are folded as one block (:func:`_ascii_block`).
     """
     lines = [line for line in map(str.strip, text.split("\n")) if line]
     spaced = [line if line.isascii() else _SEPARATOR_CHARS_RE.sub(" ", line) for line in lines]
@@ -240,30 +239,42 @@ def _split_fold_py(text: str) -> tuple[list[str], list[str | None], list[int | N
             [None if form is None else _digest(form) for form in folded])
 
 
+_NEW_TUPLE = tuple.__new__
+
+
+def _split_paragraphs_py(text: str) -> tuple[list[Paragraph], list[int]]:
+    """The stripped non-blank lines of ``text`` as Paragraphs, and the indices of those
+    that still need the Unicode rules (normalized form and fingerprint None).
+
+    The reference of the C accelerator's ``split_paragraphs`` (``_fold.c``), and
+    its fallback.
+    """
+    lines, normalized, fingerprints = _split_fold_py(text)
+    pending = [index for index, form in enumerate(normalized) if form is None]
+    return list(map(_NEW_TUPLE, repeat(Paragraph), zip(lines, normalized, fingerprints,
+                                                        strict=True))), pending
+
+
 try:  # the optional C accelerator (setup.py): the same result ~10 times faster
     from corpuscrawl.boilerplate import _fold
 except ImportError:  # not built: the pure-Python reference, same output
-    _split_fold = _split_fold_py
+    _split_paragraphs = _split_paragraphs_py
 else:
-    _fold.configure_fold(_ASCII_MASKS, _SEPARATOR_CHARS)
-    _split_fold = _fold.split_fold
-
-_NEW_TUPLE = tuple.__new__
+    _fold.configure_fold(_ASCII_MASKS, _SEPARATOR_CHARS, Paragraph)
+    _split_paragraphs = _fold.split_paragraphs
 
 
 def split_paragraphs(text: str) -> list[Paragraph]:
     """The non-blank lines of a document's text (the Extractor contract's paragraphs).
 
     Equal to ``[Paragraph.of(line.strip()) for line in text.split("\\n") if
-    line.strip()]``, computed for the whole text at once: lines, ASCII forms
-    and their fingerprints by :func:`_split_fold_py` (or its C twin), the rare
-    lines needing the Unicode rules one by one, the tuples by ``map``.
+    line.strip()]``, computed for the whole text at once: lines, ASCII forms,
+    fingerprints and the tuples by :func:`_split_paragraphs_py` (or its C twin),
+    then the rare lines needing the Unicode rules one by one.
     """
-    lines, normalized, fingerprints = _split_fold(text)
-    if None in normalized:
-        for index, form in enumerate(normalized):
-            if form is None:
-                normalized[index] = form = _unicode_form(lines[index])
-                fingerprints[index] = fingerprint(form)
-    return list(map(_NEW_TUPLE, repeat(Paragraph), zip(lines, normalized, fingerprints,
-                                                        strict=True)))
+    paragraphs, pending = _split_paragraphs(text)
+    for index in pending:
+        line = paragraphs[index].text
+        form = _unicode_form(line)
+        paragraphs[index] = Paragraph(line, form, fingerprint(form))
+    return paragraphs
