@@ -86,7 +86,7 @@ class Outcome:
         return self.status == EXPORTED
 
 
-@dataclass
+@dataclass(slots=True)
 class _Held:
     document: Document
     domain: str
