@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import gzip
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -47,7 +48,39 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
         root = lxml.html.document_fromstring(html or "<html></html>", parser=parser)
     except (etree.ParserError, ValueError):
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=parser)
+    if root.find("body") is None:
+        repaired = _close_title(html)
+        if repaired is not None:
+            fixed = lxml.html.document_fromstring(repaired, parser=parser)
+            if fixed.find("body") is not None:
+                root = fixed
     return root
+
+
+_TITLE_START_RE = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
+_TITLE_END_RE = re.compile(r"</title\s*>", re.IGNORECASE)
+
+
+def _close_title(html: str) -> str | None:
+    """``html`` with an unclosed ``<title>`` closed at its first line break or tag, else None.
+
+    A ``<title>`` without its end tag makes the rest of the document title text
+    (the HTML rules for RCDATA), so the page has no body at all: seen in
+    truncated or spliced pages (4 of the l3s-gn1 benchmark pages).  The title
+    is then taken to end where its first line or the next tag starts, which
+    recovers the body of such a page.
+    """
+    start = _TITLE_START_RE.search(html)
+    if start is None or _TITLE_END_RE.search(html, start.end()):
+        return None
+    cut = len(html)
+    for mark in ("\n", "<"):
+        found = html.find(mark, start.end())
+        if 0 <= found < cut:
+            cut = found
+    if cut == len(html):
+        return None
+    return html[:cut] + "</title>" + html[cut:]
 
 
 @dataclass

@@ -57,3 +57,21 @@ def test_from_file_accepts_relative_paths(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     page = Page.from_file("rel.html")
     assert page.url.startswith("file://") and page.body.text_content() == "relative"
+
+
+def test_an_unclosed_title_is_closed_so_the_body_survives():
+    # A truncated head (as in 4 l3s-gn1 pages): without </title> the whole page is title.
+    page = Page.from_html("<html><head><title>Broken page\n<script>var x = 1;</script>"
+                          "</head><body><p>Article text here</p></body></html>")
+    assert page.tree.findtext(".//title") == "Broken page"
+    assert page.body.tag == "body" and page.body.text_content() == "Article text here"
+    same_line = Page.from_html("<title>Spliced<div><p>Body text</p></div>")
+    assert same_line.tree.findtext(".//title") == "Spliced"
+    assert "Body text" in same_line.body.text_content()
+
+
+def test_a_title_that_is_all_the_page_has_is_left_alone():
+    page = Page.from_html("<html><head><title>Only a title</title></head></html>")
+    assert page.tree.findtext(".//title") == "Only a title"
+    lone = Page.from_html("<title>No end and nothing after it")
+    assert lone.tree.findtext(".//title") == "No end and nothing after it"
