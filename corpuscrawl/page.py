@@ -66,7 +66,8 @@ def _close_title(html: str) -> str | None:
 
     A ``<title>`` without its end tag makes the rest of the document title text
     (the HTML rules for RCDATA), so the page has no body at all: seen in
-    truncated or spliced pages (4 of the l3s-gn1 benchmark pages).  The title
+    truncated or spliced pages and after a malformed end tag such as
+    ``</titlevalue="true" -->`` (5 of the l3s-gn1 benchmark pages).  The title
     is then taken to end where its first line or the next tag starts, which
     recovers the body of such a page.
     """

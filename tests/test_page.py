@@ -65,6 +65,9 @@ def test_an_unclosed_title_is_closed_so_the_body_survives():
                           "</head><body><p>Article text here</p></body></html>")
     assert page.tree.findtext(".//title") == "Broken page"
     assert page.body.tag == "body" and page.body.text_content() == "Article text here"
+    malformed_end = Page.from_html('<head><title>News</titlevalue="true" -->\n</head>'
+                                   "<body><p>Body text</p></body>")  # one l3s-gn1 page
+    assert malformed_end.body.text_content() == "Body text"
     same_line = Page.from_html("<title>Spliced<div><p>Body text</p></div>")
     assert same_line.tree.findtext(".//title") == "Spliced"
     assert "Body text" in same_line.body.text_content()
