@@ -10,9 +10,11 @@ import gzip
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urljoin
 
 from lxml import etree
+from scrapy.robotstxt import ProtegoRobotParser
 
 from corpuscrawl.extract.dom import normalize_space
 from corpuscrawl.page import Page
@@ -85,6 +87,21 @@ def sitemaps_from_robots(text: str, base_url: str) -> list[str]:
         if key.strip().lower() == "sitemap" and value.strip():
             out.append(urljoin(base_url, value.strip()))
     return out
+
+
+class SitemapRobotParser(ProtegoRobotParser):
+    """Scrapy's default robots.txt parser that also keeps the file's ``Sitemap:`` lines.
+
+    Set as ``ROBOTSTXT_PARSER``, so the spider reads a host's sitemaps from the
+    robots.txt Scrapy's RobotsTxtMiddleware fetched (``robots_parsed`` signal)
+    instead of fetching the file a second time.  ``sitemaps`` are as written
+    (possibly relative to the host).
+    """
+
+    def __init__(self, robotstxt_body: bytes, spider: Any = None) -> None:
+        super().__init__(robotstxt_body, spider)
+        text = robotstxt_body.decode("utf-8", errors="ignore")
+        self.sitemaps: list[str] = sitemaps_from_robots(text, "")
 
 
 def parse_feed(body: bytes, base_url: str = "") -> list[str] | None:

@@ -13,6 +13,9 @@ NEWSPIDER_MODULE = "corpuscrawl.spiders"
 
 USER_AGENT = "corpuscrawl/0.1 (+focused corpus crawler; respects robots.txt)"
 ROBOTSTXT_OBEY = True
+# Scrapy's parser, also keeping the Sitemap: lines: the spider follows a seed host's
+# sitemaps from the robots.txt the middleware fetched (one fetch per host, not two).
+ROBOTSTXT_PARSER = "corpuscrawl.discovery.SitemapRobotParser"
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
 DOWNLOAD_TIMEOUT = 30

@@ -133,3 +133,21 @@ def test_split_coherent_writes_each_teaser_as_its_own_document(site, tmp_path):
     assert {d["unit_kind"] for d in front} <= {"body", "teaser", "text"}
     teasers = [d["text"] for d in front if ARTICLES[0].title in d["text"]]
     assert len(teasers) == 1 and ARTICLES[1].title not in teasers[0]
+
+
+@pytest.mark.parametrize("obey", ["True", "False"])
+def test_robots_txt_is_fetched_once_and_its_sitemaps_followed(tmp_path, obey):
+    # Obeying robots.txt, Scrapy's middleware fetches it and the spider reads its Sitemap:
+    # lines from there; not obeying, the spider fetches it itself.  Once per host either way.
+    server = DemoServer().start()
+    try:
+        docs, log, code = run_crawl(tmp_path / "r.jsonl", f"seeds={server.url}", "feeds=0",
+                                    settings={"ROBOTSTXT_OBEY": obey})
+    finally:
+        server.stop()
+    assert code == 0, log[-3000:]
+    assert server.requested["/robots.txt"] == 1
+    assert server.requested["/sitemap_index.xml"] == 1  # listed only in robots.txt
+    assert stat(log, "corpuscrawl/sitemaps_from_robots") == 1
+    assert any(d["url"].endswith(f"news/{SITEMAP_ONLY}.html") for d in docs)
+    assert any("private" in d["url"] for d in docs) == (obey == "False")

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 import threading
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from corpuscrawl.demo.site import DemoSite
 
 
-def _handler(site: DemoSite) -> type[BaseHTTPRequestHandler]:
+def _handler(site: DemoSite, requested: Counter[str]) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def _respond(self, with_body: bool) -> None:
+            requested[self.path] += 1
             response = site.get(self.path)
             self.send_response(response.status)
             self.send_header("Content-Type", response.content_type)
@@ -39,7 +41,9 @@ class DemoServer:
 
     def __init__(self, port: int = 0, synthetic_pages: int = 0):
         self.site = DemoSite(synthetic_pages=synthetic_pages)
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self.site))
+        #: Requests received per path (tests check politeness: what was fetched how often).
+        self.requested: Counter[str] = Counter()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler(self.site, self.requested))
         self.httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 

@@ -19,22 +19,24 @@ Arguments (``-a name=value``):
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
 from scrapy import signals
 from scrapy.exceptions import CloseSpider
 from scrapy.http import Response
+from scrapy.utils.misc import load_object
 
 from corpuscrawl.browse.render import RenderPlan, render_meta, script_built_reasons  # issue 6
 from corpuscrawl.browse.rendered import Renderer, close_page, is_crash, retry_meta  # issue 6
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.discovery import (
+    SitemapRobotParser,
     feed_links,
     page_links,
     parse_feed,
@@ -132,6 +134,7 @@ class CorpusSpider(scrapy.Spider):
         self._languages, self._keywords, self._extractor = languages, keywords, extractor
         self.demo_server: Any = None
         self._seen: set[str] = set()
+        self._sitemap_roots: set[str] = set()  # seed hosts whose robots.txt sitemaps to follow
         self._documents = 0
 
     @classmethod
@@ -159,6 +162,7 @@ class CorpusSpider(scrapy.Spider):
             settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
         # --- end corpuscrawl.browse ---
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
+        crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
 
     def _closed(self) -> None:
@@ -176,20 +180,52 @@ class CorpusSpider(scrapy.Spider):
                               meta=meta, errback=self._errback)
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        """Seeds first; per seed host its robots.txt sitemaps and /sitemap.xml."""
-        hosts: list[str] = []
+        """Seeds first; per seed host its robots.txt sitemaps and /sitemap.xml.
+
+        When Scrapy fetches robots.txt anyway (``ROBOTSTXT_OBEY`` with
+        :class:`~corpuscrawl.discovery.SitemapRobotParser`), its ``Sitemap:``
+        lines arrive through the ``robots_parsed`` signal; otherwise the spider
+        fetches the file itself.
+        """
+        roots: list[str] = []
+        for url in self.seed_urls:
+            parts = urlsplit(url)
+            root = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+            if self.use_sitemaps and root not in roots:
+                roots.append(root)
+        self._sitemap_roots = set(roots)  # before any request: robots.txt may come back first
+        own_robots = not self._robots_via_middleware()
         for url in self.seed_urls:
             self._seen.add(url)
             yield self._request(url, SEED_PRIORITY, corpuscrawl_seed=True)
             parts = urlsplit(url)
             root = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
-            if self.use_sitemaps and root not in hosts:
-                hosts.append(root)
-                yield self._request(root + "robots.txt", SEED_PRIORITY, self.parse_robots)
+            if root in roots:
+                roots.remove(root)
+                if own_robots:
+                    yield self._request(root + "robots.txt", SEED_PRIORITY, self.parse_robots)
                 sitemap = root + "sitemap.xml"
                 if sitemap not in self._seen:
                     self._seen.add(sitemap)
                     yield self._request(sitemap, SEED_PRIORITY, self.parse_xml)
+
+    def _robots_via_middleware(self) -> bool:
+        """True when Scrapy's RobotsTxtMiddleware fetches robots.txt and keeps its sitemaps."""
+        settings = self.crawler.settings
+        if not settings.getbool("ROBOTSTXT_OBEY"):
+            return False
+        parser = load_object(settings.get("ROBOTSTXT_PARSER"))
+        return isinstance(parser, type) and issubclass(parser, SitemapRobotParser)
+
+    def _robots_parsed(self, robotparser: Any, request: scrapy.Request) -> None:
+        """A host's robots.txt, fetched by Scrapy's middleware: follow a seed host's sitemaps."""
+        parts = urlsplit(request.url)
+        root = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+        if root not in self._sitemap_roots:
+            return
+        self._sitemap_roots.discard(root)  # once per host
+        for follow in self._robots_sitemaps(getattr(robotparser, "sitemaps", ()), root):
+            self.crawler.engine.crawl(follow)
 
     def _errback(self, failure: Any) -> None:
         request = failure.request
@@ -222,12 +258,15 @@ class CorpusSpider(scrapy.Spider):
     # --- callbacks --------------------------------------------------------------
 
     def parse_robots(self, response: Response) -> Iterator[scrapy.Request]:
-        """Follow the ``Sitemap:`` lines of robots.txt."""
+        """Follow the ``Sitemap:`` lines of robots.txt (when the spider fetched it itself)."""
         if response.status != 200:
             return
-        for url in sitemaps_from_robots(response.text, response.url):
+        yield from self._robots_sitemaps(sitemaps_from_robots(response.text, ""), response.url)
+
+    def _robots_sitemaps(self, urls: Iterable[str], base: str) -> Iterator[scrapy.Request]:
+        for url in urls:
             self.crawler.stats.inc_value("corpuscrawl/sitemaps_from_robots")
-            request = self.follow(url, SEED_PRIORITY, self.parse_xml)
+            request = self.follow(urljoin(base, url), SEED_PRIORITY, self.parse_xml)
             if request is not None:
                 yield request
 
