@@ -62,12 +62,14 @@ CREATE TABLE IF NOT EXISTS paragraphs (
 ) WITHOUT ROWID;
 """
 
+_SCHEMA_STATEMENTS = [statement.strip() for statement in _SCHEMA.split(";") if statement.strip()]
+
 # Version 1 (keyed by domain name) -> version 2, inside the caller's transaction.
 _MIGRATE_V1 = [
     "ALTER TABLE domains RENAME TO v1_domains",
     "ALTER TABLE documents RENAME TO v1_documents",
     "ALTER TABLE paragraphs RENAME TO v1_paragraphs",
-    *(s.strip() for s in _SCHEMA.split(";") if s.strip()),
+    *_SCHEMA_STATEMENTS,
     "INSERT INTO domains (name, documents, error_pages) "
     "SELECT domain, documents, error_pages FROM v1_domains ORDER BY domain",
     "INSERT OR IGNORE INTO domains (name) SELECT DISTINCT domain FROM v1_paragraphs",
@@ -211,9 +213,8 @@ class SQLiteHistory(DomainHistory):
             raise HistoryError(f"{self.path!r} is not a corpuscrawl boilerplate history "
                                f"(its 'domains' table has columns {sorted(columns)})")
         else:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            for statement in _SCHEMA_STATEMENTS:
+                db.execute(statement)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- domain ids -------------------------------------------------------------------
