@@ -80,6 +80,12 @@ def same_site(host: str, domains: set[str]) -> bool:
     return any(host == d or host.endswith("." + d) for d in domains)
 
 
+def site_root(url: str) -> str:
+    """The root URL (``scheme://host[:port]/``) of ``url``'s site: where robots.txt lives."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+
+
 def looks_absolute(url: str) -> bool:
     """True when the string starts with a URL scheme."""
     return bool(_SCHEME_RE.match(url))

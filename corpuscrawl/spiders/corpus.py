@@ -24,7 +24,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit
 
 import scrapy
 from scrapy import signals
@@ -47,7 +47,7 @@ from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
 from corpuscrawl.page import Page, domain_of
 from corpuscrawl.rules import DomainRules  # issue 6
-from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site
+from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site, site_root
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
 SEED_PRIORITY = 1000
@@ -187,21 +187,15 @@ class CorpusSpider(scrapy.Spider):
         lines arrive through the ``robots_parsed`` signal; otherwise the spider
         fetches the file itself.
         """
-        roots: list[str] = []
-        for url in self.seed_urls:
-            parts = urlsplit(url)
-            root = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
-            if self.use_sitemaps and root not in roots:
-                roots.append(root)
+        roots = {site_root(url) for url in self.seed_urls} if self.use_sitemaps else set()
         self._sitemap_roots = set(roots)  # before any request: robots.txt may come back first
         own_robots = not self._robots_via_middleware()
         for url in self.seed_urls:
             self._seen.add(url)
             yield self._request(url, SEED_PRIORITY, corpuscrawl_seed=True)
-            parts = urlsplit(url)
-            root = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+            root = site_root(url)
             if root in roots:
-                roots.remove(root)
+                roots.discard(root)
                 if own_robots:
                     yield self._request(root + "robots.txt", SEED_PRIORITY, self.parse_robots)
                 sitemap = root + "sitemap.xml"
@@ -219,8 +213,7 @@ class CorpusSpider(scrapy.Spider):
 
     def _robots_parsed(self, robotparser: Any, request: scrapy.Request) -> None:
         """A host's robots.txt, fetched by Scrapy's middleware: follow a seed host's sitemaps."""
-        parts = urlsplit(request.url)
-        root = urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+        root = site_root(request.url)
         if root not in self._sitemap_roots:
             return
         self._sitemap_roots.discard(root)  # once per host
