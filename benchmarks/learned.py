@@ -29,6 +29,7 @@ from peers import available_peers  # noqa: E402
 
 from corpuscrawl.evaluation.datasets import datasets_root  # noqa: E402
 from corpuscrawl.evaluation.metrics import Score, score, summarize  # noqa: E402
+from corpuscrawl.evaluation.sampling import bootstrap_difference, most_influential  # noqa: E402
 from corpuscrawl.extract import get_extractor  # noqa: E402
 from corpuscrawl.extract.trainset import documents  # noqa: E402
 from corpuscrawl.page import Page  # noqa: E402
@@ -38,6 +39,10 @@ BASE = ("bte", "justext", "boilerpipe-default", "boilerpipe-article", "readabili
         "newsfeed", "energy", "linkblocks")
 LEARNED = ("hybrid-a", "segment-svm", "hybrid-b", "sequence", "auto")
 PEERS = ("trafilatura", "readability-lxml", "justext-raw", "boilerpy3-article")
+#: Learned methods whose lead over the best peer is put through the bootstrap.
+COMPARED = ("auto", "sequence")
+#: The lead over the best peer that issue 5 asks for.
+TARGET_MARGIN = 0.02
 
 
 def build_methods(names: list[str]) -> tuple[dict, list[str]]:
@@ -85,18 +90,22 @@ def main(argv: list[str] | None = None) -> int:
     selector = get_extractor("hybrid-a") if "hybrid-a" in methods else None
     oracle: dict[str, list[Score]] = {}
     n_docs = 0
+    doc_ids: list[str] = []
     for ds_name in args.datasets.split(","):
         docs = documents([root / ds_name], "test")
+        urls = docs[0].dataset.urls if docs else {}
         if args.limit:
             docs = docs[: args.limit]
         for doc in docs:
             n_docs += 1
+            doc_ids.append(doc.key)
             html = doc.dataset.read_html(doc.id)
+            url = urls.get(doc.id, "")  # every method gets the page's URL, as in a crawl
             base_scores = []
             for name, run in methods.items():
                 t0 = time.perf_counter()
                 try:
-                    text = run(html, "")
+                    text = run(html, url)
                 except Exception:
                     text = ""
                     failures[name] += 1
@@ -107,13 +116,13 @@ def main(argv: list[str] | None = None) -> int:
                                              "boilerpipe-article"):
                     base_scores.append(s)
             if selector is not None:
-                choices[selector.choose(Page.from_html(html))] += 1
+                choices[selector.choose(Page.from_html(html, url))] += 1
             if base_scores:
                 oracle.setdefault(ds_name, []).append(max(base_scores, key=lambda s: s.f1))
             doc.release()
         print(f"{ds_name}: {len(docs)} test documents done", file=sys.stderr)
     write_report(Path(args.out), args, methods, scores, seconds, failures, choices, oracle,
-                 n_docs, notes, time.monotonic() - started)
+                 n_docs, notes, time.monotonic() - started, doc_ids)
     return 0
 
 
@@ -122,8 +131,35 @@ def pooled(per_ds: dict[str, list[Score]]) -> list[Score]:
     return [s for v in per_ds.values() for s in v]
 
 
+def sampling_section(scores, doc_ids: list[str]) -> list[str]:
+    """Bootstrap intervals of each compared method's pooled lead over the best peer."""
+    peers = [m for m in scores if m.endswith("(peer)")]
+    mine = [m for m in COMPARED if m in scores]
+    if not peers or not mine:
+        return []
+    best = max(peers, key=lambda m: summarize(pooled(scores[m])).f1)
+    strata = [k.split("/", 1)[0] for k in doc_ids]
+    lines = ["## Is the lead more than the sample of pages?", "",
+             f"Pooled summed-F1 difference to the best peer ({best}); 95 % interval of a "
+             "stratified bootstrap over the test documents (2 000 resamples, documents drawn "
+             "within each dataset; `corpuscrawl.evaluation.sampling`), the share of resamples "
+             f"in which the lead is at least {TARGET_MARGIN * 100:.0f} points, and the pages "
+             "whose removal moves the difference most (leave-one-out change).", ""]
+    rows = []
+    for m in mine:
+        a, b = pooled(scores[m]), pooled(scores[best])
+        d = bootstrap_difference(a, b, strata)
+        pages = ", ".join(f"{doc_ids[i]} {c * 100:+.2f}" for i, c in most_influential(a, b, 3))
+        rows.append([m, f"{d.observed * 100:+.2f}", f"{d.low * 100:+.2f} to {d.high * 100:+.2f}",
+                     f"{d.share_at_least(0.0):.0%}", f"{d.share_at_least(TARGET_MARGIN):.0%}",
+                     pages])
+    return lines + fmt_table(["method", "lead (points)", "95 % interval", "resamples ahead",
+                      f"resamples ≥ +{TARGET_MARGIN * 100:.0f}", "pages moving it most"],
+                     rows) + [""]
+
+
 def write_report(out: Path, args, methods, scores, seconds, failures, choices, oracle,
-                 n_docs, notes, wall) -> None:
+                 n_docs, notes, wall, doc_ids=()) -> None:
     """Write the Markdown tables (analysis text is appended by hand below the marker)."""
     ds_names = args.datasets.split(",")
     order = sorted(methods, key=lambda m: -summarize(pooled(scores[m])).f1)
@@ -142,7 +178,8 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
              "- scoring: word-level LCS; P/R/F1 from TP/FP/FN summed over documents; mean F1 "
              "= per-document average (SPEC §2)",
              "- docs/s: methods interleaved document by document in one process; ours include "
-             "parsing the page, peers their own parsing", ""]
+             "parsing the page, peers their own parsing; every method gets the page's URL "
+             "(from the dataset's manifest, as `benchmarks/extraction.py` does)", ""]
     lines += notes and ["Notes: " + "; ".join(notes), ""] or []
     lines += ["## Summed F1 by dataset", ""]
     header = ["method", *ds_names, "pooled F1", "pooled mean F1", "docs/s"]
@@ -175,6 +212,8 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
         lines += ["Oracle selector (best of the four thesis base extractors per document, "
                   f"chosen with the gold text): pooled F1 {o.f1:.4f}; "
                   + ", ".join(f"{ds} {summarize(v).f1:.4f}" for ds, v in oracle.items()), ""]
+    if len(doc_ids) == n_docs:
+        lines += sampling_section(scores, list(doc_ids))
     lines += ["<!-- analysis -->", ""]
     previous = out.read_text(encoding="utf-8") if out.is_file() else ""
     marker = "<!-- analysis -->"

@@ -10,8 +10,10 @@ from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.auto import AutoExtractor, cut_comments, fallback_region
 from corpuscrawl.extract.base import ExtractorError
+from corpuscrawl.extract.block_features import UNARY_FEATURE_NAMES
 from corpuscrawl.extract.cdom import tree_blocks
 from corpuscrawl.extract.stacking import CONTEXT_FEATURE_NAMES, context_matrix, out_of_fold
+from corpuscrawl.extract.title_features import TITLE_FEATURE_NAMES
 from corpuscrawl.extract.training import train
 from corpuscrawl.extract.trainset import documents
 from corpuscrawl.models import load_model
@@ -119,9 +121,20 @@ def test_votes_add_one_column_per_base_extractor(data_dir, tmp_path):
           max_iter=10, refit=False)
     extractor = AutoExtractor(models_dir=tmp_path)
     assert extractor.state["votes"] == ["bte"]
-    assert extractor.state["unary"].n_features_in_ == 164
+    assert extractor.state["unary"].n_features_in_ == (
+        len(UNARY_FEATURE_NAMES) + 1 + len(TITLE_FEATURE_NAMES))
     doc = documents([tinyset], "test")[0]
     assert extractor.extract(doc.page)
+
+
+def test_headline_features_can_be_left_out(data_dir, tmp_path):
+    tinyset = data_dir / "learned" / "tinyset"
+    train("auto", [tinyset], models_dir=tmp_path, show_progress=False, max_iter=10,
+          refit=False, title_features=False)
+    extractor = AutoExtractor(models_dir=tmp_path)
+    assert extractor.state["title_features"] is False
+    assert extractor.state["unary"].n_features_in_ == len(UNARY_FEATURE_NAMES)
+    assert extractor.extract(documents([tinyset], "test")[0].page)
 
 
 def test_missing_model_names_file_and_command(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ from corpuscrawl.extract.block_features import (
     unary_matrix,
     vote_matrix,
 )
-from corpuscrawl.extract.cdom import page_blocks
+from corpuscrawl.extract.cdom import page_blocks, word_count
 from corpuscrawl.extract.sequence import SequenceExtractor, viterbi
 from corpuscrawl.extract.trainset import documents
 from corpuscrawl.page import Page
@@ -32,6 +32,23 @@ def test_blocks_merge_inline_text_split_at_br_and_skip_hidden(blocks):
     assert [b.container_tag for b in blocks] == ["li", "li", "h1", "p", "p", "p"]
     assert [b.link_words for b in blocks] == [1, 2, 0, 2, 0, 0]
     assert "br" in blocks[4].gap_tags
+
+
+def test_space_between_inline_elements_separates_their_words():
+    page = Page.from_html("<p>other <a href=x>social</a> <a href=y>media</a> <b>users</b>"
+                          "\n<i>have</i> sa<b>id</b></p><div> <p>next</p> </div>")
+    blocks = page_blocks(page)
+    assert [b.text for b in blocks] == ["other social media users have said", "next"]
+    assert blocks[0].words == 6 and blocks[0].link_words == 2
+
+
+def test_chinese_and_japanese_count_two_characters_a_word_korean_its_spaces():
+    assert word_count("一波波接續性低溫寒流報到") == 1 + 12 // 2
+    assert word_count("これは ペンです") == 2 + 7 // 2
+    assert word_count("한국어 문장 입니다") == 3
+    page = Page.from_html("<p>已將新竹尖石鄉 <a href=x>後山一帶</a></p>")
+    [block] = page_blocks(page)
+    assert (block.words, block.link_words) == (2 + 11 // 2, 1 + 4 // 2)
 
 
 def test_unary_features_hand_checked(blocks):

@@ -39,6 +39,8 @@ from sklearn.preprocessing import StandardScaler
 from corpuscrawl.extract.alignment import BLOCK_THRESHOLD_DEFAULT, sequence_coverage
 from corpuscrawl.extract.block_features import edge_matrix, pair_matrix, unary_matrix, vote_matrix
 from corpuscrawl.extract.cdom import Block, page_blocks
+from corpuscrawl.extract.title import extract_title
+from corpuscrawl.extract.title_features import title_matrix
 from corpuscrawl.extract.trainset import BaseOutputs, Doc
 from corpuscrawl.language import detect, stoplist_name
 from corpuscrawl.models import load_model
@@ -110,9 +112,10 @@ class PageInputs:
     pairs: np.ndarray
 
 
-def page_inputs(page: Page, outputs: Sequence[str] = (), pair_columns: int | None = None
-                ) -> PageInputs:
-    """Blocks, unary rows (with one vote column per base output) and pairwise rows of a page.
+def page_inputs(page: Page, outputs: Sequence[str] = (), pair_columns: int | None = None,
+                title: bool = False) -> PageInputs:
+    """Blocks, unary rows (with one vote column per base output, then the headline
+    features when ``title``) and pairwise rows of a page.
 
     ``pair_columns`` limits the unary columns the pairwise rows repeat (None = all).
     """
@@ -120,6 +123,8 @@ def page_inputs(page: Page, outputs: Sequence[str] = (), pair_columns: int | Non
     unary = unary_matrix(blocks, page_stopwords(blocks))
     if outputs:
         unary = np.hstack([unary, vote_matrix(blocks, outputs)])
+    if title:
+        unary = np.hstack([unary, title_matrix(blocks, extract_title(page))])
     return PageInputs(blocks, unary, pair_matrix(unary, edge_matrix(blocks), pair_columns))
 
 
@@ -163,14 +168,15 @@ def block_labels(doc: Doc, blocks: Sequence[Block], threshold: float) -> np.ndar
 
 def collect(docs: Sequence[Doc], votes: BaseOutputs | None, threshold: float,
             progress: Progress = _identity, pair_columns: int | None = None,
-            blocks_out: list[list[Block]] | None = None
+            blocks_out: list[list[Block]] | None = None, title: bool = False
             ) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
     """Per page (in ``docs`` order, empty arrays for a page without blocks): unary rows,
-    labels, pair rows and the block word counts; the blocks go to ``blocks_out`` if given."""
+    labels, pair rows and the block word counts; the blocks go to ``blocks_out`` if given;
+    ``title`` adds the headline features (:func:`page_inputs`)."""
     xs, ys, ps, ws = [], [], [], []
     for doc in progress(docs):
         outputs = votes.all(doc) if votes is not None else ()
-        inputs = page_inputs(doc.page, outputs, pair_columns)
+        inputs = page_inputs(doc.page, outputs, pair_columns, title)
         if blocks_out is not None:
             blocks_out.append(inputs.blocks)
         xs.append(inputs.unary)
