@@ -54,7 +54,37 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
             fixed = lxml.html.document_fromstring(repaired, parser=parser)
             if fixed.find("body") is not None:
                 root = fixed
+    if _NOSCRIPT_RE.search(html):
+        _unwrap_swallowing_noscripts(root)
     return root
+
+
+_NOSCRIPT_RE = re.compile(r"<noscript", re.IGNORECASE)
+#: A ``<noscript>`` holding at least this many words ...
+SWALLOWING_NOSCRIPT_MIN_WORDS = 50
+#: ... and at least this share of the page's words is unwrapped, not dropped.
+SWALLOWING_NOSCRIPT_SHARE = 0.5
+
+
+def _unwrap_swallowing_noscripts(root: lxml.html.HtmlElement) -> None:
+    """Keep the content of a ``<noscript>`` that holds most of the page (in place).
+
+    libxml2 ignores ``</noscript>`` while an element opened inside it is still
+    open, so ``<noscript><div id="x"></noscript>`` makes the rest of the page
+    noscript content, and every extractor (which drop ``<noscript>`` as text
+    no reader sees) lost the whole page (CleanEval ``final-714``).  A
+    ``<noscript>`` that holds most of the page's words is either that or a
+    site's no-JavaScript copy of its content; in both cases its content is the
+    page, so the tag is dropped and its content kept.
+    """
+    total = 0
+    for noscript in list(root.iter("noscript")):
+        words = len(noscript.text_content().split())
+        if words < SWALLOWING_NOSCRIPT_MIN_WORDS:
+            continue
+        total = total or len(root.text_content().split())
+        if words >= SWALLOWING_NOSCRIPT_SHARE * total:
+            noscript.drop_tag()
 
 
 _TITLE_START_RE = re.compile(r"<title\b[^>]*>", re.IGNORECASE)

@@ -78,3 +78,26 @@ def test_a_title_that_is_all_the_page_has_is_left_alone():
     assert page.tree.findtext(".//title") == "Only a title"
     lone = Page.from_html("<title>No end and nothing after it")
     assert lone.tree.findtext(".//title") == "No end and nothing after it"
+
+
+ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(80)) + ".</p>"
+
+
+def test_a_noscript_left_open_by_the_parser_does_not_swallow_the_page():
+    # libxml2 ignores </noscript> while a <div> opened inside it is open (CleanEval final-714).
+    page = Page.from_html("<html><body><noscript><div id='fallback'></noscript>"
+                          f"<div>{ARTICLE}</div><noscript>Enable JavaScript</noscript>"
+                          "</body></html>")
+    assert page.tree.find(".//noscript//p") is None
+    text = page.clean_tree.find("body").text_content()
+    assert "word79" in text and "Enable JavaScript" not in text
+
+
+def test_a_noscript_copy_of_the_content_is_kept_a_small_one_dropped():
+    copy_of_content = Page.from_html(f"<body><div id='app'></div><noscript>{ARTICLE}</noscript>"
+                                     "</body>")
+    assert "word0" in copy_of_content.clean_tree.text_content()
+    banner = Page.from_html(f"<body>{ARTICLE}<noscript><p>{'please enable js ' * 20}</p>"
+                            "</noscript></body>")
+    assert "please" not in banner.clean_tree.text_content()  # 60 words, under half the page
+    assert banner.tree.find(".//noscript") is not None

@@ -65,6 +65,7 @@ from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.alignment import BLOCK_THRESHOLD_DEFAULT
 from corpuscrawl.extract.block_features import TEXT_FEATURES
 from corpuscrawl.extract.cdom import Block
+from corpuscrawl.extract.forest import compile_forest
 from corpuscrawl.extract.sequence import (
     PageInputs,
     collect,
@@ -340,6 +341,11 @@ class AutoExtractor:
         self.state = state if state is not None else load_model(model or self.kind, self.kind,
                                                                  models_dir)
         self.voters = [get_extractor(n) for n in self.state.get("votes", [])]
+        # The same state with its tree models compiled for one-call prediction (identical
+        # probabilities, :mod:`.forest`); ``self.state`` keeps the fitted models.
+        self._predicting = {**self.state, "unary": compile_forest(self.state["unary"])}
+        if self.state.get("stage2") is not None:
+            self._predicting["stage2"] = compile_forest(self.state["stage2"])
 
     def _outputs(self, page: Page) -> list[str]:
         outputs = []
@@ -354,7 +360,7 @@ class AutoExtractor:
         """Text of the blocks labelled content, one per line."""
         inputs = page_inputs(page, self._outputs(page), self.state.get("pair_columns"),
                              self.state.get("title_features", False))
-        labels = decode(self.state, inputs)
+        labels = decode(self._predicting, inputs)
         return "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
 
 
