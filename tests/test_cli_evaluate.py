@@ -96,3 +96,32 @@ def test_evaluate_with_report_option(tiny: Path, tmp_path: Path) -> None:
     assert main(["evaluate", str(tiny), "--report", str(tmp_path / "r")]) == 0
     assert (tmp_path / "r" / "index.html").is_file()
     assert (tiny / "bte" / "evaluation.csv").is_file()
+
+
+def test_compare_prints_the_lead_with_its_interval_per_dataset_and_over_all(
+        tiny: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "tiny2"
+    shutil.copytree(tiny, other)
+    for ds in (tiny, other):
+        assert main(["extract", "-e", "bte", "-e", "newsfeed", "-j", "1", "--no-progress",
+                     str(ds)]) == 0
+    capsys.readouterr()
+    assert main(["evaluate", str(tiny), str(other), "--compare", "bte,newsfeed"]) == 0
+    out = capsys.readouterr().out
+    assert "bte vs newsfeed: lead in summed F1 points" in out
+    lines = {line.split(":")[0].strip(): line for line in out.splitlines() if line.startswith("  ")}
+    assert set(lines) == {"tiny", "tiny2", "all"}
+    assert "3 docs" in lines["tiny"] and "6 docs" in lines["all"]
+    assert "tiny2/" in lines["all"]  # the documents moving the pooled lead are named
+
+
+def test_compare_refuses_bad_method_names_with_the_names_it_has(
+        tiny: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", "-e", "bte", "-j", "1", "--no-progress", str(tiny)]) == 0
+    capsys.readouterr()
+    assert main(["evaluate", str(tiny), "--compare", "bte"]) == 2
+    assert "two different method names" in capsys.readouterr().err
+    assert main(["evaluate", str(tiny), "--compare", "bte,auto"]) == 2
+    err = capsys.readouterr().err
+    assert "no method 'auto' for dataset tiny (have: bte)" in err
+    assert (tiny / "bte" / "evaluation.csv").is_file()  # the scores are still written

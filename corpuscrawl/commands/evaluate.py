@@ -3,9 +3,14 @@
     corpuscrawl evaluate ../shared/datasets/cleaneval
     corpuscrawl evaluate ../shared/datasets/cleaneval --methods-dir /tmp/out --ascii
     corpuscrawl evaluate DATASET_DIR --report /tmp/report
+    corpuscrawl evaluate ../shared/datasets/dragnet ../shared/datasets/cleaneval --compare auto,bte
 
 Writes ``evaluation.csv`` into each method directory (SPEC §2; format in
 :mod:`corpuscrawl.evaluation.scoring`) and prints a comparison table.
+``--compare A,B`` adds A's summed-F1 lead over B per gold dataset and over all
+of them, with a stratified bootstrap interval and the documents that move the
+lead most (:mod:`corpuscrawl.evaluation.sampling`): on a few hundred pages one
+long page can decide a ranking.
 
 ``--methods-dir DIR`` scores method directories that live outside the dataset
 (the shared datasets are read-only; ``extract -o DIR`` writes there): for a
@@ -22,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.evaluation.datasets import Dataset, DatasetError, is_method_dir
+from corpuscrawl.evaluation.metrics import Score
+from corpuscrawl.evaluation.sampling import bootstrap_difference, most_influential
 from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_dataset
 from corpuscrawl.evaluation.tables import format_table
 
@@ -36,6 +43,9 @@ def register(subparsers: Any) -> None:
     add_common_arguments(p)
     p.add_argument("--report", metavar="OUT_DIR",
                    help="also write the HTML/PNG report into OUT_DIR (see `corpuscrawl report`)")
+    p.add_argument("--compare", metavar="A,B",
+                   help="print method A's summed-F1 lead over method B with a bootstrap "
+                        "interval and the documents that move it most (gold datasets)")
     p.set_defaults(func=run)
 
 
@@ -82,8 +92,50 @@ def evaluate_all(args: argparse.Namespace, write: bool) -> tuple[list[Dataset],
     return datasets, results
 
 
+def compare_lines(results: list[MethodEvaluation], a: str, b: str) -> list[str]:
+    """A's summed-F1 lead over B per gold dataset and pooled (ValueError when A or B is
+    missing from a gold dataset)."""
+    pairs: dict[str, tuple[list[Score], list[Score], list[str]]] = {}
+    gold = [ev for ev in results if ev.kind == "gold"]
+    for ds in dict.fromkeys(ev.dataset for ev in gold):
+        scored = {ev.method: ev for ev in gold if ev.dataset == ds}
+        for name in (a, b):
+            if name not in scored:
+                raise ValueError(f"--compare: no method {name!r} for dataset {ds} "
+                                 f"(have: {', '.join(sorted(scored)) or 'none'})")
+        of_b = {d.doc: d.score for d in scored[b].docs}
+        both = [d for d in scored[a].docs if d.doc in of_b]
+        pairs[ds] = ([d.score for d in both], [of_b[d.doc] for d in both],  # type: ignore[misc]
+                     [d.doc for d in both])
+    if not pairs:
+        raise ValueError("--compare: no gold dataset to compare on (snippet data is not compared)")
+    lines = [f"{a} vs {b}: lead in summed F1 points, 95 % interval of a stratified bootstrap "
+             "over documents, share of resamples where it leads, documents moving it most"]
+    groups = list(pairs.items())
+    if len(pairs) > 1:
+        groups.append(("all", (
+            [s for sa, _, _ in pairs.values() for s in sa],
+            [s for _, sb, _ in pairs.values() for s in sb],
+            [f"{ds}/{doc}" for ds, (_, _, ids) in pairs.items() for doc in ids])))
+    for name, (sa, sb, ids) in groups:
+        strata = [i.split("/", 1)[0] for i in ids] if name == "all" else [name] * len(ids)
+        d = bootstrap_difference(sa, sb, strata)
+        moving = ", ".join(f"{ids[i]} {c * 100:+.2f}" for i, c in most_influential(sa, sb, 3))
+        lines.append(f"  {name}: {d.observed * 100:+.2f} ({d.low * 100:+.2f} to "
+                     f"{d.high * 100:+.2f}; ahead in {d.share_at_least(0.0):.0%}; "
+                     f"{len(ids)} docs) {moving}")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
+    compared: list[str] = []
+    if args.compare:
+        compared = [m.strip() for m in args.compare.split(",")]
+        if len(compared) != 2 or not all(compared) or compared[0] == compared[1]:
+            print("corpuscrawl evaluate: error: --compare takes two different method names, "
+                  f"A,B (got {args.compare!r})", file=sys.stderr)
+            return 2
     try:
         datasets, results = evaluate_all(args, write=True)
     except DatasetError as exc:
@@ -92,6 +144,12 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(results))
     if not results:
         return 2
+    if compared:
+        try:
+            print("\n" + "\n".join(compare_lines(results, *compared)))
+        except ValueError as exc:
+            print(f"corpuscrawl evaluate: error: {exc}", file=sys.stderr)
+            return 2
     if args.report:
         from corpuscrawl.evaluation.report import write_report
 
