@@ -29,7 +29,7 @@ from peers import available_peers  # noqa: E402
 
 from corpuscrawl.evaluation.datasets import datasets_root  # noqa: E402
 from corpuscrawl.evaluation.metrics import Score, score, summarize  # noqa: E402
-from corpuscrawl.evaluation.sampling import bootstrap_difference, most_influential  # noqa: E402
+from corpuscrawl.evaluation.sampling import bootstrap_difference, influential_pages  # noqa: E402
 from corpuscrawl.extract import get_extractor  # noqa: E402
 from corpuscrawl.extract.trainset import documents  # noqa: E402
 from corpuscrawl.page import Page  # noqa: E402
@@ -149,7 +149,7 @@ def sampling_section(scores, doc_ids: list[str]) -> list[str]:
     for m in mine:
         a, b = pooled(scores[m]), pooled(scores[best])
         d = bootstrap_difference(a, b, strata)
-        pages = ", ".join(f"{doc_ids[i]} {c * 100:+.2f}" for i, c in most_influential(a, b, 3))
+        pages = influential_pages(a, b, doc_ids)
         rows.append([m, f"{d.observed * 100:+.2f}", f"{d.low * 100:+.2f} to {d.high * 100:+.2f}",
                      f"{d.share_at_least(0.0):.0%}", f"{d.share_at_least(TARGET_MARGIN):.0%}",
                      pages])

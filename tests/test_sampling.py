@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 
 from corpuscrawl.evaluation.metrics import Score, summarize
-from corpuscrawl.evaluation.sampling import bootstrap_difference, most_influential, summed_f1
+from corpuscrawl.evaluation.sampling import (
+    bootstrap_difference,
+    influential_pages,
+    most_influential,
+    summed_f1,
+)
 
 
 def test_summed_f1_matches_the_metrics_summary():
@@ -42,6 +47,8 @@ def test_one_long_page_decides_and_is_named():
     assert d.observed < 0
     [(index, change), *_] = most_influential(a, b, k=3)
     assert index == 20 and change > 0.5
+    ids = [f"small-{i}" for i in range(20)] + ["big"]
+    assert influential_pages(a, b, ids, k=1) == f"big {change * 100:+.2f}"
 
 
 def test_mismatched_inputs_are_refused_with_the_counts():

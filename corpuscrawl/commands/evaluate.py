@@ -28,7 +28,7 @@ from typing import Any
 
 from corpuscrawl.evaluation.datasets import Dataset, DatasetError, is_method_dir
 from corpuscrawl.evaluation.metrics import Score
-from corpuscrawl.evaluation.sampling import bootstrap_difference, most_influential
+from corpuscrawl.evaluation.sampling import bootstrap_difference, influential_pages
 from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_dataset
 from corpuscrawl.evaluation.tables import format_table
 
@@ -120,7 +120,7 @@ def compare_lines(results: list[MethodEvaluation], a: str, b: str) -> list[str]:
     for name, (sa, sb, ids) in groups:
         strata = [i.split("/", 1)[0] for i in ids] if name == "all" else [name] * len(ids)
         d = bootstrap_difference(sa, sb, strata)
-        moving = ", ".join(f"{ids[i]} {c * 100:+.2f}" for i, c in most_influential(sa, sb, 3))
+        moving = influential_pages(sa, sb, ids)
         lines.append(f"  {name}: {d.observed * 100:+.2f} ({d.low * 100:+.2f} to "
                      f"{d.high * 100:+.2f}; ahead in {d.share_at_least(0.0):.0%}; "
                      f"{len(ids)} docs) {moving}")

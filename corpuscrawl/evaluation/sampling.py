@@ -94,4 +94,11 @@ def most_influential(a: Sequence[Score], b: Sequence[Score], k: int = 5
     return [(int(i), float(change[i])) for i in order]
 
 
-__all__ = ["DifferenceInterval", "bootstrap_difference", "most_influential", "summed_f1"]
+def influential_pages(a: Sequence[Score], b: Sequence[Score], ids: Sequence[str],
+                      k: int = 3) -> str:
+    """:func:`most_influential` as text: "id ±change-in-points, …"."""
+    return ", ".join(f"{ids[i]} {c * 100:+.2f}" for i, c in most_influential(a, b, k))
+
+
+__all__ = ["DifferenceInterval", "bootstrap_difference", "influential_pages", "most_influential",
+           "summed_f1"]

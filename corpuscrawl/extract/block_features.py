@@ -190,13 +190,23 @@ def unary_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarr
 
 def tree_distance(a: Block, b: Block) -> int:
     """Edges between the containers of two blocks through their lowest common ancestor."""
-    pa, pb = a.path, b.path
-    common = set(pa) & set(pb)
-    if not common:
-        return len(pa) + len(pb)
-    da = next(i for i, node in enumerate(pa) if node in common)
-    db = next(i for i, node in enumerate(pb) if node in common)
-    return da + db
+    return tree_distances((a,), b)[0]
+
+
+def tree_distances(blocks: Sequence[Block], head: Block) -> list[int]:
+    """:func:`tree_distance` of every block to ``head`` (``head``'s path indexed once)."""
+    steps = {node: k for k, node in enumerate(head.path)}
+    out = []
+    for b in blocks:
+        # Paths run from the container up to the root: the first of b's nodes on head's
+        # path is the lowest common ancestor.
+        for k, node in enumerate(b.path):
+            if node in steps:
+                out.append(k + steps[node])
+                break
+        else:
+            out.append(len(b.path) + len(head.path))
+    return out
 
 
 def edge_matrix(blocks: Sequence[Block]) -> np.ndarray:
@@ -262,6 +272,7 @@ __all__ = [
     "edge_matrix",
     "pair_matrix",
     "tree_distance",
+    "tree_distances",
     "unary_matrix",
     "vote_matrix",
     "with_neighbours",

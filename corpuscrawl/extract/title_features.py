@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from corpuscrawl.extract.block_features import tree_distances
 from corpuscrawl.extract.cdom import Block
 
 TITLE_FEATURE_NAMES = (
@@ -65,21 +66,7 @@ def title_matrix(blocks: Sequence[Block], title: str) -> np.ndarray:
     out[:, 4] = (words - words[best]) / total
     steps = np.arange(n, dtype=np.float64) - best
     out[:, 5] = np.sign(steps) * np.log1p(np.abs(steps))
-    out[:, 6] = np.log1p(_distances_to(blocks, blocks[best]))
-    return out
-
-
-def _distances_to(blocks: Sequence[Block], head: Block) -> list[int]:
-    """:func:`~corpuscrawl.extract.block_features.tree_distance` of every block to ``head``."""
-    steps = {node: k for k, node in enumerate(head.path)}
-    out = []
-    for b in blocks:
-        for k, node in enumerate(b.path):
-            if node in steps:
-                out.append(k + steps[node])
-                break
-        else:
-            out.append(len(b.path) + len(head.path))
+    out[:, 6] = np.log1p(tree_distances(blocks, blocks[best]))
     return out
 
 
