@@ -41,6 +41,8 @@ LEARNED = ("hybrid-a", "segment-svm", "hybrid-b", "sequence", "auto")
 PEERS = ("trafilatura", "readability-lxml", "justext-raw", "boilerpy3-article")
 #: Learned methods whose lead over the best peer is put through the bootstrap.
 COMPARED = ("auto", "sequence")
+#: Generated tables end here; the hand-written analysis below it survives re-runs.
+ANALYSIS_MARKER = "<!-- analysis -->"
 #: The lead over the best peer that issue 5 asks for.
 TARGET_MARGIN = 0.02
 
@@ -131,7 +133,8 @@ def pooled(per_ds: dict[str, list[Score]]) -> list[Score]:
     return [s for v in per_ds.values() for s in v]
 
 
-def sampling_section(scores, doc_ids: list[str]) -> list[str]:
+def sampling_section(scores, doc_ids: list[str], population: str = "the test documents"
+                     ) -> list[str]:
     """Bootstrap intervals of each compared method's pooled lead over the best peer."""
     peers = [m for m in scores if m.endswith("(peer)")]
     mine = [m for m in COMPARED if m in scores]
@@ -141,7 +144,7 @@ def sampling_section(scores, doc_ids: list[str]) -> list[str]:
     strata = [k.split("/", 1)[0] for k in doc_ids]
     lines = ["## Is the lead more than the sample of pages?", "",
              f"Pooled summed-F1 difference to the best peer ({best}); 95 % interval of a "
-             "stratified bootstrap over the test documents (2 000 resamples, documents drawn "
+             f"stratified bootstrap over {population} (2 000 resamples, documents drawn "
              "within each dataset; `corpuscrawl.evaluation.sampling`), the share of resamples "
              f"in which the lead is at least {TARGET_MARGIN * 100:.0f} points, and the pages "
              "whose removal moves the difference most (leave-one-out change).", ""]
@@ -214,11 +217,16 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
                   + ", ".join(f"{ds} {summarize(v).f1:.4f}" for ds, v in oracle.items()), ""]
     if len(doc_ids) == n_docs:
         lines += sampling_section(scores, list(doc_ids))
-    lines += ["<!-- analysis -->", ""]
+    write_keeping_analysis(out, lines)
+
+
+def write_keeping_analysis(out: Path, lines: list[str]) -> None:
+    """Write a report's generated ``lines``, then the hand-written analysis that followed
+    :data:`ANALYSIS_MARKER` in the previous version of ``out``."""
+    lines = [*lines, ANALYSIS_MARKER, ""]
     previous = out.read_text(encoding="utf-8") if out.is_file() else ""
-    marker = "<!-- analysis -->"
-    if marker in previous:
-        lines.append(previous.split(marker, 1)[1].strip())
+    if ANALYSIS_MARKER in previous:
+        lines.append(previous.split(ANALYSIS_MARKER, 1)[1].strip())
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)

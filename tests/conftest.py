@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -26,3 +30,23 @@ def datasets_dir() -> Path:
     if not DATASETS_DIR.is_dir():
         pytest.skip(f"benchmark datasets not found at {DATASETS_DIR} (set CORPUSCRAWL_DATASETS)")
     return DATASETS_DIR
+
+
+@pytest.fixture
+def benchmark_module() -> Iterator[Callable[[str], ModuleType]]:
+    """Loader of a script in ``benchmarks/`` by name, with that directory importable for the
+    script's own imports (``peers``, ``learned``) while the test runs."""
+    bench_dir = REPO_DIR / "benchmarks"
+    sys.path.insert(0, str(bench_dir))
+
+    def load(name: str) -> ModuleType:
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", bench_dir / f"{name}.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    try:
+        yield load
+    finally:
+        sys.path.remove(str(bench_dir))

@@ -68,6 +68,25 @@ def test_comment_cut_needs_kept_text_before_the_heading():
     assert cut_comments([], []) == []
 
 
+def test_a_long_thread_does_not_hide_its_heading():
+    """The share of kept words before the heading counts the comments too: 40 words of
+    article before 4 000 words of thread is 1 %, yet the heading is no link at the top."""
+    article = "".join(f"<p>Article sentence {i} about the harbour and its old cranes.</p>"
+                      for i in range(15))
+    thread = "".join(f'<div class="c"><div>Reader {i}</div><div>{"so true " * 20}</div></div>'
+                     for i in range(100))
+    blocks = _blocks(f"<html><body><div>{article}</div><h3>Comments (100)</h3>"
+                     f"<div>{thread}</div></body></html>")
+    texts = [b.text for b in blocks]
+    heading = texts.index("Comments (100)")
+    before = sum(b.words for b in blocks[:heading])
+    assert 100 <= before < 0.15 * sum(b.words for b in blocks)
+    kept = cut_comments(blocks, [1] * len(blocks))
+    assert kept == [1] * heading + [0] * (len(blocks) - heading)
+    share_only = cut_comments(blocks, [1] * len(blocks), min_before_words=None)
+    assert share_only == [1] * len(blocks)
+
+
 def test_context_features_see_neighbours_and_regions():
     blocks = _blocks(ARTICLE_WITH_COMMENTS)
     p = np.linspace(0.9, 0.1, len(blocks))

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "extraction.py"
-
 
 @pytest.fixture
-def bench():  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(BENCH.parent))
-    try:
-        spec = importlib.util.spec_from_file_location("bench_extraction", BENCH)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.path.remove(str(BENCH.parent))
+def bench(benchmark_module):  # type: ignore[no-untyped-def]
+    return benchmark_module("extraction")
 
 
 def test_benchmark_writes_results_and_keeps_notes(bench, tmp_path: Path, data_dir: Path) -> None:  # type: ignore[no-untyped-def]

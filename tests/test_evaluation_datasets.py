@@ -15,6 +15,7 @@ from corpuscrawl.evaluation.datasets import (
     datasets_root,
     decode_text_file,
     doc_id,
+    fold_of,
     is_test,
     list_datasets,
     split,
@@ -104,6 +105,20 @@ def test_split_seed_and_fraction() -> None:
     assert split(ids, seed="other")[1] != split(ids)[1]
     with pytest.raises(ValueError):
         split(ids, test_fraction=1.5)
+
+
+def test_folds_partition_the_ids_and_fold_zero_is_the_test_split() -> None:
+    """Cross-validation (benchmarks/crossval.py) relies on fold 0 of 5 being the test part."""
+    ids = [f"doc-{i}" for i in range(3000)]
+    folds = {d: fold_of(d, 5) for d in ids}
+    assert set(folds.values()) == {0, 1, 2, 3, 4}
+    assert all(550 < list(folds.values()).count(f) < 650 for f in range(5))
+    _, test = split(ids)
+    assert [d for d in ids if folds[d] == 0] == test
+    assert [d for d in ids if fold_of(d, 2) == 0] == split(ids, test_fraction=0.5)[1]
+    assert fold_of("doc-1", 5, seed="other") in range(5)
+    with pytest.raises(ValueError, match="at least 2"):
+        fold_of("doc-1", 1)
 
 
 def test_real_datasets_are_found(datasets_dir: Path) -> None:

@@ -125,6 +125,19 @@ def test_train_save_load_predict_round_trip(data_dir, tmp_path):
     assert "| tinyset |" in (tmp_path / "sequence.md").read_text()
 
 
+def test_a_model_depends_on_its_training_pages_not_their_order(data_dir):
+    """The MLP's mini-batches follow row order: fit_model takes the pages by key."""
+    from corpuscrawl.extract.sequence import collect
+    from corpuscrawl.extract.training import fit_model
+
+    docs = documents([data_dir / "learned" / "tinyset"], "train")
+    forward = fit_model("sequence", docs, None, show_progress=False, hidden=(30, 10))
+    backward = fit_model("sequence", docs[::-1], None, show_progress=False, hidden=(30, 10))
+    xs, _, _, _ = collect(docs[:2], None, forward["params"]["threshold"])
+    x = np.vstack(xs)
+    assert np.array_equal(forward["unary"].predict_proba(x), backward["unary"].predict_proba(x))
+
+
 def test_missing_model_file_says_how_to_train(tmp_path):
     from corpuscrawl.extract.base import ExtractorError
 

@@ -42,6 +42,7 @@ __all__ = [
     "datasets_root",
     "decode_text_file",
     "doc_id",
+    "fold_of",
     "is_method_dir",
     "is_test",
     "list_datasets",
@@ -184,6 +185,22 @@ def split(ids: Iterable[str], test_fraction: float = TEST_FRACTION_DEFAULT,
     for doc in ids:
         (test if is_test(doc, test_fraction, seed) else train).append(doc)
     return train, test
+
+
+def fold_of(doc: str, folds: int, seed: str = SPLIT_SEED_DEFAULT) -> int:
+    """The cross-validation fold (``0 … folds - 1``) of document ``doc``.
+
+    The same hash as :func:`split` decides, cut into ``folds`` equal parts, so
+    with ``folds = 1 / test_fraction`` (5 for the default 20 %) fold 0 is
+    exactly :func:`split`'s test part and the other folds its train part.
+    """
+    if folds < 2:
+        raise ValueError(f"folds must be at least 2, got {folds}")
+    u = _unit_interval(seed, doc)
+    for fold in range(folds - 1):
+        if u < (fold + 1) / folds:
+            return fold
+    return folds - 1
 
 
 @dataclass(frozen=True, slots=True)
