@@ -5,8 +5,9 @@
     corpuscrawl train hybrid-b --base bte,readability,boilerpipe-default,boilerpipe-article
 
 Models train on the train part of the project's split (by document id) and
-are scored on the test part; progress is shown per stage.  Training runs in
-one process with one thread (the machine is shared); base-extractor outputs
+are scored on the test part; progress is shown per stage.  Fitting always
+runs with one thread (``fit_model``: the model must not depend on the thread
+count); here the scoring does too, as the machine is shared.  Base-extractor outputs
 are cached under ``$CORPUSCRAWL_CACHE`` so a rerun is cheap.  Exit codes: 0
 done, 2 bad arguments.
 """
