@@ -28,7 +28,6 @@ per-fold table shows fold 0 separately).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import platform
@@ -56,23 +55,19 @@ from peers import available_peers  # noqa: E402
 from corpuscrawl.evaluation.datasets import datasets_root, fold_of  # noqa: E402
 from corpuscrawl.evaluation.metrics import Score, score, summarize  # noqa: E402
 from corpuscrawl.extract.training import build_extractor, fit_model  # noqa: E402
-from corpuscrawl.extract.trainset import BaseOutputs, Doc, cache_dir, documents  # noqa: E402
+from corpuscrawl.extract.trainset import (  # noqa: E402
+    BaseOutputs,
+    Doc,
+    cache_dir,
+    documents,
+    package_hash,
+)
 from corpuscrawl.models import load_model, save_model  # noqa: E402
 
 #: Learned models cross-validated by default (the hybrids are the thesis' baselines, in
 #: ``benchmarks/learned.py``; here they would triple the run time).
 MODELS_DEFAULT = ("auto", "sequence")
 FOLDS_DEFAULT = 5
-
-
-def source_hash() -> str:
-    """A hash of the package's source: fold models trained by other code are not reused."""
-    digest = hashlib.sha1()
-    for path in sorted((REPO / "corpuscrawl").rglob("*")):
-        if path.suffix in (".py", ".c") and path.is_file():
-            digest.update(path.relative_to(REPO).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
 
 
 def fold_model(name: str, fold: int, folds: int, train: Sequence[Doc],
@@ -119,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     base = BaseOutputs(BASE)
     peers, notes = available_peers([p for p in args.peers.split(",") if p and p != "none"])
     urls = {ds.name: ds.urls for ds in {d.dataset.name: d.dataset for d in docs}.values()}
-    directory = cache_dir() / "crossval" / source_hash()
+    directory = cache_dir() / "crossval" / package_hash()
     methods = [*models, *base.names, *(f"{p.name} (peer)" for p in peers)]
     scores: dict[str, dict[str, list[Score]]] = {m: {} for m in methods}
     per_fold: dict[str, dict[int, list[Score]]] = {m: {} for m in methods}

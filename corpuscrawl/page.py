@@ -38,11 +38,13 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
     """Parse HTML text into an lxml tree that always has a root, even for fragments or junk."""
     if "\x00" in html:
         html = html.replace("\x00", "")
-    # lxml refuses str input with an XML encoding declaration; strip it.
+    # lxml refuses str input with an XML encoding declaration; strip it.  A declaration
+    # without its "?>" ends at its first ">", as an HTML parser reads it (seen with a
+    # garbage encoding attribute: stripping to a "?>" that never comes dropped the page).
     stripped = html.lstrip()
     if stripped.startswith("<?xml"):
         end = stripped.find("?>")
-        html = stripped[end + 2 :] if end >= 0 else stripped
+        html = stripped[end + 2 :] if end >= 0 else stripped[stripped.find(">") + 1 :]
     parser = lxml.html.HTMLParser(remove_comments=False, remove_pis=True, recover=True)
     try:
         root = lxml.html.document_fromstring(html or "<html></html>", parser=parser)
@@ -54,9 +56,42 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
             fixed = lxml.html.document_fromstring(repaired, parser=parser)
             if fixed.find("body") is not None:
                 root = fixed
+    _gather_body(root)
     if _NOSCRIPT_RE.search(html):
         _unwrap_swallowing_noscripts(root)
     return root
+
+
+#: Elements that belong in ``<head>``; anything else there is page content that an unknown
+#: tag kept the parser from moving into the body.
+HEAD_TAGS = frozenset({"title", "meta", "link", "style", "script", "base", "noscript",
+                       "template"})
+
+
+def _gather_body(root: lxml.html.HtmlElement) -> None:
+    """Move page content that the parser left outside ``<body>`` into it (in place).
+
+    Two shapes of broken markup put the text of real pages there (l3s-gn1,
+    CleanEval): content after an early ``</body>`` or ``</html>`` becomes
+    siblings of the body, and an unknown element inside ``<head>`` (``<mbox>``)
+    keeps the whole page in the head, with no body at all.  Every extractor
+    reads the body only, so such pages came out empty.
+    """
+    body = root.find("body")
+    if body is None:
+        head = root.find("head")
+        if head is None:
+            return
+        content = next((child for child in head if isinstance(child.tag, str)
+                        and child.tag not in HEAD_TAGS), None)
+        if content is None:
+            return
+        body = etree.SubElement(root, "body")
+        for element in list(head)[head.index(content):]:
+            body.append(element)
+        return
+    for element in list(root)[root.index(body) + 1:]:
+        body.append(element)
 
 
 _NOSCRIPT_RE = re.compile(r"<noscript", re.IGNORECASE)

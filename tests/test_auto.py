@@ -87,6 +87,21 @@ def test_a_long_thread_does_not_hide_its_heading():
     assert share_only == [1] * len(blocks)
 
 
+def test_a_papers_discussion_section_is_no_comment_heading():
+    """CleanEval papers: "Discussion" in the table of contents cut the whole article; a
+    counted "12 discussions" still heads a thread."""
+    toc = "".join(f"<li><a href='#s{i}'>{name}</a></li>" for i, name in
+                  enumerate(("Abstract", "Background", "Methods", "Discussion", "References")))
+    sections = "".join(f"<div class='s'><h2>Part {i}</h2><p>{'measured values agree ' * 30}</p>"
+                       "</div>" for i in range(4))
+    abstract = f"<div><p>{'we describe a system ' * 30}</p></div>"
+    paper = _blocks(f"<html><body>{abstract}<ul>{toc}</ul>{sections}</body></html>")
+    assert cut_comments(paper, [1] * len(paper)) == [1] * len(paper)
+    thread = _blocks(f"<html><body>{abstract}<h3>12 discussions</h3>"
+                     "<div class='c'><p>I disagree with this entirely.</p></div></body></html>")
+    assert cut_comments(thread, [1] * len(thread))[-2:] == [0, 0]
+
+
 def test_context_features_see_neighbours_and_regions():
     blocks = _blocks(ARTICLE_WITH_COMMENTS)
     p = np.linspace(0.9, 0.1, len(blocks))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from corpuscrawl.evaluation.metrics import score
-from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract import get_extractor, trainset
 from corpuscrawl.extract.base import ExtractorError
 from corpuscrawl.extract.hybrid import (
     HybridAExtractor,
@@ -17,7 +17,7 @@ from corpuscrawl.extract.hybrid import (
 )
 from corpuscrawl.extract.segments import segment_page
 from corpuscrawl.extract.training import train
-from corpuscrawl.extract.trainset import documents
+from corpuscrawl.extract.trainset import BaseOutputs, documents
 from corpuscrawl.page import Page
 
 
@@ -80,3 +80,15 @@ def test_document_features_come_from_the_page_html(data_dir):
 
     page = Page.from_file(data_dir / "learned" / "segments.html")
     assert np.isclose(sum(document_features(page)[:6]), 1.0)
+
+
+def test_cached_base_outputs_follow_the_code_every_extractor_shares(tinyset, monkeypatch):
+    """A parser fix changes every extractor's output without touching its module: the
+    cache must not serve the old text."""
+    doc = documents([tinyset], "all")[0]
+    first = BaseOutputs(["bte"])
+    assert first.get(doc, "bte") == get_extractor("bte").extract(doc.page)
+    first._path(doc, "bte").write_text("stale output", encoding="utf-8")
+    assert BaseOutputs(["bte"]).get(doc, "bte") == "stale output"  # same code: cached
+    monkeypatch.setattr(trainset, "package_hash", lambda: "edited-package")
+    assert BaseOutputs(["bte"]).get(doc, "bte") == get_extractor("bte").extract(doc.page)

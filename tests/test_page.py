@@ -101,3 +101,33 @@ def test_a_noscript_copy_of_the_content_is_kept_a_small_one_dropped():
                             "</noscript></body>")
     assert "please" not in banner.clean_tree.text_content()  # 60 words, under half the page
     assert banner.tree.find(".//noscript") is not None
+
+
+def test_an_xml_declaration_without_its_end_keeps_the_page():
+    # One l3s-gn1 page: a garbage encoding attribute and no "?>" anywhere.
+    page = Page.from_html('<?xml version="1.0" encoding="junk, more junk">\n'
+                          "<html><body><p>Article text here</p></body></html>")
+    assert page.body.text_content() == "Article text here"
+
+
+def test_content_after_an_early_body_end_joins_the_body():
+    # CleanEval dev-49: "</body>" after a first table, then a whole second document.
+    page = Page.from_html("<table><tr><td>menu</td></tr></table></body>"
+                          "<html><head></head><body><p>Article text</p><p>More text</p>"
+                          "</body></html>")
+    assert page.body.text_content() == "menuArticle textMore text"
+    assert page.tree.find("body").getnext() is None
+
+
+def test_an_unknown_element_in_the_head_does_not_swallow_the_page():
+    # l3s-gn1 f3d9f7be: <mbox> in the head kept the whole page there, with no body.
+    page = Page.from_html("<html><head><title>Harry Potter tops list</title>"
+                          '<meta name="robots" content="all"><mbox><table><tr><td>'
+                          "<p>London: Harry Potter has topped the list.</p></td></tr></table>"
+                          "</body></html>")
+    assert page.body.tag == "body"
+    assert page.body.text_content() == "London: Harry Potter has topped the list."
+    assert page.tree.findtext(".//title") == "Harry Potter tops list"
+    head_only = Page.from_html("<html><head><title>Only a title</title><meta name='x'></head>"
+                               "</html>")
+    assert head_only.tree.find("body") is None

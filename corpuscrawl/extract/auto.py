@@ -113,10 +113,15 @@ FALLBACK_MIN_PROBABILITY_DEFAULT = 0.2
 FALLBACK_RELATIVE_DEFAULT = 0.5
 
 #: A comment-section heading: a short block starting with one of these (seed-independent;
-#: the phrases are the usual CMS headings seen on the training pages).
+#: the phrases are the usual CMS headings seen on the training pages).  "Discussion" counts
+#: only after a number ("12 discussions"): alone it is the section of a paper, and on the
+#: out-of-fold predictions of cross-validation folds 1-4 (train split) it cut two CleanEval
+#: papers after their table of contents (summed F1 0.9308 → 0.9325, cleaneval 0.942 → 0.945,
+#: no dataset lower).
 COMMENT_HEADING_RE = re.compile(
     r"^\W*(\d+\s+)?(comments?|responses?|replies|reader comments|leave a (reply|comment)"
-    r"|post a comment|add (a|your) comment|join the discussion|discussions?|\d+ thoughts on"
+    r"|post a comment|add (a|your) comment|join the discussion|(?<=\d\s)discussions?"
+    r"|\d+ thoughts on"
     r"|what do you think\??$|have your say|your comments?|readers'? comments?"
     r"|comment on this|trackbacks?)\b", re.I)
 #: A heading block has at most this many words (6 and 10 tried on the inner validation part).

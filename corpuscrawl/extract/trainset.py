@@ -7,7 +7,9 @@ the project's one split); only gold-text datasets take part.
 Running the base extractors over ~2 000 pages takes minutes, so their outputs
 are cached as text files under ``$CORPUSCRAWL_CACHE`` (default
 ``~/.cache/corpuscrawl``), keyed by dataset, extractor name, a hash of the
-extractor's source file (so an edited extractor is re-run) and document id.
+extractor's source file and of the package's source (so an edited extractor, or
+an edit of the parsing and block code every extractor shares, re-runs it) and
+document id.
 """
 
 from __future__ import annotations
@@ -105,13 +107,26 @@ def documents(dataset_dirs: Iterable[str | Path], part: str = "train") -> list[D
     return out
 
 
-def _source_hash(extractor: Extractor) -> str:
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def package_hash() -> str:
+    """A hash of the package's source (Python and C): results computed by other code differ."""
+    digest = hashlib.sha1()
+    for path in sorted(PACKAGE_DIR.rglob("*")):
+        if path.suffix in (".py", ".c") and path.is_file():
+            digest.update(path.relative_to(PACKAGE_DIR.parent).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _source_hash(extractor: Extractor, package: str) -> str:
     try:
         source = inspect.getsourcefile(type(extractor))
         data = Path(source).read_bytes() if source else b""
     except (TypeError, OSError):
         data = b""
-    return hashlib.sha1(data).hexdigest()[:10]
+    return hashlib.sha1(data + package.encode()).hexdigest()[:10]
 
 
 class BaseOutputs:
@@ -120,7 +135,8 @@ class BaseOutputs:
     def __init__(self, extractor_names: Sequence[str], use_cache: bool = True):
         self.names = tuple(extractor_names)
         self.extractors = {n: get_extractor(n) for n in self.names}
-        self.versions = {n: _source_hash(e) for n, e in self.extractors.items()}
+        package = package_hash()
+        self.versions = {n: _source_hash(e, package) for n, e in self.extractors.items()}
         self.use_cache = use_cache
 
     def _path(self, doc: Doc, name: str) -> Path:
@@ -155,4 +171,5 @@ __all__ = [
     "available_base",
     "cache_dir",
     "documents",
+    "package_hash",
 ]
