@@ -13,15 +13,15 @@ How: :func:`corpuscrawl.evaluation.datasets.fold_of` cuts the same hash as the
 train/test split into ``--folds`` parts; with 5 folds, fold 0 *is* the test
 split and its model is trained on exactly the shipped models' training
 documents.  Each fold's model is trained on the other folds with the whole
-procedure of ``corpuscrawl train`` (including its own inner validation for the
+procedure of ``corpuscrawl train`` (including its own out-of-fold choice of the
 decoding parameters), then extracts the fold's documents.  The fixed methods
 (base extractors, peers) run once on every document.  Trained fold models are
 cached under ``$CORPUSCRAWL_CACHE/crossval`` keyed by a hash of the package's
 source, so a re-run after an unrelated interruption does not train again.
 
 What it cannot show: the design choices and hyper-parameters of the learned
-extractors were made on the inner validation part of the train split, i.e. on
-documents of folds 1 … k-1, so those folds are not as untouched as fold 0 (the
+extractors were made on the train split (inner validation parts, out-of-fold
+predictions of folds 1 … k-1), so those folds are not as untouched as fold 0 (the
 per-fold table shows fold 0 separately).
 """
 
@@ -183,7 +183,7 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
              "- scoring: word-level LCS; P/R/F1 from TP/FP/FN summed over documents; mean F1 "
              "= per-document average (SPEC §2)",
              "- caveat: the learned extractors' design and hyper-parameters were chosen on the "
-             "inner validation part of the train split, which lies in folds 1 … "
+             "train split (inner validation parts, out-of-fold predictions), which is folds 1 … "
              f"{args.folds - 1}; fold 0 is the only fold no choice looked at", ""]
     lines += notes and ["Notes: " + "; ".join(notes), ""] or []
     lines += ["## Summed F1 by dataset", ""]

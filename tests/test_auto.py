@@ -8,7 +8,12 @@ import pytest
 
 from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.auto import AutoExtractor, cut_comments, fallback_region
+from corpuscrawl.extract.auto import (
+    AutoExtractor,
+    _held_out_probabilities,
+    cut_comments,
+    fallback_region,
+)
 from corpuscrawl.extract.base import ExtractorError
 from corpuscrawl.extract.block_features import UNARY_FEATURE_NAMES
 from corpuscrawl.extract.cdom import tree_blocks
@@ -133,12 +138,49 @@ def test_out_of_fold_never_predicts_a_page_with_its_own_model():
     assert all(len(p) == 2 for p in oof) and len(seen) == 3
 
 
-def test_train_save_load_predict_round_trip(data_dir, tmp_path):
+def test_decoding_is_chosen_on_pages_the_scoring_fit_did_not_see():
+    """λ and the bias are chosen on every training page, each scored by a fit without it."""
+    keys = [f"d/{i}" for i in range(12)]
+    xs = [np.full((2, 1), float(i)) for i in range(12)]
+    ys = [np.array([1, 0]) for _ in range(12)]
+    ps = [np.zeros((1, 3)) for _ in range(12)]
+    blocks = [[None, None] for _ in range(12)]
+    fits: list[set[int]] = []
+
+    class Unary:
+        def __init__(self, seen):
+            self.seen = seen
+
+        def predict_proba(self, x):
+            assert int(x[0, 0]) not in self.seen
+            return np.tile([0.4, 0.6], (len(x), 1))
+
+    class Pairwise:
+        classes_ = np.array([0, 1, 2, 3])
+
+        def predict_proba(self, x):
+            return np.full((len(x), 4), 0.25)
+
+    def fit(indices):
+        fits.append(set(indices))
+        return {"unary": Unary(fits[-1]), "stage2": None, "pairwise": Pairwise()}
+
+    held = _held_out_probabilities(keys, xs, ys, ps, blocks, 3, fit)
+    assert len(fits) == 3 and all(p is not None for p in held)
+    assert all(len(up) == 2 and pp.shape == (1, 4) for up, pp in held)
+    assert set().union(*fits) == set(range(12))
+
+
+@pytest.mark.parametrize("stacking", [False, True])
+def test_train_save_load_predict_round_trip(data_dir, tmp_path, stacking):
     tinyset = data_dir / "learned" / "tinyset"
-    train("auto", [tinyset], models_dir=tmp_path / "m", show_progress=False, max_iter=20)
+    options = {"stacking": True} if stacking else {}  # the default is one stage
+    train("auto", [tinyset], models_dir=tmp_path / "m", show_progress=False, max_iter=20,
+          **options)
     state = load_model("auto", "auto", tmp_path / "m")
     assert state["votes"] == [] and 0.0 <= state["lambda"] <= 1.0
-    assert state["stage2"] is not None and state["params"]["stacking"]
+    assert (state["stage2"] is not None) == stacking == state["params"]["stacking"]
+    assert 0.0 < state["params"]["out_of_fold_f1"] <= 1.0
     in_memory = AutoExtractor(state=state)
     loaded = AutoExtractor(models_dir=tmp_path / "m")
     for doc in documents([tinyset], "test"):
@@ -152,7 +194,7 @@ def test_train_save_load_predict_round_trip(data_dir, tmp_path):
 def test_votes_add_one_column_per_base_extractor(data_dir, tmp_path):
     tinyset = data_dir / "learned" / "tinyset"
     train("auto", [tinyset], base_names=["bte"], models_dir=tmp_path, show_progress=False,
-          max_iter=10, refit=False)
+          max_iter=10, decoding_folds=0)
     extractor = AutoExtractor(models_dir=tmp_path)
     assert extractor.state["votes"] == ["bte"]
     assert extractor.state["unary"].n_features_in_ == (
@@ -164,7 +206,7 @@ def test_votes_add_one_column_per_base_extractor(data_dir, tmp_path):
 def test_headline_features_can_be_left_out(data_dir, tmp_path):
     tinyset = data_dir / "learned" / "tinyset"
     train("auto", [tinyset], models_dir=tmp_path, show_progress=False, max_iter=10,
-          refit=False, title_features=False)
+          decoding_folds=0, title_features=False)
     extractor = AutoExtractor(models_dir=tmp_path)
     assert extractor.state["title_features"] is False
     assert extractor.state["unary"].n_features_in_ == len(UNARY_FEATURE_NAMES)

@@ -45,7 +45,8 @@ def test_probabilities_are_bit_identical_to_scikit_learn(model):
 
 def test_auto_extractor_labels_match_the_uncompiled_models(data_dir, tmp_path):
     tinyset = data_dir / "learned" / "tinyset"
-    train("auto", [tinyset], models_dir=tmp_path, show_progress=False, max_iter=20)
+    train("auto", [tinyset], models_dir=tmp_path, show_progress=False, max_iter=20,
+          stacking=True, decoding_folds=0)  # both stages compiled
     extractor = AutoExtractor(models_dir=tmp_path)
     assert isinstance(extractor._predicting["unary"], CompiledForest)
     assert isinstance(extractor._predicting["stage2"], CompiledForest)
