@@ -44,9 +44,11 @@ DESCRIPTIONS = {
     "sequence": "Web2Text-style block sequence labelling (seed 001): MLP unary and pairwise "
                 "potentials over collapsed-DOM blocks, Viterbi decoding.",
     "auto": "corpuscrawl's learned extractor: gradient-boosted block classifier over block, "
-            "context and base-extractor vote features, a second gradient-boosted stage over "
-            "the first stage's probabilities of the block's neighbours and regions, smoothed "
-            "by pairwise potentials with Viterbi, with a per-page fallback and a comment cut.",
+            "context and headline features (optionally base-extractor votes and a second "
+            "stage over the first stage's probabilities of the block's neighbours and "
+            "regions), smoothed by pairwise potentials with Viterbi (λ and bias chosen on "
+            "out-of-fold decoding of the training pages), with a per-page fallback and a "
+            "comment cut.",
 }
 
 
