@@ -64,7 +64,6 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from corpuscrawl.evaluation.datasets import fold_of
 from corpuscrawl.evaluation.metrics import score, summarize
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.alignment import BLOCK_THRESHOLD_DEFAULT
@@ -81,7 +80,7 @@ from corpuscrawl.extract.sequence import (
     single_threaded,
     viterbi,
 )
-from corpuscrawl.extract.stacking import FOLDS_DEFAULT, out_of_fold, stage2_rows
+from corpuscrawl.extract.stacking import FOLDS_DEFAULT, cross_fit, out_of_fold, stage2_rows
 from corpuscrawl.extract.trainset import BaseOutputs, Doc
 from corpuscrawl.models import load_model
 from corpuscrawl.page import Page
@@ -319,20 +318,19 @@ def _held_out_probabilities(keys: Sequence[str], xs: Sequence[np.ndarray],
                             ) -> list[tuple[np.ndarray, np.ndarray] | None]:
     """Block and pair probabilities of every page from the whole fit (``fit`` of the page
     indices it may use) repeated without that page's fold."""
-    out: list[tuple[np.ndarray, np.ndarray] | None] = [None] * len(keys)
-    fold = [fold_of(k, folds, DECODING_FOLD_SEED) for k in keys]
-    for f in range(folds):
-        train = [i for i in range(len(keys)) if fold[i] != f and len(ys[i])]
-        held = [i for i in range(len(keys)) if fold[i] == f and len(ys[i])]
-        if not held or len({int(v) for i in train for v in np.unique(ys[i])}) < 2:
-            continue
-        models = fit(train)
+    def fit_fold(train: list[int]) -> dict[str, Any] | None:
+        both_classes = len({int(v) for i in train for v in np.unique(ys[i])}) > 1
+        return fit(train) if both_classes else None  # a tiny data set's one-class fold
+
+    def predict(models: dict[str, Any] | None, i: int) -> tuple[np.ndarray, np.ndarray] | None:
+        if models is None:
+            return None
         with single_threaded():
-            for i in held:
-                inputs = PageInputs(list(blocks[i]), xs[i], ps[i])
-                out[i] = (block_probabilities(models, inputs),
-                          pair_probabilities(models["pairwise"], ps[i]))
-    return out
+            return (block_probabilities(models, PageInputs(list(blocks[i]), xs[i], ps[i])),
+                    pair_probabilities(models["pairwise"], ps[i]))
+
+    return cross_fit(keys, [bool(len(y)) for y in ys], folds, DECODING_FOLD_SEED, fit_fold,
+                     predict)
 
 
 def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,

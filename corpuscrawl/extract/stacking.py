@@ -117,27 +117,41 @@ def stage2_rows(unary: np.ndarray, blocks: Sequence[Block], p: np.ndarray) -> np
     return np.hstack([np.asarray(unary, dtype=np.float64), context_matrix(blocks, p)])
 
 
+def cross_fit(keys: Sequence[str], usable: Sequence[bool], folds: int, seed: str,
+              fit: Callable[[list[int]], Any], predict: Callable[[Any, int], Any]
+              ) -> list[Any]:
+    """``predict(model, i)`` for every usable page ``i``, ``model`` being ``fit`` of the usable
+    page indices outside ``i``'s fold (folds by :func:`fold_of` of the page key under
+    ``seed``); None for the other pages and for a fold with nothing to fit or predict."""
+    out: list[Any] = [None] * len(keys)
+    fold = [fold_of(k, folds, seed) for k in keys]
+    for f in range(folds):
+        train = [i for i in range(len(keys)) if fold[i] != f and usable[i]]
+        held = [i for i in range(len(keys)) if fold[i] == f and usable[i]]
+        if not train or not held:
+            continue
+        model = fit(train)
+        for i in held:
+            out[i] = predict(model, i)
+    return out
+
+
 def out_of_fold(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.ndarray],
                 fit: Callable[[np.ndarray, np.ndarray], Any],
                 folds: int = FOLDS_DEFAULT) -> list[np.ndarray]:
     """First-stage probabilities of every page from a model fitted without that page's fold."""
-    out = [np.zeros(0) for _ in keys]
-    fold = [fold_of(k, folds, FOLD_SEED) for k in keys]
-    for f in range(folds):
-        train = [i for i in range(len(keys)) if fold[i] != f and len(ys[i])]
-        held = [i for i in range(len(keys)) if fold[i] == f and len(ys[i])]
-        if not train or not held:
-            continue
-        model = fit(np.vstack([xs[i] for i in train]), np.concatenate([ys[i] for i in train]))
-        for i in held:
-            out[i] = model.predict_proba(xs[i])[:, 1]
-    return out
+    out = cross_fit(keys, [bool(len(y)) for y in ys], folds, FOLD_SEED,
+                    lambda train: fit(np.vstack([xs[i] for i in train]),
+                                      np.concatenate([ys[i] for i in train])),
+                    lambda model, i: model.predict_proba(xs[i])[:, 1])
+    return [np.zeros(0) if p is None else p for p in out]
 
 
 __all__ = [
     "CONTEXT_FEATURE_NAMES",
     "FOLDS_DEFAULT",
     "context_matrix",
+    "cross_fit",
     "out_of_fold",
     "stage2_rows",
 ]
