@@ -215,19 +215,35 @@ def block_probabilities(state: dict[str, Any], inputs: PageInputs) -> np.ndarray
     return p
 
 
+def page_probabilities(state: dict[str, Any], inputs: PageInputs
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """A page's block probabilities (:func:`block_probabilities`) and neighbour-pair
+    probabilities, predicted with one thread (a page has a few hundred rows)."""
+    with single_threaded():
+        return (block_probabilities(state, inputs),
+                pair_probabilities(state["pairwise"], inputs.pairs))
+
+
+def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarray,
+                   lam: float, bias: float, fallback: bool = True,
+                   comment_cut: bool = True) -> list[int]:
+    """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
+    fallback and the comment cut."""
+    labels = viterbi(unary_p, pair_p, lam, bias)
+    if fallback:
+        labels = fallback_region(unary_p, labels)
+    if comment_cut:
+        labels = cut_comments(blocks, labels)
+    return labels
+
+
 def decode(state: dict[str, Any], inputs: PageInputs) -> list[int]:
     """Block labels of a page: unary and pairwise potentials, Viterbi, then the fallback."""
     if not inputs.blocks:
         return []
-    with single_threaded():
-        unary_p = block_probabilities(state, inputs)
-        pair_p = pair_probabilities(state["pairwise"], inputs.pairs)
-    labels = viterbi(unary_p, pair_p, state["lambda"], state["bias"])
-    if state.get("fallback", True):
-        labels = fallback_region(unary_p, labels)
-    if state.get("comment_cut", True):
-        labels = cut_comments(inputs.blocks, labels)
-    return labels
+    return decoded_labels(inputs.blocks, *page_probabilities(state, inputs), state["lambda"],
+                          state["bias"], state.get("fallback", True),
+                          state.get("comment_cut", True))
 
 
 def unary_model(max_iter: int, max_leaf_nodes: int, learning_rate: float) -> Any:
@@ -299,9 +315,7 @@ def _choose_decoding(blocks: Sequence[Sequence[Block]], golds: Sequence[str],
             for page_blocks, gold, probs in zip(blocks, golds, probabilities, strict=True):
                 text = ""
                 if probs is not None:
-                    up, pp = probs
-                    labels = cut_comments(page_blocks, fallback_region(up, viterbi(up, pp, lam,
-                                                                                    bias)))
+                    labels = decoded_labels(page_blocks, *probs, lam, bias)
                     text = "\n".join(b.text for b, lab in zip(page_blocks, labels, strict=True)
                                      if lab)
                 scores.append(score(text, gold, with_levenshtein=False))
@@ -325,9 +339,7 @@ def _held_out_probabilities(keys: Sequence[str], xs: Sequence[np.ndarray],
     def predict(models: dict[str, Any] | None, i: int) -> tuple[np.ndarray, np.ndarray] | None:
         if models is None:
             return None
-        with single_threaded():
-            return (block_probabilities(models, PageInputs(list(blocks[i]), xs[i], ps[i])),
-                    pair_probabilities(models["pairwise"], ps[i]))
+        return page_probabilities(models, PageInputs(list(blocks[i]), xs[i], ps[i]))
 
     return cross_fit(keys, [bool(len(y)) for y in ys], folds, DECODING_FOLD_SEED, fit_fold,
                      predict)
@@ -426,6 +438,8 @@ __all__ = [
     "block_probabilities",
     "cut_comments",
     "decode",
+    "decoded_labels",
     "fallback_region",
     "fit_auto",
+    "page_probabilities",
 ]
