@@ -72,8 +72,8 @@ def _gather_body(root: lxml.html.HtmlElement) -> None:
     """Move page content that the parser left outside ``<body>`` into it (in place).
 
     Two shapes of broken markup put the text of real pages there (l3s-gn1,
-    CleanEval): content after an early ``</body>`` or ``</html>`` becomes
-    siblings of the body, and an unknown element inside ``<head>`` (``<mbox>``)
+    CleanEval): content after an early ``</body>`` becomes siblings of the
+    body (libxml2 still drops what follows ``</html>``), and an unknown element inside ``<head>`` (``<mbox>``)
     keeps the whole page in the head, with no body at all.  Every extractor
     reads the body only, so such pages came out empty.
     """
