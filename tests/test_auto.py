@@ -219,3 +219,18 @@ def test_missing_model_names_file_and_command(tmp_path, monkeypatch):
         get_extractor("auto")
     assert str(tmp_path / "auto.skops") in str(info.value)
     assert "corpuscrawl train auto" in str(info.value)
+
+
+def test_a_heading_the_model_scores_as_content_starts_no_cut():
+    """An API article's "Response" section, a blog's own "Comment" heading: when the block
+    model gives the heading a high content probability, the text after it stays."""
+    blocks = _blocks(ARTICLE_WITH_COMMENTS)
+    texts = [b.text for b in blocks]
+    heading = texts.index("Comments are now closed for this story")
+    kept = [1] * len(blocks)
+    unsure = [0.9] * len(blocks)
+    unsure[heading] = 0.2
+    assert cut_comments(blocks, kept, unsure)[texts.index("Stephen B")] == 0
+    confident = [0.9] * len(blocks)
+    assert cut_comments(blocks, kept, confident) == kept
+    assert cut_comments(blocks, kept, confident, max_probability=0.95)[heading] == 0
