@@ -1,5 +1,5 @@
-"""``auto``: fallback rule, comment cut, decoding, train -> save -> load -> predict, votes,
-errors."""
+"""``auto``: fallback rule, comment and related-content cuts, decoding, train -> save ->
+load -> predict, votes, errors."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.auto import (
     AutoExtractor,
     _held_out_probabilities,
-    cut_comments,
+    decoded_labels,
     fallback_region,
 )
 from corpuscrawl.extract.base import ExtractorError
 from corpuscrawl.extract.block_features import UNARY_FEATURE_NAMES
 from corpuscrawl.extract.cdom import tree_blocks
+from corpuscrawl.extract.sections import cut_comments, cut_related
 from corpuscrawl.extract.stacking import CONTEXT_FEATURE_NAMES, context_matrix, out_of_fold
 from corpuscrawl.extract.title_features import TITLE_FEATURE_NAMES
 from corpuscrawl.extract.training import train
@@ -234,3 +235,64 @@ def test_a_heading_the_model_scores_as_content_starts_no_cut():
     confident = [0.9] * len(blocks)
     assert cut_comments(blocks, kept, confident) == kept
     assert cut_comments(blocks, kept, confident, max_probability=0.95)[heading] == 0
+
+
+ARTICLE = "".join(f"<p>Paragraph {i} of the story tells how the harbour cranes were restored "
+                  "by volunteers over three winters.</p>" for i in range(8))
+
+
+def test_related_cut_drops_the_text_a_related_heading_introduces():
+    """"Also on HuffPost:" and a slideshow of captions the model kept: the captions go, the
+    cut stops at the link list after them, and text after that stays."""
+    captions = "".join(f"<div class='slide'><h4>Slide {i}</h4><p>A caption of twenty words "
+                       f"describing photograph {i} of the parade through the old town centre "
+                       "at dusk.</p></div>" for i in range(5))
+    blocks = _blocks(f"<html><body><div id='story'>{ARTICLE}<p>Also on HuffPost:</p></div>"
+                     f"<div class='slideshow'>{captions}</div>"
+                     "<ul><li><a href='/a'>Politics</a></li><li><a href='/b'>Sports</a></li></ul>"
+                     "<div class='end'><p>A closing note the model kept.</p></div></body></html>")
+    texts = [b.text for b in blocks]
+    links = [i for i, t in enumerate(texts) if t in ("Politics", "Sports")]
+    labels = [0 if i in links else 1 for i in range(len(blocks))]
+    kept = cut_related(blocks, labels)
+    heading = texts.index("Also on HuffPost:")
+    assert kept[:heading] == [1] * heading
+    assert kept[heading:links[0]] == [0] * (links[0] - heading)
+    assert kept[texts.index("A closing note the model kept.")] == 1
+    assert cut_related(blocks, labels, min_before_words=None, min_before=0.99) == labels
+
+
+def test_an_inline_related_box_leaves_the_article_after_it():
+    """"Related Coverage" and its links inside a story whose text goes on in another element
+    (the New York Times' layout): the model keeps no link, so the cut stops at once."""
+    half = ARTICLE[: len(ARTICLE) // 2]
+    blocks = _blocks(f"<html><body><div id='a'>{ARTICLE}</div><aside><h2>Related Coverage</h2>"
+                     "<h2><a href='/x'>Another story about the cranes</a></h2></aside>"
+                     f"<div id='b'>{half}<p>The last word.</p></div></body></html>")
+    texts = [b.text for b in blocks]
+    labels = [0 if t in ("Related Coverage", "Another story about the cranes") else 1
+              for t in texts]
+    assert cut_related(blocks, labels) == labels
+    back = _blocks(f"<html><body><div id='a'>{ARTICLE}<h3>Related</h3></div>"
+                   "<div><p>A teaser of another story.</p></div></body></html>")
+    back_texts = [b.text for b in back]
+    kept = cut_related(back, [1] * len(back))
+    assert kept[back_texts.index("A teaser of another story.")] == 0
+    assert kept[: back_texts.index("Related")] == [1] * back_texts.index("Related")
+
+
+def test_a_link_or_read_more_is_no_related_heading():
+    for heading in ("<p><a href='/r'>Related</a></p>", "<p>Read more</p>"):
+        blocks = _blocks(f"<html><body><div id='a'>{ARTICLE}</div>{heading}"
+                         "<div><p>More of the article in its own element.</p></div></body></html>")
+        assert cut_related(blocks, [1] * len(blocks)) == [1] * len(blocks)
+
+
+def test_decoding_applies_the_related_cut_unless_switched_off():
+    blocks = _blocks(f"<html><body><div id='a'>{ARTICLE}<p>Related stories</p></div>"
+                     "<div><p>A teaser of another story.</p></div></body></html>")
+    unary = np.full(len(blocks), 0.9)
+    pairs = np.full((max(len(blocks) - 1, 0), 4), 0.25)
+    cut = decoded_labels(blocks, unary, pairs, 0.0, 0.0)
+    assert cut[-1] == 0 and cut[-2] == 0 and sum(cut) == len(blocks) - 2
+    assert decoded_labels(blocks, unary, pairs, 0.0, 0.0, related_cut=False) == [1] * len(blocks)

@@ -35,7 +35,7 @@ of the *training* split (``benchmarks/results/learned.md`` has the numbers):
 * per-page fallback (:func:`fallback_region`): when the model keeps nothing
   on a page that has confident-enough blocks, it keeps the blocks within a
   factor of the best one instead of returning an empty text;
-* reader comments inside the article container (:func:`cut_comments`): after
+* reader comments inside the article container (:func:`.sections.cut_comments`): after
   a short comment heading ("Comments", "Leave a reply", "12 responses" ...)
   that follows enough kept text, kept blocks outside the element holding
   most of the kept text before it are dropped.  Block features alone could
@@ -50,7 +50,14 @@ of the *training* split (``benchmarks/results/learned.md`` has the numbers):
   features instead of the cut (heading seen before, its link share, blocks since
   it, same parent) left the model as unable to drop comments as before
   (out-of-fold, folds 1-4, without the cut 0.9225 → 0.9241; with it 0.9360 → 0.9359).
-  ``state["comment_cut"] = False`` switches it off.
+  ``state["comment_cut"] = False`` switches it off;
+* related-content regions (:func:`.sections.cut_related`): after a heading such as "Also
+  on HuffPost:" or "Related Coverage", the kept blocks it introduces outside the article's
+  element are dropped up to the first link list or the article's element; on the
+  out-of-fold predictions of cross-validation folds 1-4 (train split) summed F1
+  0.9376 → 0.9392 (two HuffPost pages whose 2 300 and 4 300 words of slideshow captions the
+  model kept at p 0.6-1.0; the dragnet pages whose gold keeps "Related Posts" lose 15-30
+  words each).  ``state["related_cut"] = False`` switches it off.
 
 Block labels: words aligned with the gold text (:mod:`.alignment`),
 coverage > 0.5.
@@ -58,7 +65,6 @@ coverage > 0.5.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -75,6 +81,14 @@ from corpuscrawl.extract.alignment import BLOCK_THRESHOLD_DEFAULT
 from corpuscrawl.extract.block_features import TEXT_FEATURES
 from corpuscrawl.extract.cdom import Block
 from corpuscrawl.extract.forest import compile_forest
+from corpuscrawl.extract.sections import (
+    COMMENT_HEADING_MAX_PROBABILITY_DEFAULT,
+    COMMENT_HEADING_MAX_WORDS_DEFAULT,
+    COMMENT_MIN_BEFORE_DEFAULT,
+    COMMENT_MIN_BEFORE_WORDS_DEFAULT,
+    cut_comments,
+    cut_related,
+)
 from corpuscrawl.extract.sequence import (
     PageInputs,
     collect,
@@ -133,41 +147,6 @@ FALLBACK_MIN_PROBABILITY_DEFAULT = 0.2
 #: ... it keeps the blocks whose probability is at least this share of the best one.
 FALLBACK_RELATIVE_DEFAULT = 0.5
 
-#: A comment-section heading: a short block starting with one of these (seed-independent;
-#: the phrases are the usual CMS headings seen on the training pages).  "Discussion" counts
-#: only after a number ("12 discussions"): alone it is the section of a paper, and on the
-#: out-of-fold predictions of cross-validation folds 1-4 (train split) it cut two CleanEval
-#: papers after their table of contents (summed F1 0.9308 → 0.9325, cleaneval 0.942 → 0.945,
-#: no dataset lower).
-COMMENT_HEADING_RE = re.compile(
-    r"^\W*(\d+\s+)?(comments?|responses?|replies|reader comments|leave a (reply|comment)"
-    r"|post a comment|add (a|your) comment|join the discussion|(?<=\d\s)discussions?"
-    r"|\d+ thoughts on"
-    r"|what do you think\??$|have your say|your comments?|readers'? comments?"
-    r"|comment on this|trackbacks?)\b", re.I)
-#: A heading block has at most this many words (6 and 10 tried on the inner validation part).
-COMMENT_HEADING_MAX_WORDS_DEFAULT = 10
-#: The cut applies only after this share of the page's kept words (0, 0.05, 0.1, 0.15, 0.2
-#: tried on the inner validation part; lower values cut pages whose text follows a
-#: "Comments" link near the top).
-COMMENT_MIN_BEFORE_DEFAULT = 0.15
-#: ... or after this many kept words.  The share alone counts the comments themselves, so a
-#: thread of 23 000 words hid the "Comments (408)" heading after a 1 900-word article.  Chosen
-#: on the out-of-fold predictions of cross-validation folds 1-4 (the train split, 1 785
-#: pages; ``benchmarks/crossval.py``): summed F1 0.9141 (share only) → 0.9308 / 0.9332 /
-#: 0.9335 / 0.9317 / 0.9290 with 50 / 75 / 100 / 150-300 / 500-1000 words (dragnet 0.834 →
-#: 0.885, l3s-gn1 0.908 → 0.966, cleaneval 0.949 → 0.948); on the inner validation part,
-#: which holds no such thread, 0.9495 → 0.9491 at the same decoding parameters.
-COMMENT_MIN_BEFORE_WORDS_DEFAULT: int | None = 100
-#: A heading the block model itself scores at least this likely to be content starts no cut:
-#: "Response" as a section of an API article, "Comment" heading a blog's own commentary,
-#: CleanEval threads whose gold keeps the comments.  Chosen on the out-of-fold predictions of
-#: cross-validation folds 1-4 (train split), the threshold picked inside each fold's other
-#: three folds (0.3 ... 0.9 and no guard tried; 0.5 chosen in three folds, 0.6 in one):
-#: summed F1 0.9360 → 0.9373 (cleaneval 0.947 → 0.950, readability 0.944 → 0.953,
-#: l3s-gn1 0.970 → 0.962: one page whose "Comments are now closed" line scored 0.99).
-COMMENT_HEADING_MAX_PROBABILITY_DEFAULT = 0.5
-
 Progress = Callable[[Iterable[Doc]], Iterable[Doc]]
 
 
@@ -185,40 +164,6 @@ def fallback_region(unary_p: np.ndarray, labels: list[int],
     if best < min_probability:
         return labels
     return [int(p >= relative * best) for p in unary_p.tolist()]
-
-
-def cut_comments(blocks: Sequence[Block], labels: list[int],
-                 probabilities: Sequence[float] | None = None,
-                 max_words: int = COMMENT_HEADING_MAX_WORDS_DEFAULT,
-                 min_before: float = COMMENT_MIN_BEFORE_DEFAULT,
-                 min_before_words: int | None = COMMENT_MIN_BEFORE_WORDS_DEFAULT,
-                 max_probability: float = COMMENT_HEADING_MAX_PROBABILITY_DEFAULT) -> list[int]:
-    """Drop kept reader comments: after the first comment heading that follows at least
-    ``min_before`` of the kept words (or at least ``min_before_words`` kept words), keep
-    only blocks whose parent element is the one holding most of the kept words before the
-    heading (the heading itself is dropped).  With the blocks' content ``probabilities``,
-    a heading scored at least ``max_probability`` is taken for article text, not a cut."""
-    total = sum(b.words for b, lab in zip(blocks, labels, strict=True) if lab)
-    enough = min(min_before * total, min_before_words) if min_before_words else min_before * total
-    before = 0
-    for i, block in enumerate(blocks):
-        if (before and before >= enough and block.words <= max_words
-                and (probabilities is None or probabilities[i] < max_probability)
-                and COMMENT_HEADING_RE.search(block.text)):
-            weight: dict[int, int] = {}
-            for b, lab in zip(blocks[:i], labels[:i], strict=True):
-                if lab:
-                    weight[_parent(b)] = weight.get(_parent(b), 0) + b.words
-            main = max(weight, key=weight.__getitem__)
-            return [lab if j < i or (j > i and _parent(blocks[j]) == main) else 0
-                    for j, lab in enumerate(labels)]
-        if labels[i]:
-            before += block.words
-    return labels
-
-
-def _parent(block: Block) -> int:
-    return block.path[1] if len(block.path) > 1 else block.path[0]
 
 
 def block_probabilities(state: dict[str, Any], inputs: PageInputs) -> np.ndarray:
@@ -243,24 +188,27 @@ def page_probabilities(state: dict[str, Any], inputs: PageInputs
 
 def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarray,
                    lam: float, bias: float, fallback: bool = True,
-                   comment_cut: bool = True) -> list[int]:
+                   comment_cut: bool = True, related_cut: bool = True) -> list[int]:
     """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
-    fallback and the comment cut."""
+    fallback, the comment cut and the related-content cut (:mod:`.sections`)."""
     labels = viterbi(unary_p, pair_p, lam, bias)
     if fallback:
         labels = fallback_region(unary_p, labels)
     if comment_cut:
         labels = cut_comments(blocks, labels, unary_p)
+    if related_cut:
+        labels = cut_related(blocks, labels)
     return labels
 
 
 def decode(state: dict[str, Any], inputs: PageInputs) -> list[int]:
-    """Block labels of a page: unary and pairwise potentials, Viterbi, then the fallback."""
+    """Block labels of a page: unary and pairwise potentials, Viterbi, the fallback and the
+    section cuts (:func:`decoded_labels`)."""
     if not inputs.blocks:
         return []
     return decoded_labels(inputs.blocks, *page_probabilities(state, inputs), state["lambda"],
                           state["bias"], state.get("fallback", True),
-                          state.get("comment_cut", True))
+                          state.get("comment_cut", True), state.get("related_cut", True))
 
 
 def unary_model(max_iter: int, max_leaf_nodes: int, learning_rate: float) -> Any:
@@ -388,10 +336,12 @@ def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
               "comment_min_before": COMMENT_MIN_BEFORE_DEFAULT,
               "comment_min_before_words": COMMENT_MIN_BEFORE_WORDS_DEFAULT,
               "comment_heading_max_probability": COMMENT_HEADING_MAX_PROBABILITY_DEFAULT,
+              "related_cut": True,
               "title_features": title_features}
     state: dict[str, Any] = {"kind": "auto", "votes": vote_names, "lambda": 0.1, "bias": 0.0,
                              "pair_columns": PAIR_COLUMNS_DEFAULT, "fallback": True,
-                             "comment_cut": True, "title_features": title_features}
+                             "comment_cut": True, "related_cut": True,
+                             "title_features": title_features}
 
     def fit(indices: Sequence[int]) -> dict[str, Any]:
         return _fit([keys[i] for i in indices], [xs[i] for i in indices],
@@ -454,7 +404,6 @@ __all__ = [
     "VOTES_DEFAULT",
     "AutoExtractor",
     "block_probabilities",
-    "cut_comments",
     "decode",
     "decoded_labels",
     "fallback_region",

@@ -47,8 +47,8 @@ DESCRIPTIONS = {
             "context and headline features (optionally base-extractor votes and a second "
             "stage over the first stage's probabilities of the block's neighbours and "
             "regions), smoothed by pairwise potentials with Viterbi (λ and bias chosen on "
-            "out-of-fold decoding of the training pages), with a per-page fallback and a "
-            "comment cut.",
+            "out-of-fold decoding of the training pages), with a per-page fallback, a "
+            "comment cut and a related-content cut.",
 }
 
 
