@@ -97,6 +97,11 @@ def _parent(block: Block) -> int:
     return block.path[1] if len(block.path) > 1 else block.path[0]
 
 
+def _is_link(block: Block) -> bool:
+    """More than half of the block's words are link text (an entry of a link list)."""
+    return block.link_words * 2 > block.words
+
+
 def cut_comments(blocks: Sequence[Block], labels: list[int],
                  probabilities: Sequence[float] | None = None,
                  max_words: int = COMMENT_HEADING_MAX_WORDS_DEFAULT,
@@ -139,7 +144,7 @@ def cut_related(blocks: Sequence[Block], labels: list[int],
     while i < len(blocks):
         block = blocks[i]
         if (before and before >= enough and block.words <= max_words
-                and block.link_words * 2 <= block.words
+                and not _is_link(block)
                 and RELATED_HEADING_RE.search(block.text)):
             main = _main_parent(blocks, labels, i)
             out[i] = 0
@@ -147,7 +152,7 @@ def cut_related(blocks: Sequence[Block], labels: list[int],
             while i < len(blocks) and _parent(blocks[i]) != main:
                 if out[i]:
                     out[i] = 0
-                elif blocks[i].link_words * 2 > blocks[i].words:
+                elif _is_link(blocks[i]):
                     break
                 i += 1
             continue
