@@ -237,6 +237,51 @@ def test_a_heading_the_model_scores_as_content_starts_no_cut():
     assert cut_comments(blocks, kept, confident, max_probability=0.95)[heading] == 0
 
 
+THREAD = "".join(f"<p>Comment {i}: I think the manager will stay where he is happy.</p>"
+                 f"<p>Posted by Reader {i} on January 10, 2008 5:{i:02d} PM</p>"
+                 "<p>Report this comment</p>" for i in range(3))
+
+
+def _story(between: str = "", thread: str = THREAD) -> str:
+    article = "".join(f"<p>Sentence {i} of the story about the club and its new manager.</p>"
+                      for i in range(12))
+    return f"<html><body><div id='story'>{article}{between}<h3>Comments</h3>{thread}</div></body></html>"
+
+
+def test_a_thread_in_the_articles_own_element_is_dropped_whole():
+    """Telegraph-style: the comments sit in the article's element, so only the signature
+    lines ("Posted by ... on <date>", "Report this comment") tell the thread from the text."""
+    blocks = _blocks(_story())
+    heading = [b.text for b in blocks].index("Comments")
+    kept = cut_comments(blocks, [1] * len(blocks))
+    assert kept == [1] * heading + [0] * (len(blocks) - heading)
+    # Without the signature test the main element's blocks stay, as before.
+    old = cut_comments(blocks, [1] * len(blocks), min_signatures=None)
+    assert old == [1] * heading + [0] + [1] * (len(blocks) - heading - 1)
+    # One signature line is no thread.
+    one = _blocks(_story(thread=THREAD.split("<p>Report")[0]))
+    assert sum(cut_comments(one, [1] * len(one))) > heading
+
+
+def test_no_thread_when_signatures_come_late_or_headings_repeat():
+    """A blog front page repeats "Comments (0)" and "posted by Aaron @ 9:43 AM" under every
+    post (CleanEval final-179); a thread's first signature comes within a few comments."""
+    posts = "".join(f"<p>Post {i} talks at length about the garden and its roses in June.</p>"
+                    f"<p>Comments ({i})</p><p>// posted by Aaron @ 9:4{i} AM</p>"
+                    for i in range(5))
+    front = _blocks(f"<html><body><div>{posts}</div></body></html>")
+    kept = [1] * len(front)
+    texts = [b.text for b in front]
+    assert cut_comments(front, kept, min_before_words=10)[texts.index("Post 4 talks at length "
+                                                                     "about the garden and its "
+                                                                     "roses in June.")] == 1
+    essay = "".join(f"<p>More of the article, part {i}, goes on after the share bar here.</p>"
+                    for i in range(40))
+    late = _blocks(_story(thread=essay + THREAD))
+    assert cut_comments(late, [1] * len(late))[[b.text for b in late].index(
+        "More of the article, part 39, goes on after the share bar here.")] == 1
+
+
 ARTICLE = "".join(f"<p>Paragraph {i} of the story tells how the harbour cranes were restored "
                   "by volunteers over three winters.</p>" for i in range(8))
 
