@@ -52,7 +52,7 @@ of the *training* split (``benchmarks/results/learned.md`` has the numbers):
   (out-of-fold, folds 1-4, without the cut 0.9225 → 0.9241; with it 0.9360 → 0.9359).
   When signature lines follow the heading ("Posted by X on <date>", "Report this comment",
   at least two, :func:`.sections.cut_comments`), every kept block after it goes, also in the
-  article's element (Telegraph, Chicago Tribune, Movable Type threads): out-of-fold, folds
+  article's element (Telegraph, Movable Type, TypePad threads): out-of-fold, folds
   1-4, 0.9392 → 0.9405 (l3s-gn1 0.962 → 0.969; five pages gain, none loses).
   ``state["comment_cut"] = False`` switches it off;
 * related-content regions (:func:`.sections.cut_related`): after a heading such as "Also

@@ -75,7 +75,7 @@ THREAD_SIGNATURE_MAX_WORDS = 15
 #: :data:`THREAD_MAX_HEADINGS_DEFAULT` further comment headings (a blog's front page repeats
 #: "Comments (3)" and "posted by Aaron @ 9:43 AM" under every post: CleanEval ``final-179``).
 #: Then every kept block after the heading is dropped, not only those outside the article's
-#: element: the Telegraph, Chicago Tribune and Movable Type threads of the training pages sit
+#: element: the Telegraph, Movable Type and TypePad threads of the training pages sit
 #: in the article's own element.  Chosen on the out-of-fold predictions of cross-validation
 #: folds 1-4 (train split; λ and bias chosen inside each fold's other three folds): summed F1
 #: 0.9392 → 0.9405 (l3s-gn1 0.962 → 0.969, dragnet 0.899 → 0.902; five pages gain 53-2 389
