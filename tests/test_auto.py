@@ -242,10 +242,10 @@ THREAD = "".join(f"<p>Comment {i}: I think the manager will stay where he is hap
                  "<p>Report this comment</p>" for i in range(3))
 
 
-def _story(between: str = "", thread: str = THREAD) -> str:
+def _story(thread: str = THREAD) -> str:
     article = "".join(f"<p>Sentence {i} of the story about the club and its new manager.</p>"
                       for i in range(12))
-    return f"<html><body><div id='story'>{article}{between}<h3>Comments</h3>{thread}</div></body></html>"
+    return f"<html><body><div id='story'>{article}<h3>Comments</h3>{thread}</div></body></html>"
 
 
 def test_a_thread_in_the_articles_own_element_is_dropped_whole():
