@@ -9,6 +9,12 @@ CPUs) affects them alike; docs/s of corpuscrawl extractors include parsing the
 HTML into a Page, peers include their own parsing (decoding the file is not
 timed).  Scores: word-level LCS, P/R/F1 from counts summed over documents and
 the per-document mean F1 (SPEC §2).  Peers come from ``benchmarks/peers.py``.
+
+Out of domain: every page of the snippet datasets (``--snippets``, the trafilatura
+evaluation pages, mostly German) is run too and scored by its with/without snippets
+(:mod:`corpuscrawl.evaluation.snippets`).  No model trains on them (training reads
+gold-text datasets only), so they show how the learned models carry over to sites and
+languages the English gold sets do not have.
 """
 
 from __future__ import annotations
@@ -27,14 +33,21 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from peers import available_peers  # noqa: E402
 
-from corpuscrawl.evaluation.datasets import datasets_root  # noqa: E402
+from corpuscrawl.evaluation.datasets import Dataset, datasets_root  # noqa: E402
 from corpuscrawl.evaluation.metrics import Score, score, summarize  # noqa: E402
 from corpuscrawl.evaluation.sampling import bootstrap_difference, influential_pages  # noqa: E402
+from corpuscrawl.evaluation.snippets import (  # noqa: E402
+    SnippetScore,
+    score_snippets,
+    summarize_snippets,
+)
 from corpuscrawl.extract import get_extractor  # noqa: E402
 from corpuscrawl.extract.trainset import documents  # noqa: E402
 from corpuscrawl.page import Page  # noqa: E402
 
 DATASETS = ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "readability", "scrapinghub")
+#: Snippet datasets run whole as out-of-domain pages (no model trains on them).
+SNIPPET_DATASETS = ("trafilatura",)
 BASE = ("bte", "justext", "boilerpipe-default", "boilerpipe-article", "readability",
         "newsfeed", "energy", "linkblocks")
 LEARNED = ("hybrid-a", "segment-svm", "hybrid-b", "sequence", "auto")
@@ -80,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "learned.md"))
     parser.add_argument("--limit", type=int, default=0, help="at most N test docs per dataset")
     parser.add_argument("--datasets", default=",".join(DATASETS))
+    parser.add_argument("--snippets", default=",".join(SNIPPET_DATASETS),
+                        help="snippet datasets run whole as out-of-domain pages ('' for none)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     root = datasets_root()
@@ -105,13 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             url = urls.get(doc.id, "")  # every method gets the page's URL, as in a crawl
             base_scores = []
             for name, run in methods.items():
-                t0 = time.perf_counter()
-                try:
-                    text = run(html, url)
-                except Exception:
-                    text = ""
-                    failures[name] += 1
-                seconds[name] += time.perf_counter() - t0
+                text = timed(name, run, html, url, seconds, failures)
                 s = score(text, doc.gold, with_levenshtein=False)
                 scores[name].setdefault(ds_name, []).append(s)
                 if name in BASE and name in ("bte", "readability", "boilerpipe-default",
@@ -123,9 +132,72 @@ def main(argv: list[str] | None = None) -> int:
                 oracle.setdefault(ds_name, []).append(max(base_scores, key=lambda s: s.f1))
             doc.release()
         print(f"{ds_name}: {len(docs)} test documents done", file=sys.stderr)
+    snippets = run_snippets(root, [n for n in args.snippets.split(",") if n], methods,
+                            args.limit, notes)
     write_report(Path(args.out), args, methods, scores, seconds, failures, choices, oracle,
-                 n_docs, notes, time.monotonic() - started, doc_ids)
+                 n_docs, notes, time.monotonic() - started, doc_ids, snippets)
     return 0
+
+
+def timed(name: str, run, html: str, url: str, seconds: Counter[str],
+          failures: Counter[str]) -> str:
+    """``run(html, url)`` with its time added to ``seconds[name]``; a failure counts in
+    ``failures`` and extracts nothing."""
+    t0 = time.perf_counter()
+    try:
+        text = run(html, url)
+    except Exception:
+        text = ""
+        failures[name] += 1
+    seconds[name] += time.perf_counter() - t0
+    return text
+
+
+def run_snippets(root: Path, names: list[str], methods: dict, limit: int, notes: list[str]
+                 ) -> dict[str, tuple[dict[str, list[SnippetScore]], Counter[str], Counter[str]]]:
+    """Every method on every page of the snippet datasets ``names``: per dataset, the
+    per-method snippet scores, seconds and failures."""
+    out = {}
+    for ds_name in names:
+        ds = Dataset(root / ds_name)
+        if not ds.has_snippets:
+            notes.append(f"{ds_name} has no snippets.jsonl, not run")
+            continue
+        snippets, urls = ds.snippets, ds.urls
+        ids = [i for i in ds.ids() if i in snippets]
+        if limit:
+            ids = ids[:limit]
+        scores: dict[str, list[SnippetScore]] = {m: [] for m in methods}
+        seconds: Counter[str] = Counter()
+        failures: Counter[str] = Counter()
+        for doc_id in ids:
+            html = ds.read_html(doc_id)
+            for name, run in methods.items():
+                text = timed(name, run, html, urls.get(doc_id, ""), seconds, failures)
+                scores[name].append(score_snippets(text, snippets[doc_id]))
+        out[ds_name] = (scores, seconds, failures)
+        print(f"{ds_name}: {len(ids)} snippet documents done", file=sys.stderr)
+    return out
+
+
+def snippet_section(ds_name: str, scores: dict[str, list[SnippetScore]],
+                    seconds: Counter[str], failures: Counter[str]) -> list[str]:
+    """The out-of-domain table of one snippet dataset, best F1 first."""
+    summaries = {m: summarize_snippets(v) for m, v in scores.items()}
+    order = sorted(summaries, key=lambda m: -summaries[m].f1)
+    docs = max((s.documents for s in summaries.values()), default=0)
+    rows = [[m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}", f"**{s.f1:.4f}**",
+             f"{s.mean_f1:.4f}", f"{s.with_found_share:.4f}", f"{s.without_absent_share:.4f}",
+             f"{s.documents / seconds[m]:.1f}" if seconds[m] else "-", str(failures[m])]
+            for m, s in ((m, summaries[m]) for m in order)]
+    return [f"## Out of domain: {ds_name} snippet pages (all {docs}, never trained on)", "",
+            "Scored by the dataset's snippets: a \"with\" snippet found is a true positive, "
+            "missing a false negative; a \"without\" snippet found is a false positive "
+            "(whitespace-normalised substring match, `corpuscrawl.evaluation.snippets`). The "
+            "learned models never saw these pages; trafilatura's authors evaluate on them, so "
+            "for that peer they are not out of domain.", ""] + fmt_table(
+        ["method", "docs", "P", "R", "F1", "mean F1", "with found", "without absent", "docs/s",
+         "failures"], rows) + [""]
 
 
 def pooled(per_ds: dict[str, list[Score]]) -> list[Score]:
@@ -162,7 +234,7 @@ def sampling_section(scores, doc_ids: list[str], population: str = "the test doc
 
 
 def write_report(out: Path, args, methods, scores, seconds, failures, choices, oracle,
-                 n_docs, notes, wall, doc_ids=()) -> None:
+                 n_docs, notes, wall, doc_ids=(), snippets=None) -> None:
     """Write the Markdown tables (analysis text is appended by hand below the marker)."""
     ds_names = args.datasets.split(",")
     order = sorted(methods, key=lambda m: -summarize(pooled(scores[m])).f1)
@@ -217,6 +289,8 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
                   + ", ".join(f"{ds} {summarize(v).f1:.4f}" for ds, v in oracle.items()), ""]
     if len(doc_ids) == n_docs:
         lines += sampling_section(scores, list(doc_ids))
+    for ds_name, (snip_scores, snip_seconds, snip_failures) in (snippets or {}).items():
+        lines += snippet_section(ds_name, snip_scores, snip_seconds, snip_failures)
     write_keeping_analysis(out, lines)
 
 
