@@ -186,10 +186,13 @@ def snippet_section(ds_name: str, scores: dict[str, list[SnippetScore]],
     summaries = {m: summarize_snippets(v) for m, v in scores.items()}
     order = sorted(summaries, key=lambda m: -summaries[m].f1)
     docs = max((s.documents for s in summaries.values()), default=0)
-    rows = [[m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}", f"**{s.f1:.4f}**",
-             f"{s.mean_f1:.4f}", f"{s.with_found_share:.4f}", f"{s.without_absent_share:.4f}",
-             f"{s.documents / seconds[m]:.1f}" if seconds[m] else "-", str(failures[m])]
-            for m, s in ((m, summaries[m]) for m in order)]
+    rows = []
+    for m in order:
+        s = summaries[m]
+        rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
+                     f"**{s.f1:.4f}**", f"{s.mean_f1:.4f}", f"{s.with_found_share:.4f}",
+                     f"{s.without_absent_share:.4f}",
+                     f"{s.documents / seconds[m]:.1f}" if seconds[m] else "-", str(failures[m])])
     return [f"## Out of domain: {ds_name} snippet pages (all {docs}, never trained on)", "",
             "Scored by the dataset's snippets: a \"with\" snippet found is a true positive, "
             "missing a false negative; a \"without\" snippet found is a false positive "
