@@ -35,7 +35,9 @@ def test_fallback_keeps_near_best_blocks_only_when_nothing_was_kept():
     probs = np.array([0.1, 0.35, 0.3, 0.05])
     assert fallback_region(probs, [0, 0, 0, 0]) == [0, 1, 1, 0]
     assert fallback_region(probs, [1, 0, 0, 0]) == [1, 0, 0, 0]
-    assert fallback_region(np.array([0.1, 0.05]), [0, 0]) == [0, 0]  # nothing convincing
+    assert fallback_region(np.array([0.08, 0.05]), [0, 0]) == [0, 0]  # nothing convincing
+    # A page whose article the model doubts (0.1-0.2) still gives its best region.
+    assert fallback_region(np.array([0.02, 0.15, 0.12, 0.01]), [0, 0, 0, 0]) == [0, 1, 1, 0]
     assert fallback_region(np.array([]), []) == []
 
 
