@@ -3,11 +3,6 @@
     corpuscrawl train auto --data ../shared/datasets/cleaneval,../shared/datasets/dragnet
     corpuscrawl train all                      # every shipped model on the shipped datasets
     corpuscrawl train hybrid-b --base bte,readability,boilerpipe-default,boilerpipe-article
-    corpuscrawl train auto --snippets my-sites --models-dir my-models   # adapt auto to my sites
-
-``--snippets`` names snippet datasets (``html/`` + ``snippets.jsonl``: per page, texts
-that must and must not be extracted): the blocks their snippets cover in the train part
-join ``auto``'s training as partial labels, and the test part is scored by snippets.
 
 Models train on the train part of the project's split (by document id) and
 are scored on the test part; progress is shown per stage.  Fitting always
@@ -45,12 +40,6 @@ def register(subparsers: Any) -> None:
                         f"{', '.join(SHIPPED_DATASETS)} under the datasets root)")
     p.add_argument("--base", metavar="NAME[,...]",
                    help="base extractors for hybrids / votes for auto (default: the model's own)")
-    p.add_argument("--snippets", metavar="DATASET_DIR[,...]",
-                   help="auto only: snippet datasets whose train pages add partial labels "
-                        "(the blocks their with/without snippets cover)")
-    p.add_argument("--snippet-weight", metavar="W", type=float, default=None,
-                   help="weight of a snippet-labelled block against a gold block's 1 "
-                        "(default 1)")
     p.add_argument("--models-dir", metavar="DIR",
                    help="where to write the model and card (default: models/)")
     p.add_argument("--no-eval", action="store_true", help="skip scoring on the test split")
@@ -74,17 +63,6 @@ def dataset_dirs(arg: str | None) -> list[Path]:
     return dirs
 
 
-def snippet_dirs(arg: str | None) -> list[Path]:
-    """The snippet dataset directories named by ``--snippets`` (none when not given)."""
-    dirs = [Path(p.strip()) for p in (arg or "").split(",") if p.strip()]
-    bad = [str(d) for d in dirs
-           if not (d / "html").is_dir() or not (d / "snippets.jsonl").is_file()]
-    if bad:
-        raise DatasetError("not snippet dataset directories (need html/ and snippets.jsonl): "
-                           + ", ".join(bad))
-    return dirs
-
-
 def run(args: argparse.Namespace) -> int:
     """Train the requested model(s); returns the exit code."""
     from threadpoolctl import threadpool_limits
@@ -93,35 +71,17 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         dirs = dataset_dirs(args.data)
-        snippets = snippet_dirs(args.snippets)
     except DatasetError as exc:
         print(f"corpuscrawl train: {exc}", file=sys.stderr)
         return 2
-    if (snippets or args.snippet_weight is not None) and args.model != "auto":
-        print("corpuscrawl train: --snippets and --snippet-weight apply to auto only",
-              file=sys.stderr)
-        return 2
-    if args.snippet_weight is not None and not snippets:
-        print("corpuscrawl train: --snippet-weight needs --snippets", file=sys.stderr)
-        return 2
-    if args.snippet_weight is not None and not args.snippet_weight > 0:
-        print(f"corpuscrawl train: --snippet-weight must be positive, got {args.snippet_weight}",
-              file=sys.stderr)
-        return 2
-    extra: dict[str, Any] = {}
-    if snippets:
-        extra["snippet_dirs"] = snippets
-    if args.snippet_weight is not None:
-        extra["snippet_weight"] = args.snippet_weight
     base = [b.strip() for b in args.base.split(",") if b.strip()] if args.base else None
     models = SHIPPED_MODELS if args.model == "all" else (args.model,)
     for name in models:
         started = time.monotonic()
-        print(f"training {name} on {', '.join(d.name for d in [*dirs, *snippets])}",
-              file=sys.stderr)
+        print(f"training {name} on {', '.join(d.name for d in dirs)}", file=sys.stderr)
         with threadpool_limits(limits=1):
             path = train(name, dirs, base_names=base, models_dir=args.models_dir,
-                         evaluate=not args.no_eval, show_progress=not args.quiet, **extra)
+                         evaluate=not args.no_eval, show_progress=not args.quiet)
         print(f"{name}: wrote {path} and {path.with_suffix('.md')} "
               f"({time.monotonic() - started:.0f} s)", file=sys.stderr)
     return 0

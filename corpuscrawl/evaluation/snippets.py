@@ -23,14 +23,12 @@ from dataclasses import dataclass
 from corpuscrawl.evaluation.datasets import Snippets
 from corpuscrawl.evaluation.metrics import ratio
 
-__all__ = ["SnippetScore", "SnippetSummary", "normalize_space", "score_snippets",
-           "summarize_snippets"]
+__all__ = ["SnippetScore", "SnippetSummary", "score_snippets", "summarize_snippets"]
 
 _SPACE_RE = re.compile(r"\s+")
 
 
-def normalize_space(text: str) -> str:
-    """``text`` with every run of whitespace one space, trimmed: how snippets are matched."""
+def _normalize(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
@@ -81,9 +79,9 @@ class SnippetScore:
 
 def score_snippets(extracted: str, snippets: Snippets) -> SnippetScore:
     """Count which of a page's snippets occur in the extracted text."""
-    text = normalize_space(extracted)
-    found_with = sum(1 for s in snippets.with_ if normalize_space(s) in text)
-    found_without = sum(1 for s in snippets.without if normalize_space(s) in text)
+    text = _normalize(extracted)
+    found_with = sum(1 for s in snippets.with_ if _normalize(s) in text)
+    found_without = sum(1 for s in snippets.without if _normalize(s) in text)
     return SnippetScore(with_found=found_with, with_total=len(snippets.with_),
                         without_found=found_without, without_total=len(snippets.without))
 

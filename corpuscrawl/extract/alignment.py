@@ -13,10 +13,6 @@ counts per block the words that the alignment matched.  The alignment is
 :class:`difflib.SequenceMatcher`'s (longest matching runs first, then
 recursively left and right), which equals the LCS on the long shared
 passages that decide labels and costs far less than a full LCS traceback.
-
-Snippet datasets (texts that must / must not appear in the extraction, e.g. the
-trafilatura evaluation set) give *partial* labels: :func:`snippet_block_labels`
-marks the blocks a snippet covers and leaves every other block unknown.
 """
 
 from __future__ import annotations
@@ -24,21 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-import numpy as np
-
 from corpuscrawl.evaluation.lcs import lcs_length
 from corpuscrawl.evaluation.metrics import tokenize
-from corpuscrawl.evaluation.snippets import normalize_space
 
 #: Coverage above which a segment is content (seed 000 §4.2.3).
 SEGMENT_THRESHOLD_DEFAULT = 0.9
 #: Coverage above which a block is content; the seed's rule, for blocks aligned as a sequence.
 BLOCK_THRESHOLD_DEFAULT = 0.5
-#: Snippets shorter than this (characters) label nothing: "Home" or "Share" says too little
-#: about which block the annotator meant.
-SNIPPET_MIN_CHARS = 10
-#: Label of a block that no snippet covers.
-UNKNOWN = -1
 
 
 def lcs_coverage(words: Sequence[str], reference: Sequence[str]) -> float:
@@ -68,46 +56,6 @@ def sequence_coverage(units: Sequence[Sequence[str]], gold: Sequence[str]) -> li
     return [m / len(u) if u else 0.0 for m, u in zip(matched, units, strict=True)]
 
 
-def snippet_block_labels(texts: Sequence[str], with_: Sequence[str],
-                         without: Sequence[str]) -> np.ndarray:
-    """Per block (``texts``, in page order): 1 where a "with" snippet covers it, 0 where a
-    "without" snippet does, :data:`UNKNOWN` elsewhere.
-
-    Blocks and snippets are matched on their whitespace-collapsed text (as snippets are
-    scored), the blocks joined by one space, so a snippet may span several blocks.  A
-    "without" snippet labels a block only when it covers at least half of the block's
-    characters (boilerplate quoted inside a paragraph does not make the paragraph
-    boilerplate); a "with" snippet also labels a block holding at least half of the snippet.
-    A snippet shorter than :data:`SNIPPET_MIN_CHARS`, or found more than once, or nowhere,
-    labels nothing; a block labelled both ways stays unknown.
-    """
-    norm = [normalize_space(t) for t in texts]
-    starts: list[int] = []
-    pos = 0
-    for t in norm:
-        starts.append(pos)
-        pos += len(t) + 1
-    joined = " ".join(norm)
-    labels = np.full(len(norm), UNKNOWN, dtype=np.int8)
-    conflict = np.zeros(len(norm), dtype=bool)
-    for value, snippets in ((1, with_), (0, without)):
-        for snippet in snippets:
-            s = normalize_space(snippet)
-            at = joined.find(s)
-            if len(s) < SNIPPET_MIN_CHARS or at < 0 or joined.find(s, at + 1) >= 0:
-                continue
-            end = at + len(s)
-            for k, (start, text) in enumerate(zip(starts, norm, strict=True)):
-                overlap = min(end, start + len(text)) - max(at, start)
-                if overlap <= 0:
-                    continue
-                if overlap >= 0.5 * len(text) or (value == 1 and overlap >= 0.5 * len(s)):
-                    conflict[k] |= labels[k] not in (UNKNOWN, value)
-                    labels[k] = value
-    labels[conflict] = UNKNOWN
-    return labels
-
-
 def gold_words(gold: str) -> list[str]:
     """The gold text's words as the evaluation sees them (leftover tags removed)."""
     return tokenize(gold)
@@ -116,10 +64,7 @@ def gold_words(gold: str) -> list[str]:
 __all__ = [
     "BLOCK_THRESHOLD_DEFAULT",
     "SEGMENT_THRESHOLD_DEFAULT",
-    "SNIPPET_MIN_CHARS",
-    "UNKNOWN",
     "gold_words",
     "lcs_coverage",
     "sequence_coverage",
-    "snippet_block_labels",
 ]

@@ -55,11 +55,6 @@ of the *training* split (``benchmarks/results/learned.md`` has the numbers):
   article's element (Telegraph, Movable Type, TypePad threads): out-of-fold, folds
   1-4, 0.9392 → 0.9405 (l3s-gn1 0.962 → 0.969; five pages gain, none loses).
   ``state["comment_cut"] = False`` switches it off;
-* snippet pages as partial labels (``fit_auto(snippet_docs=...)``, ``corpuscrawl train auto
-  --snippets DIR``): the blocks a page's "with"/"without" snippets cover join the
-  first-stage fit, so a user can adapt the model to the sites and languages of their own
-  corpus by writing a few snippets per page instead of whole gold texts; off by default
-  (:data:`SNIPPET_WEIGHT_DEFAULT` has the measurement);
 * related-content regions (:func:`.sections.cut_related`): after a heading such as "Also
   on HuffPost:" or "Related Coverage", the kept blocks it introduces outside the article's
   element are dropped up to the first link list or the article's element; on the
@@ -104,7 +99,6 @@ from corpuscrawl.extract.sections import (
 from corpuscrawl.extract.sequence import (
     PageInputs,
     collect,
-    collect_snippet_rows,
     page_inputs,
     pair_probabilities,
     pair_targets,
@@ -113,7 +107,7 @@ from corpuscrawl.extract.sequence import (
     viterbi,
 )
 from corpuscrawl.extract.stacking import FOLDS_DEFAULT, cross_fit, out_of_fold, stage2_rows
-from corpuscrawl.extract.trainset import BaseOutputs, Doc, SnippetDoc
+from corpuscrawl.extract.trainset import BaseOutputs, Doc
 from corpuscrawl.models import load_model
 from corpuscrawl.page import Page
 
@@ -152,12 +146,6 @@ BIAS_GRID_DEFAULT = (-0.4, -0.2, 0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 #: the held-out fold decoded.  Before, one inner validation part (25 % of the pages) chose
 #: them, and the choice flipped between training draws (λ 0.1 / 0.3, bias −0.2 / −0.4).
 DECODING_FOLDS_DEFAULT = 3
-#: Weight of a snippet page's labelled block in the first-stage fit (``train --snippets``;
-#: a gold block weighs 1).  Plain rows: the weight was not tuned.  Measured on the train
-#: split (``benchmarks/results/learned.md``, "Training on snippet pages"): the snippet pages'
-#: own held-out part gains, the gold pages' out-of-fold F1 drops, so the shipped model
-#: trains on gold pages only.
-SNIPPET_WEIGHT_DEFAULT = 1.0
 #: Seed of the decoding folds (:func:`~corpuscrawl.evaluation.datasets.fold_of`): not the
 #: stacking folds' seed, or a stacking fold would be empty inside every decoding fold.
 DECODING_FOLD_SEED = "corpuscrawl-auto-decoding"
@@ -255,20 +243,10 @@ def pair_model() -> Any:
 def _fit(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.ndarray],
          ps: Sequence[np.ndarray], blocks: Sequence[Sequence[Block]], stacking: bool,
          max_iter: int, max_leaf_nodes: int, learning_rate: float,
-         max_pair_rows: int, stage2_max_iter: int = STAGE2_MAX_ITER_DEFAULT,
-         extra: tuple[np.ndarray, np.ndarray, float] | None = None) -> dict[str, Any]:
-    """First-stage, (optional) second-stage and pairwise models fitted on the given pages;
-    ``extra`` (rows, labels, weight), the snippet pages' labelled blocks, joins the
-    first-stage fit only."""
+         max_pair_rows: int, stage2_max_iter: int = STAGE2_MAX_ITER_DEFAULT) -> dict[str, Any]:
+    """First-stage, (optional) second-stage and pairwise models fitted on the given pages."""
     def fit_unary(x: np.ndarray, y: np.ndarray) -> Any:
         return unary_model(max_iter, max_leaf_nodes, learning_rate).fit(x, y)
-
-    def fit_first(x: np.ndarray, y: np.ndarray) -> Any:
-        if extra is None or not len(extra[1]):
-            return fit_unary(x, y)
-        weight = np.concatenate([np.ones(len(y)), np.full(len(extra[1]), extra[2])])
-        return unary_model(max_iter, max_leaf_nodes, learning_rate).fit(
-            np.vstack([x, extra[0]]), np.concatenate([y, extra[1]]), sample_weight=weight)
 
     def fit_fold(x: np.ndarray, y: np.ndarray) -> Any:
         if len(np.unique(y)) < 2:  # a fold of a tiny data set with one class only
@@ -277,7 +255,7 @@ def _fit(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.ndarray]
 
     # The saved models are scikit-learn's only (skops loads them as trusted types);
     # _Constant lives only inside out_of_fold.
-    models: dict[str, Any] = {"unary": fit_first(np.vstack(xs), np.concatenate(ys)),
+    models: dict[str, Any] = {"unary": fit_unary(np.vstack(xs), np.concatenate(ys)),
                               "stage2": None}
     if stacking:
         oof = out_of_fold(keys, xs, ys, fit_fold)
@@ -358,27 +336,13 @@ def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
              stacking: bool = STACKING_DEFAULT,
              stage2_max_iter: int = STAGE2_MAX_ITER_DEFAULT,
              title_features: bool = TITLE_FEATURES_DEFAULT,
-             snippet_docs: Sequence[SnippetDoc] = (),
-             snippet_weight: float = SNIPPET_WEIGHT_DEFAULT,
              progress: Progress = _identity) -> dict[str, Any]:
     """Train ``auto`` on ``docs``: features once, λ and bias chosen on out-of-fold decoding
-    of every page (``decoding_folds`` < 2 keeps λ 0.1 and bias 0), then the fit on all.
-
-    ``snippet_docs`` (pages of snippet datasets) add the blocks their snippets label to
-    every first-stage fit, each row weighing ``snippet_weight`` (a gold block weighs 1);
-    the pairwise model, the second stage and the choice of λ and bias use the gold pages
-    only (a snippet page labels too few blocks for neighbour pairs or a page's F1)."""
+    of every page (``decoding_folds`` < 2 keeps λ 0.1 and bias 0), then the fit on all."""
     vote_names = list(votes.names) if votes is not None and votes.names else []
-    if snippet_weight <= 0:
-        raise ValueError(f"snippet_weight must be positive, got {snippet_weight}")
     blocks: list[list[Block]] = []
     xs, ys, ps, _ = collect(docs, votes if vote_names else None, threshold, progress,
                             PAIR_COLUMNS_DEFAULT, blocks, title_features)
-    extra = None
-    if snippet_docs:
-        sx, sy = collect_snippet_rows(snippet_docs, votes if vote_names else None, progress,
-                                      PAIR_COLUMNS_DEFAULT, title_features)
-        extra = (sx, sy, snippet_weight)
     keys = [d.key for d in docs]
     params = {"threshold": threshold, "max_iter": max_iter, "max_leaf_nodes": max_leaf_nodes,
               "learning_rate": learning_rate, "max_pair_rows": max_pair_rows,
@@ -403,7 +367,7 @@ def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
         return _fit([keys[i] for i in indices], [xs[i] for i in indices],
                     [ys[i] for i in indices], [ps[i] for i in indices],
                     [blocks[i] for i in indices], stacking, max_iter, max_leaf_nodes,
-                    learning_rate, max_pair_rows, stage2_max_iter, extra)
+                    learning_rate, max_pair_rows, stage2_max_iter)
 
     if decoding_folds >= 2:
         held_out = _held_out_probabilities(keys, xs, ys, ps, blocks, decoding_folds, fit)
@@ -418,10 +382,6 @@ def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
     y = np.concatenate(ys)
     state["params"] = params
     state["label_counts"] = {"content": int(y.sum()), "boilerplate": int(len(y) - y.sum())}
-    if extra is not None:
-        params.update({"snippet_pages": len(snippet_docs), "snippet_weight": snippet_weight})
-        state["label_counts"]["snippet_content"] = int(extra[1].sum())
-        state["label_counts"]["snippet_boilerplate"] = int(len(extra[1]) - extra[1].sum())
     return state
 
 

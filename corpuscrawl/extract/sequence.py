@@ -36,17 +36,12 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from corpuscrawl.extract.alignment import (
-    BLOCK_THRESHOLD_DEFAULT,
-    UNKNOWN,
-    sequence_coverage,
-    snippet_block_labels,
-)
+from corpuscrawl.extract.alignment import BLOCK_THRESHOLD_DEFAULT, sequence_coverage
 from corpuscrawl.extract.block_features import edge_matrix, pair_matrix, unary_matrix, vote_matrix
 from corpuscrawl.extract.cdom import Block, page_blocks
 from corpuscrawl.extract.title import extract_title
 from corpuscrawl.extract.title_features import title_matrix
-from corpuscrawl.extract.trainset import BaseOutputs, Doc, SnippetDoc
+from corpuscrawl.extract.trainset import BaseOutputs, Doc
 from corpuscrawl.language import detect, stoplist_name
 from corpuscrawl.models import load_model
 from corpuscrawl.page import Page
@@ -193,28 +188,6 @@ def collect(docs: Sequence[Doc], votes: BaseOutputs | None, threshold: float,
     return xs, ys, ps, ws
 
 
-def collect_snippet_rows(docs: Sequence[SnippetDoc], votes: BaseOutputs | None,
-                         progress: Progress = _identity, pair_columns: int | None = None,
-                         title: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Unary rows and 0/1 labels of the blocks that the pages' snippets label
-    (:func:`.alignment.snippet_block_labels`); the other blocks give no row."""
-    xs: list[np.ndarray] = []
-    ys: list[np.ndarray] = []
-    for doc in progress(docs):
-        outputs = votes.all(doc) if votes is not None else ()
-        inputs = page_inputs(doc.page, outputs, pair_columns, title)
-        labels = snippet_block_labels([b.text for b in inputs.blocks], doc.snippets.with_,
-                                      doc.snippets.without)
-        known = labels != UNKNOWN
-        if known.any():
-            xs.append(inputs.unary[known])
-            ys.append(labels[known])
-        doc.release()
-    if not xs:
-        return np.zeros((0, 0)), np.zeros(0, dtype=np.int8)
-    return np.vstack(xs), np.concatenate(ys)
-
-
 def pair_targets(labels: np.ndarray) -> np.ndarray:
     """Pair class of each neighbour pair: 2·l_i + l_i+1."""
     return (2 * labels[:-1] + labels[1:]).astype(np.int8)
@@ -301,7 +274,6 @@ __all__ = [
     "SequenceExtractor",
     "block_labels",
     "collect",
-    "collect_snippet_rows",
     "fit_sequence",
     "label_page",
     "page_inputs",

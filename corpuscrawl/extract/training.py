@@ -9,29 +9,24 @@ trains or tunes on; the scores go on the card ``models/<name>.md``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from tqdm import tqdm
 
 from corpuscrawl.evaluation.datasets import SPLIT_SEED_DEFAULT, TEST_FRACTION_DEFAULT
 from corpuscrawl.evaluation.metrics import score, summarize
-from corpuscrawl.evaluation.snippets import score_snippets, summarize_snippets
 from corpuscrawl.extract.base import Extractor
 from corpuscrawl.extract.trainset import (
     THESIS_BASE_DEFAULT,
     BaseOutputs,
     Doc,
-    SnippetDoc,
     available_base,
     documents,
-    snippet_documents,
 )
 from corpuscrawl.models import ModelCard, save_model, write_card
-
-DocT = TypeVar("DocT", bound=Doc)
 
 #: Models ``corpuscrawl train all`` trains, in this order.
 SHIPPED_MODELS = ("hybrid-a", "segment-svm", "hybrid-b", "sequence", "auto")
@@ -119,26 +114,18 @@ def build_extractor(name: str, state: dict[str, Any]) -> Extractor:
     return classes[name](state=state)
 
 
-def _extractions(extractor: Extractor, docs: Sequence[DocT], show_progress: bool,
-                 desc: str) -> Iterator[tuple[DocT, str]]:
-    """Each document with ``extractor``'s text of it; a failure is an empty text, as a crawl
-    would keep going.  The parsed page is released once its text is out."""
-    for doc in progress_bar(desc, show_progress)(docs):
-        try:
-            text = extractor.extract(doc.page)
-        except Exception:
-            text = ""
-        yield doc, text
-        doc.release()
-
-
 def score_rows(extractor: Extractor, docs: Sequence[Doc], show_progress: bool = True,
                desc: str = "test split") -> list[tuple[str, int, float, float, float, float]]:
     """Per-dataset and pooled (P, R, F1 summed; mean F1) scores of ``extractor`` on ``docs``."""
     by_dataset: dict[str, list] = {}
-    for doc, text in _extractions(extractor, docs, show_progress, desc):
+    for doc in progress_bar(desc, show_progress)(docs):
+        try:
+            text = extractor.extract(doc.page)
+        except Exception:  # scored as an empty answer, as a crawl would keep going
+            text = ""
         by_dataset.setdefault(doc.dataset.name, []).append(
             score(text, doc.gold, with_levenshtein=False))
+        doc.release()
     rows = []
     pooled = []
     for ds, scores in sorted(by_dataset.items()):
@@ -151,63 +138,28 @@ def score_rows(extractor: Extractor, docs: Sequence[Doc], show_progress: bool = 
     return rows
 
 
-def snippet_score_rows(extractor: Extractor, docs: Sequence[SnippetDoc],
-                       show_progress: bool = True, desc: str = "snippet test split"
-                       ) -> list[tuple[str, int, float, float, float, float]]:
-    """Per snippet dataset, ``"<name> (snippets)"`` and the snippet P/R/F1 (summed) and mean
-    F1 of ``extractor`` on ``docs`` (:mod:`corpuscrawl.evaluation.snippets`)."""
-    by_dataset: dict[str, list] = {}
-    for doc, text in _extractions(extractor, docs, show_progress, desc):
-        by_dataset.setdefault(doc.dataset.name, []).append(score_snippets(text, doc.snippets))
-    rows = []
-    for ds, scores in sorted(by_dataset.items()):
-        s = summarize_snippets(scores)
-        rows.append((f"{ds} (snippets)", s.documents, s.precision, s.recall, s.f1, s.mean_f1))
-    return rows
-
-
 def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[str] | None = None,
           models_dir: str | Path | None = None, evaluate: bool = True,
-          show_progress: bool = True, snippet_dirs: Sequence[str | Path] = (),
-          **params: Any) -> Path:
-    """Train, save and score model ``name``; returns the model file path.
-
-    ``snippet_dirs``: snippet datasets whose train part adds partial labels (``auto``
-    only, :func:`corpuscrawl.extract.auto.fit_auto`); their test part is scored by snippets.
-    """
+          show_progress: bool = True, **params: Any) -> Path:
+    """Train, save and score model ``name``; returns the model file path."""
     started = time.monotonic()
     train_docs = documents(dataset_dirs, "train")
     if not train_docs:
         raise ValueError("no gold-text documents in the train split of "
                          + ", ".join(str(d) for d in dataset_dirs))
-    snippet_train: list[SnippetDoc] = []
-    if snippet_dirs:
-        if name != "auto":
-            raise ValueError(f"only auto trains on snippet pages, not {name}")
-        snippet_train = sorted(snippet_documents(snippet_dirs, "train"), key=lambda d: d.key)
-        if not snippet_train:
-            raise ValueError("no pages with snippets in the train split of "
-                             + ", ".join(str(d) for d in snippet_dirs))
-        params["snippet_docs"] = snippet_train
     state = fit_model(name, train_docs, base_names, show_progress, **params)
     trained_at = datetime.now(UTC).isoformat(timespec="seconds")
     state["meta"] = {"trained_at": trained_at, "data": [str(d) for d in dataset_dirs],
                      "train_documents": len(train_docs)}
-    if snippet_train:
-        state["meta"].update({"snippet_data": [str(d) for d in snippet_dirs],
-                              "snippet_train_documents": len(snippet_train)})
     path = save_model(name, state, models_dir)
     seconds = time.monotonic() - started
     rows = []
     if evaluate:
         test_docs = documents(dataset_dirs, "test")
-        extractor = build_extractor(name, state)
-        rows = score_rows(extractor, test_docs, show_progress, f"{name}: test split")
-        if snippet_dirs:
-            rows += snippet_score_rows(extractor, snippet_documents(snippet_dirs, "test"),
-                                       show_progress, f"{name}: snippet test split")
+        rows = score_rows(build_extractor(name, state), test_docs, show_progress,
+                          f"{name}: test split")
     counts: dict[str, int] = {}
-    for doc in [*train_docs, *snippet_train]:
+    for doc in train_docs:
         counts[doc.dataset.name] = counts.get(doc.dataset.name, 0) + 1
     hyper = dict(state.get("params", {}))
     if state.get("base"):
@@ -215,13 +167,8 @@ def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[st
     if state.get("votes"):
         hyper["vote extractors"] = state["votes"]
     notes = [f"label counts on the training data: {state.get('label_counts')}"]
-    if snippet_train:
-        notes.append("snippet pages (partial labels: the blocks their snippets cover) from "
-                     + ", ".join(Path(d).name for d in snippet_dirs) + "; rows marked "
-                     "(snippets) score their test pages by snippets found / wrongly present "
-                     "(corpuscrawl.evaluation.snippets), not by word LCS")
     card = ModelCard(name=name, kind=state["kind"], description=DESCRIPTIONS.get(name, ""),
-                     data=[Path(d).name for d in [*dataset_dirs, *snippet_dirs]],
+                     data=[Path(d).name for d in dataset_dirs],
                      split=f"corpuscrawl.evaluation.datasets.split (by document id, "
                            f"test_fraction={TEST_FRACTION_DEFAULT}, seed={SPLIT_SEED_DEFAULT!r});"
                            " trained on the train part, scored on the test part",
@@ -232,4 +179,4 @@ def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[st
 
 
 __all__ = ["SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor", "fit_model", "score_rows",
-           "snippet_score_rows", "train"]
+           "train"]

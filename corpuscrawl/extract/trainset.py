@@ -2,9 +2,7 @@
 
 Every learned extractor trains on the *train* part and is scored on the
 *test* part of :func:`corpuscrawl.evaluation.datasets.split` (by document id,
-the project's one split).  Gold-text datasets give :class:`Doc`; snippet datasets
-(pages with texts that must / must not be extracted) give :class:`SnippetDoc`, whose
-partial labels only ``auto`` can use, and only when asked (``train --snippets``).
+the project's one split); only gold-text datasets take part.
 
 Running the base extractors over ~2 000 pages takes minutes, so their outputs
 are cached as text files under ``$CORPUSCRAWL_CACHE`` (default
@@ -25,7 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from corpuscrawl.evaluation.datasets import Dataset, Snippets, split
+from corpuscrawl.evaluation.datasets import Dataset, split
 from corpuscrawl.evaluation.metrics import tokenize
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.extract.base import Extractor
@@ -63,7 +61,7 @@ def available_base(wanted: Sequence[str] = THESIS_BASE_DEFAULT) -> tuple[str, ..
 
 @dataclass
 class Doc:
-    """One gold-text document of a dataset (a snippet page is a :class:`SnippetDoc`)."""
+    """One gold-text document of a dataset."""
 
     dataset: Dataset
     id: str
@@ -93,49 +91,19 @@ class Doc:
         self.__dict__.pop("page", None)
 
 
-@dataclass
-class SnippetDoc(Doc):
-    """One page of a snippet dataset: no gold text, only its "with"/"without" snippets."""
-
-    @cached_property
-    def gold(self) -> str:
-        """A snippet page has no gold text; asking for it is a programming error."""
-        raise TypeError(f"{self.key} is a snippet page: it has no gold text")
-
-    @property
-    def snippets(self) -> Snippets:
-        """The page's snippets."""
-        return self.dataset.snippets[self.id]
-
-
-def _part(ids: list[str], part: str) -> list[str]:
-    if part not in ("train", "test", "all"):
-        raise ValueError(f"part must be train, test or all, not {part!r}")
-    train, test = split(ids)
-    return {"train": train, "test": test, "all": ids}[part]
-
-
 def documents(dataset_dirs: Iterable[str | Path], part: str = "train") -> list[Doc]:
     """Gold-text documents of the given dataset directories: ``part`` is train, test or all."""
+    if part not in ("train", "test", "all"):
+        raise ValueError(f"part must be train, test or all, not {part!r}")
     out: list[Doc] = []
     for d in dataset_dirs:
         ds = Dataset(Path(d))
         if not ds.has_gold:
             continue
         ids = [i for i in ds.ids() if ds.gold_path(i).is_file()]
-        out.extend(Doc(ds, i) for i in _part(ids, part))
-    return out
-
-
-def snippet_documents(dataset_dirs: Iterable[str | Path], part: str = "train") -> list[SnippetDoc]:
-    """Pages with snippets of the given snippet dataset directories (``part`` as in
-    :func:`documents`); the same split by document id, so a page is never in both parts."""
-    out: list[SnippetDoc] = []
-    for d in dataset_dirs:
-        ds = Dataset(Path(d))
-        known = ds.snippets
-        ids = [i for i in ds.ids() if i in known]
-        out.extend(SnippetDoc(ds, i) for i in _part(ids, part))
+        train, test = split(ids)
+        chosen = {"train": train, "test": test, "all": ids}[part]
+        out.extend(Doc(ds, i) for i in chosen)
     return out
 
 
@@ -200,10 +168,8 @@ __all__ = [
     "THESIS_BASE_DEFAULT",
     "BaseOutputs",
     "Doc",
-    "SnippetDoc",
     "available_base",
     "cache_dir",
     "documents",
     "package_hash",
-    "snippet_documents",
 ]
