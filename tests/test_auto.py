@@ -263,6 +263,10 @@ def test_a_thread_in_the_articles_own_element_is_dropped_whole():
     # One signature line is no thread.
     one = _blocks(_story(thread=THREAD.split("<p>Report")[0]))
     assert sum(cut_comments(one, [1] * len(one))) > heading
+    # min_signatures=0: every comment heading starts a thread, signature lines or not.
+    bare = _blocks(_story(thread="<p>I think the manager will stay where he is happy.</p>"))
+    assert sum(cut_comments(bare, [1] * len(bare), min_signatures=0)) == heading
+    assert sum(cut_comments(bare, [1] * len(bare))) == len(bare) - 1
 
 
 def test_no_thread_when_signatures_come_late_or_headings_repeat():

@@ -136,8 +136,8 @@ def _thread_follows(after: Sequence[Block], max_words: int, min_signatures: int,
     :data:`THREAD_MIN_SIGNATURES_DEFAULT`)."""
     signatures = [k for k, b in enumerate(after) if b.words <= THREAD_SIGNATURE_MAX_WORDS
                   and THREAD_SIGNATURE_RE.search(b.text)]
-    return (len(signatures) >= min_signatures
-            and sum(b.words for b in after[:signatures[0]]) <= max_gap_words
+    gap = sum(b.words for b in after[:signatures[0]]) if signatures else 0
+    return (len(signatures) >= min_signatures and gap <= max_gap_words
             and sum(_is_comment_heading(b, max_words) for b in after) <= max_headings)
 
 
