@@ -36,7 +36,7 @@ from learned import DATASETS, build_methods, fmt_table  # noqa: E402
 
 from corpuscrawl.evaluation.datasets import datasets_root  # noqa: E402
 from corpuscrawl.evaluation.metrics import Score, score, summarize, tokenize  # noqa: E402
-from corpuscrawl.extract.trainset import documents  # noqa: E402
+from corpuscrawl.extract.trainset import Doc, documents  # noqa: E402
 
 #: Methods whose outputs are checked for the headline on the test split.
 METHODS = ("auto", "sequence", "readability", "boilerpipe-article", "trafilatura",
@@ -45,17 +45,22 @@ METHODS = ("auto", "sequence", "readability", "boilerpipe-article", "trafilatura
 MIN_WORDS = 3
 
 
+def find(words: Sequence[str], part: Sequence[str]) -> int:
+    """Where ``part`` first occurs in ``words`` as a contiguous word sequence, or -1."""
+    n = len(part)
+    if n:
+        for i in range(len(words) - n + 1):
+            if words[i] == part[0] and list(words[i:i + n]) == list(part):
+                return i
+    return -1
+
+
 def contains(words: Sequence[str], part: Sequence[str]) -> bool:
     """True when ``part`` occurs in ``words`` as a contiguous word sequence."""
-    n = len(part)
-    if not n or n > len(words):
-        return False
-    first = part[0]
-    return any(words[i] == first and list(words[i:i + n]) == list(part)
-               for i in range(len(words) - n + 1))
+    return find(words, part) >= 0
 
 
-def headline(doc) -> list[str]:
+def headline(doc: Doc) -> list[str]:
     """The page's headline as words: its first ``<h1>`` of at least ``MIN_WORDS`` words, or
     [] when it has none."""
     for h1 in doc.page.body.iter("h1"):
@@ -94,11 +99,8 @@ def gold_rows(root: Path, names: Sequence[str]) -> list[list[str]]:
 
 def without(words: list[str], part: Sequence[str]) -> list[str]:
     """``words`` with the first occurrence of the sequence ``part`` removed."""
-    n = len(part)
-    for i in range(len(words) - n + 1):
-        if words[i:i + n] == list(part):
-            return words[:i] + words[i + n:]
-    return words
+    i = find(words, part)
+    return words if i < 0 else words[:i] + words[i + len(part):]
 
 
 def method_rows(root: Path, names: Sequence[str], methods: dict
