@@ -77,7 +77,7 @@ def gold_rows(root: Path, names: Sequence[str]) -> list[list[str]]:
         pages = with_headline = kept = 0
         kept_words = left_words = gold_words = 0
         for doc in documents([root / name], "train"):
-            gold = tokenize(doc.gold)
+            gold = doc.gold_words
             pages += 1
             gold_words += len(gold)
             words = headline(doc)
@@ -118,8 +118,7 @@ def method_rows(root: Path, names: Sequence[str], methods: dict
         urls = docs[0].dataset.urls if docs else {}
         for doc in docs:
             words = headline(doc)
-            gold = tokenize(doc.gold)
-            left_out = bool(words) and not contains(gold, words)
+            left_out = bool(words) and not contains(doc.gold_words, words)
             if words:
                 pages[name] += 1
                 gold_kept[name] += not left_out
@@ -132,12 +131,12 @@ def method_rows(root: Path, names: Sequence[str], methods: dict
                 out = tokenize(text)
                 has = bool(words) and contains(out, words)
                 kept[method][name] += has
-                as_is[method].setdefault(name, []).append(score(" ".join(out), doc.gold,
-                                                                with_levenshtein=False))
-                if has and left_out:
-                    out = without(out, words)
-                as_gold[method].setdefault(name, []).append(score(" ".join(out), doc.gold,
-                                                                  with_levenshtein=False))
+                extracted = score(text, doc.gold, with_levenshtein=False)
+                as_is[method].setdefault(name, []).append(extracted)
+                if has and left_out:  # else the output already has it as the gold does
+                    extracted = score(" ".join(without(out, words)), doc.gold,
+                                      with_levenshtein=False)
+                as_gold[method].setdefault(name, []).append(extracted)
             doc.release()
         print(f"{name}: {len(docs)} test documents done", file=sys.stderr)
     total = sum(pages.values())
