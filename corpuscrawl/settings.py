@@ -136,3 +136,11 @@ CORPUSCRAWL_FOLLOW_ALTERNATES = False
 CORPUSCRAWL_ELEMENT_MODEL = "element-classifier"
 #: Browser pages rendered at once (scrapy-playwright's PLAYWRIGHT_MAX_PAGES_PER_CONTEXT).
 CORPUSCRAWL_RENDER_MAX_PAGES = 4
+
+# --- crawl state (corpuscrawl.crawlstate) -------------------------------------------------
+#: Parent directory of every collection's state ("" = Scrapy's project data directory,
+#: ``.scrapy/corpuscrawl/``).  A collection's state lives in ``<this>/<collection>/``.
+CORPUSCRAWL_STATE_DIR = ""
+#: The collection this crawl builds; the spider sets it from ``-a collection=NAME`` or
+#: derives it from the seeds (corpuscrawl.crawlstate.location.collection_from_seeds).
+CORPUSCRAWL_COLLECTION = ""
