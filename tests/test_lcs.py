@@ -1,4 +1,4 @@
-"""Bit-parallel LCS length and Levenshtein distance agree with the textbook DP."""
+"""Word-level LCS length and Levenshtein distance (rapidfuzz) agree with the textbook DP."""
 
 from __future__ import annotations
 
