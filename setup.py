@@ -11,8 +11,7 @@ from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("corpuscrawl.boilerplate._fold",
-              ["corpuscrawl/boilerplate/_fold.c", "corpuscrawl/boilerplate/_blake2b.c"],
+              ["corpuscrawl/boilerplate/_fold.c"],
               optional=True),
-    Extension("corpuscrawl._minhash", ["corpuscrawl/_minhash.c"], optional=True),
     Extension("corpuscrawl.extract._forest", ["corpuscrawl/extract/_forest.c"], optional=True),
 ])

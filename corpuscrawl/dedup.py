@@ -13,13 +13,7 @@ words, joined by single spaces and encoded as UTF-8, are hashed all at once —
 each word by a polynomial hash of its bytes mod 2**64, read off prefix sums
 of the whole buffer, then finalized by MurmurHash3's 64-bit mixer;
 shingles of ``shingle_words`` consecutive words are combined by a polynomial
-hash and mixed.  (Until 2026-11-22 each word was hashed by CRC-32 through
-``zlib``, ~110 ns per word, half of the stage's near-duplicate cost; any
-well-mixed word hash gives the same estimator.)  The optional C accelerator
-``corpuscrawl._minhash`` (``setup.py``) computes the same signature in one
-loop: the ~25 numpy calls per document cost ~0.15 ms between extractions
-(cold caches); the numpy code stays the reference and the fallback
-(``tests/test_dedup.py`` compares them).  Deviation from Broder's ``num_perm``
+hash and mixed.  Deviation from Broder's ``num_perm``
 independent permutations: the signature is a *one permutation hash* with
 densification by rotation (Li, Owen & Zhang 2012; Shrivastava & Li 2014) —
 each shingle lands in one of ``num_perm`` bins and each bin keeps its minimum
@@ -158,12 +152,6 @@ def _spaced(text: str | Sequence[str], spaced: bool) -> str:
     return " ".join(text)
 
 
-try:  # the optional C accelerator (setup.py): the same signatures ~20 times faster
-    from corpuscrawl import _minhash
-except ImportError:  # not built: numpy, same values
-    _minhash = None
-
-
 @dataclass(frozen=True)
 class MinHasher:
     """Computes MinHash signatures of texts (one fixed family of hash functions per seed)."""
@@ -207,19 +195,8 @@ class MinHasher:
         One permutation hashing: a shingle's hash picks a bin (its value mod
         ``num_perm``) and the bin keeps its smallest value (the top 32 bits);
         empty bins borrow from the next non-empty bin to the right, shifted by
-        the distance, so every position stays a valid min-hash.  Computed by
-        the C accelerator when it is built, else by :meth:`signature_numpy`
-        (the reference: the same values).
+        the distance, so every position stays a valid min-hash.
         """
-        if _minhash is None:
-            return self.signature_numpy(text, spaced=spaced)
-        raw = _minhash.signature(_spaced(text, spaced).encode("utf-8"), self.shingle_words,
-                                 self.num_perm, int(self._a), int(self._b))
-        return np.frombuffer(raw, dtype=np.uint32)
-
-    def signature_numpy(self, text: str | Sequence[str], *,
-                        spaced: bool = False) -> np.ndarray:
-        """:meth:`signature` computed with numpy (the reference of the C accelerator)."""
         shingles = self.shingles(text, spaced=spaced)
         k = self.num_perm
         if shingles.size == 0:

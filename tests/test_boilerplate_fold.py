@@ -89,14 +89,17 @@ def test_configuration_is_validated():
         with pytest.raises(ValueError):
             _fold.configure_keywords("", (b"UPPER",))
         with pytest.raises(ValueError):
-            _fold.configure_fold({b"x" * 40: b"m"}, "", Paragraph)
+            _fold.configure_fold({b"x" * 40: b"m"}, "", Paragraph, normalize._digest)
         with pytest.raises(TypeError):
-            _fold.configure_fold(normalize._ASCII_MASKS, "", list)
+            _fold.configure_fold(normalize._ASCII_MASKS, "", list, normalize._digest)
+        with pytest.raises(TypeError, match="digest must be callable"):
+            _fold.configure_fold(normalize._ASCII_MASKS, "", Paragraph, None)
         with pytest.raises(RuntimeError):  # a failed configuration is not half used
             _fold.split_paragraphs("text")
     finally:  # the real tables again, for the other tests of this process
         _fold.configure_keywords(patterns._inert_chars(), patterns._ASCII_KEYWORDS)
-        _fold.configure_fold(normalize._ASCII_MASKS, normalize._SEPARATOR_CHARS, Paragraph)
+        _fold.configure_fold(normalize._ASCII_MASKS, normalize._SEPARATOR_CHARS, Paragraph,
+                             normalize._digest)
     assert json.dumps(_fold.split_paragraphs("Monday, 3 May")[0][0].normalized) == '"d 0 m"'
 
 

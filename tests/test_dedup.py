@@ -105,21 +105,6 @@ def test_spaced_text_gives_the_same_signature():
     assert (hasher.signature(a.split()) == hasher.signature(a)).all()
 
 
-@pytest.mark.parametrize("num_perm,shingle_words", [(128, 5), (16, 1), (7, 3)])
-def test_c_signature_equals_the_numpy_reference(num_perm, shingle_words):
-    pytest.importorskip("corpuscrawl._minhash", reason="the optional C accelerator is not built")
-    hasher = MinHasher(num_perm=num_perm, shingle_words=shingle_words, seed=3)
-    samples = ["", "one", "two words", "a  b", " lead", "trail ", "naïve café ©", text(4, 2),
-               text(5, 40), text(6, 2000), edit(text(7), 0.1)]
-    for sample in samples:
-        for spaced in (True, False):
-            fast = hasher.signature(sample, spaced=spaced)
-            assert fast.dtype == np.uint32 and fast.shape == (num_perm,)
-            assert np.array_equal(fast, hasher.signature_numpy(sample, spaced=spaced)), sample
-    words = text(8, 30).split()
-    assert np.array_equal(hasher.signature(words), hasher.signature_numpy(words))
-
-
 def test_documents_sharing_a_band_are_all_compared():
     """Kept documents that share a band key (similar, below the threshold) sit in one
     bucket together; a copy of the later one is still found through that bucket."""

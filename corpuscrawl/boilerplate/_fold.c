@@ -18,10 +18,11 @@
  *   character outside ASCII and the "inert" table (characters that case folding
  *   leaves alone and no keyword contains); patterns.notice_kind re-checks them.
  *
- * configure_fold(masks, separators, paragraph) installs the calendar words and
- * their masks (bytes -> bytes), the separator characters (non-ASCII characters
- * that fold to a word separator) and the Paragraph class (a tuple subclass of
- * three items); configure_keywords(inert, keywords) the inert characters
+ * configure_fold(masks, separators, paragraph, digest) installs the calendar words
+ * and their masks (bytes -> bytes), the separator characters (non-ASCII characters
+ * that fold to a word separator), the Paragraph class (a tuple subclass of
+ * three items) and the fingerprint function (bytes -> int, normalize._digest);
+ * configure_keywords(inert, keywords) the inert characters
  * and the ASCII keywords.  normalize.py and patterns.py call them on import.
  *
  * Why: the export stage must add < 10 % of the crawl's extraction time per page
@@ -47,7 +48,6 @@
 #define KEYWORD_LEN_MAX 32
 #define BMP 0x10000
 
-uint64_t corpuscrawl_blake2b_8(const void *data, size_t len);   /* _blake2b.c */
 
 typedef struct {               /* 32 bytes */
     unsigned char used;
@@ -182,13 +182,19 @@ static int set_table(uint8_t *table, PyObject *chars, const char *name)
 }
 
 static PyTypeObject *paragraph_type = NULL;   /* normalize.Paragraph */
+static PyObject *digest_function = NULL;      /* normalize._digest: bytes -> int */
 
 static PyObject *configure_fold(PyObject *self, PyObject *args)
 {
-    PyObject *masks, *separators, *paragraph;
+    PyObject *masks, *separators, *paragraph, *digest;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OUO:configure_fold", &masks, &separators, &paragraph))
+    if (!PyArg_ParseTuple(args, "OUOO:configure_fold", &masks, &separators, &paragraph,
+                          &digest))
         return NULL;
+    if (!PyCallable_Check(digest)) {
+        PyErr_SetString(PyExc_TypeError, "configure_fold: digest must be callable");
+        return NULL;
+    }
     fold_ready = 0;
     if (!PyType_Check(paragraph) || !PyType_IsSubtype((PyTypeObject *)paragraph, &PyTuple_Type)
             || ((PyTypeObject *)paragraph)->tp_dictoffset != 0) {
@@ -200,6 +206,8 @@ static PyObject *configure_fold(PyObject *self, PyObject *args)
         return NULL;
     Py_INCREF(paragraph);
     Py_XSETREF(paragraph_type, (PyTypeObject *)paragraph);
+    Py_INCREF(digest);
+    Py_XSETREF(digest_function, digest);
     fold_ready = 1;
     Py_RETURN_NONE;
 }
@@ -373,10 +381,11 @@ static PyObject *split_paragraphs(PyObject *self, PyObject *text)
             item = new_paragraph(line, Py_NewRef(Py_None), Py_NewRef(Py_None));
         }
         else {
-            /* normalize._digest: the first 8 digest bytes as a big-endian signed integer */
-            int64_t fp = (int64_t)__builtin_bswap64(corpuscrawl_blake2b_8(out, (size_t)len));
-            item = new_paragraph(line, PyUnicode_DecodeASCII(out, len, NULL),
-                                 PyLong_FromLongLong(fp));
+            PyObject *form = PyBytes_FromStringAndSize(out, len), *fingerprint = NULL;
+            if (form != NULL)
+                fingerprint = PyObject_CallOneArg(digest_function, form);
+            Py_XDECREF(form);
+            item = new_paragraph(line, PyUnicode_DecodeASCII(out, len, NULL), fingerprint);
         }
         if (append_new(paragraphs, item) < 0)
             goto error;
@@ -486,8 +495,9 @@ error:
 
 static PyMethodDef methods[] = {
     {"configure_fold", configure_fold, METH_VARARGS,
-     "configure_fold(masks: dict[bytes, bytes], separators: str, paragraph: type) -> None\n\n"
-     "Install the calendar masks, the separator characters and the Paragraph class."},
+     "configure_fold(masks: dict[bytes, bytes], separators: str, paragraph: type, digest) -> None\n\n"
+     "Install the calendar masks, the separator characters, the Paragraph class and\n"
+     "the fingerprint function."},
     {"configure_keywords", configure_keywords, METH_VARARGS,
      "configure_keywords(inert: str, keywords: tuple[bytes, ...]) -> None\n\n"
      "Install the inert characters and the ASCII notice keywords (see _fold.c)."},

@@ -26,8 +26,8 @@ block (a few C calls per document instead of per line).  Both are exact:
 ``tests/test_boilerplate_normalize.py`` compares them with the plain rules
 above.  When the optional C accelerator ``_fold`` is built (``setup.py``;
 needs a C compiler and the Python headers at install) one pass over the
-characters splits, folds and fingerprints (BLAKE2b, ``_blake2b.c``) the
-ASCII-able lines instead — ~4 times cheaper than the block folding, whose
+characters splits and folds the ASCII-able lines (fingerprinting each by
+calling :func:`_digest`, hashlib's BLAKE2b) instead — ~4 times cheaper than the block folding, whose
 per-word split, look-up and join were the stage's largest step;
 ``tests/test_boilerplate_fold.py`` checks it against the Python code, which
 stays the reference and the fallback.  (A cache of recently seen lines was
@@ -163,6 +163,7 @@ def normalize(paragraph: str) -> str:
 
 
 def _digest(data: bytes) -> int:
+    """The fingerprint of a folded paragraph: BLAKE2b-64 as a big-endian signed integer."""
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big", signed=True)
 
 
@@ -260,7 +261,7 @@ try:  # the optional C accelerator (setup.py): the same result ~10 times faster
 except ImportError:  # not built: the pure-Python reference, same output
     _split_paragraphs = _split_paragraphs_py
 else:
-    _fold.configure_fold(_ASCII_MASKS, _SEPARATOR_CHARS, Paragraph)
+    _fold.configure_fold(_ASCII_MASKS, _SEPARATOR_CHARS, Paragraph, _digest)
     _split_paragraphs = _fold.split_paragraphs
 
 
