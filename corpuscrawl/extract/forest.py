@@ -10,7 +10,14 @@ in one call of the optional C accelerator ``_forest`` (``setup.py``) and turns
 the summed scores into probabilities with the model's own loss, so the
 probabilities are bit-identical to scikit-learn's (``tests/test_forest.py``).
 Without the accelerator, or for a model it does not cover (more than two
-classes, categorical splits), the model itself is returned and used as before.
+classes, categorical splits), the model itself is returned and used as it is.
+
+The compiled copy reads scikit-learn's private tree layout
+(``_predictors[i][0].nodes`` with its field names, ``_baseline_prediction``,
+``_loss``).  scikit-learn is pinned to the range this was tested with
+(pyproject.toml), and :func:`check_layout` refuses a model whose layout
+differs with :class:`ForestLayoutError` instead of quietly predicting another
+way; ``tests/test_forest_layout.py`` fails on such a scikit-learn.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import sklearn
+from sklearn.ensemble import HistGradientBoostingClassifier
 
 try:
     from corpuscrawl.extract import _forest
@@ -26,18 +35,43 @@ except ImportError:  # not built: scikit-learn's own predict_proba, same numbers
 
 _LEAF = 1
 _MISSING_LEFT = 2
+#: Fields of scikit-learn's tree node records that the compiled copy reads.
+NODE_FIELDS = ("value", "feature_idx", "num_threshold", "missing_go_to_left", "left", "right",
+               "is_leaf", "depth", "is_categorical")
+
+
+class ForestLayoutError(RuntimeError):
+    """scikit-learn's private tree layout is not the one the compiled walk was written for."""
+
+
+def check_layout(model: HistGradientBoostingClassifier) -> None:
+    """Raise :class:`ForestLayoutError` unless ``model`` has the private layout read here."""
+    try:
+        predictors = model._predictors
+        nodes = predictors[0][0].nodes
+        missing = [f for f in NODE_FIELDS if f not in (nodes.dtype.names or ())]
+        baseline = np.asarray(model._baseline_prediction)
+        loss = model._loss.predict_proba
+    except (AttributeError, IndexError, TypeError) as exc:
+        raise ForestLayoutError(
+            f"scikit-learn {sklearn.__version__}: the fitted HistGradientBoostingClassifier "
+            f"has no {exc} where corpuscrawl.extract.forest reads its trees; install the "
+            "scikit-learn range pinned in pyproject.toml") from exc
+    if missing or baseline.size != model.n_trees_per_iteration_ or not callable(loss):
+        raise ForestLayoutError(
+            f"scikit-learn {sklearn.__version__}: tree nodes lack {missing or 'nothing'}, "
+            f"baseline has {baseline.size} values; install the scikit-learn range pinned in "
+            "pyproject.toml")
 
 
 class CompiledForest:
     """The trees of a fitted binary ``HistGradientBoostingClassifier`` as flat arrays."""
 
-    def __init__(self, model: Any):
-        predictors = model._predictors
-        if model.n_trees_per_iteration_ != 1 or any(len(p) != 1 for p in predictors):
-            raise ValueError("only binary classifiers (one tree per iteration) are compiled")
-        trees = [p[0].nodes for p in predictors]
-        if any(t["is_categorical"].any() for t in trees):
-            raise ValueError("categorical splits are not compiled")
+    def __init__(self, model: HistGradientBoostingClassifier):
+        check_layout(model)
+        if not covers(model):
+            raise ValueError("only binary classifiers without categorical splits are compiled")
+        trees = [p[0].nodes for p in model._predictors]
         sizes = np.array([len(t) for t in trees], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         nodes = np.concatenate(trees) if trees else np.zeros(0, dtype=np.float64)
@@ -78,15 +112,24 @@ class CompiledForest:
         return self.model._loss.predict_proba(self.raw_scores(x)[:, None])
 
 
+def covers(model: HistGradientBoostingClassifier) -> bool:
+    """True for a binary classifier (one tree per iteration) without categorical splits."""
+    return model.n_trees_per_iteration_ == 1 and not any(
+        predictor[0].nodes["is_categorical"].any() for predictor in model._predictors)
+
+
 def compile_forest(model: Any) -> Any:
     """A :class:`CompiledForest` of ``model`` when the accelerator is built and covers the
-    model, else ``model`` itself (anything with ``predict_proba``)."""
-    if _forest is None or not hasattr(model, "_predictors"):
+    model, else ``model`` itself (anything with ``predict_proba``).
+
+    A fitted gradient-boosting classifier whose private layout differs raises
+    :class:`ForestLayoutError` (see the module docstring).
+    """
+    if _forest is None or not isinstance(model, HistGradientBoostingClassifier):
         return model
-    try:
-        return CompiledForest(model)
-    except (ValueError, AttributeError, KeyError):
-        return model
+    check_layout(model)
+    return CompiledForest(model) if covers(model) else model
 
 
-__all__ = ["CompiledForest", "compile_forest"]
+__all__ = ["CompiledForest", "ForestLayoutError", "NODE_FIELDS", "check_layout",
+           "compile_forest", "covers"]
