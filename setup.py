@@ -1,17 +1,38 @@
-"""Build hook for the optional C accelerators (export stage, ``auto``'s tree walks).
+"""Build hooks: the shipped data directories and the optional C accelerators.
 
-Everything else is declared in pyproject.toml.  The extensions are optional:
-when they cannot be built (no compiler or Python headers) the install still
-succeeds and the modules they speed up use their pure-Python/numpy code, which
-gives the same output (tests/test_boilerplate_fold.py, tests/test_dedup.py and
+Everything else is declared in pyproject.toml.
+
+*Shipped data.*  ``models/`` (trained models, their cards, the element
+classifier) and ``templates/`` stay at the top of the repository, where users
+look at and edit them; git holds that one copy.  ``package_dir`` maps them into
+the package as ``corpuscrawl.shipped.models`` and ``corpuscrawl.shipped.templates``,
+so wheels, sdists (and wheels built from them) and eggs (``scrapyd-deploy``)
+carry them; :mod:`corpuscrawl.shipped` finds them at run time.
+
+*C accelerators* (export stage, ``auto``'s tree walks).  They are optional: when
+they cannot be built (no compiler or Python headers) the install still succeeds
+and the modules they speed up use their pure-Python/numpy code, which gives the
+same output (tests/test_boilerplate_fold.py, tests/test_dedup.py and
 tests/test_forest.py compare the two).
 """
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
-setup(ext_modules=[
-    Extension("corpuscrawl.boilerplate._fold",
-              ["corpuscrawl/boilerplate/_fold.c"],
-              optional=True),
-    Extension("corpuscrawl.extract._forest", ["corpuscrawl/extract/_forest.c"], optional=True),
-])
+#: Top-level directory -> package it is installed as.
+SHIPPED = {"corpuscrawl.shipped.models": "models",
+           "corpuscrawl.shipped.templates": "templates"}
+
+setup(
+    packages=find_packages(include=["corpuscrawl", "corpuscrawl.*"]) + list(SHIPPED),
+    package_dir=SHIPPED,
+    package_data={
+        "corpuscrawl.shipped.models": ["*.skops", "*.json", "*.jsonl", "*.md"],
+        "corpuscrawl.shipped.templates": ["*.txt", "*.md"],
+    },
+    ext_modules=[
+        Extension("corpuscrawl.boilerplate._fold", ["corpuscrawl/boilerplate/_fold.c"],
+                  optional=True),
+        Extension("corpuscrawl.extract._forest", ["corpuscrawl/extract/_forest.c"],
+                  optional=True),
+    ],
+)

@@ -8,14 +8,16 @@ arrays, builtins), plus the few extra scikit-learn internals listed in
 or foreign file) is refused with :class:`ModelFileError` naming the file and
 the types.  Raw pickle is never used.
 
-The directory is ``CORPUSCRAWL_MODELS_DIR`` when set, else ``models/`` at the
-repository root (next to the package), where the shipped models live.
+Models are looked up in ``CORPUSCRAWL_MODELS_DIR`` when set, then in the
+shipped models (:mod:`corpuscrawl.shipped`: the installed package's copy, or
+``models/`` of a source checkout); a directory passed explicitly is the only
+one searched.  New models are written to :func:`models_dir`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
+import logging
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,9 +27,9 @@ from typing import Any
 import skops.io as sio
 
 from corpuscrawl.extract.base import ExtractorError
+from corpuscrawl.shipped import MODELS_DIR_ENV, find_model, models_dir, models_dirs
 
-#: Environment variable overriding the models directory.
-MODELS_DIR_ENV = "CORPUSCRAWL_MODELS_DIR"
+logger = logging.getLogger("corpuscrawl.models")
 #: scikit-learn internals that skops does not trust by default but our models contain
 #: (histogram gradient boosting trees; the MLP's optimizer state).  Nothing else is loaded.
 TRUSTED_EXTRA_TYPES = (
@@ -46,19 +48,14 @@ class ModelFileError(ExtractorError):
     """A model file exists but is refused: untrusted types, corrupt, or of another kind."""
 
 
-def models_dir(explicit: str | Path | None = None) -> Path:
-    """The models directory: ``explicit``, else ``$CORPUSCRAWL_MODELS_DIR``, else ``<repo>/models``."""
-    if explicit:
-        return Path(explicit)
-    env = os.environ.get(MODELS_DIR_ENV)
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parent.parent / "models"
-
-
 def model_path(name: str, directory: str | Path | None = None) -> Path:
-    """Where the model called ``name`` is stored."""
+    """Where the model called ``name`` is written (in :func:`models_dir`)."""
     return models_dir(directory) / f"{name}{MODEL_SUFFIX}"
+
+
+def find_model_path(name: str, directory: str | Path | None = None) -> Path | None:
+    """The file the model called ``name`` is loaded from (first on the search path), or None."""
+    return find_model(f"{name}{MODEL_SUFFIX}", directory)
 
 
 def card_path(name: str, directory: str | Path | None = None) -> Path:
@@ -88,12 +85,16 @@ def load_model(name: str, kind: str | None = None,
     Raises :class:`ModelNotFoundError` (naming the file and the train command)
     when it is missing and :class:`ModelFileError` when it is refused.
     """
-    path = model_path(name, directory)
-    if not path.is_file():
+    path = find_model_path(name, directory)
+    if path is None:
+        filename = f"{name}{MODEL_SUFFIX}"
+        where = [str(d / filename) for d in models_dirs(directory)] or [filename]
         raise ModelNotFoundError(
-            f"model file {path} not found; train it with `corpuscrawl train {kind or name}` "
-            f"(or set {MODELS_DIR_ENV} to the directory holding {path.name})"
+            f"model file {' nor '.join(where)} not found; train it with "
+            f"`corpuscrawl train {kind or name}` (or set {MODELS_DIR_ENV} to the directory "
+            f"holding {filename})"
         )
+    logger.info("loading model %s from %s", name, path)
     return load_model_file(path, kind)
 
 
@@ -183,10 +184,12 @@ __all__ = [
     "ModelFileError",
     "ModelNotFoundError",
     "card_path",
+    "find_model_path",
     "load_model",
     "load_model_file",
     "model_path",
     "models_dir",
+    "models_dirs",
     "save_model",
     "write_card",
 ]

@@ -16,18 +16,22 @@ from the ``CORPUSCRAWL_DOMAINS`` setting (a dict) and/or a TOML file named by
 A rule for ``example.com`` applies to its subdomains too (the most specific
 domain wins).  Independently, a file ``templates/<domain>.txt`` is the
 template of that domain and its subdomains without any configuration; a
-configured rule for the same domain beats the file.
+configured rule for the same domain beats the file.  Template files are looked
+up in ``CORPUSCRAWL_TEMPLATES_DIR`` first, then in the shipped templates
+(:mod:`corpuscrawl.shipped`), so a user's file overrides a shipped one of the
+same name.
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from corpuscrawl.page import domain_of
+from corpuscrawl.shipped import templates_dirs
 
 RENDER_MODES = ("never", "always", "auto")
 FOLLOW_MODES = ("inner", "all")
@@ -108,10 +112,19 @@ class DomainRules:
     """Look up the rule of a URL's domain, merged over parent domains and template files."""
 
     def __init__(self, rules: Mapping[str, DomainRule] | None = None,
-                 templates_dir: str | Path | None = None):
+                 templates_dir: str | Path | Sequence[str | Path] | None = None):
         self.rules = dict(rules or {})
-        self.templates_dir = Path(templates_dir) if templates_dir else None
+        if isinstance(templates_dir, str | Path):
+            templates_dir = [templates_dir]
+        #: Directories searched for template files, first hit wins.
+        self.templates_dirs = [Path(d) for d in templates_dir or () if d]
         self._cache: dict[str, DomainRule] = {}
+
+    def _template_file(self, filename: str) -> Path | None:
+        for directory in self.templates_dirs:
+            if (directory / filename).is_file():
+                return directory / filename
+        return None
 
     @classmethod
     def from_settings(cls, settings: Any) -> DomainRules:
@@ -125,16 +138,22 @@ class DomainRules:
             raise RulesError("CORPUSCRAWL_DOMAINS must be a dict of domain -> rule dict")
         for domain, table in raw.items():
             rules[normalize_domain(domain)] = parse_rule(domain, table)
-        return cls(rules, settings.get("CORPUSCRAWL_TEMPLATES_DIR"))
+        return cls(rules, templates_dirs(settings.get("CORPUSCRAWL_TEMPLATES_DIR")))
 
     def template_path(self, template: str) -> Path:
-        """Resolve a rule's template: a path, or a name inside the templates directory."""
+        """Resolve a rule's template: a path, or a name found on the templates search path."""
         path = Path(template)
-        if path.suffix != ".txt" and self.templates_dir is not None:
-            path = self.templates_dir / f"{template}.txt"
-        elif not path.is_absolute() and not path.exists() and self.templates_dir is not None:
-            path = self.templates_dir / path.name
-        return path
+        if path.suffix != ".txt":
+            found = self._template_file(f"{template}.txt")
+        elif not path.is_absolute() and not path.exists():
+            found = self._template_file(path.name)
+        else:
+            return path
+        if found is not None:
+            return found
+        # Not found anywhere: name the first directory, so the error says where it was expected.
+        return (self.templates_dirs[0] / (path.name if path.suffix == ".txt" else f"{template}.txt")
+                if self.templates_dirs else path)
 
     def for_domain(self, domain: str) -> DomainRule:
         """The effective rule for ``domain`` (most specific configured domain wins)."""
@@ -146,10 +165,9 @@ class DomainRules:
         # Apply parents first so that more specific domains override them.
         for k in range(len(labels) - 1, -1, -1):
             candidate = ".".join(labels[k:])
-            if self.templates_dir is not None:  # templates/<domain>.txt, no config needed
-                file = self.templates_dir / f"{candidate}.txt"
-                if file.is_file():
-                    rule = replace(rule, template=str(file))
+            file = self._template_file(f"{candidate}.txt")  # <domain>.txt, no config needed
+            if file is not None:
+                rule = replace(rule, template=str(file))
             found = self.rules.get(candidate)
             if found is not None:  # configuration beats a template file of the same domain
                 rule = replace(rule, **{f.name: getattr(found, f.name) for f in fields(found)

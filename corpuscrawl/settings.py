@@ -61,7 +61,8 @@ CORPUSCRAWL_EXTRACTOR = "bte"
 CORPUSCRAWL_EXTRACTORS: dict = {}
 #: Keyword options per extractor name, e.g. {"justext": {"language": "hr"}}.
 CORPUSCRAWL_EXTRACTOR_OPTIONS: dict = {}
-#: Directory of per-site templates named ``<domain>.txt``.
+#: Directory of per-site templates named ``<domain>.txt``, searched before the shipped
+#: templates (the installed package's copy of templates/; see corpuscrawl.shipped).
 CORPUSCRAWL_TEMPLATES_DIR = str(Path("templates"))
 #: Per-domain rules: {"example.com": {"template": ..., "extractor": ..., "render": ...}}.
 CORPUSCRAWL_DOMAINS: dict = {}

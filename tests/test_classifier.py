@@ -75,7 +75,7 @@ def test_missing_model_lists_available(tmp_path: Path, monkeypatch: pytest.Monke
     ElementClassifier().fit(toy_set()).save(tmp_path / "mine.json")
     assert models_dir() == tmp_path
     assert load_classifier("mine").classes_
-    with pytest.raises(ModelError, match=r"not found.*\['mine'\]"):
+    with pytest.raises(ModelError, match=r"not found.*\[.*'mine'.*\]"):
         load_classifier("nothing")
 
 

@@ -68,11 +68,10 @@ def test_segment_classifiers_round_trip(name, cls, tinyset, tmp_path):
         assert "Copyright" not in text
 
 
-def test_registry_builds_hybrids_and_reports_a_missing_model(tmp_path, monkeypatch):
-    monkeypatch.setenv("CORPUSCRAWL_MODELS_DIR", str(tmp_path))
+def test_registry_builds_hybrids_and_reports_a_missing_model(tmp_path):
     for name in ("hybrid-a", "hybrid-b", "segment-svm"):
         with pytest.raises(ExtractorError, match=f"corpuscrawl train {name}"):
-            get_extractor(name)
+            get_extractor(name, models_dir=str(tmp_path))
 
 
 def test_document_features_come_from_the_page_html(data_dir):

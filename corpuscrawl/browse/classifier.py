@@ -8,14 +8,16 @@ Persistence deviates from pickling on purpose: the fitted tree is written as
 plain JSON (node arrays, class names, feature names) and prediction walks those
 arrays, so loading a model never executes code and needs no scikit-learn.  A
 loaded file is validated (feature names, node indices, shapes) and every
-problem is reported naming the file.  Models are loaded by name from
-``models/`` (``element-classifier`` -> ``models/element-classifier.json``).
+problem is reported naming the file.  Models are loaded by name from the
+models search path of :mod:`corpuscrawl.shipped` (``element-classifier`` ->
+``element-classifier.json`` in ``$CORPUSCRAWL_MODELS_DIR``, then in the shipped
+models).
 """
 
 from __future__ import annotations
 
 import json
-import os
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,14 +26,16 @@ from typing import Any
 import numpy as np
 
 from corpuscrawl.browse.elements import FEATURE_NAMES, LABELS, ElementRecord, feature_matrix
+from corpuscrawl.shipped import find_model, models_dirs
+from corpuscrawl.shipped import models_dir as models_dir  # re-exported: the one models_dir
+
+logger = logging.getLogger("corpuscrawl.browse.classifier")
 
 #: File-format tag and version written into every model file.
 MODEL_FORMAT = "corpuscrawl-element-classifier"
 MODEL_VERSION = 1
 #: Name of the shipped model in ``models/``.
 DEFAULT_MODEL_NAME = "element-classifier"
-#: The repository's ``models/`` directory (``CORPUSCRAWL_MODELS_DIR`` overrides it).
-MODELS_DIR_DEFAULT = Path(__file__).resolve().parents[2] / "models"
 #: Tree depth limit: deep enough for the ~50 features, shallow enough to stay readable
 #: and not to memorise single pages (chosen by cross-validation on the shipped set).
 MAX_DEPTH_DEFAULT = 10
@@ -222,20 +226,17 @@ def _validate_tree(tree: TreeArrays, n_classes: int, source: str) -> None:
         raise ModelError(f"{source}: invalid child or feature index at node {int(idx[bad][0])}")
 
 
-def models_dir() -> Path:
-    """Directory of shipped models (``CORPUSCRAWL_MODELS_DIR`` overrides the repository's)."""
-    env = os.environ.get("CORPUSCRAWL_MODELS_DIR")
-    return Path(env) if env else MODELS_DIR_DEFAULT
-
-
 def load_classifier(name_or_path: str | Path = DEFAULT_MODEL_NAME) -> ElementClassifier:
-    """Load a model by name from :func:`models_dir` (``<name>.json``) or from a path."""
-    path = Path(name_or_path)
-    if path.suffix != ".json" and not path.exists():
-        path = models_dir() / f"{name_or_path}.json"
-    if not path.exists():
-        available = sorted(p.stem for p in models_dir().glob("*.json"))
-        raise ModelError(f"element-classifier model {name_or_path!r} not found at {path}; "
-                         f"models in {models_dir()}: {available or 'none'} "
+    """Load a model by name from the models search path (``<name>.json``) or from a path."""
+    path: Path | None = Path(name_or_path)
+    if path is not None and path.suffix != ".json" and not path.exists():
+        path = find_model(f"{name_or_path}.json")
+    if path is None or not path.exists():
+        dirs = models_dirs()
+        available = sorted({p.stem for d in dirs for p in d.glob("*.json")})
+        raise ModelError(f"element-classifier model {name_or_path!r} not found "
+                         f"{'at ' + str(path) if path else 'in ' + ', '.join(map(str, dirs))}; "
+                         f"models there: {available or 'none'} "
                          "(train one with `python -m corpuscrawl.browse.training`)")
+    logger.debug("loading element classifier from %s", path)
     return ElementClassifier.load(path)

@@ -32,10 +32,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from corpuscrawl.browse.classifier import ElementClassifier, models_dir
+from corpuscrawl.browse.classifier import ElementClassifier
 from corpuscrawl.browse.elements import LABELS, ElementRecord, feature_matrix
 from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction
 from corpuscrawl.browse.localsite import LocalSite
+from corpuscrawl.shipped import models_dir
 
 #: The hand-written pages and their labels.json.
 PAGES_DIR_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "data" / "dynamic"
@@ -271,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pages", type=Path, default=PAGES_DIR_DEFAULT,
                         help="directory of labelled pages with labels.json")
     parser.add_argument("--models", type=Path, default=None,
-                        help="output directory (default: the repository's models/)")
+                        help="output directory (default: $CORPUSCRAWL_MODELS_DIR, else the shipped models/)")
     parser.add_argument("--set", type=Path, default=None,
                         help=f"training set to train on (default: <models>/{TRAIN_SET_NAME})")
     args = parser.parse_args(argv)
