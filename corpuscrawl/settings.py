@@ -145,3 +145,13 @@ CORPUSCRAWL_STATE_DIR = ""
 #: The collection this crawl builds; the spider sets it from ``-a collection=NAME`` or
 #: derives it from the seeds (corpuscrawl.crawlstate.location.collection_from_seeds).
 CORPUSCRAWL_COLLECTION = ""
+
+# --- end-of-crawl summary and server runs (corpuscrawl.extensions, deploy/) ----------------
+EXTENSIONS = {"corpuscrawl.extensions.CrawlSummaryExtension": 1000}
+# `scrapy crawl` exits with status 3 when nothing could be fetched (corpuscrawl.scrapy_commands).
+COMMANDS_MODULE = "corpuscrawl.scrapy_commands"
+#: Log and write the end-of-crawl summary: ``<feed>.summary.json`` beside every local feed
+#: file, else ``last-crawl.summary.json`` in the collection's state directory.
+CORPUSCRAWL_SUMMARY_ENABLED = True
+#: Also write the summary to this file ("" = only the places above).
+CORPUSCRAWL_SUMMARY_FILE = ""

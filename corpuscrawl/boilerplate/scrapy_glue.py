@@ -171,13 +171,22 @@ class ExportState:
         self.final: list[Outcome] | None = None
         self._attached: dict[int, list[Outcome]] = {}
         self._reported: Counter[str] = Counter()
+        #: Documents exported per domain (the crawl summary's per-domain figure).
+        self.exported_by_domain: Counter[str] = Counter()
         crawler.signals.connect(self.close, signal=signals.engine_stopped)
 
     def attach(self, item: Any, outcomes: list[Outcome]) -> None:
         """Remember the outcomes released while ``item`` was processed, for the feeds."""
         key = id(item)
         self._attached[key] = outcomes
+        self._count_exported(outcomes)
         weakref.finalize(item, self._attached.pop, key, None)
+
+    def _count_exported(self, outcomes: list[Outcome]) -> None:
+        for outcome in outcomes:
+            if outcome.exported:
+                doc = outcome.document
+                self.exported_by_domain[doc.domain or domain_of(doc.url)] += 1
 
     def released_with(self, item: Any) -> list[Outcome] | None:
         """The outcomes attached to ``item`` (None when the stage never saw it)."""
@@ -198,6 +207,7 @@ class ExportState:
         """Release every held document (once) and make the history durable."""
         if self.final is None:
             self.final = self.stage.flush()
+            self._count_exported(self.final)
             self.report_stats()
             if self.history is not None:
                 self.history.flush()

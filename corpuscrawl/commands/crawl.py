@@ -41,10 +41,17 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the crawl in this process; returns 0 when the crawl finished."""
+    """Run the crawl in this process; the exit code.
+
+    0 the crawl finished (or stopped at ``max_pages``), 1 it stopped otherwise,
+    2 bad arguments or settings, 3 nothing could be fetched (every seed failed).
+    """
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "corpuscrawl.settings")
     from scrapy.crawler import CrawlerProcess
     from scrapy.utils.project import get_project_settings
+
+    from corpuscrawl.extensions import summary_of
+    from corpuscrawl.summary import EXIT_NOTHING_FETCHED
 
     settings = get_project_settings()
     for name, value in _pairs(args.settings, "setting").items():
@@ -65,6 +72,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"corpuscrawl crawl: error: {failures[0].getErrorMessage()}", file=sys.stderr)
         return 2
     reason = finish_reason(crawler)
+    summary = summary_of(crawler)
+    if summary is not None and summary["nothing_fetched"]:
+        errors = ", ".join(f"{name} x{n}" for name, n in summary["errors"]["by_type"].items())
+        print(f"corpuscrawl crawl: error: nothing could be fetched: all {summary['seeds']} "
+              f"seed(s) failed ({errors or 'no response'}); summary in "
+              f"{', '.join(summary.get('summary_files', [])) or 'the log'}", file=sys.stderr)
+        return EXIT_NOTHING_FETCHED
     print(f"corpuscrawl crawl: {reason or 'stopped'}; wrote {uri}", file=sys.stderr)
     return 0 if reason in ("finished", "max_pages", "closespider_pagecount") else 1
 

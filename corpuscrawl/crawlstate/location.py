@@ -6,7 +6,8 @@ The state of a collection has one home:
 2. otherwise Scrapy's project data directory
    (:func:`scrapy.utils.project.data_path`, i.e. ``.scrapy/`` beside
    ``scrapy.cfg``, or in the working directory outside a project):
-   ``.scrapy/corpuscrawl/<collection>/``.
+   ``.scrapy/corpuscrawl/<collection>/`` (``.scrapy/`` in the working directory
+   when there is no ``scrapy.cfg``: an installed package, a Scrapyd job).
 
 The collection is the spider argument ``-a collection=NAME``; without it the
 name is derived from the seeds, so the same command always finds the same
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from scrapy.exceptions import NotConfigured
 from scrapy.utils.project import data_path
 
 #: Setting naming the parent directory of all collections' state.
@@ -76,11 +78,21 @@ def collection_from_seeds(seeds: Sequence[str]) -> str:
     return check_collection(f"{hosts[0][:80]}-{len(seeds) - 1}more-{digest}")
 
 
+def project_state_root() -> Path:
+    """``<Scrapy project data dir>/corpuscrawl``; ``.scrapy/corpuscrawl`` in the working
+    directory when the settings module runs without a ``scrapy.cfg`` (an installed package
+    run by ``corpuscrawl crawl``, a Scrapyd job: Scrapy's own convention outside a project)."""
+    try:
+        return Path(data_path(DATA_SUBDIR, createdir=False))
+    except NotConfigured:
+        return Path(".scrapy", DATA_SUBDIR)
+
+
 def state_dir(settings: Any, collection: str | None = None, create: bool = True) -> Path:
     """The state directory of ``collection`` (default: the ``CORPUSCRAWL_COLLECTION`` setting)."""
     name = check_collection(collection or settings.get(COLLECTION_SETTING) or "")
     parent = settings.get(STATE_DIR_SETTING) or ""
-    base = Path(parent) if parent else Path(data_path(DATA_SUBDIR, createdir=False))
+    base = Path(parent) if parent else project_state_root()
     path = base / name
     if create:
         path.mkdir(parents=True, exist_ok=True)

@@ -47,6 +47,7 @@ from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
 from corpuscrawl.page import Page, domain_of
 from corpuscrawl.rules import DomainRules  # issue 6
+from corpuscrawl.summary import error_type
 from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site, site_root
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
@@ -223,6 +224,7 @@ class CorpusSpider(scrapy.Spider):
     def _errback(self, failure: Any) -> None:
         request = failure.request
         self.crawler.stats.inc_value("corpuscrawl/request_errors")
+        self.crawler.stats.inc_value(f"corpuscrawl/request_errors/{error_type(failure.value)}")
         self.logger.debug("request failed: %s (%s)", request.url, failure.value)
 
     def allowed_url(self, url: str) -> bool:

@@ -1,0 +1,1 @@
+"""Scrapy commands of the project (``COMMANDS_MODULE``): ``scrapy crawl`` with corpuscrawl's exit codes."""

@@ -1,0 +1,225 @@
+"""The end-of-crawl summary: what a crawl fetched, extracted, exported and what went wrong.
+
+Built from a crawl's stats (Scrapy's and the ``corpuscrawl/*`` counters of the
+spider, the pipeline and the export stage) and the per-domain counts the
+summary extension (:mod:`corpuscrawl.extensions`) keeps.  The JSON written
+beside each feed (``<feed>.summary.json``) is :func:`build_summary`'s dict; the
+lines logged at the end of the crawl are :func:`human_summary`'s.  Plain
+library code: no Scrapy.
+
+What the figures mean (keys of the JSON):
+
+* ``pages.fetched`` — HTML pages the crawl received (plain or rendered; a page
+  re-rendered by ``render=auto`` counts once); ``pages.rendered`` — through
+  Chromium; ``pages.extracted`` — documents the extractors produced;
+  ``pages.empty`` — pages with no main text; ``pages.failed`` — requests that
+  failed for good (network errors, HTTP errors after retries), extractions
+  that raised, renderings that failed; ``pages.not_modified`` — 304 answers
+  of a recrawl.
+* ``documents`` — ``exported`` (written to the feeds), ``new`` / ``changed`` /
+  ``unchanged`` / ``not_modified`` (the recrawl's verdicts, 0 on a first crawl).
+* ``boilerplate`` — paragraphs removed as domain boilerplate, documents
+  cleaned, documents dropped because nothing but boilerplate was left;
+  ``duplicates_dropped`` — near-duplicates not written.
+* ``errors`` — by type: requests that failed for good (``http <status>`` or
+  the exception's class name, e.g. ``ConnectionRefusedError``, ``TimeoutError``),
+  ``spider <exception>``, ``extraction`` and ``rendering`` failures.
+  ``pages.ignored`` counts requests not fetched on purpose (robots.txt, guards).
+* ``domains`` — per domain: responses, HTTP errors, download errors,
+  documents extracted and exported.
+* ``nothing_fetched`` — true when not one page could be fetched (every seed
+  failing): ``corpuscrawl crawl`` and ``scrapy crawl`` then exit with
+  :data:`EXIT_NOTHING_FETCHED`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+#: Format tag and version written into every summary.
+SUMMARY_FORMAT = "corpuscrawl-crawl-summary"
+SUMMARY_VERSION = 1
+#: Suffix appended to a feed file's name for its summary.
+SUMMARY_SUFFIX = ".summary.json"
+#: File name of the summary in a collection's state directory (crawls without a local feed).
+STATE_SUMMARY_FILE = "last-crawl.summary.json"
+#: Exit status of ``corpuscrawl crawl`` / ``scrapy crawl`` when nothing could be fetched.
+EXIT_NOTHING_FETCHED = 3
+#: Domains named in the logged summary (all of them are in the JSON).
+LOGGED_DOMAINS_DEFAULT = 5
+#: Error types named in the logged summary.
+LOGGED_ERRORS_DEFAULT = 5
+
+RECRAWL_PREFIX = "corpuscrawl/recrawl/"
+EXPORT_PREFIX = "corpuscrawl/export/"
+#: Final request failures by type (the spider's errback; after retries).
+REQUEST_ERROR_PREFIX = "corpuscrawl/request_errors/"
+#: The type of requests not fetched on purpose (robots.txt, a guard, a middleware's choice).
+IGNORED = "IgnoreRequest"
+SPIDER_EXCEPTION_PREFIX = "spider_exceptions/"
+
+
+@dataclass
+class DomainCounts:
+    """What happened on one domain."""
+
+    responses: int = 0
+    http_errors: int = 0
+    download_errors: int = 0
+    documents: int = 0
+    exported: int = 0
+
+
+def _int(stats: Mapping[str, Any], key: str) -> int:
+    value = stats.get(key, 0)
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat(timespec="seconds") if isinstance(value, datetime) else None
+
+
+def error_type(exc: BaseException) -> str:
+    """The type a failed request is counted under: ``http <status>`` or the exception's class."""
+    status = getattr(getattr(exc, "response", None), "status", None)
+    return f"http {status}" if isinstance(status, int) else type(exc).__name__
+
+
+def errors_by_type(stats: Mapping[str, Any]) -> dict[str, int]:
+    """Error counts by type, largest first (see the module docstring for the types)."""
+    errors: dict[str, int] = {}
+    for key, value in stats.items():
+        if not isinstance(value, int):
+            continue
+        if key.startswith(REQUEST_ERROR_PREFIX):
+            name = key[len(REQUEST_ERROR_PREFIX):]
+            if name == IGNORED:
+                continue  # not fetched on purpose (robots.txt, a guard): not an error
+        elif (key.startswith(SPIDER_EXCEPTION_PREFIX) and key.count("/") == 1
+              and key != SPIDER_EXCEPTION_PREFIX + "count"):
+            name = f"spider {key[len(SPIDER_EXCEPTION_PREFIX):]}"
+        else:
+            continue
+        errors[name] = errors.get(name, 0) + value
+    for key, name in (("corpuscrawl/extraction_errors", "extraction"),
+                      ("corpuscrawl/render/failures", "rendering")):
+        if _int(stats, key):
+            errors[name] = _int(stats, key)
+    return dict(sorted(errors.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] | None = None,
+                  *, spider: str = "", collection: str = "", job: str = "",
+                  seeds: int = 0, outputs: Iterable[str] = ()) -> dict[str, Any]:
+    """The summary dict of a finished crawl (the JSON written beside the feeds)."""
+    plain, rendered = _int(stats, "corpuscrawl/fetch/plain"), _int(stats, "corpuscrawl/fetch/rendered")
+    not_modified = _int(stats, RECRAWL_PREFIX + "not_modified")
+    fetched = max(0, plain + rendered - _int(stats, "corpuscrawl/render/auto_rerender"))
+    ignored = _int(stats, REQUEST_ERROR_PREFIX + IGNORED)
+    failed = (_int(stats, "corpuscrawl/request_errors") - ignored
+              + _int(stats, "corpuscrawl/extraction_errors")
+              + _int(stats, "corpuscrawl/render/failures"))
+    extracted = _int(stats, "corpuscrawl/documents")
+    exported = (_int(stats, EXPORT_PREFIX + "exported") if EXPORT_PREFIX + "documents" in stats
+                else _int(stats, "item_scraped_count"))
+    errors = errors_by_type(stats)
+    elapsed = stats.get("elapsed_time_seconds")
+    return {
+        "format": SUMMARY_FORMAT,
+        "version": SUMMARY_VERSION,
+        "spider": spider,
+        "collection": collection,
+        "job": job,
+        "seeds": seeds,
+        "started_at": _iso(stats.get("start_time")),
+        "finished_at": _iso(stats.get("finish_time")),
+        "elapsed_seconds": round(float(elapsed), 3) if isinstance(elapsed, int | float) else None,
+        "finish_reason": stats.get("finish_reason"),
+        "nothing_fetched": fetched == 0 and not_modified == 0,
+        "requests": {"sent": _int(stats, "downloader/request_count"),
+                     "responses": _int(stats, "response_received_count"),
+                     "bytes_received": _int(stats, "downloader/response_bytes")},
+        "pages": {"fetched": fetched, "rendered": rendered, "extracted": extracted,
+                  "empty": _int(stats, "corpuscrawl/empty_extractions"), "failed": max(0, failed),
+                  "not_modified": not_modified, "ignored": ignored},
+        "documents": {"exported": exported,
+                      **{k: _int(stats, RECRAWL_PREFIX + k)
+                         for k in ("new", "changed", "unchanged", "not_modified")}},
+        "boilerplate": {"paragraphs_removed": _int(stats, EXPORT_PREFIX + "paragraphs_removed"),
+                        "documents_cleaned": _int(stats, EXPORT_PREFIX + "documents_cleaned"),
+                        "documents_dropped": _int(stats, EXPORT_PREFIX + "dropped_boilerplate")},
+        "duplicates_dropped": _int(stats, EXPORT_PREFIX + "dropped_duplicates"),
+        "errors": {"total": sum(errors.values()), "by_type": errors},
+        "domains": {d: asdict(c) for d, c in sorted((domains or {}).items())},
+        "outputs": list(outputs),
+    }
+
+
+def human_summary(summary: Mapping[str, Any], max_domains: int = LOGGED_DOMAINS_DEFAULT,
+                  max_errors: int = LOGGED_ERRORS_DEFAULT) -> str:
+    """A few lines for the log: the figures a person checks after a crawl."""
+    pages, docs = summary["pages"], summary["documents"]
+    elapsed = summary.get("elapsed_seconds")
+    head = (f"crawl {summary.get('finish_reason') or 'stopped'}"
+            + (f" after {elapsed:.1f} s" if isinstance(elapsed, int | float) else ""))
+    if summary["nothing_fetched"]:
+        head += f": NOTHING COULD BE FETCHED ({summary.get('seeds', 0)} seed(s) all failing)"
+    lines = [head,
+             f"pages: {pages['fetched']} fetched ({pages['rendered']} rendered), "
+             f"{pages['extracted']} extracted, {pages['empty']} empty, {pages['failed']} failed"
+             + (f", {pages['not_modified']} not modified" if pages["not_modified"] else ""),
+             f"documents: {docs['exported']} exported (new {docs['new']}, changed "
+             f"{docs['changed']}, unchanged {docs['unchanged']}); "
+             f"{summary['boilerplate']['paragraphs_removed']} boilerplate paragraphs removed, "
+             f"{summary['duplicates_dropped']} duplicates dropped"]
+    by_type = summary["errors"]["by_type"]
+    if by_type:
+        shown = list(by_type.items())[:max_errors]
+        lines.append("errors: " + ", ".join(f"{name} x{n}" for name, n in shown)
+                     + (f", ... ({len(by_type) - len(shown)} more types)"
+                        if len(by_type) > len(shown) else ""))
+    domains = summary["domains"]
+    if domains:
+        top = sorted(domains.items(), key=lambda kv: (-kv[1]["exported"], -kv[1]["responses"],
+                                                      kv[0]))[:max_domains]
+        lines.append(f"domains: {len(domains)}; " + ", ".join(
+            f"{d} {c['exported']}/{c['responses']}" for d, c in top)
+            + " (exported/responses)" + (" ..." if len(domains) > len(top) else ""))
+    return "\n".join(lines)
+
+
+def write_summary(summary: Mapping[str, Any], path: str | Path) -> Path:
+    """Write the summary as JSON, atomically (a reader never sees half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def summary_path_for(feed_path: str | Path) -> Path:
+    """Where the summary of a feed file goes: ``<feed>.summary.json``."""
+    feed_path = Path(feed_path)
+    return feed_path.with_name(feed_path.name + SUMMARY_SUFFIX)
+
+
+__all__ = [
+    "EXIT_NOTHING_FETCHED",
+    "STATE_SUMMARY_FILE",
+    "SUMMARY_FORMAT",
+    "SUMMARY_SUFFIX",
+    "DomainCounts",
+    "build_summary",
+    "error_type",
+    "errors_by_type",
+    "human_summary",
+    "summary_path_for",
+    "write_summary",
+]
