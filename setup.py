@@ -9,7 +9,8 @@ the package as ``corpuscrawl.shipped.models`` and ``corpuscrawl.shipped.template
 so wheels, sdists (and wheels built from them) and eggs (``scrapyd-deploy``)
 carry them; :mod:`corpuscrawl.shipped` finds them at run time.
 
-*C accelerators* (export stage, ``auto``'s tree walks).  They are optional: when
+*C accelerators* (export stage, ``auto``'s tree walks).  Eggs (``scrapyd-deploy``)
+are built without them (see :class:`bdist_egg_without_extensions`).  They are optional: when
 they cannot be built (no compiler or Python headers) the install still succeeds
 and the modules they speed up use their pure-Python/numpy code, which gives the
 same output (tests/test_boilerplate_fold.py, tests/test_dedup.py and
@@ -17,6 +18,18 @@ tests/test_forest.py compare the two).
 """
 
 from setuptools import Extension, find_packages, setup
+from setuptools.command.bdist_egg import bdist_egg
+
+
+class bdist_egg_without_extensions(bdist_egg):  # noqa: N801 (setuptools' command naming)
+    """An egg of pure Python: Scrapyd imports eggs from the zip file, where extension
+    modules cannot be loaded (their loader stubs fail); the fallbacks give the same output."""
+
+    def run(self) -> None:
+        """Build the egg with no extension modules."""
+        self.distribution.ext_modules = []
+        super().run()
+
 
 #: Top-level directory -> package it is installed as.
 SHIPPED = {"corpuscrawl.shipped.models": "models",
@@ -29,6 +42,7 @@ setup(
         "corpuscrawl.shipped.models": ["*.skops", "*.json", "*.jsonl", "*.md"],
         "corpuscrawl.shipped.templates": ["*.txt", "*.md"],
     },
+    cmdclass={"bdist_egg": bdist_egg_without_extensions},
     ext_modules=[
         Extension("corpuscrawl.boilerplate._fold", ["corpuscrawl/boilerplate/_fold.c"],
                   optional=True),
