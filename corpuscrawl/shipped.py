@@ -43,6 +43,10 @@ SHIPPED_SUBDIR = "shipped"
 CACHE_DIR_ENV = "CORPUSCRAWL_CACHE_DIR"
 
 
+#: Zipped shipped copies already unpacked by this process: (archive path, kind) -> directory.
+_UNPACKED: dict[tuple[str, str], Path] = {}
+
+
 class ShippedDataError(RuntimeError):
     """The shipped copy exists but cannot be made available on disk."""
 
@@ -79,7 +83,10 @@ def shipped_dir(kind: str) -> Path | None:
         if copy.is_dir():
             return copy
     elif copy.is_dir():  # inside a zip archive (a Scrapyd egg)
-        return _unpacked(copy, kind)
+        key = (str(copy), kind)
+        if key not in _UNPACKED:
+            _UNPACKED[key] = _unpacked(copy, kind)
+        return _UNPACKED[key]
     return checkout_dir(kind)
 
 
@@ -95,7 +102,8 @@ def _walk(node: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversabl
 def cache_root() -> Path:
     """Parent of unpacked shipped copies: ``$CORPUSCRAWL_CACHE_DIR``, else the temp directory."""
     env = os.environ.get(CACHE_DIR_ENV)
-    return Path(env) if env else Path(tempfile.gettempdir()) / f"corpuscrawl-{os.getuid()}"
+    user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    return Path(env) if env else Path(tempfile.gettempdir()) / f"corpuscrawl-{user}"
 
 
 def _unpacked(copy: Traversable, kind: str) -> Path:

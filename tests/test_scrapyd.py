@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from tests.packaging_helpers import REPO, clean_env, copy_sources
-from tests.small_site import ARTICLES, SmallSite
+from tests.small_site import ARTICLES, FOOTER, SmallSite
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")]
@@ -152,7 +152,7 @@ def test_two_scheduled_crawls_write_their_corpora_and_summaries(scrapyd, tmp_pat
                         f"SCRAPYD_PASSWORD='{PASSWORD}'\nCORPUS_DIR={corpus_dir}\n"
                         f"STATE_DIR={state_dir}\nWAIT_POLL=1\nWAIT_TIMEOUT=240\n",
                         encoding="utf-8")
-    with SmallSite() as first, SmallSite() as second:
+    with SmallSite(variant=1) as first, SmallSite(variant=2) as second:
         # 1. by hand: schedule.json with spider arguments and a FEEDS setting
         feed = corpus_dir / "by-hand.jsonl"
         job = scrapyd.request("schedule.json", [
@@ -163,7 +163,8 @@ def test_two_scheduled_crawls_write_their_corpora_and_summaries(scrapyd, tmp_pat
         assert job["status"] == "ok"
         # 2. the shipped schedule script, waiting for the crawl like cron and systemd do
         args_file = tmp_path / "second.args"
-        args_file.write_text(f"# the second site\nseeds={second.url}\nextractor=auto\n")
+        args_file.write_text(f"# the second site\nseeds={second.url}\nextractor=auto\n"
+                             "setting=CORPUSCRAWL_BOILERPLATE_ENABLED=False\n")
         proc = subprocess.run([str(REPO / "deploy" / "corpuscrawl-schedule"), "--wait",
                                "--args-file", str(args_file), "second", "depth=3"],
                               capture_output=True, text=True, timeout=300,
@@ -172,10 +173,11 @@ def test_two_scheduled_crawls_write_their_corpora_and_summaries(scrapyd, tmp_pat
         scrapyd.wait_finished({job["jobid"]})
     second_feeds = list((corpus_dir / "second").glob("second-*.jsonl"))
     assert len(second_feeds) == 1 and "finished; summary: " in proc.stdout
-    for path, job_id in ((feed, job["jobid"]), (second_feeds[0], second_feeds[0].stem)):
+    for path, job_id, town in ((feed, job["jobid"], "Brightwater"),
+                               (second_feeds[0], second_feeds[0].stem, "Coldmoor")):
         docs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
         assert len(docs) >= ARTICLES and {d["extractor"] for d in docs} == {"auto"}
-        assert any("committee met on day 1" in d["text"] for d in docs)
+        assert sum(f"library of {town} committee met on day" in d["text"] for d in docs) == 1
         summary = json.loads(Path(f"{path}.summary.json").read_text(encoding="utf-8"))
         assert summary["job"] == job_id and summary["documents"]["exported"] == len(docs)
         assert summary["nothing_fetched"] is False
@@ -184,6 +186,9 @@ def test_two_scheduled_crawls_write_their_corpora_and_summaries(scrapyd, tmp_pat
         assert f"loading model auto from {scrapyd.cache}" in log, log[-3000:]
         assert "Traceback" not in log
     assert summary["collection"] == "second"
+    # the setting= line of the args file reached the crawl: no boilerplate was removed
+    assert summary["boilerplate"]["paragraphs_removed"] == 0
+    assert all(FOOTER in d["text"] for d in docs if "committee met" in d["text"])
 
 
 def test_schedule_script_reports_a_crawl_that_fetched_nothing(scrapyd, tmp_path):
