@@ -5,7 +5,7 @@ Everything else is declared in pyproject.toml.
 *Shipped data.*  ``models/`` (trained models, their cards, the element
 classifier) and ``templates/`` stay at the top of the repository, where users
 look at and edit them; git holds that one copy.  ``package_dir`` maps them into
-the package as ``corpuscrawl.shipped.models`` and ``corpuscrawl.shipped.templates``,
+the package as ``corpuscrawl.data.models`` and ``corpuscrawl.data.templates``,
 so wheels, sdists (and wheels built from them) and eggs (``scrapyd-deploy``)
 carry them; :mod:`corpuscrawl.shipped` finds them at run time.
 
@@ -32,15 +32,15 @@ class bdist_egg_without_extensions(bdist_egg):  # noqa: N801 (setuptools' comman
 
 
 #: Top-level directory -> package it is installed as.
-SHIPPED = {"corpuscrawl.shipped.models": "models",
-           "corpuscrawl.shipped.templates": "templates"}
+SHIPPED = {"corpuscrawl.data.models": "models",
+           "corpuscrawl.data.templates": "templates"}
 
 setup(
     packages=find_packages(include=["corpuscrawl", "corpuscrawl.*"]) + list(SHIPPED),
     package_dir=SHIPPED,
     package_data={
-        "corpuscrawl.shipped.models": ["*.skops", "*.json", "*.jsonl", "*.md"],
-        "corpuscrawl.shipped.templates": ["*.txt", "*.md"],
+        "corpuscrawl.data.models": ["*.skops", "*.json", "*.jsonl", "*.md"],
+        "corpuscrawl.data.templates": ["*.txt", "*.md"],
     },
     cmdclass={"bdist_egg": bdist_egg_without_extensions},
     ext_modules=[

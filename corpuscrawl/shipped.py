@@ -3,7 +3,7 @@
 The repository keeps them where users look and edit them: ``models/`` (trained
 models, their cards, the element classifier) and ``templates/`` (per-site
 templates) at the top level.  Built packages carry the same files inside the
-package, as ``corpuscrawl/shipped/models/`` and ``corpuscrawl/shipped/templates/``
+package, as ``corpuscrawl/data/models/`` and ``corpuscrawl/data/templates/``
 (``setup.py`` maps the two top-level directories there; git holds one copy).
 
 A file is looked up, in order, in
@@ -38,7 +38,7 @@ MODELS_DIR_ENV = "CORPUSCRAWL_MODELS_DIR"
 #: Kinds of shipped data: the top-level directory of the checkout and of the package copy.
 KINDS = ("models", "templates")
 #: Sub-package directory that holds the shipped copies in a built package.
-SHIPPED_SUBDIR = "shipped"
+SHIPPED_SUBDIR = "data"
 #: Environment variable overriding where a zipped egg's shipped copy is unpacked.
 CACHE_DIR_ENV = "CORPUSCRAWL_CACHE_DIR"
 

@@ -68,8 +68,8 @@ def test_sdist_and_wheel_carry_models_cards_and_templates(installed):
     assert {f"models/{n}" for n in SHIPPED_MODELS} <= names
     assert {f"templates/{n}" for n in SHIPPED_TEMPLATES} <= names
     wheel_names = set(zipfile.ZipFile(installed["wheel"]).namelist())
-    assert {f"corpuscrawl/shipped/models/{n}" for n in SHIPPED_MODELS} <= wheel_names
-    assert {f"corpuscrawl/shipped/templates/{n}" for n in SHIPPED_TEMPLATES} <= wheel_names
+    assert {f"corpuscrawl/data/models/{n}" for n in SHIPPED_MODELS} <= wheel_names
+    assert {f"corpuscrawl/data/templates/{n}" for n in SHIPPED_TEMPLATES} <= wheel_names
     assert any(n.endswith(".md") for n in SHIPPED_MODELS), "model cards are shipped too"
     metadata = next(n for n in wheel_names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(installed["wheel"]).read(metadata).decode()
@@ -87,7 +87,7 @@ def test_package_and_its_data_come_from_the_installed_environment(installed):
                             "print(s.shipped_dir('templates'))").split()
     venv = str(installed["venv"].resolve())
     assert all(line.startswith(venv) for line in out), out
-    assert out[1].endswith("corpuscrawl/shipped/models")
+    assert out[1].endswith("corpuscrawl/data/models")
 
 
 def test_extract_auto_from_the_installed_package(installed):
@@ -160,4 +160,4 @@ def test_demo_crawl_from_the_installed_package(installed):
     docs = [json.loads(line) for line in
             (installed["work"] / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
     assert docs and all(d["extractor"] == "auto" and d["text"] for d in docs)
-    assert "corpuscrawl/shipped/models/auto.skops" in proc.stderr
+    assert "corpuscrawl/data/models/auto.skops" in proc.stderr

@@ -51,10 +51,10 @@ def test_unknown_kind_is_refused():
 def test_a_zipped_copy_is_unpacked_once_into_a_content_named_cache(tmp_path, monkeypatch):
     archive = tmp_path / "project.egg"
     with zipfile.ZipFile(archive, "w") as zf:
-        zf.writestr("corpuscrawl/shipped/models/a.json", '{"a": 1}')
-        zf.writestr("corpuscrawl/shipped/models/cards/a.md", "# a")
+        zf.writestr("corpuscrawl/data/models/a.json", '{"a": 1}')
+        zf.writestr("corpuscrawl/data/models/cards/a.md", "# a")
     monkeypatch.setenv("CORPUSCRAWL_CACHE_DIR", str(tmp_path / "cache"))
-    copy = zipfile.Path(archive, "corpuscrawl/shipped/models/")
+    copy = zipfile.Path(archive, "corpuscrawl/data/models/")
     first = shipped._unpacked(copy, "models")
     assert first.parent.parent == tmp_path / "cache" and first.name == "models"
     assert (first / "a.json").read_text() == '{"a": 1}'
@@ -62,17 +62,17 @@ def test_a_zipped_copy_is_unpacked_once_into_a_content_named_cache(tmp_path, mon
     (first / "a.json").touch()
     assert shipped._unpacked(copy, "models") == first  # same content: same directory, no copy
     with zipfile.ZipFile(archive, "a") as zf:
-        zf.writestr("corpuscrawl/shipped/models/b.json", "{}")
-    assert shipped._unpacked(zipfile.Path(archive, "corpuscrawl/shipped/models/"),
+        zf.writestr("corpuscrawl/data/models/b.json", "{}")
+    assert shipped._unpacked(zipfile.Path(archive, "corpuscrawl/data/models/"),
                              "models") != first  # new content: new directory
 
 
 def test_an_unwritable_cache_is_a_clear_error(tmp_path, monkeypatch):
     archive = tmp_path / "project.egg"
     with zipfile.ZipFile(archive, "w") as zf:
-        zf.writestr("corpuscrawl/shipped/models/a.json", "{}")
+        zf.writestr("corpuscrawl/data/models/a.json", "{}")
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv("CORPUSCRAWL_CACHE_DIR", str(blocker / "cache"))
     with pytest.raises(shipped.ShippedDataError, match="set CORPUSCRAWL_CACHE_DIR"):
-        shipped._unpacked(zipfile.Path(archive, "corpuscrawl/shipped/models/"), "models")
+        shipped._unpacked(zipfile.Path(archive, "corpuscrawl/data/models/"), "models")
