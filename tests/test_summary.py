@@ -147,6 +147,7 @@ def test_scrapy_crawl_exits_3_too_and_without_a_feed_writes_into_the_state_dir(t
     proc = subprocess.run(
         [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds=http://127.0.0.1:{port}/",
          "-s", "RETRY_TIMES=0", "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'state'}",
+         "-s", f"CORPUSCRAWL_SUMMARY_FILE={tmp_path / 'alerts' / 'last.json'}",
          "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp_path / 'h.sqlite3'}"],
         cwd=REPO, capture_output=True, text=True, timeout=120,
         env=dict(os.environ, PYTHONPATH=str(REPO)))
@@ -155,3 +156,14 @@ def test_scrapy_crawl_exits_3_too_and_without_a_feed_writes_into_the_state_dir(t
     summary = json.loads((tmp_path / "state" / f"127.0.0.1_{port}" /
                           "last-crawl.summary.json").read_text(encoding="utf-8"))
     assert summary["nothing_fetched"] is True and summary["outputs"] == []
+    assert json.loads((tmp_path / "alerts" / "last.json").read_text()) == summary
+
+
+def test_local_feed_paths():
+    from corpuscrawl.extensions import local_feed_path
+
+    assert local_feed_path("file:///srv/corpus/a.jsonl") == Path("/srv/corpus/a.jsonl")
+    assert local_feed_path("corpus.jsonl") == Path("corpus.jsonl")
+    assert local_feed_path("/abs/out/index.tsv") == Path("/abs/out/index.tsv")
+    assert local_feed_path("s3://bucket/corpus.jsonl") is None
+    assert local_feed_path("ftp://host/corpus.jsonl") is None
