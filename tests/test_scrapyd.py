@@ -72,7 +72,9 @@ class Scrapyd:
         self.log = (root / "scrapyd.out").open("w")
         self.proc = subprocess.Popen([sys.executable, "-m", "scrapyd", "--pidfile="], cwd=root,
                                      stdout=self.log, stderr=subprocess.STDOUT,
-                                     env=clean_env(CORPUSCRAWL_CACHE_DIR=str(self.cache)))
+                                     # HOME: no ~/.scrapyd.conf of the machine overrides ours
+                                     env=clean_env(CORPUSCRAWL_CACHE_DIR=str(self.cache),
+                                                   HOME=str(root)))
 
     def request(self, endpoint: str, data: list[tuple[str, str]] | None = None,
                 auth: bool = True) -> dict[str, Any]:
@@ -215,3 +217,15 @@ def test_shipped_recurring_jobs_call_the_schedule_script(name):
     text = (REPO / "deploy" / name).read_text(encoding="utf-8")
     assert "corpuscrawl-schedule --wait" in text
     assert os.access(REPO / "deploy" / "corpuscrawl-schedule", os.X_OK)
+
+
+def test_a_job_without_feed_or_state_dir_keeps_its_summary_in_scrapyds_working_dir(scrapyd):
+    with SmallSite(variant=3) as site:
+        job = scrapyd.request("schedule.json", [
+            ("project", "corpuscrawl"), ("spider", "corpus"), ("seeds", site.url),
+            ("collection", "bare"), ("max_pages", "2")])
+        scrapyd.wait_finished({job["jobid"]})
+    path = scrapyd.root / ".scrapy" / "corpuscrawl" / "bare" / "last-crawl.summary.json"
+    summary = json.loads(path.read_text(encoding="utf-8"))
+    assert summary["job"] == job["jobid"] and summary["outputs"] == []
+    assert summary["pages"]["extracted"] >= 2
