@@ -11,7 +11,8 @@ the types.  Raw pickle is never used.
 Models are looked up in ``CORPUSCRAWL_MODELS_DIR`` when set, then in the
 shipped models (:mod:`corpuscrawl.shipped`: the installed package's copy, or
 ``models/`` of a source checkout); a directory passed explicitly is the only
-one searched.  New models are written to :func:`models_dir`.
+one searched.  New models are written to ``CORPUSCRAWL_MODELS_DIR``, an explicit
+directory, or a checkout's ``models/`` — never into an installed package.
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ from typing import Any
 import skops.io as sio
 
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.shipped import MODELS_DIR_ENV, find_model, models_dir, models_dirs
+from corpuscrawl.shipped import (
+    MODELS_DIR_ENV,
+    find_model,
+    models_dir,
+    models_dirs,
+    models_write_dir,
+)
 
 logger = logging.getLogger("corpuscrawl.models")
 #: scikit-learn internals that skops does not trust by default but our models contain
@@ -49,8 +56,8 @@ class ModelFileError(ExtractorError):
 
 
 def model_path(name: str, directory: str | Path | None = None) -> Path:
-    """Where the model called ``name`` is written (in :func:`models_dir`)."""
-    return models_dir(directory) / f"{name}{MODEL_SUFFIX}"
+    """Where the model called ``name`` is written (:func:`corpuscrawl.shipped.models_write_dir`)."""
+    return models_write_dir(directory) / f"{name}{MODEL_SUFFIX}"
 
 
 def find_model_path(name: str, directory: str | Path | None = None) -> Path | None:
@@ -59,8 +66,8 @@ def find_model_path(name: str, directory: str | Path | None = None) -> Path | No
 
 
 def card_path(name: str, directory: str | Path | None = None) -> Path:
-    """Where the card of the model called ``name`` is stored."""
-    return models_dir(directory) / f"{name}.md"
+    """Where the card of the model called ``name`` is written, beside the model."""
+    return models_write_dir(directory) / f"{name}.md"
 
 
 def file_sha256(path: Path) -> str:

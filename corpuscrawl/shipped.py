@@ -189,6 +189,24 @@ def models_dir(explicit: str | Path | None = None) -> Path:
     return shipped
 
 
+def models_write_dir(explicit: str | Path | None = None) -> Path:
+    """Where new models are written: ``explicit``, ``$CORPUSCRAWL_MODELS_DIR`` or the checkout.
+
+    Never the installed package's copy: a file written there changes the
+    installation behind the package manager's back (and is lost on upgrade).
+    """
+    override = models_override(explicit)
+    if override is not None:
+        return override
+    checkout = checkout_dir("models")
+    if checkout is not None and checkout == shipped_dir("models"):
+        return checkout
+    raise ShippedDataError(
+        f"where should the model go? Set {MODELS_DIR_ENV} (or pass --models-dir) to a "
+        "directory of your own; the installed package's models are not written to, and "
+        "models found there are still loaded after yours")
+
+
 def find_model(filename: str, explicit: str | Path | None = None) -> Path | None:
     """The first ``filename`` (e.g. ``auto.skops``) on :func:`models_dirs`, else None."""
     for directory in models_dirs(explicit):
@@ -215,6 +233,7 @@ __all__ = [
     "models_dir",
     "models_dirs",
     "models_override",
+    "models_write_dir",
     "search_path",
     "shipped_dir",
     "templates_dirs",

@@ -216,10 +216,9 @@ def test_headline_features_can_be_left_out(data_dir, tmp_path):
     assert extractor.extract(documents([tinyset], "test")[0].page)
 
 
-def test_missing_model_names_file_and_command(tmp_path, monkeypatch):
-    monkeypatch.setenv("CORPUSCRAWL_MODELS_DIR", str(tmp_path))
+def test_missing_model_names_file_and_command(tmp_path):
     with pytest.raises(ExtractorError) as info:
-        get_extractor("auto")
+        get_extractor("auto", models_dir=str(tmp_path))
     assert str(tmp_path / "auto.skops") in str(info.value)
     assert "corpuscrawl train auto" in str(info.value)
 

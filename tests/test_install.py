@@ -161,3 +161,11 @@ def test_demo_crawl_from_the_installed_package(installed):
             (installed["work"] / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
     assert docs and all(d["extractor"] == "auto" and d["text"] for d in docs)
     assert "corpuscrawl/data/models/auto.skops" in proc.stderr
+
+
+def test_new_models_are_never_written_into_the_installed_package(installed, tmp_path):
+    code = "from corpuscrawl.models import model_path; print(model_path('mine'))"
+    proc = run(installed, str(installed["python"]), "-c", code)
+    assert proc.returncode != 0 and "Set CORPUSCRAWL_MODELS_DIR" in proc.stderr
+    assert python(installed, code, CORPUSCRAWL_MODELS_DIR=str(tmp_path)).strip() == \
+        str(tmp_path / "mine.skops")

@@ -19,13 +19,15 @@ def test_from_a_checkout_the_shipped_copies_are_the_top_level_directories(monkey
     assert shipped.shipped_dir("templates") == REPO / "templates"
     assert shipped.models_dir() == REPO / "models"
     assert shipped.find_model("auto.skops") == REPO / "models" / "auto.skops"
+    assert shipped.models_write_dir() == REPO / "models"  # training from a checkout
 
 
 def test_models_dir_environment_is_searched_first_then_the_shipped_models(tmp_path, monkeypatch):
     monkeypatch.setenv("CORPUSCRAWL_MODELS_DIR", str(tmp_path))
     (tmp_path / "element-classifier.json").write_text("{}")
     assert shipped.models_dirs() == [tmp_path, REPO / "models"]
-    assert shipped.models_dir() == tmp_path  # where new models are written
+    assert shipped.models_dir() == tmp_path
+    assert shipped.models_write_dir() == tmp_path  # where new models are written
     assert shipped.find_model("element-classifier.json") == tmp_path / "element-classifier.json"
     assert shipped.find_model("auto.skops") == REPO / "models" / "auto.skops"
 
