@@ -41,7 +41,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--base", metavar="NAME[,...]",
                    help="base extractors for hybrids / votes for auto (default: the model's own)")
     p.add_argument("--models-dir", metavar="DIR",
-                   help="where to write the model and card (default: models/)")
+                   help="where to write the model and card (default: $CORPUSCRAWL_MODELS_DIR, "
+                        "else a checkout's models/)")
     p.add_argument("--no-eval", action="store_true", help="skip scoring on the test split")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
