@@ -20,8 +20,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 #: What a distribution is built from (everything else in the checkout is not needed).
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "scrapy.cfg", "corpuscrawl", "models",
-           "templates")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "scrapy.cfg", "corpuscrawl",
+           "models", "templates", "deploy")
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "build", "*.egg-info")
 
 

@@ -67,6 +67,8 @@ def test_sdist_and_wheel_carry_models_cards_and_templates(installed):
                  if len(Path(n).parts) > 1}
     assert {f"models/{n}" for n in SHIPPED_MODELS} <= names
     assert {f"templates/{n}" for n in SHIPPED_TEMPLATES} <= names
+    assert {"deploy/scrapyd.conf", "deploy/corpuscrawl-schedule", "deploy/crontab",
+            "deploy/systemd/corpuscrawl-crawl@.timer"} <= names
     wheel_names = set(zipfile.ZipFile(installed["wheel"]).namelist())
     assert {f"corpuscrawl/data/models/{n}" for n in SHIPPED_MODELS} <= wheel_names
     assert {f"corpuscrawl/data/templates/{n}" for n in SHIPPED_TEMPLATES} <= wheel_names
