@@ -22,7 +22,7 @@ What the figures mean (keys of the JSON):
   cleaned, documents dropped because nothing but boilerplate was left;
   ``duplicates_dropped`` — near-duplicates not written.
 * ``errors`` — by type: requests that failed for good (``http <status>`` or
-  the exception's class name, e.g. ``ConnectionRefusedError``, ``TimeoutError``),
+  the exception's class name, e.g. ``DownloadConnectionRefusedError``),
   ``spider <exception>``, ``extraction`` and ``rendering`` failures.
   ``pages.ignored`` counts requests not fetched on purpose (robots.txt, guards).
 * ``domains`` — per domain: responses, HTTP errors, download errors,
