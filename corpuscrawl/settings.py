@@ -155,3 +155,20 @@ COMMANDS_MODULE = "corpuscrawl.scrapy_commands"
 CORPUSCRAWL_SUMMARY_ENABLED = True
 #: Also write the summary to this file ("" = only the places above).
 CORPUSCRAWL_SUMMARY_FILE = ""
+
+# --- raw web kept as WARC (corpuscrawl.archive) ---------------------------------------
+# Both components are off (NotConfigured) while CORPUSCRAWL_WARC_DIR is empty.  The
+# downloader middleware sits at 950, after every built-in one: it sees each response
+# before HttpCompressionMiddleware (590) decodes it and each request as it is sent.
+DOWNLOADER_MIDDLEWARES = {**DOWNLOADER_MIDDLEWARES,
+                          "corpuscrawl.archive.scrapy_glue.WarcMiddleware": 950}
+SPIDER_MIDDLEWARES = {**globals().get("SPIDER_MIDDLEWARES", {}),
+                      "corpuscrawl.archive.scrapy_glue.WarcConversionMiddleware": 500}
+#: Write every fetched response (and each rendered page's DOM) as WARC/1.1 records into
+#: this directory ("" = no WARC).  Read them back with ``corpuscrawl extract -e NAME FILE``.
+CORPUSCRAWL_WARC_DIR = ""
+#: Start a new WARC file when the current one would grow past this size: bytes, or a
+#: number with a decimal unit ("100M", "1G"); a single oversized fetch still goes whole.
+CORPUSCRAWL_WARC_MAX_SIZE = "1G"
+#: First part of the WARC file names: PREFIX-TIMESTAMP-SERIAL-HOST-PID.warc.gz.
+CORPUSCRAWL_WARC_PREFIX = "corpuscrawl"
