@@ -3,6 +3,7 @@
     corpuscrawl extract -e bte -e justext ../shared/datasets/cleaneval -o /tmp/out
     corpuscrawl extract -e all DATASET_DIR
     corpuscrawl extract -e template:path=templates/example.com.txt DATASET_DIR
+    corpuscrawl extract -e justext crawl/*.warc.gz -o corpus.jsonl   # see extract_warc
 
 Writes ``<OUT>/<method>/<id>.txt`` (``OUT`` defaults to the dataset directory)
 for every page in ``DATASET_DIR/html/`` (``.html`` or ``.html.gz``, any
@@ -35,11 +36,20 @@ ALL = "all"
 def register(subparsers: Any) -> None:
     """Add the ``extract`` subcommand."""
     p = subparsers.add_parser(
-        "extract", help="run extractors over a dataset directory (html/ -> <method>/)",
+        "extract", help="run extractors over a dataset directory (html/ -> <method>/) "
+                        "or re-extract a corpus from WARC files",
         description="Run registered extractors over DATASET_DIR/html/* and write "
-                    "OUT/<method>/<id>.txt (OUT defaults to DATASET_DIR).",
+                    "OUT/<method>/<id>.txt (OUT defaults to DATASET_DIR); or, given WARC "
+                    "files, re-extract the crawl's corpus from them into the feed OUT.",
     )
-    p.add_argument("dataset", metavar="DATASET_DIR", help="directory with an html/ sub-directory")
+    p.add_argument("dataset", metavar="DATASET_DIR|FILE.warc.gz",
+                   help="directory with an html/ sub-directory, or a WARC file")
+    p.add_argument("warcs", nargs="*", metavar="FILE.warc.gz", help="more WARC files")
+    p.add_argument("-s", dest="settings", action="append", default=[], metavar="NAME=VALUE",
+                   help="WARC input: Scrapy/corpuscrawl setting over the project's; repeatable")
+    p.add_argument("--history", metavar="PATH",
+                   help="WARC input: boilerplate history to use (SQLite path or redis:// URL; "
+                        "default: a fresh one in memory)")
     p.add_argument("-e", "--extractor", action="append", required=True, metavar="NAME",
                    help="registry name, optionally NAME:key=value,...; repeatable; "
                         "'all' = every extractor that needs no options")
@@ -87,6 +97,12 @@ def writable(path: Path) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from corpuscrawl.archive.replay import is_warc_path
+
+    if args.warcs or is_warc_path(args.dataset) or os.path.isfile(args.dataset):
+        from corpuscrawl.commands import extract_warc
+
+        return extract_warc.run(args, [args.dataset, *args.warcs])
     try:
         dataset = Dataset(args.dataset)
         specs, notes = expand_specs(args.extractor)
