@@ -202,19 +202,24 @@ class Replay:
     def documents(self, records: Iterable[ArchivedRecord], counts: Counter[str]) -> Iterator[Document]:
         """Documents of the pages among ``records`` (a response or conversion with its metadata)."""
         pending: _Capture | None = None
-        for record in records:
-            counts["records"] += 1
-            if pending is not None and record.type in ("metadata", "request") and \
-                    pending.record.id in (record.header("WARC-Concurrent-To"),
-                                          record.header("WARC-Refers-To")):
-                if record.type == "metadata":
-                    pending.fields = record.fields()
-                continue
-            if pending is not None:
+        try:
+            for record in records:
+                counts["records"] += 1
+                if pending is not None and record.type in ("metadata", "request") and \
+                        pending.record.id in (record.header("WARC-Concurrent-To"),
+                                              record.header("WARC-Refers-To")):
+                    if record.type == "metadata":
+                        pending.fields = record.fields()
+                    continue
+                if pending is not None:
+                    yield from self._handle(pending, counts)
+                    pending = None
+                if record.type in ("response", "conversion"):
+                    pending = _Capture(record)
+        except WarcReadError:
+            if pending is not None:  # a whole response whose companions were torn off
                 yield from self._handle(pending, counts)
-                pending = None
-            if record.type in ("response", "conversion"):
-                pending = _Capture(record)
+            raise
         if pending is not None:
             yield from self._handle(pending, counts)
 
