@@ -1,0 +1,83 @@
+"""WARC of rendered pages, in real headless Chromium: the HTML as sent in the ``response``
+record, the DOM after the interaction loop in a ``conversion`` record referring to it, and
+``corpuscrawl extract`` taking the conversion (``render=always`` and ``render=auto``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.request import urlopen
+
+import pytest
+
+from corpuscrawl.archive.reader import read_records
+from corpuscrawl.browse.browser import chromium_path
+from corpuscrawl.browse.localsite import LocalSite
+from corpuscrawl.cli import main
+from tests.crawl_helpers import run_crawl
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(chromium_path()).exists(),
+                       reason=f"Chromium not installed at {chromium_path()}"),
+]
+
+SITE = Path(__file__).parent / "data" / "dynamic"
+
+
+def _without_fetch_time(docs: list[dict]) -> dict[str, dict]:
+    return {d["url"]: {k: v for k, v in d.items() if k != "fetched_at"} for d in docs}
+
+
+def _replayed(files: list[Path], out: Path) -> list[dict]:
+    assert main(["extract", "-e", "bte", *map(str, files), "-o", str(out)]) == 0
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_rendered_page_has_its_conversion_record(tmp_path: Path) -> None:
+    warc_dir = tmp_path / "warc"
+    with LocalSite(SITE) as site:
+        url = site.url("news/article.html")
+        docs, log, code = run_crawl(tmp_path / "out.jsonl", f"seeds={url}", "render=always",
+                                    "depth=0", "max_scrolls=1",
+                                    settings={"CORPUSCRAWL_WARC_DIR": str(warc_dir)})
+        with urlopen(url) as answer:
+            sent = answer.read()
+    assert code == 0, log[-3000:]
+    files = sorted(warc_dir.glob("*.warc.gz"))
+    records = [r for f in files for r in read_records(f)]
+    responses = {r.target: r for r in records if r.type == "response"}
+    page = responses[url]
+    assert page.body == sent                                            # as sent, not the DOM
+    assert page.header("WARC-IP-Address") == "127.0.0.1"
+    assert page.http.get_header("Content-Length") == str(len(page.body))
+    [conversion] = [r for r in records if r.type == "conversion"]
+    assert conversion.target == url
+    assert conversion.header("WARC-Refers-To") == page.id
+    assert conversion.header("WARC-Payload-Digest").startswith("sha1:")
+    assert b"CLICK-REVEALED-ARTICLE" in conversion.body                 # after the click
+    assert b"CLICK-REVEALED-ARTICLE" not in page.body
+    fields = next(r for r in records if r.type == "metadata"
+                  and r.header("WARC-Concurrent-To") == page.id).fields()
+    assert fields["fetcher"] == "browser" and fields["callback"] == "parse_rendered"
+    replayed = _replayed(files, tmp_path / "replayed.jsonl")
+    assert _without_fetch_time(replayed) == _without_fetch_time(docs)
+    assert replayed[0]["rendered"] is True
+
+
+def test_render_auto_replay_uses_the_conversion_not_the_plain_shell(tmp_path: Path) -> None:
+    warc_dir = tmp_path / "warc"
+    with LocalSite(SITE) as site:
+        seeds = ",".join(site.url(p) for p in ("app/index.html", "news/hidden-article.html"))
+        docs, log, code = run_crawl(tmp_path / "auto.jsonl", f"seeds={seeds}", "render=auto",
+                                    "depth=0", settings={"CORPUSCRAWL_WARC_DIR": str(warc_dir)})
+    assert code == 0, log[-3000:]
+    files = sorted(warc_dir.glob("*.warc.gz"))
+    records = [r for f in files for r in read_records(f)]
+    app = site.url("app/index.html")
+    assert sum(r.type == "response" and r.target == app for r in records) == 2  # plain + browser
+    assert sum(r.type == "conversion" for r in records) == 1
+    replayed = _replayed(files, tmp_path / "replayed.jsonl")
+    assert _without_fetch_time(replayed) == _without_fetch_time(docs)
+    assert next(d for d in replayed if d["url"] == app)["rendered"] is True
