@@ -91,6 +91,8 @@ def read_records(path: str | Path) -> Iterator[ArchivedRecord]:
                 offset = end
                 _check_rest(fh, end)
                 return
+            if record.format != "warc":  # warcio reads any text line as an ARC header
+                raise WarcReadError("", 0, "not a WARC record (WARC/1.0 or WARC/1.1 expected)")
             body = _read_body(record)
             iterator.read_to_end()
             _check_member_end(reader, "the record's gzip member is cut short")
@@ -104,7 +106,7 @@ def read_records(path: str | Path) -> Iterator[ArchivedRecord]:
                 date=headers.get_header("WARC-Date") or "",
                 warc_headers=headers, http=record.http_headers, body=body)
     except WarcReadError as exc:
-        raise WarcReadError(path, exc.offset or offset, exc.reason) from exc
+        raise WarcReadError(path, exc.offset or offset, exc.reason) from None
     except Exception as exc:  # warcio fails on torn data in many ways (even AttributeError)
         raise WarcReadError(path, offset, _reason(exc)) from exc
     finally:
