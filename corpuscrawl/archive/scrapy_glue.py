@@ -43,7 +43,7 @@ import logging
 import platform
 import time
 import weakref
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,20 +135,35 @@ class WarcArchive:
         self.errors = 0
         crawler.signals.connect(self.close, signal=signals.spider_closed)
 
-    def write(self, records: list[Any]) -> str:
-        """Write one group of records whole; returns the first record's id ("" on error)."""
+    def write(self, build: Callable[[], list[Any]]) -> str:
+        """Build one group of records and write it whole; returns the first record's id.
+
+        "" when it failed: a write error (disk full) or a fetch whose records
+        cannot be built is logged and counted, and the crawl goes on.  The time
+        spent (building, digests, compression, writing) is summed in the
+        ``corpuscrawl/warc/seconds`` stat.
+        """
+        started = time.perf_counter()
         try:
-            written = self.writer.write(records)
+            written = self.writer.write(build())
         except OSError as exc:
-            self.errors += 1
-            self._inc("write_errors")
-            if self.errors == 1 or self.errors % 100 == 0:
-                logger.error("cannot write WARC records to %s (%d failures so far): %s",
-                             self.config.directory, self.errors, exc)
+            self._failed("write_errors", "cannot write WARC records to %s: %s",
+                         self.config.directory, exc)
             return ""
-        self._inc("records", len(records))
+        except Exception as exc:  # a record warcio cannot build must not fail the fetch
+            self._failed("record_errors", "cannot build WARC records: %r", exc)
+            return ""
+        finally:
+            self._inc("seconds", time.perf_counter() - started)
+        self._inc("records", len(written.record_ids))
         self._inc("bytes", written.length)
         return written.record_ids[0]
+
+    def _failed(self, key: str, message: str, *args: object) -> None:
+        self.errors += 1
+        self._inc(key)
+        if self.errors == 1 or self.errors % 100 == 0:  # a full disk fails every fetch
+            logger.error(message + " (%d WARC failures so far)", *args, self.errors)
 
     def close(self) -> None:
         """Finish the current file (idempotent)."""
@@ -161,7 +176,7 @@ class WarcArchive:
         if stats is not None:
             stats.set_value(STATS_PREFIX + "files", files)
 
-    def _inc(self, key: str, count: int = 1) -> None:
+    def _inc(self, key: str, count: float = 1) -> None:
         stats = self.crawler.stats
         if stats is not None:
             stats.inc_value(STATS_PREFIX + key, count)
@@ -270,7 +285,7 @@ class WarcMiddleware:
         self._forget(request)
 
     def _write(self, request: Request, exchange: Exchange) -> str:
-        record_id = self.archive.write(exchange_records(exchange))
+        record_id = self.archive.write(lambda: exchange_records(exchange))
         if record_id:
             request.meta[RESPONSE_ID_META] = record_id
         return record_id
@@ -394,7 +409,7 @@ class WarcConversionMiddleware:
         if key in done:  # split mode: one page, several documents
             return
         done.add(key)
-        self.archive.write(conversion_records(
+        self.archive.write(lambda: conversion_records(
             item.url, item.html, response.meta.get(RESPONSE_ID_META, ""),
             warc_date(time.time()),
             {"depth": item.depth, "status": item.status,
