@@ -95,3 +95,11 @@ def test_warc_components_are_off_without_a_directory() -> None:
     for component in (WarcMiddleware, WarcConversionMiddleware):
         with pytest.raises(NotConfigured, match="CORPUSCRAWL_WARC_DIR"):
             component.from_crawler(get_crawler(settings_dict={"CORPUSCRAWL_WARC_DIR": ""}))
+
+
+def test_unusable_warc_directory_fails_at_start_naming_the_setting(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    crawler = get_crawler(settings_dict={"CORPUSCRAWL_WARC_DIR": str(blocker / "warc")})
+    with pytest.raises(ValueError, match="CORPUSCRAWL_WARC_DIR"):
+        WarcMiddleware.from_crawler(crawler)
