@@ -7,6 +7,8 @@
   a killed process are repaired at the next start.
 * :mod:`~corpuscrawl.archive.reader` — records back out of WARC files (ours or
   another crawler's), with errors naming the file and the byte offset.
+* :mod:`~corpuscrawl.archive.navigation` — the HTML a browser fetch received,
+  captured from Playwright.
 * :mod:`~corpuscrawl.archive.scrapy_glue` — the Scrapy side: a downloader
   middleware writing every fetched response, a spider middleware writing the
   rendered DOM of browser pages.

@@ -113,7 +113,9 @@ def exchange_records(exchange: Exchange) -> list[ArcWarcRecord]:
     response_headers = StatusAndHeaders(
         f"{exchange.status} {reason}".strip(),
         consistent_headers(exchange.response_headers, len(exchange.body), exchange.decoded),
-        protocol=exchange.protocol or "HTTP/1.1")
+        # an HTTP/1.x status line for every protocol, which every WARC reader parses (h2 too)
+        protocol=exchange.protocol if exchange.protocol.upper().startswith("HTTP/1")
+        else "HTTP/1.1")
     warc_headers: dict[str, str] = {"WARC-Date": date}
     if exchange.ip_address:
         warc_headers["WARC-IP-Address"] = exchange.ip_address

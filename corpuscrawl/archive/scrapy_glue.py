@@ -19,7 +19,8 @@
   Scrapy's HTTP cache (flag ``cached``) are not written: they were fetched,
   and archived, by an earlier crawl.
 * For a browser fetch (scrapy-playwright) the middleware listens to the
-  page's main-frame navigation responses and writes those — the HTML the
+  page's main-frame navigation responses (:mod:`~corpuscrawl.archive.navigation`)
+  and writes those — the HTML the
   server sent (decoded by the browser: the headers say so, see
   :mod:`~corpuscrawl.archive.records`), redirects included — instead of the
   DOM scrapy-playwright serialised at the load event.
@@ -36,7 +37,6 @@ counted; the crawl goes on.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
@@ -65,6 +65,7 @@ from corpuscrawl.archive.files import (
     recover_unfinished,
     safe_name,
 )
+from corpuscrawl.archive.navigation import captured, listen, stop_listening
 from corpuscrawl.archive.records import (
     Exchange,
     conversion_records,
@@ -82,12 +83,8 @@ logger = logging.getLogger("corpuscrawl.archive")
 
 #: Request meta key: WARC-Record-ID of the response record written for this request.
 RESPONSE_ID_META = "corpuscrawl_warc_response_id"
-#: Request meta key: navigation responses captured in the browser (internal, removed again).
-NAVIGATION_META = "corpuscrawl_warc_navigation"
 #: Request meta key: conversions already written for this response (internal).
 CONVERTED_META = "corpuscrawl_warc_converted"
-#: Seconds to wait for the browser to hand over a navigation response's body.
-CAPTURE_TIMEOUT_DEFAULT = 10.0
 #: Callback names written in the metadata record (``callback`` field).
 CALLBACK_NONE = "none"
 CALLBACK_PROBE = "error-probe"
@@ -273,7 +270,7 @@ class WarcMiddleware:
     def process_request(self, request: Request) -> None:
         """Browser fetches: listen to the page's navigation responses."""
         if request.meta.get("playwright"):
-            self._listen(request)
+            listen(request.meta)
 
     def process_response(self, request: Request, response: Response) -> Any:
         """Write the records of ``response``; browser fetches are written once captured."""
@@ -281,7 +278,7 @@ class WarcMiddleware:
             return response
         if "playwright" in response.flags:
             return self._write_browser(request, response)
-        self._forget(request)
+        stop_listening(request.meta)
         self._write(request, Exchange(
             url=response.url, status=response.status,
             response_headers=header_pairs(response.headers.items()), body=response.body,
@@ -293,7 +290,7 @@ class WarcMiddleware:
 
     def process_exception(self, request: Request, exception: BaseException) -> None:
         """Drop the browser listener state of a failed request (nothing to write)."""
-        self._forget(request)
+        stop_listening(request.meta)
 
     def _write(self, request: Request, exchange: Exchange) -> str:
         record_id = self.archive.write(lambda: exchange_records(exchange))
@@ -301,57 +298,15 @@ class WarcMiddleware:
             request.meta[RESPONSE_ID_META] = record_id
         return record_id
 
-    # --- browser fetches ------------------------------------------------------------
-
-    def _listen(self, request: Request) -> None:
-        handlers = dict(request.meta.get("playwright_page_event_handlers") or {})
-        if "response" in handlers:  # the spider listens itself: keep its handler
-            return
-        captures: list[asyncio.Future[dict[str, Any]]] = []
-
-        def on_response(pw_response: Any) -> None:
-            try:
-                if pw_response.request.is_navigation_request() and \
-                        pw_response.frame.parent_frame is None:
-                    captures.append(asyncio.ensure_future(_capture(pw_response)))
-            except Exception as exc:  # never break the browser's event loop
-                logger.debug("cannot capture navigation response: %r", exc)
-
-        handlers["response"] = on_response
-        request.meta["playwright_page_event_handlers"] = handlers
-        request.meta[NAVIGATION_META] = (on_response, captures)
-
-    def _forget(self, request: Request) -> list[Any]:
-        """Remove the listener from the request (it must not travel into retries or disk queues)."""
-        state = request.meta.pop(NAVIGATION_META, None)
-        if state is None:
-            return []
-        handler, captures = state
-        handlers = request.meta.get("playwright_page_event_handlers") or {}
-        if handlers.get("response") is handler:
-            handlers = {k: v for k, v in handlers.items() if k != "response"}
-            if handlers:
-                request.meta["playwright_page_event_handlers"] = handlers
-            else:
-                request.meta.pop("playwright_page_event_handlers", None)
-        return list(captures)
-
     async def _write_browser(self, request: Request, response: Response) -> Response:
-        captures = self._forget(request)
-        done: list[dict[str, Any]] = []
-        if captures:
-            finished, _ = await asyncio.wait(captures, timeout=CAPTURE_TIMEOUT_DEFAULT)
-            done = [f.result() for f in captures if f in finished and not f.exception()]
+        """Write the navigation responses the browser received (redirects first)."""
+        navigations = await captured(stop_listening(request.meta))
         metadata = request_metadata(request, browser=True)
-        for number, captured in enumerate(done):
-            last = number == len(done) - 1
-            self._write(request, Exchange(
-                url=captured["url"], status=captured["status"],
-                response_headers=captured["headers"], body=captured["body"],
-                method=captured["method"], request_headers=captured["request_headers"],
-                ip_address=captured["ip"], date=warc_date(captured["time"]), decoded=True,
-                metadata=metadata if last else {**metadata, "callback": "redirect"}))
-        if not done:  # nothing captured: keep what the browser gave Scrapy, and say so
+        for number, navigation in enumerate(navigations):
+            last = number == len(navigations) - 1
+            self._write(request, navigation.exchange(
+                metadata if last else {**metadata, "callback": "redirect"}))
+        if not navigations:  # nothing captured: keep what the browser gave Scrapy, and say so
             self._write(request, Exchange(
                 url=response.url, status=response.status,
                 response_headers=header_pairs(response.headers.items()), body=response.body,
@@ -359,27 +314,6 @@ class WarcMiddleware:
                 ip_address=str(response.ip_address or ""), date=_fetch_date(request),
                 decoded=True, metadata={**metadata, "payload": "dom-at-load"}))
         return response
-
-
-async def _capture(pw_response: Any) -> dict[str, Any]:
-    """Status, headers, body and peer of a Playwright navigation response (body b"" for redirects)."""
-    started = time.time()
-    headers = [(h["name"], h["value"]) for h in await pw_response.headers_array()
-               if not h["name"].startswith(":")]
-    request = pw_response.request
-    request_headers = [(h["name"], h["value"]) for h in await request.headers_array()
-                       if not h["name"].startswith(":")]
-    try:
-        body = await pw_response.body()
-    except Exception:  # redirects and aborted loads have no body
-        body = b""
-    try:
-        address = await pw_response.server_addr()
-    except Exception:
-        address = None
-    return {"url": pw_response.url, "status": pw_response.status, "headers": headers,
-            "body": body, "method": request.method, "request_headers": request_headers,
-            "ip": (address or {}).get("ipAddress", ""), "time": started}
 
 
 def _fetch_date(request: Request) -> str:
