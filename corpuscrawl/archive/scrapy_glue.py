@@ -279,24 +279,31 @@ class WarcMiddleware:
         if "playwright" in response.flags:
             return self._write_browser(request, response)
         stop_listening(request.meta)
-        self._write(request, Exchange(
-            url=response.url, status=response.status,
-            response_headers=header_pairs(response.headers.items()), body=response.body,
-            method=request.method, request_headers=header_pairs(request.headers.items()),
-            request_body=request.body or b"", protocol=response.protocol or "HTTP/1.1",
-            ip_address=str(response.ip_address or ""), date=_fetch_date(request),
-            metadata=request_metadata(request)))
+        self._write(request, lambda: self._exchange(request, response))
         return response
 
     def process_exception(self, request: Request, exception: BaseException) -> None:
         """Drop the browser listener state of a failed request (nothing to write)."""
         stop_listening(request.meta)
 
-    def _write(self, request: Request, exchange: Exchange) -> str:
-        record_id = self.archive.write(lambda: exchange_records(exchange))
+    def _write(self, request: Request, exchange: Callable[[], Exchange]) -> str:
+        record_id = self.archive.write(lambda: exchange_records(exchange()))
         if record_id:
             request.meta[RESPONSE_ID_META] = record_id
         return record_id
+
+    @staticmethod
+    def _exchange(request: Request, response: Response, **extra: Any) -> Exchange:
+        """The exchange as Scrapy holds it (``extra``: Exchange fields to override)."""
+        fields: dict[str, Any] = {
+            "url": response.url, "status": response.status,
+            "response_headers": header_pairs(response.headers.items()), "body": response.body,
+            "method": request.method, "request_headers": header_pairs(request.headers.items()),
+            "request_body": request.body or b"", "protocol": response.protocol or "HTTP/1.1",
+            "ip_address": str(response.ip_address or ""), "date": _fetch_date(request),
+            "metadata": request_metadata(request)}
+        fields.update(extra)
+        return Exchange(**fields)
 
     async def _write_browser(self, request: Request, response: Response) -> Response:
         """Write the navigation responses the browser received (redirects first)."""
@@ -304,15 +311,11 @@ class WarcMiddleware:
         metadata = request_metadata(request, browser=True)
         for number, navigation in enumerate(navigations):
             last = number == len(navigations) - 1
-            self._write(request, navigation.exchange(
+            self._write(request, lambda n=navigation, last=last: n.exchange(
                 metadata if last else {**metadata, "callback": "redirect"}))
         if not navigations:  # nothing captured: keep what the browser gave Scrapy, and say so
-            self._write(request, Exchange(
-                url=response.url, status=response.status,
-                response_headers=header_pairs(response.headers.items()), body=response.body,
-                method=request.method, request_headers=header_pairs(request.headers.items()),
-                ip_address=str(response.ip_address or ""), date=_fetch_date(request),
-                decoded=True, metadata={**metadata, "payload": "dom-at-load"}))
+            self._write(request, lambda: self._exchange(
+                request, response, decoded=True, metadata={**metadata, "payload": "dom-at-load"}))
         return response
 
 
