@@ -74,8 +74,11 @@ logger = logging.getLogger("corpuscrawl.archive")
 
 #: File name endings read as WARC input.
 WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.open", ".warc.gz.open")
-#: Callbacks of the spider that turn a plain response into a document.
-PAGE_CALLBACKS = frozenset({"parse", ""})
+#: Callbacks (metadata ``callback``) whose responses never become documents: robots.txt,
+#: sitemaps and feeds, the boilerplate stage's 404 probes, browser redirects.  Any other
+#: (``parse``, or none for another crawler's WARC) is a page candidate; the content-type
+#: rules below still apply.
+NON_PAGE_CALLBACKS = frozenset({"parse_xml", "parse_robots", "none", "error-probe", "redirect"})
 #: The spider's content-type rules (corpuscrawl.spiders.corpus): HTML pages; XML is a feed.
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 XML_TYPES = ("xml", "rss", "atom")
@@ -245,7 +248,7 @@ class Replay:
             return
         self._seed_error_page(response)
         callback = fields.get("callback", "")
-        if callback not in PAGE_CALLBACKS or fields.get("fetcher") == "browser":
+        if callback in NON_PAGE_CALLBACKS or fields.get("fetcher") == "browser":
             counts["skipped_not_page"] += 1
             return
         if record.target in self._browser_urls:

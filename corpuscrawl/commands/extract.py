@@ -54,7 +54,9 @@ def register(subparsers: Any) -> None:
                    help="registry name, optionally NAME:key=value,...; repeatable; "
                         "'all' = every extractor that needs no options")
     p.add_argument("-o", "--out", metavar="OUT",
-                   help="write OUT/<method>/<id>.txt instead of into the dataset directory")
+                   help="write OUT/<method>/<id>.txt instead of into the dataset directory; "
+                        "WARC input: the feed to write (.jsonl, .json, .csv, .xml, "
+                        "OUT:vertical, DIR/index.tsv:txtdir)")
     p.add_argument("-j", "--jobs", type=int, default=None,
                    help="worker processes (default: number of CPUs)")
     p.add_argument("--split", choices=("all", "train", "test"), default="all",
