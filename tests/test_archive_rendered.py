@@ -5,6 +5,8 @@ record, the DOM after the interaction loop in a ``conversion`` record referring 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from urllib.request import urlopen
 
@@ -39,8 +41,11 @@ def test_rendered_page_has_its_conversion_record(tmp_path: Path) -> None:
     warc_dir = tmp_path / "warc"
     with LocalSite(SITE) as site:
         url = site.url("news/article.html")
-        docs, log, code = run_crawl(tmp_path / "out.jsonl", f"seeds={url}", "render=always",
-                                    "depth=0", "max_scrolls=1",
+        target = site.url("news/hidden-article.html")
+        proxy = site.url(f"news/x.php?url={target}")             # 302 to the hidden article
+        docs, log, code = run_crawl(tmp_path / "out.jsonl", f"seeds={url},{proxy}",
+                                    "render=always", "depth=0", "max_scrolls=1",
+                                    "extract_continuously=1",
                                     settings={"CORPUSCRAWL_WARC_DIR": str(warc_dir)})
         with urlopen(url) as answer:
             sent = answer.read()
@@ -52,18 +57,27 @@ def test_rendered_page_has_its_conversion_record(tmp_path: Path) -> None:
     assert page.body == sent                                            # as sent, not the DOM
     assert page.header("WARC-IP-Address") == "127.0.0.1"
     assert page.http.get_header("Content-Length") == str(len(page.body))
-    [conversion] = [r for r in records if r.type == "conversion"]
-    assert conversion.target == url
-    assert conversion.header("WARC-Refers-To") == page.id
-    assert conversion.header("WARC-Payload-Digest").startswith("sha1:")
-    assert b"CLICK-REVEALED-ARTICLE" in conversion.body                 # after the click
+    conversions = [r for r in records if r.type == "conversion"]
+    final = next(r for r in conversions if r.target == url)
+    assert final.header("WARC-Refers-To") == page.id
+    assert final.header("WARC-Payload-Digest").startswith("sha1:")
+    assert b"CLICK-REVEALED-ARTICLE" in final.body                      # after the click
     assert b"CLICK-REVEALED-ARTICLE" not in page.body
+    snapshots = [r for r in conversions if r.target.startswith(url + "#corpuscrawl-reveal-")]
+    assert snapshots and all(r.header("WARC-Refers-To") == page.id for r in snapshots)
     fields = next(r for r in records if r.type == "metadata"
                   and r.header("WARC-Concurrent-To") == page.id).fields()
     assert fields["fetcher"] == "browser" and fields["callback"] == "parse_rendered"
+    [hop] = [r for r in responses.values() if "/x.php" in r.target]
+    assert hop.status == 302 and responses[target].status == 200        # the redirect chain
+    assert next(r for r in conversions if r.target == target).header("WARC-Refers-To") == \
+        responses[target].id
+    check = subprocess.run([str(Path(sys.executable).parent / "warcio"), "check",
+                            *map(str, files)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
     replayed = _replayed(files, tmp_path / "replayed.jsonl")
     assert _without_fetch_time(replayed) == _without_fetch_time(docs)
-    assert replayed[0]["rendered"] is True
+    assert len(replayed) >= 3 and all(d["rendered"] for d in replayed)
 
 
 def test_render_auto_replay_uses_the_conversion_not_the_plain_shell(tmp_path: Path) -> None:
