@@ -3,7 +3,8 @@
 Serves tests/warc_site.py with N articles on 127.0.0.1 (its own process), then
 runs ``scrapy crawl corpus`` alternately without and with
 ``CORPUSCRAWL_WARC_DIR`` (``--rounds`` pairs, side by side), each crawl in a
-fresh process.  Per crawl it records the crawl's own ``elapsed_time_seconds``,
+fresh process; after each crawl with WARC, ``corpuscrawl extract`` re-extracts
+the corpus from its files.  Per crawl it records the crawl's own ``elapsed_time_seconds``,
 the process's CPU time (user + system: less disturbed by other jobs on a shared
 machine than wall time), the documents written, and with WARC the CPU time the
 crawl spent inside the WARC code (``corpuscrawl/warc/cpu_seconds``: record
@@ -69,6 +70,23 @@ def crawl(url: str, work: Path, warc: bool, label: str) -> dict[str, float]:
             "warc_records": stat(log, "corpuscrawl/warc/records")}
 
 
+def replay(work: Path, label: str) -> dict[str, float]:
+    """``corpuscrawl extract -e bte`` over the WARC files of crawl ``label``: wall and CPU seconds."""
+    files = sorted(str(p) for p in (work / label).glob("*.warc.gz"))
+    out = work / f"{label}-replayed.jsonl"
+    cmd = [sys.executable, "-m", "corpuscrawl.cli", "extract", "-e", "bte", *files, "-o", str(out)]
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"replay failed: {shlex.join(cmd)}\n{err[-2000:]}")
+    return {"elapsed": time.perf_counter() - started, "cpu": usage.ru_utime + usage.ru_stime,
+            "documents": sum(1 for line in out.read_text(encoding="utf-8").splitlines() if line)}
+
+
 def main() -> None:
     """Run the benchmark and write a Markdown report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -87,6 +105,9 @@ def main() -> None:
                 for warc in order:
                     label = f"{'warc' if warc else 'plain'}-{i}"
                     result = crawl(url, Path(tmp), warc, label)
+                    if warc:
+                        result.update({f"replay_{k}": v
+                                       for k, v in replay(Path(tmp), label).items()})
                     runs[warc].append(result)
                     print(label, {k: round(v, 3) for k, v in result.items()}, flush=True)
     finally:
@@ -147,6 +168,11 @@ def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, c
         "noise; the in-crawl CPU figure above does not).",
         f"* WARC size: {med(True, 'warc_bytes') / max(responses, 1) / 1000:.1f} kB per "
         "response (response + request + metadata records, each gzipped).",
+        f"* Re-extracting the corpus from the WARC files (`corpuscrawl extract -e bte FILES "
+        f"-o OUT`, the crawl's extractor): {med(True, 'replay_elapsed'):.2f} s wall, "
+        f"{med(True, 'replay_cpu'):.2f} s CPU (medians), "
+        f"{med(True, 'replay_documents'):.0f} documents (the crawl wrote "
+        f"{med(True, 'documents'):.0f}).",
         "",
         "Per crawl (seconds, in run order):",
         "",
