@@ -107,8 +107,12 @@ def test_rotation_gives_several_valid_files_each_opened_by_warcinfo(tmp_path: Pa
     for i, path in enumerate(sorted(writer.files, key=lambda p: p.name.split("-")[2])):
         assert path.name.endswith(f"-{i:05d}-{host}-{os.getpid()}.warc.gz")
         with open(path, "rb") as fh:
-            types = [r.rec_type for r in ArchiveIterator(fh)]
+            records = [(r.rec_type, r.rec_headers.get_header("WARC-Record-ID"),
+                        r.rec_headers.get_header("WARC-Warcinfo-ID"))
+                       for r in ArchiveIterator(fh)]
+        types = [t for t, _, _ in records]
         assert types[0] == "warcinfo" and len(types) % 3 == 1   # whole groups only
+        assert {info for _, _, info in records[1:]} == {records[0][1]}
         assert path.stat().st_size <= 6000
     check = subprocess.run([WARCIO, "check", *map(str, files)], capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr

@@ -9,6 +9,7 @@ the suffix ``.open`` (Heritrix's convention) and is renamed when it is full or
 the crawl ends; every file starts with a ``warcinfo`` record.
 
 Durability: every record is its own gzip member, and the records of one fetch
+(each naming its file's ``warcinfo`` record in ``WARC-Warcinfo-ID``)
 are serialised in memory first and handed to the operating system with one
 ``write`` and a flush, so a killed process leaves whole records and at most one
 torn group at the end of its ``.open`` file.  A later process never appends to
@@ -99,6 +100,7 @@ class RotatingWarcWriter:
         self._path: Path | None = None
         self._size = 0
         self._records_in_file = 0
+        self._warcinfo_id = ""
 
     @property
     def current(self) -> Path | None:
@@ -107,11 +109,13 @@ class RotatingWarcWriter:
 
     def write(self, records: Sequence[ArcWarcRecord]) -> WrittenGroup:
         """Write ``records`` whole into the current file, rotating first when it would overflow."""
-        data = serialize(records)
-        if self._fh is not None and self._records_in_file and self._size + len(data) > self.max_size:
-            self._finish_file()
         if self._fh is None:
             self._open_file()
+        data = self._serialize(records)
+        if self._records_in_file and self._size + len(data) > self.max_size:
+            self._finish_file()
+            self._open_file()
+            data = self._serialize(records, again=True)
         assert self._fh is not None and self._path is not None
         offset = self._size
         self._fh.write(data)
@@ -120,6 +124,14 @@ class RotatingWarcWriter:
         self._records_in_file += len(records)
         return WrittenGroup(self._path, offset, len(data),
                             tuple(r.rec_headers.get_header("WARC-Record-ID") for r in records))
+
+    def _serialize(self, records: Sequence[ArcWarcRecord], again: bool = False) -> bytes:
+        """The records as bytes, each naming the warcinfo record of the file they go into."""
+        for record in records:
+            if again:  # the first serialisation read the payload: read it from the start
+                record.raw_stream.seek(0)
+            record.rec_headers.replace_header("WARC-Warcinfo-ID", self._warcinfo_id)
+        return serialize(records)
 
     def close(self) -> None:
         """Finish the current file (rename it to its final name); idempotent."""
@@ -133,7 +145,9 @@ class RotatingWarcWriter:
         self.serial += 1
         path = self.directory / (name + OPEN_SUFFIX)
         fh = open(path, "xb")  # noqa: SIM115 - kept open across writes, closed in _finish_file
-        info = serialize([warcinfo_record(name, {**self.info, "format": _FORMAT})])
+        warcinfo = warcinfo_record(name, {**self.info, "format": _FORMAT})
+        self._warcinfo_id = warcinfo.rec_headers.get_header("WARC-Record-ID")
+        info = serialize([warcinfo])
         fh.write(info)
         fh.flush()
         self._fh, self._path, self._size, self._records_in_file = fh, path, len(info), 0
