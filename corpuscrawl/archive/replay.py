@@ -68,12 +68,10 @@ from corpuscrawl.items import Document
 from corpuscrawl.page import Page, domain_of
 from corpuscrawl.pipelines import ExtractionPipeline, PipelineConfig
 
-__all__ = ["Replay", "ReplaySummary", "feed_format", "is_warc_path"]
+__all__ = ["Replay", "ReplaySummary", "feed_format"]
 
 logger = logging.getLogger("corpuscrawl.archive")
 
-#: File name endings read as WARC input.
-WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.open", ".warc.gz.open")
 #: Callbacks (metadata ``callback``) whose responses never become documents: robots.txt,
 #: sitemaps and feeds, the boilerplate stage's 404 probes, browser redirects.  Any other
 #: (``parse``, or none for another crawler's WARC) is a page candidate; the content-type
@@ -86,11 +84,6 @@ XML_TYPES = ("xml", "rss", "atom")
 SNAPSHOT_FRAGMENT = "#corpuscrawl-reveal-"
 #: Feed formats by output file extension (else the extension is the format).
 FORMAT_BY_EXTENSION = {"jsonl": "jsonlines", "jl": "jsonlines"}
-
-
-def is_warc_path(path: str | Path) -> bool:
-    """True for a file name that ends like a WARC file (``.warc``, ``.warc.gz``, ``.open``)."""
-    return str(path).lower().endswith(WARC_SUFFIXES)
 
 
 def feed_format(out: str, formats: Iterable[str]) -> tuple[str, str]:

@@ -99,11 +99,9 @@ def writable(path: Path) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from corpuscrawl.archive.replay import is_warc_path
+    from corpuscrawl.commands import extract_warc
 
-    if args.warcs or is_warc_path(args.dataset) or os.path.isfile(args.dataset):
-        from corpuscrawl.commands import extract_warc
-
+    if args.warcs or extract_warc.is_warc_input(args.dataset):
         return extract_warc.run(args, [args.dataset, *args.warcs])
     try:
         dataset = Dataset(args.dataset)

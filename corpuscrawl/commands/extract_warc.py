@@ -22,6 +22,14 @@ from typing import Any
 
 from corpuscrawl.extract.base import ExtractorError
 
+#: File name endings read as WARC input (``.open``: a file a crawl is writing or was killed in).
+WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.open", ".warc.gz.open")
+
+
+def is_warc_input(path: str) -> bool:
+    """True for a WARC file name, or any regular file (a dataset is a directory)."""
+    return path.lower().endswith(WARC_SUFFIXES) or os.path.isfile(path)
+
 
 def settings_from(pairs: list[str]) -> Any:
     """The project settings with ``NAME=VALUE`` overrides (ValueError on a malformed pair)."""
