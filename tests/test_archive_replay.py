@@ -103,3 +103,39 @@ def test_unusable_warc_directory_fails_at_start_naming_the_setting(tmp_path: Pat
     crawler = get_crawler(settings_dict={"CORPUSCRAWL_WARC_DIR": str(blocker / "warc")})
     with pytest.raises(ValueError, match="CORPUSCRAWL_WARC_DIR"):
         WarcMiddleware.from_crawler(crawler)
+
+
+def _middleware(tmp_path: Path) -> tuple[WarcMiddleware, Path]:
+    warc_dir = tmp_path / "warc"
+    crawler = get_crawler(settings_dict={"CORPUSCRAWL_WARC_DIR": str(warc_dir)})
+    return WarcMiddleware.from_crawler(crawler), warc_dir
+
+
+def test_browser_fetch_without_captured_navigation_keeps_the_dom_and_says_so(
+        tmp_path: Path) -> None:
+    import asyncio
+
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+
+    from corpuscrawl.archive.reader import read_records
+
+    middleware, warc_dir = _middleware(tmp_path)
+    request = Request("http://127.0.0.1:9/page", meta={"playwright": True})
+    middleware.process_request(request)
+    assert callable(request.meta["playwright_page_event_handlers"]["response"])
+    response = HtmlResponse("http://127.0.0.1:9/page", body=b"<html><p>dom</p></html>",
+                            headers={"Content-Length": "10", "Content-Type": "text/html"},
+                            flags=["playwright"], request=request)
+    assert asyncio.run(middleware.process_response(request, response)) is response
+    assert "playwright_page_event_handlers" not in request.meta   # no closure left in meta
+    cached = HtmlResponse("http://127.0.0.1:9/old", body=b"<p>old</p>", flags=["cached"])
+    middleware.process_response(Request(cached.url), cached)      # archived by an earlier crawl
+    middleware.archive.close()
+    records = [r for f in warc_dir.iterdir() for r in read_records(f)]
+    [page] = [r for r in records if r.type == "response"]
+    assert page.target == "http://127.0.0.1:9/page" and page.body == b"<html><p>dom</p></html>"
+    assert page.http.get_header("X-Crawler-Content-Length") == "10"
+    assert page.http.get_header("Content-Length") == str(len(page.body))
+    fields = next(r for r in records if r.type == "metadata").fields()
+    assert fields["payload"] == "dom-at-load" and fields["fetcher"] == "browser"
