@@ -48,7 +48,7 @@ from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
 from corpuscrawl.page import Page, domain_of
 from corpuscrawl.rules import DomainRules  # issue 6
 from corpuscrawl.summary import error_type
-from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site, site_root
+from corpuscrawl.urls import check_url, has_non_html_extension, normalize_url, same_site, site_root
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
 SEED_PRIORITY = 1000
@@ -233,9 +233,12 @@ class CorpusSpider(scrapy.Spider):
 
     def follow(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request | None:
         """A request for a discovered URL, or ``None`` if it is filtered or already seen."""
-        url = normalize_url(url)
+        url, reason = check_url(url)
         stats = self.crawler.stats
-        if not url or url in self._seen:
+        if reason:  # unusable href (javascript:, bad port, broken host ...): counted, skipped
+            stats.inc_value(f"corpuscrawl/links_skipped/{reason}")
+            return None
+        if url in self._seen:
             return None
         if callback is None and has_non_html_extension(url):  # sitemaps may be .xml.gz
             stats.inc_value("corpuscrawl/skipped_extension")
