@@ -155,3 +155,19 @@ COMMANDS_MODULE = "corpuscrawl.scrapy_commands"
 CORPUSCRAWL_SUMMARY_ENABLED = True
 #: Also write the summary to this file ("" = only the places above).
 CORPUSCRAWL_SUMMARY_FILE = ""
+
+# --- network safety (corpuscrawl.net) -------------------------------------------------------
+#: Refuse requests to non-public addresses (private, loopback, link-local such as the cloud
+#: metadata service 169.254.169.254, CGNAT, multicast, reserved) — checked on the address
+#: actually connected to.  Seed hosts are always allowed.  False switches the guard off.
+CORPUSCRAWL_NETWORK_GUARD = True
+#: Non-public destinations the crawl may reach anyway: host names (a name also allows its
+#: subdomains) and IP addresses or CIDR networks, e.g. ["intranet.example", "10.1.0.0/16"].
+CORPUSCRAWL_ALLOWED_NETWORKS: list = []
+# Scrapy's default resolver that refuses non-public answers (GuardedHostnameResolver for IPv6).
+TWISTED_DNS_RESOLVER = "corpuscrawl.net.guard.GuardedResolver"
+DOWNLOADER_MIDDLEWARES = {
+    **DOWNLOADER_MIDDLEWARES,
+    # After RetryMiddleware (550): a refused lookup is ignored, not retried.
+    "corpuscrawl.net.guard.NetworkGuardMiddleware": 560,
+}
