@@ -7,6 +7,7 @@ fetched, how often and how far apart.
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -27,22 +28,39 @@ class Reply:
 Route = Reply | Callable[[int], Reply]
 
 
+class _IPv6Server(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
 class LocalServer:
-    """Serve ``routes`` on ``host`` (any free port) from a daemon thread; unknown paths 404."""
+    """Serve ``routes`` on ``host`` (any free port) from a daemon thread.
+
+    Paths without a route get the ``"*"`` route, or a 404.  ``host`` may be IPv6.
+    """
 
     def __init__(self, routes: dict[str, Route], host: str = "127.0.0.1", port: int = 0):
         self.routes = routes
         #: (path, monotonic time) of every request received, in order.
         self.log: list[tuple[str, float]] = []
         self._lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer((host, port), self._handler())
+        server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
+        self.httpd = server_class((host, port), self._handler())
         self.httpd.daemon_threads = True
+
+    @property
+    def port(self) -> int:
+        """The port served."""
+        return int(self.httpd.server_address[1])
 
     @property
     def url(self) -> str:
         """Base URL, ending with ``/``."""
-        host, port = self.httpd.server_address[:2]
-        return f"http://{host}:{port}/"
+        host = str(self.httpd.server_address[0])
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}/"
+
+    def paths(self) -> list[str]:
+        """Paths requested so far, in order."""
+        return [p for p, _ in self.log]
 
     def hits(self, path: str) -> list[float]:
         """Arrival times of the requests for ``path``."""
@@ -58,7 +76,7 @@ class LocalServer:
                 with server._lock:
                     server.log.append((self.path, time.monotonic()))
                     count = sum(1 for p, _ in server.log if p == self.path)
-                route = server.routes.get(self.path)
+                route = server.routes.get(self.path, server.routes.get("*"))
                 if route is None:
                     reply = Reply("not found", 404, "text/plain")
                 else:

@@ -99,12 +99,14 @@ def non_global_reason(ip: IPAddress) -> str:
     ``link_local``, ``multicast``, ``unspecified``, ``reserved`` or ``non_global``.
     """
     if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # the IPv4 address itself, spelled in IPv6
+            return non_global_reason(ip.ipv4_mapped)
         inner = embedded_ipv4(ip)
         if inner is not None:
             reason = non_global_reason(inner)
             if reason:
                 return reason
-    for name in ("loopback", "link_local", "multicast", "unspecified", "private", "reserved"):
+    for name in ("loopback", "link_local", "multicast", "unspecified", "reserved", "private"):
         if getattr(ip, f"is_{name}"):
             return name
     return "" if ip.is_global else "non_global"

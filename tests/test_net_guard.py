@@ -1,0 +1,83 @@
+"""The private-network guard in real crawls, inside a network namespace the test makes.
+
+Nothing can leave the machine: the crawls run under ``unshare -n -m`` (see
+tests/net_sandbox.py) where the "internal network" and the stand-in public
+server are addresses on the namespace's own loopback device.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.crawl_helpers import REPO, stat
+from tests.net_sandbox import METADATA_DECIMAL, PRIVATE, PUBLIC
+
+pytestmark = pytest.mark.slow
+
+
+def _sandbox_available() -> str:
+    if not (shutil.which("unshare") and shutil.which("ip")):
+        return "unshare or ip (util-linux, iproute2) not installed"
+    probe = subprocess.run(["unshare", "-n", "-m", "ip", "link", "set", "lo", "up"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        return f"cannot create a network namespace here: {probe.stderr.strip()}"
+    return ""
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory):
+    reason = _sandbox_available()
+    if reason:
+        pytest.skip(reason)
+    tmp = tmp_path_factory.mktemp("sandbox")
+    allow = "10.0.0.0/8,169.254.169.254,192.168.1.0/24,127.0.0.2,fd00::/8"
+    runs = [{"name": "guarded"},
+            {"name": "allowed", "settings": {"CORPUSCRAWL_ALLOWED_NETWORKS": allow}}]
+    (tmp / "runs.json").write_text(json.dumps(runs))
+    proc = subprocess.run(["unshare", "-n", "-m", sys.executable, "-m", "tests.net_sandbox",
+                           str(tmp / "result.json"), str(tmp / "runs.json")],
+                          cwd=REPO, capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads((tmp / "result.json").read_text())
+
+
+def test_nothing_on_the_internal_network_is_requested(sandbox):
+    run = sandbox["guarded"]
+    assert run["code"] == 0, run["log"][-3000:]
+    for host in PRIVATE:
+        assert run["received"][host] == [], f"{host} was requested: {run['received'][host]}"
+    # public addresses stay reachable, by IP and by name, also through the sitemap
+    assert {"/public", "/public-ip", "/from-sitemap"} <= set(run["received"][PUBLIC])
+    assert any(PUBLIC in u or "public.test" in u for u in run["docs"])  # near-duplicates: one
+    log = run["log"]
+    assert stat(log, "corpuscrawl/net/blocked/private") >= 4  # 10/8, 192.168/16, names, fd00::
+    assert stat(log, "corpuscrawl/net/blocked/link_local") >= 3  # metadata: IP, hex, redirect, feed
+    assert stat(log, "corpuscrawl/net/blocked/loopback") >= 1
+    assert "Gave up retrying" not in log  # refused lookups are not retried
+
+
+def test_each_blocked_host_is_logged_once(sandbox):
+    log = sandbox["guarded"]["log"]
+    warnings = [line for line in log.splitlines() if "[corpuscrawl.net.guard] WARNING" in line]
+    hosts = [line.split("blocked request to ", 1)[1].split(": ", 1)[0] for line in warnings]
+    assert len(hosts) == len(set(hosts))
+    assert set(hosts) == {"10.0.0.1", "intranet.test", "169.254.169.254", "metadata.test",
+                          "192.168.1.1", "127.0.0.2", "fd00::1", METADATA_DECIMAL}
+
+
+def test_the_allow_list_opens_the_internal_network(sandbox):
+    run = sandbox["allowed"]
+    assert run["code"] == 0, run["log"][-3000:]
+    received = run["received"]
+    assert {"/private", "/named", "/redirected"} <= set(received["10.0.0.1"])
+    assert {"/latest/meta-data/", "/latest/meta-data/iam", "/hex", "/feed.xml"} <= set(
+        received["169.254.169.254"])
+    assert {"/router", "/from-sitemap"} <= set(received["192.168.1.1"])
+    assert "/admin" in received["127.0.0.2"]
+    assert stat(run["log"], "corpuscrawl/net/blocked") == 0
