@@ -42,6 +42,8 @@ class LocalServer:
         self.routes = routes
         #: (path, monotonic time) of every request received, in order.
         self.log: list[tuple[str, float]] = []
+        #: User-Agent header of every request, in order.
+        self.agents: list[str] = []
         self._lock = threading.Lock()
         server_class = _IPv6Server if ":" in host else ThreadingHTTPServer
         self.httpd = server_class((host, port), self._handler())
@@ -75,6 +77,7 @@ class LocalServer:
             def do_GET(self) -> None:  # noqa: N802 (http.server API)
                 with server._lock:
                     server.log.append((self.path, time.monotonic()))
+                    server.agents.append(self.headers.get("User-Agent", ""))
                     count = sum(1 for p, _ in server.log if p == self.path)
                 route = server.routes.get(self.path, server.routes.get("*"))
                 if route is None:

@@ -149,9 +149,11 @@ class CorpusSpider(scrapy.Spider):
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
         if not spider.seed_urls:
             from corpuscrawl.demo.server import DemoServer
+            from corpuscrawl.net.politeness import relax_for_local_demo
 
             spider.demo_server = DemoServer().start()
             spider.seed_urls = [spider.demo_server.url]
+            relax_for_local_demo(settings)  # our own site on 127.0.0.1: no throttling
             spider.logger.info("no seeds given: crawling the bundled demo site at %s",
                                spider.demo_server.url)
         spider.allowed = {domain_of(u) for u in spider.seed_urls} | spider.extra_domains
