@@ -7,6 +7,7 @@ same page reached through a newsletter link and a menu link is fetched once.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
@@ -34,6 +35,9 @@ NON_HTML_EXTENSIONS_DEFAULT = frozenset(
 #: Longest URL followed (characters): Scrapy's ``URLLENGTH_LIMIT`` default, the
 #: historical limit of Internet Explorer that many servers still assume.
 MAX_URL_CHARS_DEFAULT = 2083
+#: URLs whose check is remembered: pages of a site repeat their menu links, and a check
+#: costs ~50 µs (w3lib's canonicalisation); bounded by MAX_URL_CHARS_DEFAULT * 4 per key.
+URL_CACHE_SIZE_DEFAULT = 16384
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 #: What the WHATWG URL parser strips from both ends, and removes everywhere.
 _C0_CONTROL_OR_SPACE = "".join(map(chr, range(0x21)))
@@ -68,11 +72,16 @@ def check_url(url: str, max_length: int = MAX_URL_CHARS_DEFAULT) -> tuple[str, s
     """
     if not isinstance(url, str):
         return "", "not_text"
+    if len(url) > 4 * max_length:  # bounds the work spent on a monster href
+        return "", "too_long"
+    return _check_url(url, max_length)
+
+
+@functools.lru_cache(maxsize=URL_CACHE_SIZE_DEFAULT)
+def _check_url(url: str, max_length: int) -> tuple[str, str]:
     url = _TAB_NEWLINE_RE.sub("", url.strip(_C0_CONTROL_OR_SPACE))
     if not url:
         return "", "empty"
-    if len(url) > 4 * max_length:  # bounds the work spent on a monster href
-        return "", "too_long"
     try:
         parts = urlsplit(url)
         port = parts.port
