@@ -37,8 +37,11 @@ def sandbox(tmp_path_factory):
         pytest.skip(reason)
     tmp = tmp_path_factory.mktemp("sandbox")
     allow = "10.0.0.0/8,169.254.169.254,192.168.1.0/24,127.0.0.2,fd00::/8"
+    v6 = {"TWISTED_DNS_RESOLVER": "corpuscrawl.net.guard.GuardedHostnameResolver"}
     runs = [{"name": "guarded"},
-            {"name": "allowed", "settings": {"CORPUSCRAWL_ALLOWED_NETWORKS": allow}}]
+            {"name": "allowed", "settings": {"CORPUSCRAWL_ALLOWED_NETWORKS": allow}},
+            {"name": "guarded_v6", "settings": v6},
+            {"name": "allowed_v6", "settings": {**v6, "CORPUSCRAWL_ALLOWED_NETWORKS": allow}}]
     (tmp / "runs.json").write_text(json.dumps(runs))
     proc = subprocess.run(["unshare", "-n", "-m", sys.executable, "-m", "tests.net_sandbox",
                            str(tmp / "result.json"), str(tmp / "runs.json")],
@@ -47,8 +50,9 @@ def sandbox(tmp_path_factory):
     return json.loads((tmp / "result.json").read_text())
 
 
-def test_nothing_on_the_internal_network_is_requested(sandbox):
-    run = sandbox["guarded"]
+@pytest.mark.parametrize("name", ["guarded", "guarded_v6"])
+def test_nothing_on_the_internal_network_is_requested(sandbox, name):
+    run = sandbox[name]
     assert run["code"] == 0, run["log"][-3000:]
     for host in PRIVATE:
         assert run["received"][host] == [], f"{host} was requested: {run['received'][host]}"
@@ -71,8 +75,9 @@ def test_each_blocked_host_is_logged_once(sandbox):
                           "192.168.1.1", "127.0.0.2", "fd00::1", METADATA_DECIMAL}
 
 
-def test_the_allow_list_opens_the_internal_network(sandbox):
-    run = sandbox["allowed"]
+@pytest.mark.parametrize("name", ["allowed", "allowed_v6"])
+def test_the_allow_list_opens_the_internal_network(sandbox, name):
+    run = sandbox[name]
     assert run["code"] == 0, run["log"][-3000:]
     received = run["received"]
     assert {"/private", "/named", "/redirected"} <= set(received["10.0.0.1"])
@@ -81,3 +86,7 @@ def test_the_allow_list_opens_the_internal_network(sandbox):
     assert {"/router", "/from-sitemap"} <= set(received["192.168.1.1"])
     assert "/admin" in received["127.0.0.2"]
     assert stat(run["log"], "corpuscrawl/net/blocked") == 0
+
+
+def test_the_ipv6_resolver_reaches_allowed_ipv6_hosts(sandbox):
+    assert "/v6" in sandbox["allowed_v6"]["received"]["fd00::1"]

@@ -213,8 +213,7 @@ class PoliteRetryMiddleware(RetryMiddleware):
 
     # --- Retry-After -------------------------------------------------------------
 
-    def process_response(self, request: Request, response: Response,
-                         spider: Any = None) -> Request | Response:
+    def process_response(self, request: Request, response: Response) -> Request | Response:
         """Retry a 429/503 after its ``Retry-After``; give up when it exceeds the cap."""
         key, slot = _slot(self.crawler, request)
         if response.status not in RETRY_AFTER_STATUSES:
