@@ -99,9 +99,9 @@ def read_seeds(seeds: str = "", seeds_file: str = "") -> list[str]:
         raw.extend(line for line in lines if line.strip() and not line.strip().startswith("#"))
     out: list[str] = []
     for item in raw:
-        url = normalize_url(item.strip())
+        url, reason = check_url(item.strip())
         if not url:
-            raise SeedError(f"seed {item.strip()!r} is not an http(s) URL")
+            raise SeedError(f"seed {item.strip()!r} is not an http(s) URL that can be fetched ({reason})")
         if url not in out:
             out.append(url)
     return out
