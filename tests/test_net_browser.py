@@ -25,10 +25,12 @@ def _crawl(tmp_path: Path, name: str, settings: dict[str, str] | None = None):
                             "/api": Reply("INTERNAL-API-TEXT", content_type="text/plain",
                                           headers={"Access-Control-Allow-Origin": "*"})},
                            host="127.0.0.2")
-    named = LocalServer({"/inject.js": Reply(SCRIPT, content_type="text/javascript")})
+    named = LocalServer({"/inject.js": Reply(SCRIPT, content_type="text/javascript"),
+                         "/outer.html": Reply(article("Outer story"))})
     with internal, named:
         page = article("Rendered home").replace("</body>", f"""
             <div id="out">SEED-PAGE</div>
+            <p>Read the <a href="http://localhost:{named.port}/outer.html">outer story</a>.</p>
             <iframe src="{internal.url}frame.html"></iframe>
             <script src="http://localhost:{named.port}/inject.js"></script>
             <script>fetch("{internal.url}api").then(r => r.text())
@@ -36,7 +38,8 @@ def _crawl(tmp_path: Path, name: str, settings: dict[str, str] | None = None):
               .catch(() => {{}});</script></body>""")
         with LocalServer({"/": Reply(page)}) as seed:
             docs, log, code = run_crawl(tmp_path / f"{name}.jsonl", f"seeds={seed.url}",
-                                        "render=always", "depth=0", "sitemaps=0", "feeds=0",
+                                        "render=always", "depth=1", "follow=all",
+                                        "max_scrolls=0", "sitemaps=0", "feeds=0",
                                         settings=settings)
             seed_paths = seed.paths()
     assert code == 0, log[-3000:]
@@ -50,12 +53,13 @@ def test_browser_requests_into_private_addresses_are_aborted(tmp_path):
     text = " ".join(d["text"] for d in docs)
     assert "Rendered home" in text or "rendered home" in text
     assert "INJECTED-BY-SCRIPT" not in text and "INTERNAL-API-TEXT" not in text
-    assert stat(log, "corpuscrawl/net/blocked") >= 3  # frame, api (127.0.0.2), script (localhost)
-    assert stat(log, "corpuscrawl/net/blocked/loopback") >= 3
+    # frame, api (127.0.0.2), script and the followed outer page's navigation (localhost)
+    assert stat(log, "corpuscrawl/net/blocked") >= 4
+    assert stat(log, "corpuscrawl/net/blocked/loopback") >= 4
 
 
 def test_allowed_networks_let_the_browser_in(tmp_path):
     _, log, internal_paths, _ = _crawl(tmp_path, "allowed", {
         "CORPUSCRAWL_ALLOWED_NETWORKS": "127.0.0.2,localhost"})
-    assert {"/frame.html", "/inject.js"} <= set(internal_paths)
+    assert {"/frame.html", "/inject.js", "/outer.html"} <= set(internal_paths)
     assert stat(log, "corpuscrawl/net/blocked") == 0
