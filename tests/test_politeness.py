@@ -80,7 +80,11 @@ def test_robots_crawl_delay_spaces_requests(tmp_path):
         times = [t for p, t in server.log if p != "/robots.txt"]
     assert code == 0, log[-3000:]
     assert len(times) >= 5 and docs
-    assert min(_gaps(times)) >= 0.95, _gaps(times)
+    # Scrapy starts requests >= 1 s apart; arrival times also carry connection set-up (a new
+    # connection for one request, a kept-alive one for the next), tens of ms on a busy machine.
+    # Without the Crawl-delay the gaps are AutoThrottle's few milliseconds.
+    assert min(_gaps(times)) >= 0.8, _gaps(times)
+    assert sum(_gaps(times)) / len(_gaps(times)) >= 0.97, _gaps(times)
     assert stat(log, "corpuscrawl/politeness/crawl_delay_hosts") == 1
 
 
