@@ -64,6 +64,10 @@ def test_the_bundled_demo_is_crawled_without_throttling():
     assert crawler.settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") <= 2
 
 
+#: The shipped AutoThrottle (tests/crawl_helpers.py turns it off for other tests' servers).
+SHIPPED = {"AUTOTHROTTLE_ENABLED": "True"}
+
+
 def _gaps(times: list[float]) -> list[float]:
     return [b - a for a, b in zip(times, times[1:], strict=False)]
 
@@ -76,7 +80,7 @@ def test_robots_crawl_delay_spaces_requests(tmp_path):
               **{p: Reply(article(f"Page {p}")) for p in pages}}
     with LocalServer(routes) as server:
         docs, log, code = run_crawl(tmp_path / "out.jsonl", f"seeds={server.url}", "sitemaps=0",
-                                    "feeds=0")
+                                    "feeds=0", settings=SHIPPED)
         times = [t for p, t in server.log if p != "/robots.txt"]
     assert code == 0, log[-3000:]
     assert len(times) >= 5 and docs
@@ -99,7 +103,8 @@ def test_retry_after_is_waited_for_and_a_too_long_one_given_up(tmp_path):
               "/busy.html": Reply("maintenance", 503, "text/plain", {"Retry-After": "3600"})}
     with LocalServer(routes) as server:
         docs, log, code = run_crawl(tmp_path / "out.jsonl", f"seeds={server.url}", "sitemaps=0",
-                                    "feeds=0", settings={"CORPUSCRAWL_CONTACT": "mailto:me@lab.example"})
+                                    "feeds=0", settings={**SHIPPED,
+                                              "CORPUSCRAWL_CONTACT": "mailto:me@lab.example"})
         flaky_hits, busy_hits = server.hits("/flaky.html"), server.hits("/busy.html")
         agents = set(server.agents)
     assert code == 0, log[-3000:]

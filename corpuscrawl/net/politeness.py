@@ -239,10 +239,17 @@ class PoliteRetryMiddleware(RetryMiddleware):
 
 
 class PoliteAutoThrottle(AutoThrottle):
-    """Scrapy's AutoThrottle that never brings a slot below its Crawl-delay or a running pause."""
+    """Scrapy's AutoThrottle that never brings a slot below its Crawl-delay or a running pause.
+
+    Rendered requests (``meta["playwright"]``) do not move the delay: their
+    latency is the time our browser spends loading and running the page, not
+    how fast the server answers (they are still bounded by the per-host
+    concurrency, the Crawl-delay floor and Retry-After pauses).
+    """
 
     def _response_downloaded(self, response: Response, request: Request, spider: Any) -> None:
-        super()._response_downloaded(response, request, spider)
+        if not request.meta.get("playwright"):
+            super()._response_downloaded(response, request, spider)
         key, slot = self._get_slot(request, spider)
         if key is not None and slot is not None:
             pacing_for(self.crawler).enforce(key, slot)
