@@ -1,5 +1,7 @@
 """The private-network guard in real crawls, inside a network namespace the test makes.
 
+(The last two tests need no namespace: they use addresses of the host's own loopback.)
+
 Nothing can leave the machine: the crawls run under ``unshare -n -m`` (see
 tests/net_sandbox.py) where the "internal network" and the stand-in public
 server are addresses on the namespace's own loopback device.
@@ -14,7 +16,8 @@ import sys
 
 import pytest
 
-from tests.crawl_helpers import REPO, stat
+from tests.crawl_helpers import REPO, run_crawl, stat
+from tests.local_server import LocalServer, Reply, article
 from tests.net_sandbox import METADATA_DECIMAL, PRIVATE, PUBLIC
 
 pytestmark = pytest.mark.slow
@@ -90,3 +93,35 @@ def test_the_allow_list_opens_the_internal_network(sandbox, name):
 
 def test_the_ipv6_resolver_reaches_allowed_ipv6_hosts(sandbox):
     assert "/v6" in sandbox["allowed_v6"]["received"]["fd00::1"]
+
+
+# --- the same on the host's own loopback (no namespace needed): 127.0.0.2 is not the seed ---
+
+def _loopback_crawl(tmp_path, settings=None):
+    with LocalServer({"*": Reply(article("Secret admin page"))}, host="127.0.0.2") as admin:
+        port = admin.port
+        links = [f"http://127.0.0.2:{port}/admin", f"http://localhost:{port}/by-name",
+                 f"http://2130706434:{port}/decimal", f"http://0x7f.0.0.2:{port}/hex",
+                 f"http://[::ffff:127.0.0.2]:{port}/mapped", "/go-admin"]
+        routes = {"/": Reply(article("Home", links)),
+                  "/go-admin": Reply("", 302, headers={"Location": f"http://0177.0.0.2:{port}/r"})}
+        with LocalServer(routes) as seed:
+            docs, log, code = run_crawl(tmp_path / "loop.jsonl", f"seeds={seed.url}",
+                                        "any_domain=1", "sitemaps=0", settings=settings)
+        assert code == 0, log[-3000:]
+        return docs, log, admin.paths()
+
+
+def test_loopback_addresses_other_than_the_seed_are_not_requested(tmp_path):
+    docs, log, admin_paths = _loopback_crawl(tmp_path)
+    assert admin_paths == []
+    assert not any("Secret" in d["text"] for d in docs)
+    assert stat(log, "corpuscrawl/net/blocked/loopback") >= 4
+    assert "Traceback" not in log
+
+
+def test_loopback_addresses_can_be_allowed(tmp_path):
+    _, log, admin_paths = _loopback_crawl(
+        tmp_path, {"CORPUSCRAWL_ALLOWED_NETWORKS": "127.0.0.2,localhost"})
+    assert {"/admin", "/decimal", "/hex", "/r"} <= set(admin_paths)  # localhost is 127.0.0.1
+    assert stat(log, "corpuscrawl/net/blocked") == 0
