@@ -178,7 +178,7 @@ AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
 AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 60.0
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
-EXTENSIONS = {"scrapy.extensions.throttle.AutoThrottle": None,
+EXTENSIONS = {**EXTENSIONS, "scrapy.extensions.throttle.AutoThrottle": None,
               "corpuscrawl.net.politeness.PoliteAutoThrottle": 0}
 DOWNLOADER_MIDDLEWARES = {
     **DOWNLOADER_MIDDLEWARES,
