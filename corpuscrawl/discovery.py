@@ -85,7 +85,7 @@ def sitemaps_from_robots(text: str, base_url: str) -> list[str]:
     for line in text.splitlines():
         key, _, value = line.partition(":")
         if key.strip().lower() == "sitemap" and value.strip():
-            out.append(urljoin(base_url, value.strip()))
+            out.append(join_url(base_url, value))
     return out
 
 
@@ -123,10 +123,10 @@ def parse_feed(body: bytes, base_url: str = "") -> list[str] | None:
             href = child.get("href")
             rel = child.get("rel", "alternate")
             if href and rel == "alternate":
-                links.append(urljoin(base_url, href.strip()))
+                links.append(join_url(base_url, href))
                 break
             if not href and child.text and child.text.strip():
-                links.append(urljoin(base_url, child.text.strip()))
+                links.append(join_url(base_url, child.text))
                 break
         else:
             guid = next((c for c in el if _local(c.tag) == "guid"
@@ -144,7 +144,7 @@ def feed_links(page: Page) -> list[str]:
         if "alternate" in rel and (link.get("type") or "").lower() in FEED_TYPES:
             href = link.get("href")
             if href:
-                out.append(urljoin(page.url, href.strip()))
+                out.append(join_url(page.url, href))
     return out
 
 
@@ -158,17 +158,30 @@ class Link:
 
 
 def page_links(page: Page) -> Iterator[Link]:
-    """Every ``<a href>``/``<area href>`` of a page, resolved against ``<base href>`` or the URL."""
+    """Every ``<a href>``/``<area href>`` of a page, resolved against ``<base href>`` or the URL.
+
+    Never raises: an href that cannot be resolved (a broken IPv6 literal, say) is
+    passed on as written, so the crawler's URL check rejects it with a reason
+    (:func:`corpuscrawl.urls.check_url`) and the page's other links still count.
+    Only same-page ``#fragment`` links are left out; ``mailto:``, ``javascript:``
+    and the like are yielded for the crawler to count and skip.
+    """
     base = page.url
     base_el = page.tree.find(".//base[@href]")
     if base_el is not None:
-        base = urljoin(page.url, base_el.get("href", "").strip())
+        base = join_url(page.url, base_el.get("href", ""))
     for el in page.tree.iter("a", "area"):
-        href = el.get("href")
-        if not href:
-            continue
-        href = href.strip()
-        if href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+        href = (el.get("href") or "").strip()
+        if not href or href.startswith("#"):
             continue
         rel = (el.get("rel") or "").lower().split()
-        yield Link(urljoin(base, href), normalize_space(el.text_content()), "nofollow" in rel)
+        yield Link(join_url(base, href), normalize_space(el.text_content()), "nofollow" in rel)
+
+
+def join_url(base: str, href: str) -> str:
+    """``href`` resolved against ``base``; ``href`` as written when either is unparsable."""
+    href = href.strip()
+    try:
+        return urljoin(base, href)
+    except ValueError:
+        return href

@@ -11,13 +11,11 @@ BOT_NAME = "corpuscrawl"
 SPIDER_MODULES = ["corpuscrawl.spiders"]
 NEWSPIDER_MODULE = "corpuscrawl.spiders"
 
-USER_AGENT = "corpuscrawl/0.1 (+focused corpus crawler; respects robots.txt)"
 ROBOTSTXT_OBEY = True
 # Scrapy's parser, also keeping the Sitemap: lines: the spider follows a seed host's
 # sitemaps from the robots.txt the middleware fetched (one fetch per host, not two).
 ROBOTSTXT_PARSER = "corpuscrawl.discovery.SitemapRobotParser"
 CONCURRENT_REQUESTS = 16
-CONCURRENT_REQUESTS_PER_DOMAIN = 8
 DOWNLOAD_TIMEOUT = 30
 RETRY_TIMES = 2
 COOKIES_ENABLED = True
@@ -172,3 +170,44 @@ CORPUSCRAWL_WARC_DIR = ""
 CORPUSCRAWL_WARC_MAX_SIZE = "1G"
 #: First part of the WARC file names: PREFIX-TIMESTAMP-SERIAL-HOST-PID.warc.gz.
 CORPUSCRAWL_WARC_PREFIX = "corpuscrawl"
+
+# --- network safety (corpuscrawl.net) -------------------------------------------------------
+#: Refuse requests to non-public addresses (private, loopback, link-local such as the cloud
+#: metadata service 169.254.169.254, CGNAT, multicast, reserved) — checked on the address
+#: actually connected to.  Seed hosts are always allowed.  False switches the guard off.
+CORPUSCRAWL_NETWORK_GUARD = True
+#: Non-public destinations the crawl may reach anyway: host names (a name also allows its
+#: subdomains) and IP addresses or CIDR networks, e.g. ["intranet.example", "10.1.0.0/16"].
+CORPUSCRAWL_ALLOWED_NETWORKS: list = []
+# Scrapy's default resolver that refuses non-public answers (GuardedHostnameResolver for IPv6).
+TWISTED_DNS_RESOLVER = "corpuscrawl.net.guard.GuardedResolver"
+DOWNLOADER_MIDDLEWARES = {
+    **DOWNLOADER_MIDDLEWARES,
+    # After RetryMiddleware (550): a refused lookup is ignored, not retried.
+    "corpuscrawl.net.guard.NetworkGuardMiddleware": 560,
+}
+
+# --- politeness (corpuscrawl.net.politeness; README "Politeness") ----------------------------
+# AutoThrottle paces each host by its latency, about one request in flight per host; the
+# robots.txt Crawl-delay is a floor it never goes below.  The bundled demo is crawled faster.
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 60.0
+CONCURRENT_REQUESTS_PER_DOMAIN = 2
+EXTENSIONS = {**EXTENSIONS, "scrapy.extensions.throttle.AutoThrottle": None,
+              "corpuscrawl.net.politeness.PoliteAutoThrottle": 0}
+DOWNLOADER_MIDDLEWARES = {
+    **DOWNLOADER_MIDDLEWARES,
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "corpuscrawl.net.politeness.PoliteRetryMiddleware": 550,
+}
+ADDONS = {**ADDONS, "corpuscrawl.net.politeness.PolitenessAddon": 110}
+#: A URL or e-mail address where site owners can reach whoever runs the crawl; it goes into
+#: the User-Agent, ``corpuscrawl/VERSION (+CONTACT)``, unless USER_AGENT is set explicitly.
+CORPUSCRAWL_CONTACT = ""
+#: Longest robots.txt Crawl-delay honoured (seconds); longer ones are capped, counted, logged.
+CORPUSCRAWL_MAX_CRAWL_DELAY = 60.0
+#: Longest Retry-After (429/503) waited for before retrying (seconds); a longer one gives the
+#: request up (corpuscrawl/politeness/retry_after_too_long).  Retries count towards RETRY_TIMES.
+CORPUSCRAWL_MAX_RETRY_AFTER = 120.0

@@ -7,9 +7,15 @@ same page reached through a newsletter link and a menu link is fetched once.
 
 from __future__ import annotations
 
-import posixpath
+import functools
+import ipaddress
 import re
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
+
+import idna
+from w3lib.url import canonicalize_url, safe_url_string
+
+from corpuscrawl.net.addresses import parse_ipv4_host
 
 #: Query parameters that only track the visitor and never change the page.
 TRACKING_PARAMS_DEFAULT = frozenset(
@@ -26,7 +32,18 @@ NON_HTML_EXTENSIONS_DEFAULT = frozenset(
     pptx ps psd rar rpm rss rtf svg swf tar tgz tif tiff ttf wav webm webp wma wmv woff woff2
     xls xlsx xz zip""".split()
 )
+#: Longest URL followed (characters): Scrapy's ``URLLENGTH_LIMIT`` default, the
+#: historical limit of Internet Explorer that many servers still assume.
+MAX_URL_CHARS_DEFAULT = 2083
+#: URLs whose check is remembered: pages of a site repeat their menu links, and a check
+#: costs ~50 µs (w3lib's canonicalisation); bounded by MAX_URL_CHARS_DEFAULT * 4 per key.
+URL_CACHE_SIZE_DEFAULT = 16384
 _DEFAULT_PORTS = {"http": 80, "https": 443}
+#: What the WHATWG URL parser strips from both ends, and removes everywhere.
+_C0_CONTROL_OR_SPACE = "".join(map(chr, range(0x21)))
+_TAB_NEWLINE_RE = re.compile(r"[\t\n\r]")
+#: One DNS label (underscores allowed: real hosts use them although RFC 952 does not).
+_LABEL_RE = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
 _SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 
 
@@ -37,30 +54,104 @@ def is_tracking_param(name: str) -> bool:
 
 
 def normalize_url(url: str) -> str:
-    """Canonical spelling of an http(s) URL for de-duplication ("" for other schemes)."""
-    url = url.strip()
+    """Canonical spelling of an http(s) URL for de-duplication ("" when it is unusable)."""
+    return check_url(url)[0]
+
+
+def check_url(url: str, max_length: int = MAX_URL_CHARS_DEFAULT) -> tuple[str, str]:
+    """``(canonical URL, "")`` for a usable http(s) URL, else ``("", reason)``; never raises.
+
+    Hosts are read as browsers read them (IDNA/UTS #46 to punycode, numeric IPv4
+    spellings to dotted quads, IPv6 in brackets); the path and query are
+    percent-encoded once and consistently by w3lib (``canonicalize_url``, then
+    ``safe_url_string`` so that Scrapy keeps the URL exactly as given)
+    (``/päth`` and ``/p%C3%A4th`` are one URL), the query sorted, tracking
+    parameters, fragment, user info and default port dropped, ``.``/``..``
+    segments resolved.  Reasons (stats-friendly words): ``not_text``, ``empty``,
+    ``too_long``, ``unparsable``, ``scheme``, ``no_host``, ``bad_host``, ``bad_port``.
+    """
+    if not isinstance(url, str):
+        return "", "not_text"
+    if len(url) > 4 * max_length:  # bounds the work spent on a monster href
+        return "", "too_long"
+    return _check_url(url, max_length)
+
+
+@functools.lru_cache(maxsize=URL_CACHE_SIZE_DEFAULT)
+def _check_url(url: str, max_length: int) -> tuple[str, str]:
+    url = _TAB_NEWLINE_RE.sub("", url.strip(_C0_CONTROL_OR_SPACE))
+    if not url:
+        return "", "empty"
     try:
         parts = urlsplit(url)
-    except ValueError:
-        return ""
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https") or not parts.hostname:
-        return ""
-    host = parts.hostname.lower().rstrip(".")
-    try:
         port = parts.port
-    except ValueError:
-        return ""
+    except ValueError as exc:
+        return "", "bad_port" if "port" in str(exc).lower() else "unparsable"
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        return "", "scheme"
+    host, reason = canonical_host(parts.hostname or "", bracketed="[" in parts.netloc)
+    if reason:
+        return "", reason
+    if port == 0:
+        return "", "bad_port"
     netloc = host if port in (None, _DEFAULT_PORTS[scheme]) else f"{host}:{port}"
-    path = parts.path or "/"
-    if "/." in path:  # resolve ./ and ../ segments, keeping a trailing slash
-        trailing = path.endswith("/")
-        path = posixpath.normpath(path)
-        path = "/" if path in (".", "/") else path + ("/" if trailing else "")
-        path = path if path.startswith("/") else "/" + path
-    query = urlencode(sorted((k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-                             if not is_tracking_param(k)))
-    return urlunsplit((scheme, netloc, path, query, ""))
+    query = "&".join(p for p in parts.query.split("&")
+                     if p and not is_tracking_param(unquote_plus(p.split("=", 1)[0])))
+    path = remove_dot_segments(parts.path or "/")
+    out = safe_url_string(canonicalize_url(urlunsplit((scheme, netloc, path, query, ""))))
+    if len(out) > max_length:
+        return "", "too_long"
+    return out, ""
+
+
+def canonical_host(host: str, bracketed: bool = False) -> tuple[str, str]:
+    """``(host as it goes in a URL, "")`` or ``("", reason)``: lower-case punycode name,
+    dotted-quad IPv4 (any numeric spelling) or bracketed IPv6."""
+    host = unquote(host).strip().lower().rstrip(".")
+    if not host:
+        return "", "no_host"
+    if bracketed or ":" in host:
+        try:
+            ip6 = ipaddress.IPv6Address(host)
+        except ValueError:
+            return "", "bad_host"
+        return f"[{ip6.compressed}]", ""
+    if not host.isascii():
+        try:
+            host = idna.encode(host, uts46=True, transitional=False).decode("ascii")
+        except (idna.IDNAError, UnicodeError, ValueError):
+            return "", "bad_host"
+    ip4 = parse_ipv4_host(host)
+    if ip4 is False:
+        return "", "bad_host"
+    if ip4 is not None:
+        return str(ip4), ""
+    if len(host) > 253 or not all(_LABEL_RE.match(label) for label in host.split(".")):
+        return "", "bad_host"
+    return host, ""
+
+
+def remove_dot_segments(path: str) -> str:
+    """RFC 3986 §5.2.4: resolve ``.`` and ``..`` path segments (other slashes kept)."""
+    if "." not in path:
+        return path
+    segments = path.split("/")
+    out: list[str] = []
+    for i, segment in enumerate(segments):
+        last = i == len(segments) - 1
+        if segment == ".":
+            if last:
+                out.append("")
+        elif segment == "..":
+            if len(out) > 1:
+                out.pop()
+            if last:
+                out.append("")
+        else:
+            out.append(segment)
+    path = "/".join(out)
+    return path if path.startswith("/") else "/" + path
 
 
 def has_non_html_extension(url: str,
@@ -74,10 +165,20 @@ def has_non_html_extension(url: str,
 
 
 def same_site(host: str, domains: set[str]) -> bool:
-    """True when ``host`` is one of ``domains`` or a subdomain of one (``www.`` ignored)."""
-    host = host.lower()
-    host = host[4:] if host.startswith("www.") else host
-    return any(host == d or host.endswith("." + d) for d in domains)
+    """True when ``host`` is one of ``domains`` or a subdomain of one (``www.`` ignored).
+
+    Both sides are compared in their URL spelling (punycode, lower case), so an
+    IDN domain given in Unicode matches its links; an unusable host matches nothing.
+    """
+    host = _site_host(host)
+    if not host:
+        return False
+    return any(host == d or host.endswith("." + d) for d in map(_site_host, domains) if d)
+
+
+def _site_host(host: str) -> str:
+    host = canonical_host(host)[0] if host else ""
+    return host[4:] if host.startswith("www.") else host
 
 
 def site_root(url: str) -> str:

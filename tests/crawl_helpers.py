@@ -21,6 +21,9 @@ def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
     settings = dict(settings or {})
     # each crawl gets its own boilerplate history unless the test shares one on purpose
     settings.setdefault("CORPUSCRAWL_BOILERPLATE_HISTORY", str(out.parent / f"{out.stem}.history.sqlite3"))
+    # test servers are local and ours: no AutoThrottle pacing unless a test asks for it
+    # (tests/test_politeness.py runs with the shipped defaults)
+    settings.setdefault("AUTOTHROTTLE_ENABLED", "False")
     for k, v in settings.items():
         cmd += ["-s", f"{k}={v}"]
     env = dict(os.environ, PYTHONPATH=str(REPO))

@@ -55,7 +55,17 @@ def test_page_links_and_feed_alternates():
         '<a href="#top">top</a><a href="mailto:a@a.com">m</a><a rel="nofollow" href="/n">n</a>'
         '</body></html>', url="http://a.com/page")
     links = list(page_links(page))
+    # same-page fragments are left out; mailto: is passed on for the crawler to count and skip
     assert [(link.url, link.text) for link in links] == [("http://a.com/dir/x.html", "X y"),
+                                                         ("mailto:a@a.com", "m"),
                                                          ("http://a.com/n", "n")]
-    assert links[1].nofollow
+    assert links[2].nofollow
     assert feed_links(page) == ["http://a.com/atom.xml"]
+
+
+def test_page_links_never_raise_and_keep_the_links_after_a_broken_one():
+    page = Page.from_html(
+        '<a href="http://[::1">broken</a><a href="http://[::1]:8080/x">v6</a>'
+        '<a href="javascript:go()">js</a><a href="b.html">good</a>', url="http://a.com/")
+    assert [link.url for link in page_links(page)] == [
+        "http://[::1", "http://[::1]:8080/x", "javascript:go()", "http://a.com/b.html"]

@@ -23,3 +23,106 @@ def test_extensions_and_sites():
     assert not has_non_html_extension("http://a.com/v1.2/")
     assert same_site("www.news.example.com", {"example.com"})
     assert not same_site("example.com.evil.org", {"example.com"})
+
+
+# --- hrefs of every kind: normalised or rejected with a reason, never an exception --------
+
+import ipaddress  # noqa: E402
+from urllib.parse import urlsplit  # noqa: E402
+
+import pytest  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from scrapy import Request  # noqa: E402
+
+from corpuscrawl.discovery import join_url  # noqa: E402
+from corpuscrawl.urls import check_url  # noqa: E402
+
+
+@pytest.mark.parametrize(("href", "expected"), [
+    ("http://[::1]:8080/x", "http://[::1]:8080/x"),
+    ("http://[0:0:0:0:0:ffff:7f00:1]/", "http://[::ffff:7f00:1]/"),
+    ("http://2130706433/", "http://127.0.0.1/"),
+    ("http://0177.0.0.1/", "http://127.0.0.1/"),
+    ("http://0x7f.1/", "http://127.0.0.1/"),
+    ("http://bücher.de/päth?q=ü", "http://xn--bcher-kva.de/p%C3%A4th?q=%C3%BC"),
+    ("http://xn--bcher-kva.de/p%C3%A4th?q=%C3%BC", "http://xn--bcher-kva.de/p%C3%A4th?q=%C3%BC"),
+    ("http://a.com/%7Efoo/a b", "http://a.com/~foo/a%20b"),
+    (" \thttp://a.com/a\nb\r ", "http://a.com/ab"),
+    ("http://user:secret@a.com/x", "http://a.com/x"),
+    ("http://a.com/../../x", "http://a.com/x"),
+    ("http://a.com/?%FF=1&b", "http://a.com/?b=&%FF=1"),
+])
+def test_hrefs_are_normalised_as_browsers_read_them(href, expected):
+    assert check_url(href) == (expected, "")
+
+
+def test_path_spellings_of_one_page_are_one_url():
+    assert normalize_url("http://a.com/päth") == normalize_url("http://a.com/p%C3%A4th")
+    assert normalize_url("http://A.com/p%c3%a4th") == normalize_url("http://a.com/p%C3%A4th")
+
+
+@pytest.mark.parametrize(("href", "reason"), [
+    ("javascript:void(0)", "scheme"), ("data:text/html,<p>x", "scheme"),
+    ("mailto:a@b.c", "scheme"), ("tel:+123", "scheme"), ("ftp://a.com/x", "scheme"),
+    ("http://a.com:99999/", "bad_port"), ("http://a.com:x/", "bad_port"),
+    ("http://a.com:0/", "bad_port"), ("http://a.com:80:80/", "bad_port"),
+    ("http://[::1", "unparsable"), ("http://[zz::1]/", "unparsable"),
+    ("http://a\x01b.com/", "bad_host"), ("http://a b.com/", "bad_host"),
+    ("http://1.2.3.4.5/", "bad_host"), ("http://0x1ff.1/", "bad_host"),
+    ("http://a..com/", "bad_host"), ("http://-a.com/", "bad_host"),
+    ("http:///x", "no_host"), ("http://a.com/" + "x" * 100_000, "too_long"),
+    ("http://a.com/" + "x" * 3000, "too_long"), ("", "empty"), ("   ", "empty"),
+])
+def test_unusable_hrefs_are_rejected_with_a_reason(href, reason):
+    assert check_url(href) == ("", reason)
+
+
+def test_same_site_compares_idn_domains_in_url_spelling():
+    assert same_site("www.xn--bcher-kva.de", {"bücher.de"})
+    assert same_site("xn--bcher-kva.de", {"xn--bcher-kva.de"})
+    assert not same_site("", {"a.com"}) and not same_site("a b", {"a.com"})
+
+
+_HOST_PARTS = st.sampled_from([
+    "a.com", "WWW.Example.ORG", "bücher.de", "раураl.com", "ΑΒΓ.gr", "日本.jp", "xn--zca.de",
+    "127.0.0.1", "2130706433", "0x7f.1", "0177.0.0.1", "[::1]", "[::ffff:10.0.0.1]", "[fe80::1%25eth0]",
+    "[zz]", "[::1", "a..b", "-x.com", "a_b.c", "a%2eb.com", "%00.com", "", " ", "\x00", "é.", "x" * 300,
+])
+_PORTS = st.sampled_from(["", ":", ":80", ":8080", ":99999", ":-1", ":0", ":x", ":80:80", ":٣"])
+_SCHEMES = st.sampled_from(["http://", "HTTPS://", "//", "javascript:", "data:", "mailto:", "ftp://",
+                            "", "http:", "h\ttp://", "\x00http://"])
+_TEXT = st.text(st.characters(codec="utf-8"), max_size=40)
+
+
+@st.composite
+def hrefs(draw: st.DrawFn) -> str:
+    """Absolute, relative and broken hrefs mixing schemes, hosts, ports, paths and junk."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(_TEXT)
+    href = draw(_SCHEMES) + draw(_HOST_PARTS) + draw(_PORTS)
+    href += draw(st.sampled_from(["", "/", "/päth", "/p%C3%A4th", "/./a/../b", "/%", "/%zz",
+                                  "/\u202e", "/a b"])) + draw(_TEXT)
+    href += draw(st.sampled_from(["", "?utm_source=x&b=2&a", "?q=%FF", "?=&&=", "#frag"]))
+    if kind == 3:
+        href += "x" * draw(st.sampled_from([0, 2100, 100_000]))
+    return href
+
+
+@settings(max_examples=400, deadline=None)
+@given(href=hrefs(), base=st.sampled_from(["http://a.com/dir/page", "https://[::1]:8443/",
+                                           "http://bücher.de/x?y#z"]))
+def test_any_href_gives_a_request_scrapy_accepts_or_a_reason(href, base):
+    url, reason = check_url(join_url(base, href))
+    assert bool(url) != bool(reason)
+    if not url:
+        return
+    parts = urlsplit(url)
+    assert parts.scheme in ("http", "https") and parts.hostname and url.isascii()
+    assert parts.port is None or 0 < parts.port < 65536
+    host = parts.hostname
+    if ":" in host:
+        ipaddress.IPv6Address(host)
+    assert Request(url).url == url  # Scrapy's own escaping changes nothing
+    assert check_url(url) == (url, "")  # idempotent

@@ -26,6 +26,7 @@ from typing import Any
 from corpuscrawl.browse.browser import launch_options
 from corpuscrawl.browse.interaction import MAX_SCROLLS_DEFAULT, InteractionOptions
 from corpuscrawl.extract.dom import normalize_space
+from corpuscrawl.net.browser import guarded
 from corpuscrawl.page import Page
 from corpuscrawl.rules import FOLLOW_MODES, RENDER_MODES, DomainRule
 
@@ -170,7 +171,7 @@ def rendering_settings(max_pages: int = MAX_PAGES_DEFAULT) -> dict[str, Any]:
         "PLAYWRIGHT_LAUNCH_OPTIONS": launch_options(),
         "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT": max_pages,
         "PLAYWRIGHT_MAX_CONTEXTS": 1,
-        "PLAYWRIGHT_ABORT_REQUEST": "corpuscrawl.browse.render.abort_heavy_request",
+        "PLAYWRIGHT_ABORT_REQUEST": "corpuscrawl.browse.render.abort_request",
         "PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT": 30_000,
         "PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER": True,
     }
@@ -179,6 +180,10 @@ def rendering_settings(max_pages: int = MAX_PAGES_DEFAULT) -> dict[str, Any]:
 def abort_heavy_request(request: Any) -> bool:
     """``PLAYWRIGHT_ABORT_REQUEST``: skip images, media and fonts (they never hold text)."""
     return request.resource_type in ABORTED_RESOURCE_TYPES
+
+
+#: ``PLAYWRIGHT_ABORT_REQUEST``: the private-network guard (corpuscrawl.net), then the above.
+abort_request = guarded(abort_heavy_request)
 
 
 class RenderingAddon:

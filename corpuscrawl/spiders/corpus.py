@@ -48,7 +48,7 @@ from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
 from corpuscrawl.page import Page, domain_of
 from corpuscrawl.rules import DomainRules  # issue 6
 from corpuscrawl.summary import error_type
-from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site, site_root
+from corpuscrawl.urls import check_url, has_non_html_extension, normalize_url, same_site, site_root
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
 SEED_PRIORITY = 1000
@@ -99,9 +99,9 @@ def read_seeds(seeds: str = "", seeds_file: str = "") -> list[str]:
         raw.extend(line for line in lines if line.strip() and not line.strip().startswith("#"))
     out: list[str] = []
     for item in raw:
-        url = normalize_url(item.strip())
+        url, reason = check_url(item.strip())
         if not url:
-            raise SeedError(f"seed {item.strip()!r} is not an http(s) URL")
+            raise SeedError(f"seed {item.strip()!r} is not an http(s) URL that can be fetched ({reason})")
         if url not in out:
             out.append(url)
     return out
@@ -149,9 +149,11 @@ class CorpusSpider(scrapy.Spider):
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
         if not spider.seed_urls:
             from corpuscrawl.demo.server import DemoServer
+            from corpuscrawl.net.politeness import relax_for_local_demo
 
             spider.demo_server = DemoServer().start()
             spider.seed_urls = [spider.demo_server.url]
+            relax_for_local_demo(settings)  # our own site on 127.0.0.1: no throttling
             spider.logger.info("no seeds given: crawling the bundled demo site at %s",
                                spider.demo_server.url)
         spider.allowed = {domain_of(u) for u in spider.seed_urls} | spider.extra_domains
@@ -233,9 +235,12 @@ class CorpusSpider(scrapy.Spider):
 
     def follow(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request | None:
         """A request for a discovered URL, or ``None`` if it is filtered or already seen."""
-        url = normalize_url(url)
+        url, reason = check_url(url)
         stats = self.crawler.stats
-        if not url or url in self._seen:
+        if reason:  # unusable href (javascript:, bad port, broken host ...): counted, skipped
+            stats.inc_value(f"corpuscrawl/links_skipped/{reason}")
+            return None
+        if url in self._seen:
             return None
         if callback is None and has_non_html_extension(url):  # sitemaps may be .xml.gz
             stats.inc_value("corpuscrawl/skipped_extension")
