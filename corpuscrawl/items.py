@@ -47,6 +47,8 @@ class Document:
     unit_kind: str = ""
     removed_boilerplate: int = 0
     boilerplate_hashes: list[str] = field(default_factory=list)
+    #: ``new`` or ``changed`` since the collection's last crawl (``unchanged`` with recrawl=full).
+    change: str = ""
 
 
 @dataclass

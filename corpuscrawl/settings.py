@@ -211,3 +211,17 @@ CORPUSCRAWL_MAX_CRAWL_DELAY = 60.0
 #: Longest Retry-After (429/503) waited for before retrying (seconds); a longer one gives the
 #: request up (corpuscrawl/politeness/retry_after_too_long).  Retries count towards RETRY_TIMES.
 CORPUSCRAWL_MAX_RETRY_AFTER = 120.0
+
+# --- incremental recrawls (corpuscrawl.crawlstate.recrawl) ------------------------------
+#: What a crawl of a known collection exports: "changed" (new and changed documents; known
+#: pages refetched with If-None-Match / If-Modified-Since), "full" (every document again,
+#: unconditional requests) or "off" (no page store). The spider argument ``recrawl`` wins.
+CORPUSCRAWL_RECRAWL = "changed"
+#: A page whose links led to at least this many documents is a hub: a recrawl refetches it
+#: unconditionally (like seeds, sitemaps and feeds) to find new pages.
+CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS = 2
+# Conditional requests, 304s and gone pages (after Scrapy's redirects and decompression);
+# which page each request was found on; the change check just before the export stage.
+DOWNLOADER_MIDDLEWARES["corpuscrawl.crawlstate.recrawl.ConditionalRequests"] = 580
+SPIDER_MIDDLEWARES = {**SPIDER_MIDDLEWARES, "corpuscrawl.crawlstate.recrawl.FoundOn": 600}
+ITEM_PIPELINES["corpuscrawl.crawlstate.recrawl.ChangeFilter"] = 800

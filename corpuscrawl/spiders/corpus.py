@@ -35,6 +35,7 @@ from scrapy.utils.misc import load_object
 from corpuscrawl.browse.render import RenderPlan, render_meta, script_built_reasons  # issue 6
 from corpuscrawl.browse.rendered import Renderer, close_page, is_crash, retry_meta  # issue 6
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.crawlstate.recrawl import NotModified, revisit
 from corpuscrawl.discovery import (
     SitemapRobotParser,
     feed_links,
@@ -205,6 +206,12 @@ class CorpusSpider(scrapy.Spider):
                 if sitemap not in self._seen:
                     self._seen.add(sitemap)
                     yield self._request(sitemap, SEED_PRIORITY, self.parse_xml)
+        # A recrawl re-queues the collection's known pages: hubs (refetched in full) right
+        # after the seeds, pages that gave documents (conditional requests) by relevance.
+        for url, hub in revisit(self.crawler):
+            request = self.follow(url, SEED_PRIORITY - 1 if hub else self.listed_priority(url))
+            if request is not None:
+                yield request
 
     def _robots_via_middleware(self) -> bool:
         """True when Scrapy's RobotsTxtMiddleware fetches robots.txt and keeps its sitemaps."""
@@ -224,6 +231,8 @@ class CorpusSpider(scrapy.Spider):
             self.crawler.engine.crawl(follow)
 
     def _errback(self, failure: Any) -> None:
+        if failure.check(NotModified):  # a 304 to a recrawl's conditional request
+            return
         request = failure.request
         self.crawler.stats.inc_value("corpuscrawl/request_errors")
         self.crawler.stats.inc_value(f"corpuscrawl/request_errors/{error_type(failure.value)}")

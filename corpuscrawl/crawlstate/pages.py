@@ -1,0 +1,275 @@
+"""The page store of a collection: what the last crawls learnt about each URL.
+
+One record per *document key* (the normalised URL; a page split into coherent
+texts adds ``#unit=N`` for its later units):
+
+* ``etag`` / ``last_modified`` — the validators of the response whose text
+  was recorded, sent back as ``If-None-Match`` / ``If-Modified-Since`` on a
+  recrawl (:mod:`corpuscrawl.crawlstate.recrawl`);
+* ``text_hash`` — SHA-1 of the page's *extracted* text (before the export
+  stage's boilerplate removal; see the README, "Incremental recrawls");
+* ``status`` — the last HTTP status seen;
+* ``first_seen`` / ``last_seen`` — run generations (a recrawl starts a new
+  generation; a resumed run keeps its generation);
+* ``gone`` — the page answered 404 or 410 in generation ``last_seen``;
+* ``children`` — documents first reached through this page's links, over all
+  generations: a page with enough of them is a *hub* and is refetched
+  unconditionally.
+
+:class:`PageStore` is the interface (plain library code, no Scrapy); the
+default backend is :class:`SQLitePageStore`, one file in the collection's
+state directory.  A shared backend (Redis, for crawlers of one collection on
+several machines) implements the same methods.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["COMMIT_EVERY_DEFAULT", "PAGES_FILE", "PageRecord", "PageStore",
+           "PageStoreError", "SQLitePageStore", "open_page_store", "unit_key"]
+
+#: File name of the SQLite page store inside a collection's state directory.
+PAGES_FILE = "pages.sqlite3"
+#: Writes between two commits (and a commit at least every COMMIT_SECONDS_DEFAULT):
+#: a kill loses at most that many records, which only makes the next recrawl
+#: refetch and export those pages again (nothing is lost).
+COMMIT_EVERY_DEFAULT = 200
+COMMIT_SECONDS_DEFAULT = 2.0
+#: ``PRAGMA user_version`` of the files this module writes.
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS pages (
+    key TEXT PRIMARY KEY,
+    etag TEXT NOT NULL DEFAULT '',
+    last_modified TEXT NOT NULL DEFAULT '',
+    text_hash TEXT NOT NULL DEFAULT '',
+    status INTEGER NOT NULL DEFAULT 0,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL,
+    gone INTEGER NOT NULL DEFAULT 0,
+    children INTEGER NOT NULL DEFAULT 0
+)
+"""
+
+
+class PageStoreError(RuntimeError):
+    """The page store cannot be opened or written; the message names the file and why."""
+
+
+def unit_key(url: str, unit_index: int = 0) -> str:
+    """The document key of one coherent text of a page: the URL, ``#unit=N`` for N > 0."""
+    return url if not unit_index else f"{url}#unit={unit_index}"
+
+
+@dataclass(frozen=True, slots=True)
+class PageRecord:
+    """What the store knows about one document key."""
+
+    key: str
+    etag: str = ""
+    last_modified: str = ""
+    text_hash: str = ""
+    status: int = 0
+    first_seen: int = 0
+    last_seen: int = 0
+    gone: bool = False
+    children: int = 0
+
+    @property
+    def has_validators(self) -> bool:
+        """True when a conditional request can be made for this page."""
+        return bool(self.etag or self.last_modified)
+
+
+class PageStore(ABC):
+    """Per-URL state of a collection across crawls (see the module docstring)."""
+
+    @abstractmethod
+    def get(self, key: str) -> PageRecord | None:
+        """The record of ``key``, or None when the collection never saw it."""
+
+    @abstractmethod
+    def record_text(self, key: str, text_hash: str, generation: int, status: int = 200,
+                    etag: str = "", last_modified: str = "") -> None:
+        """Record the extracted text's hash and the validators of the response it came from."""
+
+    @abstractmethod
+    def touch(self, key: str, generation: int, status: int) -> None:
+        """The page was seen unchanged (304, or the same text) in ``generation``."""
+
+    @abstractmethod
+    def mark_gone(self, key: str, generation: int, status: int) -> bool:
+        """A known page answered ``status`` (404/410); True when it was not gone before."""
+
+    @abstractmethod
+    def credit(self, key: str, generation: int, documents: int = 1) -> None:
+        """``documents`` more documents were first reached through the page ``key``."""
+
+    @abstractmethod
+    def revisit(self, min_children: int) -> Iterator[PageRecord]:
+        """Pages a recrawl re-queues: not gone, with a text or at least ``min_children``."""
+
+    @abstractmethod
+    def last_generation(self) -> int:
+        """The latest generation any record was seen in (0 for an empty store)."""
+
+    @abstractmethod
+    def __len__(self) -> int:
+        """Number of records."""
+
+    def flush(self) -> None:  # noqa: B027 - optional hook for buffering backends
+        """Make every write so far durable."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Flush and release the store."""
+
+    def __enter__(self) -> PageStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SQLitePageStore(PageStore):
+    """The page store in one SQLite file (WAL, batched commits)."""
+
+    def __init__(self, path: str | Path, commit_every: int = COMMIT_EVERY_DEFAULT,
+                 commit_seconds: float = COMMIT_SECONDS_DEFAULT) -> None:
+        self.path = Path(path)
+        self.commit_every = max(1, commit_every)
+        self.commit_seconds = commit_seconds
+        self._pending = 0
+        self._last_commit = time.monotonic()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db: sqlite3.Connection | None = sqlite3.connect(str(self.path))
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise PageStoreError(f"page store {self.path}: written by a newer corpuscrawl "
+                                     f"(schema {version}, this one reads {SCHEMA_VERSION})")
+            with self._db:
+                self._db.execute(_SCHEMA)
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            raise PageStoreError(f"page store {self.path}: {exc}") from exc
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The open connection (PageStoreError once closed)."""
+        if self._db is None:
+            raise PageStoreError(f"page store {self.path} is closed")
+        return self._db
+
+    def get(self, key: str) -> PageRecord | None:
+        """The record of ``key``, or None."""
+        row = self.db.execute(
+            "SELECT key, etag, last_modified, text_hash, status, first_seen, last_seen, gone, "
+            "children FROM pages WHERE key = ?", (key,)).fetchone()
+        return _record(row) if row else None
+
+    def record_text(self, key: str, text_hash: str, generation: int, status: int = 200,
+                    etag: str = "", last_modified: str = "") -> None:
+        """Insert or update the text hash and validators; the page is no longer gone."""
+        self._write(
+            "INSERT INTO pages (key, etag, last_modified, text_hash, status, first_seen, "
+            "last_seen, gone) VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT(key) DO UPDATE SET "
+            "etag = excluded.etag, last_modified = excluded.last_modified, "
+            "text_hash = excluded.text_hash, status = excluded.status, "
+            "last_seen = excluded.last_seen, gone = 0",
+            (key, etag, last_modified, text_hash, status, generation, generation))
+
+    def touch(self, key: str, generation: int, status: int) -> None:
+        """Seen unchanged: last generation and status updated, no longer gone."""
+        self._write("UPDATE pages SET last_seen = ?, status = ?, gone = 0 WHERE key = ?",
+                    (generation, status, key))
+
+    def mark_gone(self, key: str, generation: int, status: int) -> bool:
+        """Flag a known page as gone; True when it was not gone before."""
+        cursor = self.db.execute(
+            "UPDATE pages SET gone = 1, status = ?, last_seen = ? WHERE key = ? AND gone = 0",
+            (status, generation, key))
+        self._wrote()
+        return cursor.rowcount > 0
+
+    def credit(self, key: str, generation: int, documents: int = 1) -> None:
+        """Count documents first reached through ``key`` (a row is made for a new page)."""
+        self._write(
+            "INSERT INTO pages (key, first_seen, last_seen, children) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET children = children + excluded.children",
+            (key, generation, generation, documents))
+
+    def revisit(self, min_children: int) -> Iterator[PageRecord]:
+        """Known pages worth a recrawl, hubs first, in key order; read in batches."""
+        self.flush()
+        for hubs in (True, False):
+            condition = ("children >= ?" if hubs else "children < ? AND text_hash != ''")
+            last = ""
+            while True:
+                rows = self.db.execute(
+                    "SELECT key, etag, last_modified, text_hash, status, first_seen, last_seen, "
+                    f"gone, children FROM pages WHERE gone = 0 AND {condition} AND key > ? "
+                    "AND instr(key, '#') = 0 ORDER BY key LIMIT 1000",
+                    (max(1, min_children), last)).fetchall()
+                if not rows:
+                    break
+                for row in rows:
+                    yield _record(row)
+                last = rows[-1][0]
+
+    def last_generation(self) -> int:
+        """The latest generation any record was seen in (0 for an empty store)."""
+        return int(self.db.execute("SELECT COALESCE(MAX(last_seen), 0) FROM pages").fetchone()[0])
+
+    def __len__(self) -> int:
+        """Number of records."""
+        return int(self.db.execute("SELECT COUNT(*) FROM pages").fetchone()[0])
+
+    def flush(self) -> None:
+        """Commit pending writes."""
+        if self._db is not None and self._pending:
+            self._db.commit()
+            self._pending = 0
+            self._last_commit = time.monotonic()
+
+    def close(self) -> None:
+        """Commit and close (idempotent)."""
+        if self._db is not None:
+            self.flush()
+            self._db.close()
+            self._db = None
+
+    def _write(self, sql: str, params: tuple) -> None:
+        try:
+            self.db.execute(sql, params)
+        except sqlite3.DatabaseError as exc:
+            raise PageStoreError(f"page store {self.path}: {exc}") from exc
+        self._wrote()
+
+    def _wrote(self) -> None:
+        self._pending += 1
+        if (self._pending >= self.commit_every
+                or time.monotonic() - self._last_commit >= self.commit_seconds):
+            self.flush()
+
+
+def _record(row: tuple) -> PageRecord:
+    key, etag, last_modified, text_hash, status, first, last, gone, children = row
+    return PageRecord(key, etag, last_modified, text_hash, status, first, last, bool(gone),
+                      children)
+
+
+def open_page_store(location: str | Path) -> PageStore:
+    """The page store at ``location``: a state directory (its ``pages.sqlite3``) or a file."""
+    path = Path(location)
+    if path.is_dir() or not path.suffix:
+        path = path / PAGES_FILE
+    return SQLitePageStore(path)

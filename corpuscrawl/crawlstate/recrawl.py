@@ -1,0 +1,411 @@
+"""Incremental recrawls: Scrapy components over the collection's page store.
+
+A crawl of a collection whose page store (:mod:`corpuscrawl.crawlstate.pages`)
+already has records is a *recrawl* (a new run generation; a run resumed after
+a kill keeps its generation and is not re-seeded).  On a recrawl:
+
+* the spider re-queues the known pages from the store (:func:`revisit`): hubs
+  first, then every page that gave a document, so an edited article is found
+  even when no page links to it any more;
+* :class:`ConditionalRequests` (downloader middleware) sends ``If-None-Match``
+  / ``If-Modified-Since`` with the stored validators of a known page; a 304
+  ends the request there (:class:`NotModified`, no body, no extraction, no
+  links).  Seeds, sitemaps, feeds, hubs (pages whose links led to at least
+  ``CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS`` documents) and rendered pages are
+  always fetched unconditionally.  A known page answering 404/410 is marked
+  gone;
+* :class:`ChangeFilter` (item pipeline, before the export stage) compares the
+  hash of each document's extracted text with the stored one: unchanged
+  documents are counted and not exported (``recrawl=full`` exports them,
+  ``change="unchanged"``); new and changed ones get ``change`` and go on.
+
+The store learns a document's hash and validators only once the export stage
+has released it (``item_scraped``, and the stage's final flush at close): a
+crawl killed before that leaves the page unknown, so the next recrawl exports
+it again instead of losing it.  :class:`FoundOn` (spider middleware) records
+which page each request was found on, which is how hubs are recognised.
+
+Stats: ``corpuscrawl/recrawl/new|changed|unchanged|not_modified|gone``, plus
+``conditional``, ``revisited``, ``revisited_hubs`` and ``generation``.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
+from scrapy.http import Response
+
+from corpuscrawl.crawlstate.location import (
+    COLLECTION_SETTING,
+    collection_from_seeds,
+    state_dir,
+)
+from corpuscrawl.crawlstate.pages import PageStore, open_page_store, unit_key
+from corpuscrawl.items import Document, content_hash
+
+__all__ = ["ChangeFilter", "ConditionalRequests", "FoundOn", "NotModified", "RecrawlConfig",
+           "RecrawlConfigError", "RecrawlState", "recrawl_state", "revisit"]
+
+logger = logging.getLogger("corpuscrawl.recrawl")
+
+STATS_PREFIX = "corpuscrawl/recrawl/"
+#: Request meta key: the URL of the page a request was found on.
+FOUND_ON_META = "corpuscrawl_found_on"
+#: Request meta key set when validators were sent (a 304 then means "not modified").
+CONDITIONAL_META = "corpuscrawl_conditional"
+#: Statuses that mark a known page as gone.
+GONE_STATUSES = frozenset({404, 410})
+#: Recrawl modes: export new and changed documents, export all, or keep no page store.
+MODES = ("changed", "full", "off")
+#: A page whose links led to this many documents is a hub (refetched unconditionally).
+#: Two: one document may be a "next article" link of an article; a listing or front
+#: page leads to many.
+HUB_MIN_DOCUMENTS_DEFAULT = 2
+#: Responses whose validators are kept until their documents are released.  Only
+#: responses in flight or held by the export stage need them; beyond this bound the
+#: oldest are forgotten (their pages are then fetched unconditionally next time).
+PENDING_MAX = 20_000
+
+
+class RecrawlConfigError(ValueError):
+    """A CORPUSCRAWL_RECRAWL* setting or the ``recrawl`` argument is invalid."""
+
+
+class NotModified(IgnoreRequest):
+    """A known page answered 304 to a conditional request: nothing to extract."""
+
+
+@dataclass(frozen=True)
+class RecrawlConfig:
+    """The recrawl settings, read once (names in corpuscrawl/settings.py)."""
+
+    mode: str = "changed"
+    hub_min_documents: int = HUB_MIN_DOCUMENTS_DEFAULT
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RecrawlConfig:
+        """``CORPUSCRAWL_RECRAWL`` (or the spider argument ``recrawl``) and the hub threshold."""
+        settings = crawler.settings
+        mode = str(getattr(crawler.spider, "recrawl", "") or settings.get("CORPUSCRAWL_RECRAWL")
+                   or "changed").strip().lower()
+        if mode not in MODES:
+            raise RecrawlConfigError(f"CORPUSCRAWL_RECRAWL / recrawl={mode!r}: expected one of "
+                                     + ", ".join(MODES))
+        raw = settings.get("CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS", HUB_MIN_DOCUMENTS_DEFAULT)
+        try:
+            hub = int(raw)
+        except (TypeError, ValueError):
+            hub = 0
+        if hub < 1:
+            raise RecrawlConfigError(
+                f"CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS must be a whole number >= 1, got {raw!r}")
+        return cls(mode=mode, hub_min_documents=hub)
+
+
+@dataclass(frozen=True, slots=True)
+class _Fetched:
+    """What a 2xx response said about a page, kept until its documents are released."""
+
+    status: int
+    etag: str
+    last_modified: str
+    found_on: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    """A document on its way through the export stage: the hash to store once released."""
+
+    text_hash: str
+    fetched: _Fetched | None
+
+
+def _collection(crawler: Crawler) -> str:
+    settings = crawler.settings
+    name = settings.get(COLLECTION_SETTING) or getattr(crawler.spider, "collection", "")
+    if not name:
+        seeds = list(getattr(crawler.spider, "seed_urls", []) or [])
+        name = collection_from_seeds(seeds)
+    return str(name)
+
+
+class RecrawlState:
+    """The page store of the crawl's collection and the run's bookkeeping around it."""
+
+    def __init__(self, crawler: Crawler, config: RecrawlConfig, store: PageStore,
+                 generation: int, resumed: bool) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.store = store
+        self.generation = generation
+        self.resumed = resumed
+        #: A new generation of a collection the store already knows: re-queue its pages.
+        self.recrawl = generation > 1 and not resumed
+        self._fetched: OrderedDict[str, _Fetched] = OrderedDict()
+        self._decided: dict[str, _Decided] = {}
+        self._closed = False
+        crawler.stats.set_value(STATS_PREFIX + "generation", generation)
+        crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(self._item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, config: RecrawlConfig) -> RecrawlState:
+        """Open the collection's page store and place this run among its generations."""
+        run = _run_info(crawler)
+        directory = (Path(run.state_dir) if run is not None and run.state_dir
+                     else state_dir(crawler.settings, _collection(crawler)))
+        store = open_page_store(directory)
+        if run is not None:
+            generation, resumed = int(run.generation), bool(run.resumed)
+        else:  # no run state kept: every run is a new generation after the store's last
+            generation, resumed = store.last_generation() + 1, False
+        logger.info("collection state in %s: generation %d%s, %d known pages", directory,
+                    generation, " (resumed)" if resumed else "", len(store))
+        return cls(crawler, config, store, generation, resumed)
+
+    def inc(self, key: str, count: int = 1) -> None:
+        """Increase ``corpuscrawl/recrawl/<key>``."""
+        self.crawler.stats.inc_value(STATS_PREFIX + key, count)
+
+    # --- fetching -----------------------------------------------------------
+
+    def is_hub(self, children: int) -> bool:
+        """True when a page that led to ``children`` documents is a hub."""
+        return children >= self.config.hub_min_documents
+
+    def fetched(self, url: str, fetched: _Fetched) -> None:
+        """Remember a 2xx response's validators until its documents are released."""
+        self._fetched[url] = fetched
+        self._fetched.move_to_end(url)
+        while len(self._fetched) > PENDING_MAX:
+            self._fetched.popitem(last=False)
+
+    # --- documents ----------------------------------------------------------
+
+    def decide(self, doc: Document) -> str:
+        """``new``, ``changed`` or ``unchanged`` for a document, remembering what to store."""
+        key = unit_key(doc.url, doc.unit_index)
+        text_hash = content_hash(doc.text)
+        record = self.store.get(key)
+        fetched = self._fetched.pop(doc.url, None) if doc.unit_index == 0 else None
+        if record is None or not record.text_hash:
+            change = "new"
+        elif record.text_hash == text_hash:
+            change = "unchanged"
+        else:
+            change = "changed"
+        self._decided[key] = _Decided(text_hash, fetched)
+        return change
+
+    def forget(self, doc: Document) -> None:
+        """A document dropped after its decision: store nothing for it."""
+        self._decided.pop(unit_key(doc.url, doc.unit_index), None)
+
+    def commit(self, doc: Document) -> None:
+        """The export stage released ``doc``: store its hash, validators and discoverer."""
+        key = unit_key(doc.url, doc.unit_index)
+        decided = self._decided.pop(key, None)
+        if decided is None:
+            return
+        fetched = decided.fetched
+        self.store.record_text(key, decided.text_hash, self.generation,
+                               fetched.status if fetched else doc.status or 200,
+                               fetched.etag if fetched else "",
+                               fetched.last_modified if fetched else "")
+        if fetched and fetched.found_on and fetched.found_on != doc.url:
+            self.store.credit(fetched.found_on, self.generation)
+
+    def _released(self, item: Any) -> Iterable[Any]:
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        outcomes = export.released_with(item) if export is not None else None
+        if outcomes is None:
+            return [item]
+        return [outcome.document for outcome in outcomes]
+
+    def _item_scraped(self, item: Any) -> None:
+        for doc in self._released(item):
+            if isinstance(doc, Document):
+                self.commit(doc)
+
+    def _item_dropped(self, item: Any) -> None:
+        if isinstance(item, Document):
+            self.forget(item)
+
+    def _spider_closed(self) -> None:
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        if export is not None and export.final is not None:
+            for outcome in export.final:
+                self.commit(outcome.document)
+        self.close()
+
+    def close(self) -> None:
+        """Make the store durable and close it (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self.store.close()
+
+
+def _run_info(crawler: Crawler) -> Any:
+    """The collection's run record (generation, resumed, state_dir) when the crawl keeps one."""
+    try:
+        from corpuscrawl.crawlstate.addon import run_info
+    except ImportError:
+        return None
+    return run_info(crawler)
+
+
+_STATES: weakref.WeakKeyDictionary[Crawler, RecrawlState | None] = weakref.WeakKeyDictionary()
+
+
+def recrawl_state(crawler: Crawler) -> RecrawlState | None:
+    """The crawl's recrawl state (None with ``CORPUSCRAWL_RECRAWL = "off"``)."""
+    if crawler not in _STATES:
+        config = RecrawlConfig.from_crawler(crawler)
+        _STATES[crawler] = (RecrawlState.from_crawler(crawler, config)
+                            if config.mode != "off" else None)
+    return _STATES[crawler]
+
+
+def _state_or_off(crawler: Crawler) -> RecrawlState:
+    state = recrawl_state(crawler)
+    if state is None:
+        raise NotConfigured("incremental recrawls are off (CORPUSCRAWL_RECRAWL = 'off')")
+    return state
+
+
+def revisit(crawler: Crawler) -> Iterator[tuple[str, bool]]:
+    """``(url, is_hub)`` of the known pages a recrawl re-queues (none on other runs)."""
+    state = recrawl_state(crawler)
+    if state is None or not state.recrawl:
+        return
+    for record in state.store.revisit(state.config.hub_min_documents):
+        hub = state.is_hub(record.children)
+        state.inc("revisited_hubs" if hub else "revisited")
+        yield record.key, hub
+
+
+def _header(response: Response, name: str) -> str:
+    value = response.headers.get(name)
+    return value.decode("latin-1").strip() if value else ""
+
+
+class ConditionalRequests:
+    """Downloader middleware: conditional requests for known pages, 304s and gone pages."""
+
+    def __init__(self, state: RecrawlState) -> None:
+        self.state = state
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ConditionalRequests:
+        """NotConfigured with ``CORPUSCRAWL_RECRAWL = "off"``."""
+        return cls(_state_or_off(crawler))
+
+    def process_request(self, request: Request) -> None:
+        """Add the stored validators of a known, non-hub page (never to seeds or rendered pages)."""
+        state = self.state
+        if (state.config.mode == "full" or request.method != "GET"
+                or request.meta.get("corpuscrawl_seed") or request.meta.get("playwright")):
+            return
+        record = state.store.get(request.url)
+        if (record is None or record.gone or not record.has_validators or not record.text_hash
+                or state.is_hub(record.children)):
+            return
+        if record.etag:
+            request.headers.setdefault("If-None-Match", record.etag)
+        if record.last_modified:
+            request.headers.setdefault("If-Modified-Since", record.last_modified)
+        request.meta[CONDITIONAL_META] = True
+        state.inc("conditional")
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        """304: the page is unchanged (NotModified); 404/410: a known page is gone."""
+        state = self.state
+        if response.status == 304 and request.meta.get(CONDITIONAL_META):
+            state.store.touch(request.url, state.generation, 304)
+            state.inc("not_modified")
+            raise NotModified(f"not modified since the last crawl: {request.url}")
+        if response.status in GONE_STATUSES:
+            for url in {request.url, response.url}:
+                if state.store.mark_gone(url, state.generation, response.status):
+                    state.inc("gone")
+                    logger.debug("gone (%d): %s", response.status, url)
+        elif 200 <= response.status < 300 and _html_page(response):
+            state.fetched(response.url, _Fetched(
+                response.status, _header(response, "ETag"),
+                _header(response, "Last-Modified"),
+                str(request.meta.get(FOUND_ON_META, ""))))
+        return response
+
+
+class FoundOn:
+    """Spider middleware: each request the spider yields remembers the page it was found on."""
+
+    def __init__(self, state: RecrawlState) -> None:
+        self.state = state
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> FoundOn:
+        """NotConfigured with ``CORPUSCRAWL_RECRAWL = "off"``."""
+        return cls(_state_or_off(crawler))
+
+    def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterator[Any]:
+        """Tag the requests of a synchronous callback."""
+        page = _html_page(response)
+        for item in result:
+            if page and isinstance(item, Request):
+                item.meta.setdefault(FOUND_ON_META, response.url)
+            yield item
+
+    async def process_spider_output_async(self, response: Response,
+                                          result: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        """Tag the requests of an asynchronous callback."""
+        page = _html_page(response)
+        async for item in result:
+            if page and isinstance(item, Request):
+                item.meta.setdefault(FOUND_ON_META, response.url)
+            yield item
+
+
+def _html_page(response: Response) -> bool:
+    """True for an HTML page (sitemaps and feeds are refetched anyway: not hubs to learn)."""
+    content_type = _header(response, "Content-Type").lower()
+    return not content_type or "html" in content_type
+
+
+class ChangeFilter:
+    """Item pipeline (before the export stage): new and changed documents go on, with ``change``."""
+
+    def __init__(self, state: RecrawlState) -> None:
+        self.state = state
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ChangeFilter:
+        """NotConfigured with ``CORPUSCRAWL_RECRAWL = "off"``."""
+        return cls(_state_or_off(crawler))
+
+    def process_item(self, item: Any) -> Any:
+        """Set ``change``; drop an unchanged document unless ``recrawl=full``."""
+        if not isinstance(item, Document):
+            return item
+        state = self.state
+        change = state.decide(item)
+        state.inc(change)
+        if change == "unchanged" and state.config.mode != "full":
+            state.commit(item)  # nothing to export: the new validators are stored at once
+            raise DropItem(f"unchanged since the last crawl: {item.url}", log_level="DEBUG")
+        item.change = change
+        return item

@@ -1,0 +1,86 @@
+"""The page store: records per document key, across runs of the same file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from corpuscrawl.crawlstate.pages import (
+    PAGES_FILE,
+    PageStoreError,
+    SQLitePageStore,
+    open_page_store,
+    unit_key,
+)
+
+
+def test_a_recorded_text_survives_reopening(tmp_path: Path) -> None:
+    with open_page_store(tmp_path) as store:
+        assert store.get("http://a.test/x") is None
+        store.record_text("http://a.test/x", "h1", 1, 200, '"e1"', "Tue, 01 Jan 2030 00:00:00 GMT")
+    assert (tmp_path / PAGES_FILE).exists()
+    with open_page_store(tmp_path) as store:
+        record = store.get("http://a.test/x")
+        assert record is not None and record.has_validators
+        assert (record.text_hash, record.etag, record.first_seen, record.last_seen) == \
+            ("h1", '"e1"', 1, 1)
+        store.record_text("http://a.test/x", "h2", 3)
+        record = store.get("http://a.test/x")
+        assert (record.text_hash, record.first_seen, record.last_seen) == ("h2", 1, 3)
+        assert not record.has_validators  # the new response sent none
+        assert store.last_generation() == 3 and len(store) == 1
+
+
+def test_gone_is_recorded_once_and_cleared_by_a_new_text(tmp_path: Path) -> None:
+    with open_page_store(tmp_path) as store:
+        assert not store.mark_gone("http://a.test/unknown", 2, 404)  # only known pages
+        store.record_text("http://a.test/x", "h", 1)
+        assert store.mark_gone("http://a.test/x", 2, 410)
+        assert not store.mark_gone("http://a.test/x", 3, 404)  # already gone
+        record = store.get("http://a.test/x")
+        assert record.gone and record.status == 410 and record.last_seen == 2
+        store.record_text("http://a.test/x", "h", 4)
+        assert not store.get("http://a.test/x").gone
+
+
+def test_revisit_lists_hubs_first_then_pages_with_text(tmp_path: Path) -> None:
+    with open_page_store(tmp_path) as store:
+        store.record_text("http://a.test/article", "h", 1)
+        store.record_text(unit_key("http://a.test/article", 2), "h2", 1)
+        store.record_text("http://a.test/dead", "h", 1)
+        store.mark_gone("http://a.test/dead", 1, 404)
+        store.credit("http://a.test/section", 1, 3)
+        store.credit("http://a.test/once", 1)  # led to one document: not a hub at 2
+        keys = [r.key for r in store.revisit(min_children=2)]
+        assert keys == ["http://a.test/section", "http://a.test/article"]
+        store.touch("http://a.test/article", 5, 304)
+        assert store.get("http://a.test/article").last_seen == 5
+
+
+def test_many_records_are_read_in_batches(tmp_path: Path) -> None:
+    with open_page_store(tmp_path / "pages.sqlite3") as store:
+        for i in range(2500):
+            store.record_text(f"http://a.test/{i:05d}", "h", 1)
+        assert len(list(store.revisit(2))) == 2500
+
+
+def test_unit_keys() -> None:
+    assert unit_key("http://a.test/x") == "http://a.test/x"
+    assert unit_key("http://a.test/x", 1) == "http://a.test/x#unit=1"
+
+
+def test_a_damaged_file_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "pages.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(PageStoreError, match="pages.sqlite3"):
+        SQLitePageStore(path)
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "pages.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(PageStoreError, match="newer"):
+        SQLitePageStore(path)

@@ -1,0 +1,104 @@
+"""Incremental recrawls end to end: two crawls of one collection on a site that changed.
+
+The site (tests/recrawl_site.py) honours If-None-Match / If-Modified-Since and
+counts the full bodies it sends.  Between the crawls one article is added,
+two are edited (one of them no longer listed anywhere), one is deleted and one
+is unlisted but unchanged.  The second crawl must export exactly the new and
+the edited articles, download no unchanged article body, fetch the section
+pages (hubs) and the seed unconditionally, and count the deleted article as
+gone.  ``recrawl=full`` then exports every article again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.crawl_helpers import run_crawl, stat
+from tests.recrawl_site import ChangingSite, SiteServer
+
+pytestmark = pytest.mark.slow
+
+ARTICLES = 12
+#: Section pages' extracted text is a few link titles: below this they give no document.
+SETTINGS = {"CORPUSCRAWL_MIN_TEXT_CHARS": "500", "CORPUSCRAWL_BOILERPLATE_ERROR_PAGES": "False",
+            "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "8"}
+
+
+def _crawl(tmp_path: Path, server: SiteServer, name: str, *args: str):
+    settings = dict(SETTINGS, CORPUSCRAWL_STATE_DIR=str(tmp_path / "state"),
+                    CORPUSCRAWL_BOILERPLATE_HISTORY=str(tmp_path / "history.sqlite3"))
+    docs, log, code = run_crawl(tmp_path / f"{name}.jsonl", f"seeds={server.url}",
+                                "collection=gazette", *args, settings=settings, timeout=120)
+    assert code == 0, log[-3000:]
+    return docs, log
+
+
+def _article_paths(docs: list[dict]) -> set[str]:
+    return {"/" + d["url"].split("/", 3)[3] for d in docs}
+
+
+def test_recrawl_exports_only_new_and_changed(tmp_path: Path) -> None:
+    site = ChangingSite.build(ARTICLES, sections=3, per_section=10)
+    with SiteServer(site) as server:
+        first, log1 = _crawl(tmp_path, server, "first")
+        assert _article_paths(first) == {a.path for a in site.articles.values()}
+        assert {d["change"] for d in first} == {"new"}
+        assert stat(log1, "corpuscrawl/recrawl/new") == ARTICLES
+        assert not server.conditional  # nothing known yet: no validators sent
+
+        site.add(ARTICLES + 1)  # new: listed first on its section page
+        site.edit(3)  # edited, still listed
+        site.edit(5)
+        site.unlink(5)  # edited and listed nowhere: found through the page store
+        site.unlink(7)  # unchanged and listed nowhere
+        site.delete(9)  # 404 now
+        server.reset_counts()
+        second, log2 = _crawl(tmp_path, server, "second")
+
+        by_path = {"/" + d["url"].split("/", 3)[3]: d for d in second}
+        new, edited = site.articles[ARTICLES + 1].path, {site.articles[n].path for n in (3, 5)}
+        assert set(by_path) == {new} | edited
+        assert by_path[new]["change"] == "new"
+        assert {by_path[p]["change"] for p in edited} == {"changed"}
+        assert site.articles[3].body[1] in by_path[site.articles[3].path]["text"]
+
+        unchanged = {a.path for n, a in site.articles.items() if n not in (3, 5, ARTICLES + 1)}
+        assert not set(server.bodies) & unchanged, server.bodies  # no unchanged body again
+        assert set(server.not_modified) == unchanged
+        assert stat(log2, "corpuscrawl/recrawl/not_modified") == len(unchanged)
+        assert stat(log2, "corpuscrawl/recrawl/new") == 1
+        assert stat(log2, "corpuscrawl/recrawl/changed") == 2
+        assert stat(log2, "corpuscrawl/recrawl/unchanged") == 0
+        assert stat(log2, "corpuscrawl/recrawl/gone") == 1
+        assert server.missing["/news/00009.html"] == 1
+        # seed and hubs (section pages) fetched in full, never conditionally
+        hubs = {p for p in server.bodies if p.startswith("/section/")}
+        assert {f"/section/{s}/1.html" for s in range(3)} <= hubs
+        assert not {p for p in server.conditional if p == "/" or p.startswith("/section/")}
+        # a 304 is no request error (the 404s are: the deleted article, /sitemap.xml)
+        assert stat(log2, "corpuscrawl/request_errors") == sum(server.missing.values())
+
+        server.reset_counts()
+        third, log3 = _crawl(tmp_path, server, "full", "recrawl=full")
+        assert _article_paths(third) == {a.path for a in site.articles.values()}
+        assert {d["change"] for d in third} == {"unchanged"}
+        assert not server.conditional and not server.not_modified
+
+        server.reset_counts()
+        fourth, log4 = _crawl(tmp_path, server, "again")
+        assert fourth == []  # nothing changed since the full crawl
+        assert stat(log4, "corpuscrawl/recrawl/gone") == 0  # already recorded as gone
+        assert not set(server.bodies) & {a.path for a in site.articles.values()}
+
+
+def test_bad_recrawl_mode_is_a_clear_error(tmp_path: Path) -> None:
+    site = ChangingSite.build(2)
+    with SiteServer(site) as server:
+        docs, log, code = run_crawl(tmp_path / "bad.jsonl", f"seeds={server.url}", "recrawl=sometimes",
+                                    settings={"CORPUSCRAWL_STATE_DIR": str(tmp_path / "state")},
+                                    timeout=60)
+    assert code != 0
+    assert "recrawl='sometimes'" in log and "changed, full, off" in log
+    assert docs == []
