@@ -42,6 +42,8 @@ from scrapy.exporters import (
 
 from corpuscrawl.boilerplate.scrapy_glue import ExportState, existing_state
 from corpuscrawl.boilerplate.stage import ExportStage
+from corpuscrawl.crawlstate.addon import run_state
+from corpuscrawl.crawlstate.ledger import ExportLedger
 from corpuscrawl.items import Document
 
 __all__ = [
@@ -72,6 +74,7 @@ class CleaningExporterMixin:
     _state: ExportState | None = None
     _own_stage: ExportStage | None = None
     _final_done: bool = False
+    _ledger: ExportLedger | None = None
 
     def __init__(self, file: IO[bytes], *, stage: ExportStage | None = None,
                  **kwargs: Any) -> None:
@@ -83,6 +86,9 @@ class CleaningExporterMixin:
         """Build for a feed of ``crawler``, attached to its export stage when it runs."""
         exporter = cls(file, **kwargs)
         exporter._state = existing_state(crawler)
+        state = run_state(crawler)  # the export ledger: each document once per generation
+        if state is not None and state.ledger.register(file):
+            exporter._ledger = state.ledger
         return exporter
 
     def write_document(self, item: Any) -> None:
@@ -93,12 +99,18 @@ class CleaningExporterMixin:
         """Write the documents released with ``item`` (itself when the stage did not see it)."""
         for doc in self._documents_for(item):
             self.write_document(doc)
+            if self._ledger is not None:
+                self._ledger.written(doc)
 
     def finish_exporting(self) -> None:
         """Write the documents released at the end of the crawl, then finish the format."""
         for doc in self._final_documents():
             self.write_document(doc)
+            if self._ledger is not None:
+                self._ledger.written(doc)
         super().finish_exporting()  # type: ignore[misc]
+        if self._ledger is not None:
+            self._ledger.feed_finished(getattr(self, "file", None))
 
     def _documents_for(self, item: Any) -> Iterable[Any]:
         if self._state is not None:

@@ -88,7 +88,7 @@ CORPUSCRAWL_LANGUAGE_FILTER = False
 #: Remove paragraphs that repeat across a domain's history (and drop pure-boilerplate pages).
 CORPUSCRAWL_BOILERPLATE_ENABLED = True
 #: History store: a SQLite path or a redis:// URL (shared by parallel crawlers).
-#: "" = corpuscrawl-history.sqlite3 in JOBDIR when set, else in the working directory.
+#: "" = corpuscrawl-history.sqlite3 in the collection's state directory (see CORPUSCRAWL_STATE_DIR).
 CORPUSCRAWL_BOILERPLATE_HISTORY = ""
 #: Key prefix of the Redis history.
 CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX = "corpuscrawl:bp:"
@@ -217,11 +217,28 @@ CORPUSCRAWL_MAX_RETRY_AFTER = 120.0
 #: pages refetched with If-None-Match / If-Modified-Since), "full" (every document again,
 #: unconditional requests) or "off" (no page store). The spider argument ``recrawl`` wins.
 CORPUSCRAWL_RECRAWL = "changed"
-#: A page whose links led to at least this many documents is a hub: a recrawl refetches it
+#: A page whose links led to at least this many documents, with fewer words of its own than
+#: the second setting per document it led to, is a hub: a recrawl refetches it
 #: unconditionally (like seeds, sitemaps and feeds) to find new pages.
 CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS = 2
+CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT = 50
 # Conditional requests, 304s and gone pages (after Scrapy's redirects and decompression);
 # which page each request was found on; the change check just before the export stage.
 DOWNLOADER_MIDDLEWARES["corpuscrawl.crawlstate.recrawl.ConditionalRequests"] = 580
 SPIDER_MIDDLEWARES = {**SPIDER_MIDDLEWARES, "corpuscrawl.crawlstate.recrawl.FoundOn": 600}
 ITEM_PIPELINES["corpuscrawl.crawlstate.recrawl.ChangeFilter"] = 800
+
+# --- resume after a kill (corpuscrawl.crawlstate: frontier, run generations, export ledger) ---
+# The add-on opens the collection's state and plugs, at add-on priority, the durable
+# SCHEDULER and DUPEFILTER_CLASS (corpuscrawl.crawlstate.frontier) and the export ledger.
+ADDONS = {**ADDONS, "corpuscrawl.crawlstate.addon.CrawlStateAddon": 50}
+#: "auto": a run resumes when the previous run of the collection was killed or stopped by a
+#: signal and left requests; otherwise it starts a new generation (a recrawl).  "never":
+#: always a new generation.
+CORPUSCRAWL_RESUME = "auto"
+#: Seconds between two commits of the crawl state (feeds fsynced first): at most this much
+#: work is redone after a kill.
+CORPUSCRAWL_STATE_COMMIT_INTERVAL = 1.0
+#: Keep the state in a temporary directory removed after the crawl (the spider sets it for
+#: the demo crawl when no collection, CORPUSCRAWL_STATE_DIR or JOBDIR is given).
+CORPUSCRAWL_STATE_TEMPORARY = False

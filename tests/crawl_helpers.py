@@ -24,6 +24,8 @@ def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
     # test servers are local and ours: no AutoThrottle pacing unless a test asks for it
     # (tests/test_politeness.py runs with the shipped defaults)
     settings.setdefault("AUTOTHROTTLE_ENABLED", "False")
+    # and its crawl state (frontier, ledger) beside its output, not in the repository
+    settings.setdefault("CORPUSCRAWL_STATE_DIR", str(out.parent / f"{out.stem}.state"))
     for k, v in settings.items():
         cmd += ["-s", f"{k}={v}"]
     env = dict(os.environ, PYTHONPATH=str(REPO))

@@ -42,7 +42,6 @@ import secrets
 import weakref
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -62,6 +61,7 @@ from corpuscrawl.boilerplate.detector import (
 from corpuscrawl.boilerplate.history import DomainHistory, HistoryError, open_history
 from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
 from corpuscrawl.boilerplate.stage import BUFFER_SIZE_DEFAULT, ExportStage, Outcome
+from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
 from corpuscrawl.dedup import (
     NUM_PERM_DEFAULT,
     SHINGLE_WORDS_DEFAULT,
@@ -77,7 +77,8 @@ __all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportStat
 
 logger = logging.getLogger("corpuscrawl.export")
 
-#: File name of the default SQLite history (in JOBDIR when set, else the working directory).
+#: File name of the default SQLite history, in the collection's state directory
+#: (corpuscrawl.crawlstate.location.state_dir; the working directory outside a collection).
 HISTORY_FILE_DEFAULT = "corpuscrawl-history.sqlite3"
 #: Request meta key marking an error-page probe.
 PROBE_META = "corpuscrawl_error_probe"
@@ -129,8 +130,8 @@ class ExportConfig:
         )
         history = settings.get(p + "HISTORY") or ""
         if not history:
-            jobdir = settings.get("JOBDIR")
-            history = str(Path(jobdir) / HISTORY_FILE_DEFAULT if jobdir else HISTORY_FILE_DEFAULT)
+            history = (str(state_dir(settings) / HISTORY_FILE_DEFAULT)
+                       if settings.get(COLLECTION_SETTING) else HISTORY_FILE_DEFAULT)
         return cls(
             boilerplate=settings.getbool(p + "ENABLED", True),
             history=str(history),

@@ -3,7 +3,11 @@
 The state of a collection has one home:
 
 1. ``CORPUSCRAWL_STATE_DIR`` when set: ``<that directory>/<collection>/``;
-2. otherwise Scrapy's project data directory
+2. otherwise Scrapy's ``JOBDIR`` when set: that directory itself is the
+   state of this crawl (Scrapy's own ``spider.state`` sits beside it; its
+   ``requests.queue``/``requests.seen`` are not used: the durable frontier
+   replaces them, and unlike them it survives a kill);
+3. otherwise Scrapy's project data directory
    (:func:`scrapy.utils.project.data_path`, i.e. ``.scrapy/`` beside
    ``scrapy.cfg``, or in the working directory outside a project):
    ``.scrapy/corpuscrawl/<collection>/`` (``.scrapy/`` in the working directory
@@ -89,9 +93,20 @@ def project_state_root() -> Path:
 
 
 def state_dir(settings: Any, collection: str | None = None, create: bool = True) -> Path:
-    """The state directory of ``collection`` (default: the ``CORPUSCRAWL_COLLECTION`` setting)."""
+    """The state directory of ``collection`` (default: the ``CORPUSCRAWL_COLLECTION`` setting).
+
+    With ``JOBDIR`` set (and no ``CORPUSCRAWL_STATE_DIR``) the crawl's own
+    collection lives in JOBDIR itself; an explicitly named other collection
+    still goes to the project data directory.
+    """
     name = check_collection(collection or settings.get(COLLECTION_SETTING) or "")
     parent = settings.get(STATE_DIR_SETTING) or ""
+    jobdir = settings.get("JOBDIR") or ""
+    if not parent and jobdir and collection is None:
+        path = Path(jobdir)
+        if create:
+            path.mkdir(parents=True, exist_ok=True)
+        return path
     base = Path(parent) if parent else project_state_root()
     path = base / name
     if create:

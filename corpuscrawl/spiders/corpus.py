@@ -10,6 +10,10 @@ Arguments (``-a name=value``):
   links everywhere.  By default the crawl stays on the seeds' domains.
 * ``sitemaps=0`` / ``feeds=0`` — do not discover links from sitemaps / feeds.
 * ``max_pages`` — stop after this many documents.
+* ``collection`` — name of the corpus whose crawl state (frontier, seen requests,
+  export ledger, page history) this crawl uses; default derived from the seeds
+  (``corpuscrawl.crawlstate``).  A crawl killed or stopped with Ctrl-C resumes when
+  run again with the same command.
 * ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
 * ``extractor`` — default extractor name for this crawl (rules per domain still win).
 * ``render=never|always|auto``, ``max_reveals``, ``max_scrolls``, ``follow=inner|all``,
@@ -35,6 +39,7 @@ from scrapy.utils.misc import load_object
 from corpuscrawl.browse.render import RenderPlan, render_meta, script_built_reasons  # issue 6
 from corpuscrawl.browse.rendered import Renderer, close_page, is_crash, retry_meta  # issue 6
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.crawlstate.recrawl import NotModified, revisit
 from corpuscrawl.discovery import (
     SitemapRobotParser,
@@ -118,7 +123,8 @@ class CorpusSpider(scrapy.Spider):
                  feeds: str = "1", max_pages: str = "", languages: str = "",
                  keywords: str = "", extractor: str = "", render: str = "",
                  max_reveals: str = "", max_scrolls: str = "", follow: str = "",
-                 extract_continuously: str = "", follow_alternates: str = "", **kwargs: Any):
+                 extract_continuously: str = "", follow_alternates: str = "",
+                 collection: str = "", **kwargs: Any):
         super().__init__(**kwargs)
         # --- corpuscrawl.browse (issue 6): rendering arguments, resolved in from_crawler ---
         self._render_args = {"render": render, "max_reveals": max_reveals,
@@ -135,7 +141,7 @@ class CorpusSpider(scrapy.Spider):
         self.extra_domains = {d.strip().lower() for d in domains.split(",") if d.strip()}
         self._languages, self._keywords, self._extractor = languages, keywords, extractor
         self.demo_server: Any = None
-        self._seen: set[str] = set()
+        self.collection = check_collection(collection) if collection else ""
         self._sitemap_roots: set[str] = set()  # seed hosts whose robots.txt sitemaps to follow
         self._documents = 0
 
@@ -158,6 +164,7 @@ class CorpusSpider(scrapy.Spider):
             spider.logger.info("no seeds given: crawling the bundled demo site at %s",
                                spider.demo_server.url)
         spider.allowed = {domain_of(u) for u in spider.seed_urls} | spider.extra_domains
+        spider._name_collection(settings)
         # --- corpuscrawl.browse (issue 6): rendering plan; the add-on reads CORPUSCRAWL_RENDER
         # (settings are not frozen yet) to install scrapy-playwright only when needed ---
         plan = RenderPlan.from_args(settings, **spider._render_args)
@@ -168,6 +175,17 @@ class CorpusSpider(scrapy.Spider):
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
+
+    def _name_collection(self, settings: Any) -> None:
+        """Set CORPUSCRAWL_COLLECTION (settings are not frozen yet); the demo's state is temporary."""
+        if settings.frozen:
+            return
+        if self.demo_server is not None and not (
+                self.collection or settings.get("CORPUSCRAWL_STATE_DIR") or settings.get("JOBDIR")):
+            settings.set("CORPUSCRAWL_STATE_TEMPORARY", True, priority="spider")
+        name = self.collection or settings.get("CORPUSCRAWL_COLLECTION") or (
+            "demo" if self.demo_server is not None else collection_from_seeds(self.seed_urls))
+        settings.set("CORPUSCRAWL_COLLECTION", name, priority="spider")
 
     def _closed(self) -> None:
         if self.demo_server is not None:
@@ -194,18 +212,14 @@ class CorpusSpider(scrapy.Spider):
         roots = {site_root(url) for url in self.seed_urls} if self.use_sitemaps else set()
         self._sitemap_roots = set(roots)  # before any request: robots.txt may come back first
         own_robots = not self._robots_via_middleware()
-        for url in self.seed_urls:
-            self._seen.add(url)
+        for url in self.seed_urls:  # seen ones (a resumed crawl) are dropped by the dupefilter
             yield self._request(url, SEED_PRIORITY, corpuscrawl_seed=True)
             root = site_root(url)
             if root in roots:
                 roots.discard(root)
                 if own_robots:
                     yield self._request(root + "robots.txt", SEED_PRIORITY, self.parse_robots)
-                sitemap = root + "sitemap.xml"
-                if sitemap not in self._seen:
-                    self._seen.add(sitemap)
-                    yield self._request(sitemap, SEED_PRIORITY, self.parse_xml)
+                yield self._request(root + "sitemap.xml", SEED_PRIORITY, self.parse_xml)
         # A recrawl re-queues the collection's known pages: hubs (refetched in full) right
         # after the seeds, pages that gave documents (conditional requests) by relevance.
         for url, hub in revisit(self.crawler):
@@ -243,13 +257,15 @@ class CorpusSpider(scrapy.Spider):
         return self.any_domain or same_site(urlsplit(url).hostname or "", self.allowed)
 
     def follow(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request | None:
-        """A request for a discovered URL, or ``None`` if it is filtered or already seen."""
+        """A request for a discovered URL, or ``None`` if it is filtered.
+
+        URLs already requested are dropped by the scheduler's duplicate filter
+        (durable: :mod:`corpuscrawl.crawlstate.frontier`).
+        """
         url, reason = check_url(url)
         stats = self.crawler.stats
         if reason:  # unusable href (javascript:, bad port, broken host ...): counted, skipped
             stats.inc_value(f"corpuscrawl/links_skipped/{reason}")
-            return None
-        if url in self._seen:
             return None
         if callback is None and has_non_html_extension(url):  # sitemaps may be .xml.gz
             stats.inc_value("corpuscrawl/skipped_extension")
@@ -257,7 +273,6 @@ class CorpusSpider(scrapy.Spider):
         if not self.allowed_url(url):
             stats.inc_value("corpuscrawl/offsite")
             return None
-        self._seen.add(url)
         return self._request(url, priority, callback, **meta)
 
     def listed_priority(self, url: str) -> int:
@@ -332,7 +347,7 @@ class CorpusSpider(scrapy.Spider):
                     # DepthMiddleware counts this re-request as a hop; keep the real depth.
                     yield self._rendered_request(
                         response.url, response.request.priority,
-                        {"corpuscrawl_depth": response.meta.get("depth", 0)})
+                        {"corpuscrawl_depth": response.meta.get("depth", 0)}, dont_filter=True)
                     return
         # --- end corpuscrawl.browse ---
         result = self.extraction.run(page)
@@ -379,11 +394,15 @@ class CorpusSpider(scrapy.Spider):
 
     # --- corpuscrawl.browse (issue 6): rendered pages -------------------------------------
 
-    def _rendered_request(self, url: str, priority: int, meta: dict[str, Any]) -> scrapy.Request:
-        """A request fetched in Chromium whose page ``parse_rendered`` drives and closes."""
+    def _rendered_request(self, url: str, priority: int, meta: dict[str, Any],
+                          dont_filter: bool = False) -> scrapy.Request:
+        """A request fetched in Chromium whose page ``parse_rendered`` drives and closes.
+
+        ``dont_filter`` for a re-render of a page already fetched plainly.
+        """
         return scrapy.Request(url, callback=self.parse_rendered, priority=priority,
                               meta=render_meta(meta), errback=self._errback_rendered,
-                              dont_filter=True)
+                              dont_filter=dont_filter)
 
     async def parse_rendered(self, response: Response) -> AsyncIterator[Any]:
         """Reveal, close and scroll in the browser, then extract like ``parse`` does.
@@ -437,10 +456,7 @@ class CorpusSpider(scrapy.Spider):
                 request = self.follow(link.url, self.focus.priority(score))
             else:  # Outer (follow=all) and translations may leave the seeds' sites
                 url = normalize_url(link.url)
-                request = None
-                if url and url not in self._seen:
-                    self._seen.add(url)
-                    request = self._request(url, self.focus.priority(score))
+                request = self._request(url, self.focus.priority(score)) if url else None
             if request is not None:
                 yield request
 

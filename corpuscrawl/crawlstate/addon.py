@@ -1,0 +1,260 @@
+"""The crawl-state add-on: wires the durable frontier, the run generation and the export ledger.
+
+Enabled in ``ADDONS`` (corpuscrawl/settings.py).  When the crawl names a
+collection (``CORPUSCRAWL_COLLECTION``, which the corpus spider sets), the
+add-on, before Scrapy freezes the settings:
+
+1. locks the collection's state directory
+   (:func:`corpuscrawl.crawlstate.location.state_dir`) and opens its state
+   database (:mod:`corpuscrawl.crawlstate.store`);
+2. decides whether this run resumes or starts a new generation
+   (:mod:`corpuscrawl.crawlstate.runs`) — the decision is :func:`run_info`;
+3. prepares the local feed files (:func:`corpuscrawl.crawlstate.ledger.repair_feeds`)
+   and, on a resume, switches their ``overwrite`` off so ``-O`` appends;
+4. sets, at add-on priority, ``SCHEDULER`` and ``DUPEFILTER_CLASS`` to the
+   durable ones (:mod:`corpuscrawl.crawlstate.frontier`) and adds the
+   :class:`~corpuscrawl.crawlstate.ledger.ExportLedgerPipeline`.
+
+During the crawl :class:`RunState` commits the state database every
+``CORPUSCRAWL_STATE_COMMIT_INTERVAL`` seconds; when the engine stops it
+commits a last time and records the run's end and reason.  With
+``CORPUSCRAWL_STATE_TEMPORARY`` (the demo crawl) the state lives in a
+temporary directory removed at the end.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from twisted.internet.task import LoopingCall
+
+from corpuscrawl.crawlstate.completion import CompletionTracker
+from corpuscrawl.crawlstate.frontier import FRONTIER_META, Frontier
+from corpuscrawl.crawlstate.ledger import ExportLedger, local_feed_path, repair_feeds
+from corpuscrawl.crawlstate.location import COLLECTION_SETTING, STATE_DIR_SETTING, state_dir
+from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
+from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
+from corpuscrawl.items import Document
+
+__all__ = ["CrawlStateAddon", "RunState", "StateConfig", "crawl_state", "run_info", "run_state"]
+
+logger = logging.getLogger("corpuscrawl.crawlstate")
+
+#: Seconds between two commits of the state database (the most work a kill can lose).
+COMMIT_INTERVAL_DEFAULT = 1.0
+LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
+#: Before the export stage (900): a document exported before never reaches it again.
+LEDGER_PIPELINE_ORDER = 850
+
+
+class StateConfigError(ValueError):
+    """A CORPUSCRAWL_RESUME / CORPUSCRAWL_STATE_* setting has an invalid value."""
+
+
+@dataclass(frozen=True)
+class StateConfig:
+    """The crawl-state settings, read once and validated (documented in corpuscrawl/settings.py)."""
+
+    resume: str = "auto"
+    commit_interval: float = COMMIT_INTERVAL_DEFAULT
+    temporary: bool = False
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> StateConfig:
+        """Read and validate; errors name the key."""
+        resume = str(settings.get("CORPUSCRAWL_RESUME") or "auto").lower()
+        if resume not in ("auto", "never"):
+            raise StateConfigError(f"CORPUSCRAWL_RESUME must be 'auto' or 'never', got {resume!r}")
+        raw = settings.get("CORPUSCRAWL_STATE_COMMIT_INTERVAL", COMMIT_INTERVAL_DEFAULT)
+        try:
+            interval = float(raw)
+        except (TypeError, ValueError):
+            interval = -1.0
+        if not 0 < interval <= 3600:
+            raise StateConfigError("CORPUSCRAWL_STATE_COMMIT_INTERVAL must be a number of "
+                                   f"seconds in (0, 3600], got {raw!r}")
+        return cls(resume=resume, commit_interval=interval,
+                   temporary=settings.getbool("CORPUSCRAWL_STATE_TEMPORARY"))
+
+
+class RunState:
+    """Everything durable of one run: state database, run info, frontier, completion, ledger."""
+
+    def __init__(self, crawler: Any, directory: Path, config: StateConfig,
+                 temporary_root: Path | None = None) -> None:
+        self.crawler = crawler
+        self.directory = directory
+        self.config = config
+        self._temporary_root = temporary_root
+        self.lock = RunLock(directory)
+        try:
+            self.store = StateStore(directory / STATE_FILE)
+            self.run: RunInfo = begin_run(
+                self.store, config.resume, crawler.settings.get(COLLECTION_SETTING) or "",
+                str(directory))
+        except Exception:
+            self.lock.release()
+            raise
+        self.frontier = Frontier(self.store)
+        self.tracker = CompletionTracker(self._done)
+        self.ledger = ExportLedger(self.store, self.run.run_id)
+        self.reason: str | None = None
+        self._loop: LoopingCall | None = None
+        self._closed = False
+        crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
+
+    def open(self, spider: Any) -> None:
+        """Start committing; watch responses and items (after the feed exporter's handlers)."""
+        signals_ = self.crawler.signals
+        signals_.connect(self._response_received, signal=signals.response_received)
+        signals_.connect(self._item_scraped, signal=signals.item_scraped)
+        self._loop = LoopingCall(self.commit)
+        self._loop.start(self.config.commit_interval, now=False)
+
+    def commit(self) -> None:
+        """Make everything done so far durable (feeds flushed first, then one SQLite commit)."""
+        if self._closed:
+            return
+        self.tracker.settle()
+        self.store.commit()
+
+    def closing(self, reason: str) -> None:
+        """The spider is closing for ``reason`` (recorded when the engine stops)."""
+        self.reason = reason
+
+    def _done(self, row_id: int) -> None:
+        self.frontier.done(row_id)
+        self.crawler.stats.inc_value("corpuscrawl/frontier/done")
+
+    def _response_received(self, response: Any, request: Any, spider: Any) -> None:
+        row_id = request.meta.get(FRONTIER_META)
+        if isinstance(row_id, int):
+            self.tracker.reached_spider(row_id)
+
+    def _item_scraped(self, item: Any, response: Any, spider: Any) -> None:
+        """Account documents the export stage holds or released with ``item`` (already written)."""
+        if not isinstance(item, Document):
+            return
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        outcomes = export.released_with(item) if export is not None else None
+        if outcomes is None:
+            return
+        key = (item.url, int(item.unit_index or 0))
+        final = [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes]
+        for other in final:
+            if other != key:
+                self.tracker.released(other)
+        request = getattr(response, "request", None)
+        row_id = request.meta.get(FRONTIER_META) if request is not None else None
+        if key not in final and isinstance(row_id, int):
+            self.tracker.held(key, row_id)
+
+    def _engine_stopped(self) -> None:
+        if self._closed:
+            return
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        try:
+            self.tracker.settle()
+            finish_run(self.store, self.run, self.reason or "shutdown")
+            self.store.close()
+        finally:
+            self._closed = True
+            self.lock.release()
+            if self._temporary_root is not None:
+                shutil.rmtree(self._temporary_root, ignore_errors=True)
+
+
+class CrawlStateAddon:
+    """Scrapy add-on wiring the crawl state (see the module docstring)."""
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+        self.state: RunState | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> CrawlStateAddon:
+        """Build for ``crawler`` (Scrapy passes it to add-ons)."""
+        return cls(crawler)
+
+    def update_settings(self, settings: Any) -> None:
+        """Open the run's state and plug the durable components (settings not frozen yet)."""
+        if not settings.get(COLLECTION_SETTING):
+            raise NotConfigured("no collection named (CORPUSCRAWL_COLLECTION)")
+        config = StateConfig.from_settings(settings)
+        temporary_root = None
+        if config.temporary and not settings.get(STATE_DIR_SETTING):
+            temporary_root = Path(tempfile.mkdtemp(prefix="corpuscrawl-state-"))
+            settings.set(STATE_DIR_SETTING, str(temporary_root), priority="spider")
+        state = RunState(self.crawler, state_dir(settings), config, temporary_root)
+        self.state = state
+        run = state.run
+        logger.info("crawl state %s: generation %d, %s", state.directory, run.generation,
+                    f"resuming ({run.carried_requests} requests left, "
+                    f"{run.exported_before} documents exported before)"
+                    if run.resumed else "new crawl")
+        feeds = self._feeds(settings, run.resumed)
+        repair_feeds(state.store, feeds, run.resumed)
+        state.store.commit()
+        settings.set("SCHEDULER", "corpuscrawl.crawlstate.frontier.DurableScheduler",
+                     priority="addon")
+        settings.set("DUPEFILTER_CLASS", "corpuscrawl.crawlstate.frontier.DurableDupeFilter",
+                     priority="addon")
+        pipelines = dict(settings.getdict("ITEM_PIPELINES"))
+        pipelines.setdefault(LEDGER_PIPELINE, LEDGER_PIPELINE_ORDER)
+        settings.set("ITEM_PIPELINES", pipelines, priority=settings.getpriority("ITEM_PIPELINES"))
+
+    @staticmethod
+    def _feeds(settings: Any, resumed: bool) -> list[tuple[Path, str, bool]]:
+        """The local feed files; on a resume FEEDS is rewritten to append (and CSV without header)."""
+        feeds = dict(settings.getdict("FEEDS"))
+        out = []
+        for uri, options in list(feeds.items()):
+            path = local_feed_path(str(uri))
+            if path is None:
+                continue
+            options = dict(options or {})
+            fmt = str(options.get("format") or path.suffix.lstrip(".") or "jsonl")
+            overwrite = bool(options.get("overwrite", False))
+            out.append((path, fmt, overwrite))
+            if resumed:
+                options["overwrite"] = False
+                if fmt == "csv" and path.is_file() and path.stat().st_size:
+                    kwargs = dict(options.get("item_export_kwargs") or {})
+                    kwargs.setdefault("include_headers_line", False)
+                    options["item_export_kwargs"] = kwargs
+                feeds[uri] = options
+        if resumed and feeds:
+            settings.set("FEEDS", feeds, priority=settings.getpriority("FEEDS"))
+        return out
+
+
+def run_state(crawler: Any) -> RunState | None:
+    """The crawl's :class:`RunState`, or None when the crawl-state add-on is not active."""
+    addon = crawler.get_addon(CrawlStateAddon) if crawler is not None else None
+    return addon.state if addon is not None else None
+
+
+def run_info(crawler: Any) -> RunInfo | None:
+    """This run's generation and whether it resumes (None without crawl state)."""
+    state = run_state(crawler)
+    return state.run if state is not None else None
+
+
+def crawl_state(crawler: Any, component: str) -> RunState:
+    """The crawl's :class:`RunState` for a component that cannot work without it."""
+    state = run_state(crawler)
+    if state is None:
+        raise StateConfigError(
+            f"{component}: the durable frontier needs the crawl state: enable "
+            "corpuscrawl.crawlstate.addon.CrawlStateAddon in ADDONS and name a collection (-a collection=NAME or seeds)")
+    return state

@@ -1,0 +1,225 @@
+"""The durable frontier: a SQLite-backed Scrapy scheduler and duplicate filter.
+
+Plugged by Scrapy's own settings (the crawl-state add-on sets them at add-on
+priority, so a project setting wins)::
+
+    SCHEDULER = "corpuscrawl.crawlstate.frontier.DurableScheduler"
+    DUPEFILTER_CLASS = "corpuscrawl.crawlstate.frontier.DurableDupeFilter"
+
+Every request the engine schedules is written to the ``requests`` table of
+the collection's state database (:mod:`corpuscrawl.crawlstate.store`) as
+JSON (:mod:`corpuscrawl.crawlstate.requests_json`), with its state:
+
+* **pending** (0) — waiting; handed out highest ``priority`` first, and
+  first-in first-out among equal priorities (breadth-first among equals);
+* **in flight** (1) — given to the engine; the row is deleted (*done*) once
+  the request and everything it produced are durable
+  (:mod:`corpuscrawl.crawlstate.completion`).  A resumed run puts the
+  in-flight rows of the killed run back to pending.
+
+The seen-set is the ``seen`` table of request fingerprints (Scrapy's
+``REQUEST_FINGERPRINTER``), so ``dont_filter`` and custom fingerprinters
+work as in Scrapy.  A request and its fingerprint are written in the same
+transaction as the export ledger, committed every
+``CORPUSCRAWL_STATE_COMMIT_INTERVAL`` seconds: after a SIGKILL the frontier,
+the seen-set and the exported documents agree.
+
+The queue is the database itself: memory does not grow with the frontier.
+Unlike Scrapy's ``DownloaderAwarePriorityQueue`` it does not interleave
+domains of equal priority.  A request that cannot be stored (a callback
+that is not a spider method) is kept in memory only, counted in
+``corpuscrawl/frontier/unserializable``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from typing import Any
+
+from scrapy import Request, Spider
+from scrapy.core.scheduler import BaseScheduler
+from scrapy.dupefilters import BaseDupeFilter
+from scrapy.utils.misc import build_from_crawler, load_object
+
+from corpuscrawl.crawlstate.requests_json import RequestCodecError, decode_request, encode_request
+from corpuscrawl.crawlstate.store import StateStore
+
+__all__ = ["FRONTIER_META", "DurableDupeFilter", "DurableScheduler", "Frontier"]
+
+logger = logging.getLogger("corpuscrawl.crawlstate")
+
+#: Request meta key holding the frontier row of a handed-out request.
+FRONTIER_META = "corpuscrawl_frontier"
+PENDING, IN_FLIGHT = 0, 1
+#: Meta keys never stored: per-process objects of scrapy-playwright and Scrapy.
+TRANSIENT_META = (FRONTIER_META, "playwright_page", "download_slot", "_slot_proxy")
+
+
+class Frontier:
+    """The ``requests`` table: push, pop by priority, finish (plain library code over SQLite)."""
+
+    def __init__(self, store: StateStore) -> None:
+        self.store = store
+        self.pending = store.read("SELECT COUNT(*) FROM requests WHERE state = 0").fetchone()[0]
+
+    def push(self, priority: int, url: str, data: str) -> int:
+        """Add a pending request; return its row id."""
+        cursor = self.store.write(
+            "INSERT INTO requests (state, priority, url, data) VALUES (0, ?, ?, ?)",
+            (priority, url, data))
+        self.pending += 1
+        return int(cursor.lastrowid or 0)
+
+    def requeue(self, row_id: int, priority: int, url: str, data: str) -> None:
+        """Make an in-flight row pending again with a new request (a redirect or retry of it)."""
+        self.store.write("UPDATE requests SET state = 0, priority = ?, url = ?, data = ? "
+                         "WHERE id = ?", (priority, url, data, row_id))
+        self.pending += 1
+
+    def pop(self) -> tuple[int, str] | None:
+        """The best pending request (row id, data), now in flight; None when none is pending."""
+        row = self.store.read("SELECT id, data FROM requests WHERE state = 0 "
+                              "ORDER BY priority DESC, id LIMIT 1").fetchone()
+        if row is None:
+            self.pending = 0
+            return None
+        self.store.write("UPDATE requests SET state = 1 WHERE id = ?", (row[0],))
+        self.pending -= 1
+        return int(row[0]), str(row[1])
+
+    def done(self, row_id: int) -> None:
+        """Forget a finished request (the seen-set still knows it)."""
+        self.store.write("DELETE FROM requests WHERE id = ?", (row_id,))
+
+    def in_flight(self) -> int:
+        """Rows handed out and not done."""
+        return self.store.read("SELECT COUNT(*) FROM requests WHERE state = 1").fetchone()[0]
+
+
+class DurableDupeFilter(BaseDupeFilter):
+    """Scrapy duplicate filter over the collection's ``seen`` table (request fingerprints)."""
+
+    def __init__(self, crawler: Any) -> None:
+        from corpuscrawl.crawlstate.addon import crawl_state
+
+        self.state = crawl_state(crawler, "DUPEFILTER_CLASS")
+        self.fingerprinter = crawler.request_fingerprinter
+        self.stats = crawler.stats
+        self.debug = crawler.settings.getbool("DUPEFILTER_DEBUG")
+        self._logged = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> DurableDupeFilter:
+        """Build on the crawl's state (the crawl-state add-on must be enabled)."""
+        return cls(crawler)
+
+    def request_seen(self, request: Request) -> bool:
+        """Record the request's fingerprint; True when it was recorded before."""
+        fingerprint = self.fingerprinter.fingerprint(request)
+        cursor = self.state.store.write("INSERT OR IGNORE INTO seen VALUES (?)", (fingerprint,))
+        return cursor.rowcount == 0
+
+    def log(self, request: Request, spider: Spider) -> None:
+        """Count a filtered request (and log the first, or all with DUPEFILTER_DEBUG)."""
+        if self.debug or not self._logged:
+            logger.debug("filtered duplicate request: %s%s", request,
+                         "" if self.debug else " (no more duplicates will be shown; "
+                         "set DUPEFILTER_DEBUG to show all)")
+            self._logged = True
+        if self.stats is not None:
+            self.stats.inc_value("dupefilter/filtered")
+
+
+class DurableScheduler(BaseScheduler):
+    """Scrapy scheduler over :class:`Frontier` (see the module docstring).
+
+    Uses the duplicate filter named by ``DUPEFILTER_CLASS`` (the durable one
+    by default) and counts Scrapy's ``scheduler/*`` stats.
+    """
+
+    def __init__(self, crawler: Any) -> None:
+        from corpuscrawl.crawlstate.addon import crawl_state
+
+        self.crawler = crawler
+        self.state = crawl_state(crawler, "SCHEDULER")
+        self.frontier = self.state.frontier
+        self.tracker = self.state.tracker
+        self.stats = crawler.stats
+        self.df: BaseDupeFilter = build_from_crawler(
+            load_object(crawler.settings["DUPEFILTER_CLASS"]), crawler)
+        self.spider: Spider | None = None
+        self._memory: deque[Request] = deque()  # requests that cannot be stored
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> DurableScheduler:
+        """Build on the crawl's state (the crawl-state add-on must be enabled)."""
+        return cls(crawler)
+
+    def open(self, spider: Spider) -> Any:
+        """Start the periodic commits; open the duplicate filter."""
+        self.spider = spider
+        self.state.open(spider)
+        if self.frontier.pending:
+            logger.info("resuming: %d requests left in the frontier", self.frontier.pending)
+        return self.df.open()
+
+    def close(self, reason: str) -> Any:
+        """Remember why the crawl ends (recorded when the feeds are finished)."""
+        self.state.closing(reason)
+        return self.df.close(reason)
+
+    def has_pending_requests(self) -> bool:
+        """True while a request waits in the frontier (or in memory)."""
+        return self.frontier.pending > 0 or bool(self._memory)
+
+    def __len__(self) -> int:
+        return self.frontier.pending + len(self._memory)
+
+    def enqueue_request(self, request: Request) -> bool:
+        """Store a request unless the duplicate filter knows it; False when filtered."""
+        if not request.dont_filter and self.df.request_seen(request):
+            self.df.log(request, self.spider)  # type: ignore[arg-type]
+            return False
+        self.tracker.settle()
+        try:
+            data, dropped = encode_request(request, self.spider, TRANSIENT_META)
+        except RequestCodecError as exc:
+            self._memory.append(request)
+            self.stats.inc_value("corpuscrawl/frontier/unserializable")
+            logger.warning("%s: kept in memory only (lost if the crawl is killed)", exc)
+            return True
+        if dropped:
+            self.stats.inc_value("corpuscrawl/frontier/meta_dropped", len(dropped))
+            logger.debug("meta %s of %s not stored: not JSON data", dropped, request.url)
+        row_id = request.meta.get(FRONTIER_META)
+        if isinstance(row_id, int) and self.tracker.continues(row_id):
+            self.frontier.requeue(row_id, request.priority, request.url, data)
+        else:
+            self.frontier.push(request.priority, request.url, data)
+        self.stats.inc_value("scheduler/enqueued/disk")
+        self.stats.inc_value("scheduler/enqueued")
+        return True
+
+    def next_request(self) -> Request | None:
+        """The best pending request, now in flight (its row id in ``meta['corpuscrawl_frontier']``)."""
+        self.tracker.settle()
+        if self._memory:
+            self.stats.inc_value("scheduler/dequeued/memory")
+            self.stats.inc_value("scheduler/dequeued")
+            return self._memory.popleft()
+        while (row := self.frontier.pop()) is not None:
+            row_id, data = row
+            try:
+                request = decode_request(data, self.spider)
+            except RequestCodecError as exc:
+                logger.error("frontier row %d dropped: %s", row_id, exc)
+                self.stats.inc_value("corpuscrawl/frontier/unreadable")
+                self.frontier.done(row_id)
+                continue
+            request.meta[FRONTIER_META] = row_id
+            self.tracker.handed_out(row_id, request)
+            self.stats.inc_value("scheduler/dequeued/disk")
+            self.stats.inc_value("scheduler/dequeued")
+            return request
+        return None

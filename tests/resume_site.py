@@ -1,0 +1,137 @@
+"""A generated news site of a few hundred articles, served on 127.0.0.1 with small delays.
+
+Used by tests/test_resume.py: a crawl of it is killed mid-way and restarted.
+``/`` links to list pages ``/list/N``; each lists ``PER_LIST`` articles
+``/article/K`` and the next list; each article links home and to two other
+articles (so most links are duplicates the seen-set must drop).  Article
+texts are distinct random sentences, so no article is a near-duplicate of
+another.  Every answer waits ``delay`` seconds, so a crawl takes long enough
+for a kill to land in the middle of it.
+"""
+
+from __future__ import annotations
+
+import http.server
+import random
+import threading
+import time
+from html import escape
+
+PER_LIST = 20
+_WORDS = (
+    "river council budget harbour engineers survey village school museum railway festival "
+    "farmers weather bridge library orchestra election hospital scientists archive forest "
+    "island market students volunteers coastline mayor report project winter harvest "
+    "community research vaccine stadium ferry theatre bakery factory glacier canal tower "
+    "garden pilots nurses poets miners painters sailors bakers judges"
+).split()
+_VERBS = "announced reported opened rejected approved discovered measured restored".split()
+
+
+def article_text(number: int) -> tuple[str, list[str]]:
+    """Title and paragraphs of article ``number`` (deterministic)."""
+    rng = random.Random(number * 7919 + 17)
+    title = f"Article {number}: " + " ".join(rng.choice(_WORDS) for _ in range(4)).title()
+    paragraphs = []
+    for _ in range(5):
+        sentences = []
+        for _ in range(rng.randint(3, 5)):
+            words = [rng.choice(_WORDS) for _ in range(rng.randint(8, 14))]
+            words.insert(2, rng.choice(_VERBS))
+            sentences.append(" ".join(words).capitalize() + ".")
+        paragraphs.append(" ".join(sentences))
+    return title, paragraphs
+
+
+class ResumeSite:
+    """The site: ``articles`` articles; start() serves it on a free port of 127.0.0.1."""
+
+    def __init__(self, articles: int = 300, delay: float = 0.02) -> None:
+        self.articles = articles
+        self.delay = delay
+        self.lists = (articles + PER_LIST - 1) // PER_LIST
+        self.requests = 0
+        self._server: http.server.ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        """The home page URL."""
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}/"
+
+    def article_urls(self) -> set[str]:
+        """URLs of every article."""
+        return {f"{self.url}article/{n}" for n in range(self.articles)}
+
+    def page(self, path: str) -> str | None:
+        """The HTML of ``path``, or None (404)."""
+        if path == "/":
+            items = "".join(f'<li><a href="/list/{i}">Section {i}</a></li>'
+                            for i in range(self.lists))
+            return self._html("Front page", f"<h1>Front page</h1><ul>{items}</ul>")
+        if path.startswith("/list/") and path[6:].isdigit():
+            i = int(path[6:])
+            if i >= self.lists:
+                return None
+            numbers = range(i * PER_LIST, min((i + 1) * PER_LIST, self.articles))
+            items = "".join(f'<li><a href="/article/{n}">{escape(article_text(n)[0])}</a></li>'
+                            for n in numbers)
+            more = f'<a href="/list/{i + 1}">More</a>' if i + 1 < self.lists else ""
+            return self._html(f"Section {i}", f"<h1>Section {i}</h1><ul>{items}</ul>{more}")
+        if path.startswith("/article/") and path[9:].isdigit():
+            n = int(path[9:])
+            if n >= self.articles:
+                return None
+            title, paragraphs = article_text(n)
+            body = "".join(f"<p>{escape(p)}</p>" for p in paragraphs)
+            related = "".join(f'<a href="/article/{(n + k) % self.articles}">Related {k}</a> '
+                              for k in (1, 7))
+            return self._html(title, f"<article><h1>{escape(title)}</h1>{body}</article>"
+                                     f"<aside>{related}</aside>")
+        return None
+
+    @staticmethod
+    def _html(title: str, main: str) -> str:
+        return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{escape(title)}"
+                f"</title></head><body><nav><a href='/'>Home</a></nav><main>{main}</main>"
+                "<footer>Resume Gazette</footer></body></html>")
+
+    def start(self) -> ResumeSite:
+        """Serve on 127.0.0.1 in a daemon thread."""
+        site = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                site.requests += 1
+                time.sleep(site.delay)
+                html = site.page(self.path.split("?")[0])
+                body = (html or "<html><body><p>Not found</p></body></html>").encode()
+                try:
+                    self.send_response(200 if html is not None else 404)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the crawler was killed mid-answer
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> ResumeSite:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
