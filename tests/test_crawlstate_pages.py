@@ -53,8 +53,15 @@ def test_revisit_lists_hubs_first_then_pages_with_text(tmp_path: Path) -> None:
         store.mark_gone("http://a.test/dead", 1, 404)
         store.credit("http://a.test/section", 1, 3)
         store.credit("http://a.test/once", 1)  # led to one document: not a hub at 2
-        keys = [r.key for r in store.revisit(min_children=2)]
-        assert keys == ["http://a.test/section", "http://a.test/article"]
+        store.record_text("http://a.test/related", "h", 1, words=300)
+        store.credit("http://a.test/related", 1, 2)  # an article with a related box
+        store.record_text("http://a.test/front", "h", 1, words=120)
+        store.credit("http://a.test/front", 1, 10)  # teasers: 12 words per document
+        keys = [r.key for r in store.revisit(min_children=2, words_per_child=50)]
+        assert keys == ["http://a.test/front", "http://a.test/section",
+                        "http://a.test/article", "http://a.test/related"]
+        assert store.get("http://a.test/front").is_hub(2, 50)
+        assert not store.get("http://a.test/related").is_hub(2, 50)
         store.touch("http://a.test/article", 5, 304)
         assert store.get("http://a.test/article").last_seen == 5
 
@@ -63,7 +70,7 @@ def test_many_records_are_read_in_batches(tmp_path: Path) -> None:
     with open_page_store(tmp_path / "pages.sqlite3") as store:
         for i in range(2500):
             store.record_text(f"http://a.test/{i:05d}", "h", 1)
-        assert len(list(store.revisit(2))) == 2500
+        assert len(list(store.revisit(2, 50))) == 2500
 
 
 def test_unit_keys() -> None:

@@ -77,6 +77,7 @@ def test_recrawl_exports_only_new_and_changed(tmp_path: Path) -> None:
         hubs = {p for p in server.bodies if p.startswith("/section/")}
         assert {f"/section/{s}/1.html" for s in range(3)} <= hubs
         assert not {p for p in server.conditional if p == "/" or p.startswith("/section/")}
+        assert stat(log2, "corpuscrawl/recrawl/revisited_hubs") == 3  # the section pages
         # a 304 is no request error (the 404s are: the deleted article, /sitemap.xml)
         assert stat(log2, "corpuscrawl/request_errors") == sum(server.missing.values())
 

@@ -6,15 +6,19 @@ texts adds ``#unit=N`` for its later units):
 * ``etag`` / ``last_modified`` — the validators of the response whose text
   was recorded, sent back as ``If-None-Match`` / ``If-Modified-Since`` on a
   recrawl (:mod:`corpuscrawl.crawlstate.recrawl`);
-* ``text_hash`` — SHA-1 of the page's *extracted* text (before the export
-  stage's boilerplate removal; see the README, "Incremental recrawls");
+* ``text_hash`` / ``words`` — SHA-1 and word count of the page's *extracted*
+  text (before the export stage's boilerplate removal; see the README,
+  "Incremental recrawls");
 * ``status`` — the last HTTP status seen;
 * ``first_seen`` / ``last_seen`` — run generations (a recrawl starts a new
   generation; a resumed run keeps its generation);
 * ``gone`` — the page answered 404 or 410 in generation ``last_seen``;
 * ``children`` — documents first reached through this page's links, over all
-  generations: a page with enough of them is a *hub* and is refetched
-  unconditionally.
+  generations.  A page is a *hub* (refetched unconditionally by a recrawl)
+  when it led to at least ``min_children`` documents and has fewer than
+  ``words_per_child`` words of its own per document it led to
+  (:func:`is_hub`): a front or section page of links and teasers, not an
+  article with a "related stories" box.
 
 :class:`PageStore` is the interface (plain library code, no Scrapy); the
 default backend is :class:`SQLitePageStore`, one file in the collection's
@@ -32,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["COMMIT_EVERY_DEFAULT", "PAGES_FILE", "PageRecord", "PageStore",
-           "PageStoreError", "SQLitePageStore", "open_page_store", "unit_key"]
+           "PageStoreError", "SQLitePageStore", "is_hub", "open_page_store", "unit_key"]
 
 #: File name of the SQLite page store inside a collection's state directory.
 PAGES_FILE = "pages.sqlite3"
@@ -50,6 +54,7 @@ CREATE TABLE IF NOT EXISTS pages (
     etag TEXT NOT NULL DEFAULT '',
     last_modified TEXT NOT NULL DEFAULT '',
     text_hash TEXT NOT NULL DEFAULT '',
+    words INTEGER NOT NULL DEFAULT 0,
     status INTEGER NOT NULL DEFAULT 0,
     first_seen INTEGER NOT NULL,
     last_seen INTEGER NOT NULL,
@@ -76,6 +81,7 @@ class PageRecord:
     etag: str = ""
     last_modified: str = ""
     text_hash: str = ""
+    words: int = 0
     status: int = 0
     first_seen: int = 0
     last_seen: int = 0
@@ -87,6 +93,16 @@ class PageRecord:
         """True when a conditional request can be made for this page."""
         return bool(self.etag or self.last_modified)
 
+    def is_hub(self, min_children: int, words_per_child: int) -> bool:
+        """True for a page whose links led to documents more than it is one (see the module)."""
+        return is_hub(self.children, self.words, min_children, words_per_child)
+
+
+def is_hub(children: int, words: int, min_children: int, words_per_child: int) -> bool:
+    """A page that led to ``children`` documents and has ``words`` of its own is a hub when
+    ``children >= min_children`` and ``words < words_per_child * children``."""
+    return children >= max(1, min_children) and words < words_per_child * children
+
 
 class PageStore(ABC):
     """Per-URL state of a collection across crawls (see the module docstring)."""
@@ -97,7 +113,7 @@ class PageStore(ABC):
 
     @abstractmethod
     def record_text(self, key: str, text_hash: str, generation: int, status: int = 200,
-                    etag: str = "", last_modified: str = "") -> None:
+                    etag: str = "", last_modified: str = "", words: int = 0) -> None:
         """Record the extracted text's hash and the validators of the response it came from."""
 
     @abstractmethod
@@ -113,8 +129,8 @@ class PageStore(ABC):
         """``documents`` more documents were first reached through the page ``key``."""
 
     @abstractmethod
-    def revisit(self, min_children: int) -> Iterator[PageRecord]:
-        """Pages a recrawl re-queues: not gone, with a text or at least ``min_children``."""
+    def revisit(self, min_children: int, words_per_child: int) -> Iterator[PageRecord]:
+        """Pages a recrawl re-queues, not gone: hubs (:func:`is_hub`) first, then pages with a text."""
 
     @abstractmethod
     def last_generation(self) -> int:
@@ -171,21 +187,20 @@ class SQLitePageStore(PageStore):
 
     def get(self, key: str) -> PageRecord | None:
         """The record of ``key``, or None."""
-        row = self.db.execute(
-            "SELECT key, etag, last_modified, text_hash, status, first_seen, last_seen, gone, "
-            "children FROM pages WHERE key = ?", (key,)).fetchone()
+        row = self.db.execute(f"SELECT {_COLUMNS} FROM pages WHERE key = ?",
+                              (key,)).fetchone()
         return _record(row) if row else None
 
     def record_text(self, key: str, text_hash: str, generation: int, status: int = 200,
-                    etag: str = "", last_modified: str = "") -> None:
+                    etag: str = "", last_modified: str = "", words: int = 0) -> None:
         """Insert or update the text hash and validators; the page is no longer gone."""
         self._write(
-            "INSERT INTO pages (key, etag, last_modified, text_hash, status, first_seen, "
-            "last_seen, gone) VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT(key) DO UPDATE SET "
+            "INSERT INTO pages (key, etag, last_modified, text_hash, words, status, first_seen, "
+            "last_seen, gone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT(key) DO UPDATE SET "
             "etag = excluded.etag, last_modified = excluded.last_modified, "
-            "text_hash = excluded.text_hash, status = excluded.status, "
+            "text_hash = excluded.text_hash, words = excluded.words, status = excluded.status, "
             "last_seen = excluded.last_seen, gone = 0",
-            (key, etag, last_modified, text_hash, status, generation, generation))
+            (key, etag, last_modified, text_hash, words, status, generation, generation))
 
     def touch(self, key: str, generation: int, status: int) -> None:
         """Seen unchanged: last generation and status updated, no longer gone."""
@@ -207,18 +222,17 @@ class SQLitePageStore(PageStore):
             "ON CONFLICT(key) DO UPDATE SET children = children + excluded.children",
             (key, generation, generation, documents))
 
-    def revisit(self, min_children: int) -> Iterator[PageRecord]:
+    def revisit(self, min_children: int, words_per_child: int) -> Iterator[PageRecord]:
         """Known pages worth a recrawl, hubs first, in key order; read in batches."""
         self.flush()
-        for hubs in (True, False):
-            condition = ("children >= ?" if hubs else "children < ? AND text_hash != ''")
+        hub = "(children >= ? AND words < ? * children)"
+        for condition in (hub, f"NOT {hub} AND text_hash != ''"):
             last = ""
             while True:
                 rows = self.db.execute(
-                    "SELECT key, etag, last_modified, text_hash, status, first_seen, last_seen, "
-                    f"gone, children FROM pages WHERE gone = 0 AND {condition} AND key > ? "
+                    f"SELECT {_COLUMNS} FROM pages WHERE gone = 0 AND {condition} AND key > ? "
                     "AND instr(key, '#') = 0 ORDER BY key LIMIT 1000",
-                    (max(1, min_children), last)).fetchall()
+                    (max(1, min_children), words_per_child, last)).fetchall()
                 if not rows:
                     break
                 for row in rows:
@@ -261,10 +275,14 @@ class SQLitePageStore(PageStore):
             self.flush()
 
 
+_COLUMNS = ("key, etag, last_modified, text_hash, words, status, first_seen, last_seen, gone, "
+            "children")
+
+
 def _record(row: tuple) -> PageRecord:
-    key, etag, last_modified, text_hash, status, first, last, gone, children = row
-    return PageRecord(key, etag, last_modified, text_hash, status, first, last, bool(gone),
-                      children)
+    key, etag, last_modified, text_hash, words, status, first, last, gone, children = row
+    return PageRecord(key, etag, last_modified, text_hash, words, status, first, last,
+                      bool(gone), children)
 
 
 def open_page_store(location: str | Path) -> PageStore:

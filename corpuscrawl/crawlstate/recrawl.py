@@ -10,9 +10,11 @@ a kill keeps its generation and is not re-seeded).  On a recrawl:
 * :class:`ConditionalRequests` (downloader middleware) sends ``If-None-Match``
   / ``If-Modified-Since`` with the stored validators of a known page; a 304
   ends the request there (:class:`NotModified`, no body, no extraction, no
-  links).  Seeds, sitemaps, feeds, hubs (pages whose links led to at least
-  ``CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS`` documents) and rendered pages are
-  always fetched unconditionally.  A known page answering 404/410 is marked
+  links).  Seeds, sitemaps, feeds, hubs and rendered pages are always fetched
+  unconditionally.  A hub is a page whose links led to at least
+  ``CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS`` documents and that has fewer than
+  ``CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT`` words of its own per document
+  it led to (a front or section page, not an article with a "related" box).  A known page answering 404/410 is marked
   gone;
 * :class:`ChangeFilter` (item pipeline, before the export stage) compares the
   hash of each document's extracted text with the stored one: unchanged
@@ -49,7 +51,7 @@ from corpuscrawl.crawlstate.location import (
     collection_from_seeds,
     state_dir,
 )
-from corpuscrawl.crawlstate.pages import PageStore, open_page_store, unit_key
+from corpuscrawl.crawlstate.pages import PageRecord, PageStore, open_page_store, unit_key
 from corpuscrawl.items import Document, content_hash
 
 __all__ = ["ChangeFilter", "ConditionalRequests", "FoundOn", "NotModified", "RecrawlConfig",
@@ -66,10 +68,14 @@ CONDITIONAL_META = "corpuscrawl_conditional"
 GONE_STATUSES = frozenset({404, 410})
 #: Recrawl modes: export new and changed documents, export all, or keep no page store.
 MODES = ("changed", "full", "off")
-#: A page whose links led to this many documents is a hub (refetched unconditionally).
+#: A page whose links led to this many documents may be a hub (refetched unconditionally).
 #: Two: one document may be a "next article" link of an article; a listing or front
 #: page leads to many.
 HUB_MIN_DOCUMENTS_DEFAULT = 2
+#: ... when it has fewer words of its own than this per document it led to: a section page
+#: of 25 teaser titles (~150 words) qualifies, a 300-word article leading to its two
+#: "related" stories does not.
+HUB_WORDS_PER_DOCUMENT_DEFAULT = 50
 #: Responses whose validators are kept until their documents are released.  Only
 #: responses in flight or held by the export stage need them; beyond this bound the
 #: oldest are forgotten (their pages are then fetched unconditionally next time).
@@ -90,6 +96,7 @@ class RecrawlConfig:
 
     mode: str = "changed"
     hub_min_documents: int = HUB_MIN_DOCUMENTS_DEFAULT
+    hub_words_per_document: int = HUB_WORDS_PER_DOCUMENT_DEFAULT
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RecrawlConfig:
@@ -100,15 +107,23 @@ class RecrawlConfig:
         if mode not in MODES:
             raise RecrawlConfigError(f"CORPUSCRAWL_RECRAWL / recrawl={mode!r}: expected one of "
                                      + ", ".join(MODES))
-        raw = settings.get("CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS", HUB_MIN_DOCUMENTS_DEFAULT)
-        try:
-            hub = int(raw)
-        except (TypeError, ValueError):
-            hub = 0
-        if hub < 1:
-            raise RecrawlConfigError(
-                f"CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS must be a whole number >= 1, got {raw!r}")
-        return cls(mode=mode, hub_min_documents=hub)
+        return cls(mode=mode,
+                   hub_min_documents=_whole(settings, "CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS",
+                                            HUB_MIN_DOCUMENTS_DEFAULT, 1),
+                   hub_words_per_document=_whole(
+                       settings, "CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT",
+                       HUB_WORDS_PER_DOCUMENT_DEFAULT, 0))
+
+
+def _whole(settings: Any, key: str, default: int, low: int) -> int:
+    raw = settings.get(key, default)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        value = low - 1
+    if value < low:
+        raise RecrawlConfigError(f"{key} must be a whole number >= {low}, got {raw!r}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +141,7 @@ class _Decided:
     """A document on its way through the export stage: the hash to store once released."""
 
     text_hash: str
+    words: int
     fetched: _Fetched | None
 
 
@@ -179,9 +195,9 @@ class RecrawlState:
 
     # --- fetching -----------------------------------------------------------
 
-    def is_hub(self, children: int) -> bool:
-        """True when a page that led to ``children`` documents is a hub."""
-        return children >= self.config.hub_min_documents
+    def is_hub(self, record: PageRecord) -> bool:
+        """True when the stored page is a hub (refetched unconditionally)."""
+        return record.is_hub(self.config.hub_min_documents, self.config.hub_words_per_document)
 
     def fetched(self, url: str, fetched: _Fetched) -> None:
         """Remember a 2xx response's validators until its documents are released."""
@@ -204,7 +220,7 @@ class RecrawlState:
             change = "unchanged"
         else:
             change = "changed"
-        self._decided[key] = _Decided(text_hash, fetched)
+        self._decided[key] = _Decided(text_hash, len(doc.text.split()), fetched)
         return change
 
     def forget(self, doc: Document) -> None:
@@ -221,7 +237,7 @@ class RecrawlState:
         self.store.record_text(key, decided.text_hash, self.generation,
                                fetched.status if fetched else doc.status or 200,
                                fetched.etag if fetched else "",
-                               fetched.last_modified if fetched else "")
+                               fetched.last_modified if fetched else "", decided.words)
         if fetched and fetched.found_on and fetched.found_on != doc.url:
             self.store.credit(fetched.found_on, self.generation)
 
@@ -292,8 +308,9 @@ def revisit(crawler: Crawler) -> Iterator[tuple[str, bool]]:
     state = recrawl_state(crawler)
     if state is None or not state.recrawl:
         return
-    for record in state.store.revisit(state.config.hub_min_documents):
-        hub = state.is_hub(record.children)
+    config = state.config
+    for record in state.store.revisit(config.hub_min_documents, config.hub_words_per_document):
+        hub = state.is_hub(record)
         state.inc("revisited_hubs" if hub else "revisited")
         yield record.key, hub
 
@@ -322,7 +339,7 @@ class ConditionalRequests:
             return
         record = state.store.get(request.url)
         if (record is None or record.gone or not record.has_validators or not record.text_hash
-                or state.is_hub(record.children)):
+                or state.is_hub(record)):
             return
         if record.etag:
             request.headers.setdefault("If-None-Match", record.etag)
