@@ -64,11 +64,14 @@ class ChangingSite:
     sections: int = 4
     per_section: int = 25
     clock: float = 1_700_000_000.0
+    #: Bytes of inline script added to every HTML page (real pages are mostly markup).
+    padding: int = 0
 
     @classmethod
-    def build(cls, count: int, sections: int = 4, per_section: int = 25) -> ChangingSite:
+    def build(cls, count: int, sections: int = 4, per_section: int = 25,
+              padding: int = 0) -> ChangingSite:
         """A site of ``count`` articles spread over ``sections`` sections."""
-        site = cls(sections=sections, per_section=per_section)
+        site = cls(sections=sections, per_section=per_section, padding=padding)
         for number in range(1, count + 1):
             site.add(number)
         return site
@@ -104,8 +107,10 @@ class ChangingSite:
     def _layout(self, title: str, main: str) -> str:
         nav = " ".join(f'<a href="/section/{s}/1.html">Section {s}</a>'
                        for s in range(self.sections))
+        script = (f"<script>var tracking = '{'x' * self.padding}';</script>"
+                  if self.padding else "")
         return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title} - "
-                f"Riverside Gazette</title></head><body><header><nav>{nav}</nav></header>"
+                f"Riverside Gazette</title>{script}</head><body><header><nav>{nav}</nav></header>"
                 f"<main>{main}</main><footer><p>{NOTICE}</p></footer></body></html>")
 
     def _section_lists(self, section: int) -> list[list[Article]]:

@@ -332,8 +332,15 @@ class ConditionalRequests:
         return cls(_state_or_off(crawler))
 
     def process_request(self, request: Request) -> None:
-        """Add the stored validators of a known, non-hub page (never to seeds or rendered pages)."""
+        """Add the stored validators of a known, non-hub page (never to seeds or rendered pages).
+
+        A redirected or retried copy of a conditional request is judged again for its
+        own URL: the validators of the old URL must not ask about the new one.
+        """
         state = self.state
+        if request.meta.pop(CONDITIONAL_META, False):
+            for name in (b"If-None-Match", b"If-Modified-Since"):
+                request.headers.pop(name, None)
         if (state.config.mode == "full" or request.method != "GET"
                 or request.meta.get("corpuscrawl_seed") or request.meta.get("playwright")):
             return

@@ -1,0 +1,138 @@
+"""The recrawl components one by one: conditional requests, 304s, gone pages, the change filter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from scrapy import Request, Spider
+from scrapy.exceptions import DropItem
+from scrapy.http import HtmlResponse, Response
+from scrapy.utils.test import get_crawler
+
+from corpuscrawl.crawlstate.pages import open_page_store
+from corpuscrawl.crawlstate.recrawl import (
+    ChangeFilter,
+    ConditionalRequests,
+    NotModified,
+    RecrawlConfig,
+    RecrawlConfigError,
+    RecrawlState,
+)
+from corpuscrawl.items import Document
+
+ARTICLE = "http://site.test/news/1.html"
+SECTION = "http://site.test/section/1.html"
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> RecrawlState:
+    crawler = get_crawler(Spider, {})
+    store = open_page_store(tmp_path)
+    store.record_text(ARTICLE, "h1", 1, 200, '"e1"', "Tue, 01 Jan 2030 00:00:00 GMT", words=300)
+    store.record_text(SECTION, "h2", 1, 200, '"e2"', "", words=40)
+    store.credit(SECTION, 1, 20)  # led to 20 documents with 40 words of its own: a hub
+    made = RecrawlState(crawler, RecrawlConfig(), store, generation=2, resumed=False)
+    yield made
+    made.close()
+
+
+def _stat(state: RecrawlState, key: str) -> int:
+    return state.crawler.stats.get_value(f"corpuscrawl/recrawl/{key}", 0)
+
+
+def test_known_pages_are_asked_conditionally_hubs_and_seeds_not(state: RecrawlState) -> None:
+    middleware = ConditionalRequests(state)
+    article = Request(ARTICLE)
+    middleware.process_request(article)
+    assert article.headers[b"If-None-Match"] == b'"e1"'
+    assert article.headers[b"If-Modified-Since"] == b"Tue, 01 Jan 2030 00:00:00 GMT"
+    for request in (Request(SECTION), Request(ARTICLE, meta={"corpuscrawl_seed": True}),
+                    Request(ARTICLE, meta={"playwright": True}), Request("http://site.test/new")):
+        middleware.process_request(request)
+        assert b"If-None-Match" not in request.headers, request
+    assert _stat(state, "conditional") == 1
+
+
+def test_full_mode_asks_nothing_conditionally(state: RecrawlState) -> None:
+    full = RecrawlState(state.crawler, RecrawlConfig(mode="full"), state.store, 2, False)
+    request = Request(ARTICLE)
+    ConditionalRequests(full).process_request(request)
+    assert b"If-None-Match" not in request.headers
+
+
+def test_a_304_ends_the_request_and_counts(state: RecrawlState) -> None:
+    middleware = ConditionalRequests(state)
+    request = Request(ARTICLE)
+    middleware.process_request(request)
+    with pytest.raises(NotModified):
+        middleware.process_response(request, Response(ARTICLE, status=304, request=request))
+    assert _stat(state, "not_modified") == 1
+    assert state.store.get(ARTICLE).last_seen == 2
+
+
+def test_a_redirected_copy_is_judged_for_its_own_url(state: RecrawlState) -> None:
+    middleware = ConditionalRequests(state)
+    request = Request(ARTICLE)
+    middleware.process_request(request)
+    moved = request.replace(url="https://site.test/news/1.html")  # what RedirectMiddleware does
+    middleware.process_request(moved)
+    assert b"If-None-Match" not in moved.headers and b"If-Modified-Since" not in moved.headers
+    # a 304 to it (the server ignored the missing validators) is not taken as "unchanged"
+    response = Response(moved.url, status=304, request=moved)
+    assert middleware.process_response(moved, response) is response
+
+
+def test_a_known_page_answering_404_or_410_is_gone_once(state: RecrawlState) -> None:
+    middleware = ConditionalRequests(state)
+    for status in (410, 404):
+        request = Request(ARTICLE)
+        middleware.process_response(request, Response(ARTICLE, status=status, request=request))
+    unknown = Request("http://site.test/never-seen")
+    middleware.process_response(unknown, Response(unknown.url, status=404, request=unknown))
+    assert _stat(state, "gone") == 1
+    assert state.store.get(ARTICLE).gone
+    assert state.store.get("http://site.test/never-seen") is None
+
+
+def _doc(url: str, text: str) -> Document:
+    return Document(url=url, text=text, status=200)
+
+
+def test_change_filter_passes_new_and_changed_and_stores_after_release(
+        state: RecrawlState) -> None:
+    pipeline, middleware = ChangeFilter(state), ConditionalRequests(state)
+    url = "http://site.test/news/2.html"
+    request = Request(url, meta={"corpuscrawl_found_on": SECTION})
+    middleware.process_response(request, HtmlResponse(
+        url, status=200, request=request, body=b"<p>x</p>",
+        headers={"ETag": '"v1"', "Content-Type": "text/html"}))
+    doc = pipeline.process_item(_doc(url, "first text"))
+    assert doc.change == "new"
+    assert state.store.get(url) is None  # not released yet: nothing stored
+    state._item_scraped(doc)  # released (no export stage: the item itself)
+    stored = state.store.get(url)
+    assert stored.etag == '"v1"' and stored.words == 2
+    assert state.store.get(SECTION).children == 21  # credited to the page it was found on
+    with pytest.raises(DropItem):
+        pipeline.process_item(_doc(url, "first text"))
+    changed = pipeline.process_item(_doc(url, "second text"))
+    assert changed.change == "changed"
+    assert (_stat(state, "new"), _stat(state, "unchanged"), _stat(state, "changed")) == (1, 1, 1)
+
+
+def test_a_document_dropped_later_is_not_stored(state: RecrawlState) -> None:
+    url = "http://site.test/news/3.html"
+    doc = ChangeFilter(state).process_item(_doc(url, "text"))
+    state._item_dropped(doc)
+    state._item_scraped(doc)
+    assert state.store.get(url) is None
+
+
+def test_bad_settings_name_the_key(tmp_path: Path) -> None:
+    crawler = get_crawler(Spider, {"CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS": "many"})
+    with pytest.raises(RecrawlConfigError, match="CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS"):
+        RecrawlConfig.from_crawler(crawler)
+    crawler = get_crawler(Spider, {"CORPUSCRAWL_RECRAWL": "sometimes"})
+    with pytest.raises(RecrawlConfigError, match="CORPUSCRAWL_RECRAWL"):
+        RecrawlConfig.from_crawler(crawler)
