@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import random
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from email.utils import formatdate, parsedate_to_datetime
@@ -170,8 +171,9 @@ class ChangingSite:
 class SiteServer:
     """Serves a :class:`ChangingSite` on 127.0.0.1 and counts what it sends."""
 
-    def __init__(self, site: ChangingSite) -> None:
+    def __init__(self, site: ChangingSite, delay: float = 0.0) -> None:
         self.site = site
+        self.delay = delay  # seconds every answer waits (so a kill can land mid-crawl)
         self.lock = threading.Lock()
         self.reset_counts()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
@@ -223,6 +225,8 @@ def _handler(server: SiteServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 - http.server API
             path = self.path.split("?", 1)[0]
+            if server.delay:
+                time.sleep(server.delay)
             with server.lock:
                 found = server.site.page(path)
             if found is None:

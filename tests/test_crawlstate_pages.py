@@ -91,3 +91,14 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(PageStoreError, match="newer"):
         SQLitePageStore(path)
+
+
+def test_a_generation_compares_with_the_hash_from_before_it(tmp_path: Path) -> None:
+    with open_page_store(tmp_path) as store:
+        store.record_text("http://a.test/x", "h1", 1)
+        assert store.get("http://a.test/x").baseline(1) == ""  # new in generation 1
+        assert store.get("http://a.test/x").baseline(2) == "h1"
+        store.record_text("http://a.test/x", "h2", 2)
+        store.record_text("http://a.test/x", "h3", 2)  # a resumed run of generation 2
+        record = store.get("http://a.test/x")
+        assert (record.text_hash, record.baseline(2), record.baseline(3)) == ("h3", "h1", "h3")

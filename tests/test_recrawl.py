@@ -11,11 +11,17 @@ gone.  ``recrawl=full`` then exports every article again.
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.crawl_helpers import run_crawl, stat
+from tests.crawl_helpers import REPO, run_crawl, stat
 from tests.recrawl_site import ChangingSite, SiteServer
 
 pytestmark = pytest.mark.slow
@@ -103,3 +109,41 @@ def test_bad_recrawl_mode_is_a_clear_error(tmp_path: Path) -> None:
     assert code != 0
     assert "recrawl='sometimes'" in log and "changed, full, off" in log
     assert docs == []
+
+
+def test_a_recrawl_killed_and_resumed_exports_each_change_once(tmp_path: Path) -> None:
+    """SIGKILL in the middle of a recrawl; the same command again finishes it."""
+    site = ChangingSite.build(40, sections=2, per_section=10)
+    out = tmp_path / "corpus.jsonl"
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-O", str(out),
+           "-a", "seeds=URL", "-a", "collection=gazette", "-s", "LOG_LEVEL=INFO",
+           "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'state'}",
+           "-s", "CORPUSCRAWL_STATE_COMMIT_INTERVAL=0.2", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2"]
+    for key, value in SETTINGS.items():
+        if key != "CONCURRENT_REQUESTS_PER_DOMAIN":
+            cmd += ["-s", f"{key}={value}"]
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    with SiteServer(site, delay=0.05) as server:
+        cmd[cmd.index("seeds=URL")] = f"seeds={server.url}"
+        subprocess.run(cmd, cwd=REPO, env=env, check=True, capture_output=True, timeout=120)
+        for number in range(1, 11):
+            site.edit(number * 4)
+        changed = {site.add(41 + i).path for i in range(4)} | {
+            site.articles[n * 4].path for n in range(1, 11)}
+        out.unlink()
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline and (
+                not out.exists() or out.read_bytes().count(b"\n") < 4):
+            time.sleep(0.02)
+        assert proc.poll() is None, "the recrawl ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        written = out.read_bytes().count(b"\n")
+        assert written < len(changed)
+        again = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+        assert again.returncode == 0, again.stderr[-3000:]
+    docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    paths = [d["url"].split("/", 3)[3] for d in docs]
+    assert sorted(paths) == sorted(p.lstrip("/") for p in changed)  # each change exactly once

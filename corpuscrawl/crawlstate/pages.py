@@ -9,6 +9,11 @@ texts adds ``#unit=N`` for its later units):
 * ``text_hash`` / ``words`` — SHA-1 and word count of the page's *extracted*
   text (before the export stage's boilerplate removal; see the README,
   "Incremental recrawls");
+* ``hashed_in`` / ``prior_hash`` — the generation that recorded ``text_hash``
+  and the hash before it: a run resuming that generation compares with the
+  prior hash (:meth:`PageRecord.baseline`), so it decides as the killed run did
+  — the killed run may have stored a hash whose document never reached the
+  corpus;
 * ``status`` — the last HTTP status seen;
 * ``first_seen`` / ``last_seen`` — run generations (a recrawl starts a new
   generation; a resumed run keeps its generation);
@@ -59,7 +64,9 @@ CREATE TABLE IF NOT EXISTS pages (
     first_seen INTEGER NOT NULL,
     last_seen INTEGER NOT NULL,
     gone INTEGER NOT NULL DEFAULT 0,
-    children INTEGER NOT NULL DEFAULT 0
+    children INTEGER NOT NULL DEFAULT 0,
+    hashed_in INTEGER NOT NULL DEFAULT 0,
+    prior_hash TEXT NOT NULL DEFAULT ''
 )
 """
 
@@ -87,6 +94,12 @@ class PageRecord:
     last_seen: int = 0
     gone: bool = False
     children: int = 0
+    hashed_in: int = 0
+    prior_hash: str = ""
+
+    def baseline(self, generation: int) -> str:
+        """The hash a document of ``generation`` is compared with ("" = never recorded)."""
+        return self.prior_hash if self.hashed_in == generation else self.text_hash
 
     @property
     def has_validators(self) -> bool:
@@ -196,11 +209,15 @@ class SQLitePageStore(PageStore):
         """Insert or update the text hash and validators; the page is no longer gone."""
         self._write(
             "INSERT INTO pages (key, etag, last_modified, text_hash, words, status, first_seen, "
-            "last_seen, gone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT(key) DO UPDATE SET "
+            "last_seen, gone, hashed_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?) "
+            "ON CONFLICT(key) DO UPDATE SET "
+            "prior_hash = CASE WHEN hashed_in = excluded.hashed_in THEN prior_hash "
+            "ELSE text_hash END, hashed_in = excluded.hashed_in, "
             "etag = excluded.etag, last_modified = excluded.last_modified, "
             "text_hash = excluded.text_hash, words = excluded.words, status = excluded.status, "
             "last_seen = excluded.last_seen, gone = 0",
-            (key, etag, last_modified, text_hash, words, status, generation, generation))
+            (key, etag, last_modified, text_hash, words, status, generation, generation,
+             generation))
 
     def touch(self, key: str, generation: int, status: int) -> None:
         """Seen unchanged: last generation and status updated, no longer gone."""
@@ -276,13 +293,14 @@ class SQLitePageStore(PageStore):
 
 
 _COLUMNS = ("key, etag, last_modified, text_hash, words, status, first_seen, last_seen, gone, "
-            "children")
+            "children, hashed_in, prior_hash")
 
 
 def _record(row: tuple) -> PageRecord:
-    key, etag, last_modified, text_hash, words, status, first, last, gone, children = row
+    (key, etag, last_modified, text_hash, words, status, first, last, gone, children,
+     hashed_in, prior_hash) = row
     return PageRecord(key, etag, last_modified, text_hash, words, status, first, last,
-                      bool(gone), children)
+                      bool(gone), children, hashed_in, prior_hash)
 
 
 def open_page_store(location: str | Path) -> PageStore:

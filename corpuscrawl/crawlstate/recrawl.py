@@ -1,8 +1,10 @@
 """Incremental recrawls: Scrapy components over the collection's page store.
 
 A crawl of a collection whose page store (:mod:`corpuscrawl.crawlstate.pages`)
-already has records is a *recrawl* (a new run generation; a run resumed after
-a kill keeps its generation and is not re-seeded).  On a recrawl:
+already has records is a *recrawl* (a later run generation of the collection,
+:mod:`corpuscrawl.crawlstate.runs`; a run resuming a killed recrawl is one
+too, its durable duplicate filter dropping what was already queued).  On a
+recrawl:
 
 * the spider re-queues the known pages from the store (:func:`revisit`): hubs
   first, then every page that gave a document, so an edited article is found
@@ -164,8 +166,10 @@ class RecrawlState:
         self.store = store
         self.generation = generation
         self.resumed = resumed
-        #: A new generation of a collection the store already knows: re-queue its pages.
-        self.recrawl = generation > 1 and not resumed
+        #: A later generation of a collection: re-queue its known pages.  Also when the run
+        #: resumes one: the kill may have come before all of them were queued, and the
+        #: durable duplicate filter drops those that were.
+        self.recrawl = generation > 1
         self._fetched: OrderedDict[str, _Fetched] = OrderedDict()
         self._decided: dict[str, _Decided] = {}
         self._closed = False
@@ -214,9 +218,10 @@ class RecrawlState:
         text_hash = content_hash(doc.text)
         record = self.store.get(key)
         fetched = self._fetched.pop(doc.url, None) if doc.unit_index == 0 else None
-        if record is None or not record.text_hash:
+        baseline = record.baseline(self.generation) if record is not None else ""
+        if not baseline:
             change = "new"
-        elif record.text_hash == text_hash:
+        elif baseline == text_hash:
             change = "unchanged"
         else:
             change = "changed"
@@ -345,8 +350,10 @@ class ConditionalRequests:
                 or request.meta.get("corpuscrawl_seed") or request.meta.get("playwright")):
             return
         record = state.store.get(request.url)
+        # validators stored in this generation belong to a killed run of it whose document
+        # may not have reached the corpus: the page is fetched again in full
         if (record is None or record.gone or not record.has_validators or not record.text_hash
-                or state.is_hub(record)):
+                or record.hashed_in == state.generation or state.is_hub(record)):
             return
         if record.etag:
             request.headers.setdefault("If-None-Match", record.etag)
