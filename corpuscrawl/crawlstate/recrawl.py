@@ -48,6 +48,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
 from scrapy.http import Response
 
+from corpuscrawl.boilerplate.scrapy_glue import existing_state
 from corpuscrawl.crawlstate.location import (
     COLLECTION_SETTING,
     collection_from_seeds,
@@ -247,8 +248,6 @@ class RecrawlState:
             self.store.credit(fetched.found_on, self.generation)
 
     def _released(self, item: Any) -> Iterable[Any]:
-        from corpuscrawl.boilerplate.scrapy_glue import existing_state
-
         export = existing_state(self.crawler)
         outcomes = export.released_with(item) if export is not None else None
         if outcomes is None:
@@ -265,8 +264,6 @@ class RecrawlState:
             self.forget(item)
 
     def _spider_closed(self) -> None:
-        from corpuscrawl.boilerplate.scrapy_glue import existing_state
-
         export = existing_state(self.crawler)
         if export is not None and export.final is not None:
             for outcome in export.final:
