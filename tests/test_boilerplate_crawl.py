@@ -96,7 +96,8 @@ def crawl(workdir: Path, seed: str, history: str, *args: str,
     cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds={seed}",
            "-a", "sitemaps=0", "-a", "feeds=0", "-s", "LOG_LEVEL=INFO",
            "-s", f"FEEDS={json.dumps(feeds)}", "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={history}",
-           "-s", f"CORPUSCRAWL_FAILED_DIR={workdir / 'failed'}"]
+           "-s", f"CORPUSCRAWL_FAILED_DIR={workdir / 'failed'}",
+           "-s", f"CORPUSCRAWL_STATE_DIR={workdir / 'state'}"]  # each crawl a new collection
     for arg in args:
         cmd += ["-a", arg]
     for key, value in settings.items():

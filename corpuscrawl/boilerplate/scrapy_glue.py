@@ -131,7 +131,8 @@ class ExportConfig:
         history = settings.get(p + "HISTORY") or ""
         if not history:
             history = (str(state_dir(settings) / HISTORY_FILE_DEFAULT)
-                       if settings.get(COLLECTION_SETTING) else HISTORY_FILE_DEFAULT)
+                       if settings.get(COLLECTION_SETTING) or settings.get("JOBDIR")
+                       else HISTORY_FILE_DEFAULT)
         return cls(
             boilerplate=settings.getbool(p + "ENABLED", True),
             history=str(history),

@@ -99,7 +99,6 @@ def state_dir(settings: Any, collection: str | None = None, create: bool = True)
     collection lives in JOBDIR itself; an explicitly named other collection
     still goes to the project data directory.
     """
-    name = check_collection(collection or settings.get(COLLECTION_SETTING) or "")
     parent = settings.get(STATE_DIR_SETTING) or ""
     jobdir = settings.get("JOBDIR") or ""
     if not parent and jobdir and collection is None:
@@ -107,6 +106,7 @@ def state_dir(settings: Any, collection: str | None = None, create: bool = True)
         if create:
             path.mkdir(parents=True, exist_ok=True)
         return path
+    name = check_collection(collection or settings.get(COLLECTION_SETTING) or "")
     base = Path(parent) if parent else project_state_root()
     path = base / name
     if create:

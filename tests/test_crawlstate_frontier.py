@@ -1,0 +1,194 @@
+"""The durable frontier's parts on their own: request codec, queue, runs, completion, ledger."""
+
+from __future__ import annotations
+
+import gc
+import json
+
+import pytest
+import scrapy
+from scrapy.utils.test import get_crawler
+
+from corpuscrawl.crawlstate.addon import StateConfig, StateConfigError
+from corpuscrawl.crawlstate.completion import CompletionTracker
+from corpuscrawl.crawlstate.frontier import Frontier
+from corpuscrawl.crawlstate.ledger import FeedRepairError, local_feed_path, repair_feeds
+from corpuscrawl.crawlstate.requests_json import decode_request, encode_request
+from corpuscrawl.crawlstate.runs import RunLock, RunLockedError, begin_run, finish_run
+from corpuscrawl.crawlstate.store import StateStore, StateStoreError
+
+
+class _Spider(scrapy.Spider):
+    name = "t"
+
+    def parse_item(self, response):  # pragma: no cover - only referenced
+        pass
+
+    def _failed(self, failure):  # pragma: no cover - only referenced
+        pass
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = StateStore(tmp_path / "state.sqlite3")
+    yield s
+    s.close()
+
+
+def test_a_request_survives_the_json_round_trip_with_callbacks_bytes_and_meta():
+    spider = _Spider()
+    request = scrapy.Request("http://127.0.0.1:8000/a?b=1", callback=spider.parse_item,
+                             errback=spider._failed, method="POST", body=b"\x00\xffdata",
+                             headers={"X-Token": "abc"}, priority=-7, dont_filter=True,
+                             meta={"depth": 3, "nested": {"k": [1, "two", b"3"]},
+                                   "playwright_page": object()},
+                             cb_kwargs={"n": 1})
+    text, dropped = encode_request(request, spider)
+    assert dropped == ["playwright_page"]  # a live object means nothing after a restart
+    json.loads(text)  # plain JSON, no pickle
+    back = decode_request(text, spider)
+    assert (back.url, back.method, back.body, back.priority, back.dont_filter) == (
+        request.url, "POST", b"\x00\xffdata", -7, True)
+    assert back.callback == spider.parse_item and back.errback == spider._failed
+    assert back.headers[b"X-Token"] == b"abc"
+    assert back.meta == {"depth": 3, "nested": {"k": [1, "two", b"3"]}}
+    assert back.cb_kwargs == {"n": 1}
+
+
+def test_frontier_hands_out_highest_priority_first_and_fifo_among_equals(store):
+    frontier = Frontier(store)
+    for priority, url in [(0, "a"), (5, "b"), (0, "c"), (5, "d"), (-1, "e")]:
+        frontier.push(priority, url, url)
+    order = [frontier.pop()[1] for _ in range(5)]
+    assert order == ["b", "d", "a", "c", "e"]
+    assert frontier.pop() is None and frontier.in_flight() == 5
+
+
+def test_frontier_requeue_and_done(store):
+    frontier = Frontier(store)
+    row = frontier.push(0, "http://x/", "x")
+    assert frontier.pop() == (row, "x")
+    frontier.requeue(row, 3, "http://x/redirected", "y")
+    assert frontier.pending == 1 and frontier.pop() == (row, "y")
+    frontier.done(row)
+    store.commit()
+    assert Frontier(store).pending == 0 and frontier.in_flight() == 0
+
+
+def test_runs_resume_only_what_was_interrupted(store):
+    first = begin_run(store)
+    assert (first.generation, first.resumed) == (1, False)
+    frontier = Frontier(store)
+    frontier.push(0, "http://a/", "a")
+    frontier.push(0, "http://b/", "b")
+    frontier.pop()  # in flight when the process dies: no finish recorded
+    store.write("INSERT INTO exported VALUES ('http://c/', 0, ?)", (first.run_id,))
+    store.commit()
+
+    second = begin_run(store)  # killed: resume the same generation
+    assert (second.generation, second.resumed, second.carried_requests,
+            second.exported_before) == (1, True, 2, 1)
+    assert Frontier(store).pending == 2  # the in-flight request is pending again
+
+    finish_run(store, second, "shutdown")  # Ctrl-C with work left: resume again
+    assert begin_run(store).resumed
+
+    run = begin_run(store, policy="never")  # asked for a new crawl
+    assert (run.generation, run.resumed) == (2, False)
+    assert store.read("SELECT COUNT(*) FROM requests").fetchone()[0] == 0
+    assert store.read("SELECT COUNT(*) FROM exported").fetchone()[0] == 0
+
+    Frontier(store).push(0, "http://d/", "d")
+    finish_run(store, run, "finished")  # a completed generation is not resumed
+    following = begin_run(store)
+    assert (following.generation, following.resumed) == (3, False)
+    with pytest.raises(ValueError, match="CORPUSCRAWL_RESUME"):
+        begin_run(store, policy="sometimes")
+
+
+def test_one_collection_is_crawled_by_one_process_at_a_time(tmp_path):
+    lock = RunLock(tmp_path)
+    with pytest.raises(RunLockedError, match="in use by pid"):
+        RunLock(tmp_path)
+    lock.release()
+    RunLock(tmp_path).release()
+
+
+def test_a_state_database_of_another_schema_is_refused(tmp_path):
+    path = tmp_path / "state.sqlite3"
+    StateStore(path).close()
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    with pytest.raises(StateStoreError, match="schema 99"):
+        StateStore(path)
+
+
+def test_a_request_is_done_only_when_gone_and_its_held_documents_released():
+    done: list[int] = []
+    tracker = CompletionTracker(done.append)
+    request = scrapy.Request("http://a/1")
+    tracker.handed_out(1, request)
+    tracker.reached_spider(1)
+    tracker.held(("http://a/1", 0), 1)
+    del request
+    gc.collect()
+    tracker.settle()
+    assert done == []  # its document still waits in the export stage
+    tracker.released(("http://a/1", 0))
+    assert done == [1]
+
+
+def test_a_redirect_continues_its_row_but_a_child_does_not():
+    done: list[int] = []
+    tracker = CompletionTracker(done.append)
+    original = scrapy.Request("http://a/old")
+    tracker.handed_out(7, original)
+    assert tracker.continues(7)  # enqueued before the response reached the spider
+    del original
+    gc.collect()
+    tracker.settle()
+    assert done == []  # the redirect target is still to be fetched
+    again = scrapy.Request("http://a/new")
+    tracker.handed_out(7, again)
+    tracker.reached_spider(7)
+    assert not tracker.continues(7)  # from the callback: a child with copied meta
+    del again
+    gc.collect()
+    tracker.settle()
+    assert done == [7]
+
+
+def test_feeds_are_cut_back_to_the_committed_size_on_resume(store, tmp_path):
+    feed = tmp_path / "corpus.jsonl"
+    feed.write_bytes(b'{"url": "a"}\n{"url": "b"}\n')
+    repair_feeds(store, [(feed, "jsonl", True)], resumed=False)
+    row = store.read("SELECT size FROM feeds").fetchone()
+    assert row == (0,)  # -O: the file will be overwritten
+    store.write("UPDATE feeds SET size = 13")
+    feed.write_bytes(b'{"url": "a"}\n{"url": "b"}\n{"url": "c", "te')  # torn last record
+    repair_feeds(store, [(feed, "jsonl", True)], resumed=True)
+    assert feed.read_bytes() == b'{"url": "a"}\n'
+
+
+def test_a_resume_refuses_a_feed_that_cannot_be_appended_to(store, tmp_path):
+    feed = tmp_path / "corpus.json"
+    feed.write_text('[{"url": "a"}', encoding="utf-8")
+    with pytest.raises(FeedRepairError, match="Use jsonl"):
+        repair_feeds(store, [(feed, "json", True)], resumed=True)
+
+
+def test_local_feed_paths(tmp_path):
+    assert local_feed_path(str(tmp_path / "a.jsonl")) == tmp_path / "a.jsonl"
+    assert local_feed_path(f"file://{tmp_path}/b.jsonl") == tmp_path / "b.jsonl"
+    for uri in ("s3://bucket/x.jsonl", "stdout:", "-", "out-%(time)s.jsonl"):
+        assert local_feed_path(uri) is None
+
+
+def test_state_settings_are_validated_naming_the_key():
+    with pytest.raises(StateConfigError, match="CORPUSCRAWL_RESUME"):
+        StateConfig.from_settings(get_crawler(settings_dict={"CORPUSCRAWL_RESUME": "x"}).settings)
+    with pytest.raises(StateConfigError, match="CORPUSCRAWL_STATE_COMMIT_INTERVAL"):
+        StateConfig.from_settings(get_crawler(
+            settings_dict={"CORPUSCRAWL_STATE_COMMIT_INTERVAL": "0"}).settings)
