@@ -19,7 +19,7 @@ from corpuscrawl.crawlstate.recrawl import (
     RecrawlConfigError,
     RecrawlState,
 )
-from corpuscrawl.items import Document
+from corpuscrawl.items import Document, content_hash
 
 ARTICLE = "http://site.test/news/1.html"
 SECTION = "http://site.test/section/1.html"
@@ -151,3 +151,26 @@ def test_a_resumed_generation_decides_as_the_killed_run_did(state: RecrawlState)
     assert b"If-None-Match" not in request.headers  # a 304 would hide it: fetched in full
     again = ChangeFilter(resumed_state).process_item(_doc(ARTICLE, "edited text"))
     assert again.change == "changed"  # exported again; the export ledger drops a double
+
+
+def test_a_page_that_moved_permanently_is_compared_with_its_old_address(
+        state: RecrawlState) -> None:
+    old, new = "http://site.test/news/7.html", "https://site.test/news/7.html"
+    state.store.record_text(old, content_hash("the same story"), 1, 200, '"e7"')
+    later = RecrawlState(state.crawler, RecrawlConfig(), state.store, 3, False)
+    middleware, pipeline = ConditionalRequests(later), ChangeFilter(later)
+    moved = Request(new, meta={"redirect_urls": [old], "redirect_reasons": [301]})
+    middleware.process_response(moved, HtmlResponse(new, status=200, request=moved,
+                                                    body=b"<p>x</p>", headers={"ETag": '"n7"'}))
+    with pytest.raises(DropItem):  # not re-exported as a "new" document
+        pipeline.process_item(_doc(new, "the same story"))
+    assert state.store.get(old).gone  # retired: no longer re-queued
+    assert state.store.get(new).etag == '"n7"'
+    assert _stat(later, "moved") == 1 and _stat(later, "unchanged") == 1
+    # a temporary redirect keeps both addresses apart
+    temporary = Request("https://site.test/news/8.html",
+                        meta={"redirect_urls": ["http://site.test/news/8.html"],
+                              "redirect_reasons": [302]})
+    middleware.process_response(temporary, HtmlResponse(temporary.url, status=200,
+                                                         request=temporary, body=b"<p>x</p>"))
+    assert pipeline.process_item(_doc(temporary.url, "another story")).change == "new"

@@ -29,8 +29,12 @@ crawl killed before that leaves the page unknown, so the next recrawl exports
 it again instead of losing it.  :class:`FoundOn` (spider middleware) records
 which page each request was found on, which is how hubs are recognised.
 
+A page that moved permanently (301/308) is compared with the text stored for
+its old address, which is then retired (marked gone, counted ``moved``): a
+site moving to https does not re-export its whole corpus.
+
 Stats: ``corpuscrawl/recrawl/new|changed|unchanged|not_modified|gone``, plus
-``conditional``, ``revisited``, ``revisited_hubs`` and ``generation``.
+``moved``, ``conditional``, ``revisited``, ``revisited_hubs`` and ``generation``.
 """
 
 from __future__ import annotations
@@ -137,6 +141,8 @@ class _Fetched:
     etag: str
     last_modified: str
     found_on: str
+    #: The URL this page permanently moved from (301/308 redirects only), else "".
+    moved_from: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +225,8 @@ class RecrawlState:
         text_hash = content_hash(doc.text)
         record = self.store.get(key)
         fetched = self._fetched.pop(doc.url, None) if doc.unit_index == 0 else None
+        if record is None and fetched is not None and fetched.moved_from:
+            record = self.store.get(fetched.moved_from)  # the same page at its old address
         baseline = record.baseline(self.generation) if record is not None else ""
         if not baseline:
             change = "new"
@@ -246,6 +254,9 @@ class RecrawlState:
                                fetched.last_modified if fetched else "", decided.words)
         if fetched and fetched.found_on and fetched.found_on != doc.url:
             self.store.credit(fetched.found_on, self.generation)
+        if fetched and fetched.moved_from and self.store.mark_gone(
+                fetched.moved_from, self.generation, 301):
+            self.inc("moved")  # the old address is no longer re-queued; the new one is
 
     def _released(self, item: Any) -> Iterable[Any]:
         export = existing_state(self.crawler)
@@ -317,6 +328,15 @@ def revisit(crawler: Crawler) -> Iterator[tuple[str, bool]]:
         yield record.key, hub
 
 
+def _moved_from(request: Request) -> str:
+    """The first URL of a chain of permanent redirects that ended at ``request``, else ""."""
+    urls = request.meta.get("redirect_urls") or []
+    reasons = request.meta.get("redirect_reasons") or []
+    if urls and reasons and all(reason in (301, 308) for reason in reasons):
+        return str(urls[0])
+    return ""
+
+
 def _header(response: Response, name: str) -> str:
     value = response.headers.get(name)
     return value.decode("latin-1").strip() if value else ""
@@ -367,7 +387,7 @@ class ConditionalRequests:
             state.inc("not_modified")
             raise NotModified(f"not modified since the last crawl: {request.url}")
         if response.status in GONE_STATUSES:
-            for url in {request.url, response.url}:
+            for url in {request.url, response.url, *request.meta.get("redirect_urls", ())}:
                 if state.store.mark_gone(url, state.generation, response.status):
                     state.inc("gone")
                     logger.debug("gone (%d): %s", response.status, url)
@@ -375,7 +395,7 @@ class ConditionalRequests:
             state.fetched(response.url, _Fetched(
                 response.status, _header(response, "ETag"),
                 _header(response, "Last-Modified"),
-                str(request.meta.get(FOUND_ON_META, ""))))
+                str(request.meta.get(FOUND_ON_META, "")), _moved_from(request)))
         return response
 
 
