@@ -24,9 +24,12 @@ recrawl:
   ``change="unchanged"``); new and changed ones get ``change`` and go on.
 
 The store learns a document's hash and validators only once the export stage
-has released it (``item_scraped``, and the stage's final flush at close): a
-crawl killed before that leaves the page unknown, so the next recrawl exports
-it again instead of losing it.  :class:`FoundOn` (spider middleware) records
+has released it (``item_scraped``, and the stage's final flush at close) or a
+later pipeline dropped it (the export ledger: exported by a killed run of this
+generation): a crawl killed before that leaves the page unknown, so it is
+exported again instead of lost.  A generation compares with the hashes stored
+before it (:meth:`~corpuscrawl.crawlstate.pages.PageRecord.baseline`), so a
+run resuming a killed recrawl decides as the killed run did.  :class:`FoundOn` (spider middleware) records
 which page each request was found on, which is how hubs are recognised.
 
 A page that moved permanently (301/308) is compared with the text stored for
@@ -237,10 +240,6 @@ class RecrawlState:
         self._decided[key] = _Decided(text_hash, len(doc.text.split()), fetched)
         return change
 
-    def forget(self, doc: Document) -> None:
-        """A document dropped after its decision: store nothing for it."""
-        self._decided.pop(unit_key(doc.url, doc.unit_index), None)
-
     def commit(self, doc: Document) -> None:
         """The export stage released ``doc``: store its hash, validators and discoverer."""
         key = unit_key(doc.url, doc.unit_index)
@@ -271,8 +270,10 @@ class RecrawlState:
                 self.commit(doc)
 
     def _item_dropped(self, item: Any) -> None:
+        # Dropped after its decision: by the export ledger (already exported by a killed
+        # run of this generation) or by a user's pipeline (it would be dropped again).
         if isinstance(item, Document):
-            self.forget(item)
+            self.commit(item)
 
     def _spider_closed(self) -> None:
         export = existing_state(self.crawler)
