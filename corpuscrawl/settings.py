@@ -222,6 +222,9 @@ CORPUSCRAWL_RECRAWL = "changed"
 #: unconditionally (like seeds, sitemaps and feeds) to find new pages.
 CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS = 2
 CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT = 50
+#: Page store backend: a corpuscrawl.crawlstate.pages.PageStore subclass (default: SQLite,
+#: ``pages.sqlite3`` in the collection's state directory).
+CORPUSCRAWL_PAGE_STORE_CLASS = "corpuscrawl.crawlstate.pages.SQLitePageStore"
 # Conditional requests, 304s and gone pages (after Scrapy's redirects and decompression);
 # which page each request was found on; the change check just before the export stage.
 DOWNLOADER_MIDDLEWARES["corpuscrawl.crawlstate.recrawl.ConditionalRequests"] = 580

@@ -174,3 +174,12 @@ def test_a_page_that_moved_permanently_is_compared_with_its_old_address(
     middleware.process_response(temporary, HtmlResponse(temporary.url, status=200,
                                                          request=temporary, body=b"<p>x</p>"))
     assert pipeline.process_item(_doc(temporary.url, "another story")).change == "new"
+
+
+def test_a_bad_page_store_class_names_the_setting(tmp_path: Path) -> None:
+    for value in ("corpuscrawl.nothing.Here", "corpuscrawl.items.Document"):
+        crawler = get_crawler(Spider, {"CORPUSCRAWL_PAGE_STORE_CLASS": value,
+                                       "CORPUSCRAWL_STATE_DIR": str(tmp_path),
+                                       "CORPUSCRAWL_COLLECTION": "c"})
+        with pytest.raises(RecrawlConfigError, match="CORPUSCRAWL_PAGE_STORE_CLASS"):
+            RecrawlState.from_crawler(crawler, RecrawlConfig())

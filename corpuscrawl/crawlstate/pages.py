@@ -39,6 +39,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = ["COMMIT_EVERY_DEFAULT", "PAGES_FILE", "PageRecord", "PageStore",
            "PageStoreError", "SQLitePageStore", "is_hub", "open_page_store", "unit_key"]
@@ -118,7 +119,16 @@ def is_hub(children: int, words: int, min_children: int, words_per_child: int) -
 
 
 class PageStore(ABC):
-    """Per-URL state of a collection across crawls (see the module docstring)."""
+    """Per-URL state of a collection across crawls (see the module docstring).
+
+    A backend is chosen by ``CORPUSCRAWL_PAGE_STORE_CLASS`` and built with
+    :meth:`from_settings`.
+    """
+
+    @classmethod
+    @abstractmethod
+    def from_settings(cls, settings: Any, directory: Path) -> PageStore:
+        """The store of the collection whose state directory is ``directory``."""
 
     @abstractmethod
     def get(self, key: str) -> PageRecord | None:
@@ -168,6 +178,11 @@ class PageStore(ABC):
 
 class SQLitePageStore(PageStore):
     """The page store in one SQLite file (WAL, batched commits)."""
+
+    @classmethod
+    def from_settings(cls, settings: Any, directory: Path) -> SQLitePageStore:
+        """``pages.sqlite3`` in the collection's state directory."""
+        return cls(Path(directory) / PAGES_FILE)
 
     def __init__(self, path: str | Path, commit_every: int = COMMIT_EVERY_DEFAULT,
                  commit_seconds: float = COMMIT_SECONDS_DEFAULT) -> None:

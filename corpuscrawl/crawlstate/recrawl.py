@@ -54,6 +54,7 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
 from scrapy.http import Response
+from scrapy.utils.misc import load_object
 
 from corpuscrawl.boilerplate.scrapy_glue import existing_state
 from corpuscrawl.crawlstate.location import (
@@ -61,7 +62,7 @@ from corpuscrawl.crawlstate.location import (
     collection_from_seeds,
     state_dir,
 )
-from corpuscrawl.crawlstate.pages import PageRecord, PageStore, open_page_store, unit_key
+from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
 from corpuscrawl.items import Document, content_hash
 
 __all__ = ["ChangeFilter", "ConditionalRequests", "FoundOn", "NotModified", "RecrawlConfig",
@@ -70,6 +71,9 @@ __all__ = ["ChangeFilter", "ConditionalRequests", "FoundOn", "NotModified", "Rec
 logger = logging.getLogger("corpuscrawl.recrawl")
 
 STATS_PREFIX = "corpuscrawl/recrawl/"
+#: Setting naming the page store backend (a PageStore subclass), and its default.
+STORE_CLASS_SETTING = "CORPUSCRAWL_PAGE_STORE_CLASS"
+STORE_CLASS_DEFAULT = "corpuscrawl.crawlstate.pages.SQLitePageStore"
 #: Request meta key: the URL of the page a request was found on.
 FOUND_ON_META = "corpuscrawl_found_on"
 #: Request meta key set when validators were sent (a 304 then means "not modified").
@@ -194,7 +198,7 @@ class RecrawlState:
         run = _run_info(crawler)
         directory = (Path(run.state_dir) if run is not None and run.state_dir
                      else state_dir(crawler.settings, _collection(crawler)))
-        store = open_page_store(directory)
+        store = _store_class(crawler.settings).from_settings(crawler.settings, directory)
         if run is not None:
             generation, resumed = int(run.generation), bool(run.resumed)
         else:  # no run state kept: every run is a new generation after the store's last
@@ -287,6 +291,17 @@ class RecrawlState:
         if not self._closed:
             self._closed = True
             self.store.close()
+
+
+def _store_class(settings: Any) -> type[PageStore]:
+    path = settings.get(STORE_CLASS_SETTING) or STORE_CLASS_DEFAULT
+    try:
+        store_class = load_object(path)
+    except (ImportError, NameError, ValueError, AttributeError) as exc:
+        raise RecrawlConfigError(f"{STORE_CLASS_SETTING}={path!r}: {exc}") from exc
+    if not (isinstance(store_class, type) and issubclass(store_class, PageStore)):
+        raise RecrawlConfigError(f"{STORE_CLASS_SETTING}={path!r} is not a PageStore class")
+    return store_class
 
 
 def _run_info(crawler: Crawler) -> Any:
