@@ -78,6 +78,9 @@ STORE_CLASS_DEFAULT = "corpuscrawl.crawlstate.pages.SQLitePageStore"
 FOUND_ON_META = "corpuscrawl_found_on"
 #: Request meta key set when validators were sent (a 304 then means "not modified").
 CONDITIONAL_META = "corpuscrawl_conditional"
+#: Scrapy priority of the known pages a recrawl re-queues (not hubs): below every link
+#: found on the way (focus priorities are >= 0), so new pages come first.
+REVISIT_PRIORITY = -1
 #: Statuses that mark a known page as gone.
 GONE_STATUSES = frozenset({404, 410})
 #: Recrawl modes: export new and changed documents, export all, or keep no page store.

@@ -40,7 +40,7 @@ from corpuscrawl.browse.render import RenderPlan, render_meta, script_built_reas
 from corpuscrawl.browse.rendered import Renderer, close_page, is_crash, retry_meta  # issue 6
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
-from corpuscrawl.crawlstate.recrawl import NotModified, revisit
+from corpuscrawl.crawlstate.recrawl import REVISIT_PRIORITY, NotModified, revisit
 from corpuscrawl.discovery import (
     SitemapRobotParser,
     feed_links,
@@ -221,9 +221,10 @@ class CorpusSpider(scrapy.Spider):
                     yield self._request(root + "robots.txt", SEED_PRIORITY, self.parse_robots)
                 yield self._request(root + "sitemap.xml", SEED_PRIORITY, self.parse_xml)
         # A recrawl re-queues the collection's known pages: hubs (refetched in full) right
-        # after the seeds, pages that gave documents (conditional requests) by relevance.
+        # after the seeds; pages that gave documents (conditional requests) after every new
+        # page, so a crawl cut short by max_pages or a timeout has found the new ones first.
         for url, hub in revisit(self.crawler):
-            request = self.follow(url, SEED_PRIORITY - 1 if hub else self.listed_priority(url))
+            request = self.follow(url, SEED_PRIORITY - 1 if hub else REVISIT_PRIORITY)
             if request is not None:
                 yield request
 
