@@ -39,6 +39,7 @@ from scrapy.utils.misc import load_object
 from corpuscrawl.browse.render import RenderPlan, render_meta, script_built_reasons  # issue 6
 from corpuscrawl.browse.rendered import Renderer, close_page, is_crash, retry_meta  # issue 6
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.crawlstate.addon import run_info
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.crawlstate.recrawl import REVISIT_PRIORITY, NotModified, revisit
 from corpuscrawl.discovery import (
@@ -209,6 +210,9 @@ class CorpusSpider(scrapy.Spider):
         lines arrive through the ``robots_parsed`` signal; otherwise the spider
         fetches the file itself.
         """
+        run = run_info(self.crawler)
+        if run is not None and run.resumed:  # max_pages counts over the runs of a generation
+            self._documents = run.exported_before
         roots = {site_root(url) for url in self.seed_urls} if self.use_sitemaps else set()
         self._sitemap_roots = set(roots)  # before any request: robots.txt may come back first
         own_robots = not self._robots_via_middleware()

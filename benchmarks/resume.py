@@ -1,0 +1,147 @@
+"""Resume after SIGKILL, and what the durable frontier costs: a local site, side by side in one run.
+
+1. *Kill and restart*: a crawl of an N-article site served on 127.0.0.1 is
+   killed with SIGKILL after ~K exported documents and started again with the
+   same command, (a) with corpuscrawl's crawl state (the default) and (b) with
+   Scrapy's own scheduler, duplicate filter and ``JOBDIR`` (output appended
+   with ``-o``).  Reported: articles in the output, documents written twice.
+2. *Overhead*: complete crawls of the same site (no delay), alternating the
+   durable frontier and Scrapy's memory scheduler, ``--runs`` times each:
+   elapsed seconds and pages/s from Scrapy's stats.
+
+    python benchmarks/resume.py --articles 400 --kill-after 120 --runs 3 \
+        --out benchmarks/results/resume.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests.resume_site import ResumeSite  # noqa: E402
+
+SCRAPY_OWN = ["-s", "SCHEDULER=scrapy.core.scheduler.Scheduler",
+              "-s", "DUPEFILTER_CLASS=scrapy.dupefilters.RFPDupeFilter"]
+
+
+def crawl_cmd(seed: str, feed: list[str], *extra: str) -> list[str]:
+    """The crawl command (INFO log for the stats dump)."""
+    return [sys.executable, "-m", "scrapy", "crawl", "corpus", *feed, "-a", f"seeds={seed}",
+            "-s", "LOG_LEVEL=INFO", *extra]
+
+
+def run(cmd: list[str], kill_when=None) -> str:
+    """Run a crawl (killed with SIGKILL once ``kill_when()`` holds); return its log."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=env)
+        while kill_when is not None and proc.poll() is None and not kill_when():
+            time.sleep(0.02)
+        if kill_when is not None and proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        log.seek(0)
+        return log.read()
+
+
+def count(out: Path, articles: set[str]) -> tuple[int, int]:
+    """(articles present, documents written more than once) in a JSON Lines file."""
+    docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
+    urls = collections.Counter(d["url"] for d in docs)
+    return len(articles & urls.keys()), sum(n - 1 for n in urls.values() if n > 1)
+
+
+def lines(out: Path) -> int:
+    return out.read_bytes().count(b"\n") if out.exists() else 0
+
+
+def kill_and_restart(site: ResumeSite, kill_after: int, work: Path) -> list[tuple[str, int, int]]:
+    """Rows (variant, articles exported over both runs, duplicates)."""
+    rows = []
+    variants = {
+        "corpuscrawl crawl state (`-O`)": lambda out, d: crawl_cmd(
+            site.url, ["-O", str(out)], "-s", f"CORPUSCRAWL_STATE_DIR={d}"),
+        "Scrapy scheduler + JOBDIR (`-o`)": lambda out, d: crawl_cmd(
+            site.url, ["-o", str(out)], *SCRAPY_OWN, "-s", f"JOBDIR={d}",
+            "-s", "CORPUSCRAWL_RESUME=never"),
+    }
+    for name, make in variants.items():
+        out, state = work / f"{len(rows)}.jsonl", work / f"state{len(rows)}"
+        cmd = make(out, state)
+        run(cmd, lambda out=out: lines(out) >= kill_after)
+        killed_at = lines(out)
+        run(cmd)
+        present, doubled = count(out, site.article_urls())
+        rows.append((name, killed_at, present, doubled))
+    return rows
+
+
+def stat(log: str, key: str) -> float:
+    match = re.search(rf"'{re.escape(key)}': ([0-9.]+)", log)
+    return float(match.group(1)) if match else 0.0
+
+
+def overhead(site: ResumeSite, runs: int, work: Path) -> dict[str, list[tuple[float, float]]]:
+    """Per variant: (elapsed seconds, pages/s) of each complete crawl."""
+    out: dict[str, list[tuple[float, float]]] = {"durable frontier": [], "Scrapy memory queue": []}
+    for i in range(runs):
+        for name in out:
+            extra = [] if name == "durable frontier" else SCRAPY_OWN
+            log = run(crawl_cmd(site.url, ["-O", str(work / f"o{i}.jsonl")], *extra,
+                                "-s", f"CORPUSCRAWL_STATE_DIR={work / f's{i}{len(name)}'}"))
+            elapsed = stat(log, "elapsed_time_seconds")
+            pages = stat(log, "response_received_count")
+            out[name].append((elapsed, pages / elapsed if elapsed else 0.0))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--articles", type=int, default=400)
+    parser.add_argument("--kill-after", type=int, default=120)
+    parser.add_argument("--delay", type=float, default=0.02)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        with ResumeSite(args.articles, args.delay) as site:
+            killed = kill_and_restart(site, args.kill_after, work)
+        with ResumeSite(args.articles, 0.0) as site:
+            costs = overhead(site, args.runs, work)
+    lines_out = [
+        f"Site: {args.articles} articles on 127.0.0.1 (tests/resume_site.py), "
+        f"{args.delay * 1000:.0f} ms per answer for the kill test, none for the overhead.",
+        "",
+        f"## SIGKILL after ~{args.kill_after} exported documents, then the same command again",
+        "",
+        "| variant | lines when killed | articles exported over both runs | written twice |",
+        "|---|---:|---:|---:|",
+    ]
+    lines_out += [f"| {n} | {k} | {p} of {args.articles} | {d} |" for n, k, p, d in killed]
+    lines_out += ["", f"## Complete crawl, no kill ({args.runs} runs each, alternating)", "",
+                  "| variant | elapsed s (median) | pages/s (median) |", "|---|---:|---:|"]
+    for name, values in costs.items():
+        lines_out.append(f"| {name} | {statistics.median(v[0] for v in values):.2f} | "
+                         f"{statistics.median(v[1] for v in values):.1f} |")
+    text = "\n".join(lines_out) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
