@@ -14,6 +14,7 @@ from __future__ import annotations
 import collections
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -122,6 +123,32 @@ def test_a_torn_record_and_unflushed_writes_are_repaired(tmp_path):
         assert "cut " in text  # the repair is logged
         expected = site.article_urls()
     check_exactly_once(out, expected)
+
+
+@pytest.mark.slow
+def test_ctrl_c_then_kill_with_a_vertical_feed_beside_the_jsonl(tmp_path):
+    """A graceful stop (SIGINT) is resumed too; a second feed format stays in step."""
+    out, state, log = tmp_path / "corpus.jsonl", tmp_path / "state", tmp_path / "crawl.log"
+    vertical = tmp_path / "corpus.vert"
+    with ResumeSite(articles=150, delay=0.03) as site:
+        cmd = command(out, state, site.url) + ["-o", f"{vertical}:vertical"]
+        cmd[cmd.index("-O")] = "-o"  # scrapy takes -o or -O, not both
+        env = dict(os.environ, PYTHONPATH=str(REPO))
+        with log.open("a") as fh:
+            proc = subprocess.Popen(cmd, cwd=REPO, stdout=fh, stderr=subprocess.STDOUT, env=env)
+            while proc.poll() is None and lines(out) < 30:
+                time.sleep(0.02)
+            proc.send_signal(signal.SIGINT)  # Ctrl-C: Scrapy stops gracefully ("shutdown")
+            assert proc.wait(timeout=60) == 0
+        before = lines(out)
+        assert run_and_kill(cmd, log, lambda: lines(out) >= before + 40)
+        text = run_to_end(cmd, log)
+        assert "resuming" in text
+        expected = site.article_urls()
+    docs = check_exactly_once(out, expected)
+    doc_urls = re.findall(r'<doc url="([^"]+)"', vertical.read_text(encoding="utf-8"))
+    assert vertical.read_text(encoding="utf-8").endswith("</doc>\n")
+    assert sorted(doc_urls) == sorted(d["url"] for d in docs)
 
 
 @pytest.mark.slow
