@@ -228,7 +228,8 @@ CORPUSCRAWL_PAGE_STORE_CLASS = "corpuscrawl.crawlstate.pages.SQLitePageStore"
 # Conditional requests, 304s and gone pages (after Scrapy's redirects and decompression);
 # which page each request was found on; the change check just before the export stage.
 DOWNLOADER_MIDDLEWARES["corpuscrawl.crawlstate.recrawl.ConditionalRequests"] = 580
-SPIDER_MIDDLEWARES = {**SPIDER_MIDDLEWARES, "corpuscrawl.crawlstate.recrawl.FoundOn": 600}
+SPIDER_MIDDLEWARES = {**globals().get("SPIDER_MIDDLEWARES", {}),
+                      "corpuscrawl.crawlstate.recrawl.FoundOn": 600}
 ITEM_PIPELINES["corpuscrawl.crawlstate.recrawl.ChangeFilter"] = 800
 
 # --- resume after a kill (corpuscrawl.crawlstate: frontier, run generations, export ledger) ---
