@@ -112,6 +112,10 @@ class RunState:
 
     def open(self, spider: Any) -> None:
         """Start committing; watch responses and items (after the feed exporter's handlers)."""
+        stats = self.crawler.stats
+        stats.set_value("corpuscrawl/state/generation", self.run.generation)
+        stats.set_value("corpuscrawl/state/resumed", int(self.run.resumed))
+        stats.set_value("corpuscrawl/state/carried_requests", self.run.carried_requests)
         signals_ = self.crawler.signals
         signals_.connect(self._response_received, signal=signals.response_received)
         signals_.connect(self._item_scraped, signal=signals.item_scraped)
