@@ -2,9 +2,11 @@
 
 A front page links to section pages; each section lists its articles (newest
 first, ``per_section`` to a page) and every article links to two older ones
-("related", kept as they were when it was written).  Every page carries an ``ETag`` (hash of the body) and a
-``Last-Modified`` (the page's modification time) and answers
-``If-None-Match`` / ``If-Modified-Since`` with 304 as a web server does
+("related", kept as they were when it was written) and announces the RSS feed
+of the ten newest stories, which also lists stories no section lists.  Every
+page carries an ``ETag`` (hash of the body) and a ``Last-Modified`` (the
+page's modification time) and answers ``If-None-Match`` /
+``If-Modified-Since`` with 304 as a web server does
 (``If-None-Match`` wins when both are sent).  The server counts what it sent:
 full bodies per path, 304s, the body bytes, and the requests that carried a
 validator — so a test can say which bodies a recrawl downloaded.
@@ -26,6 +28,8 @@ from typing import Any
 
 _SYLLABLES = ["ka", "lo", "mi", "ra", "te", "su", "ne", "po", "vi", "da", "ge", "ru",
               "zo", "fa", "bi", "ha", "ju", "ke", "no", "pa", "si", "to", "we", "ya"]
+#: Stories in the RSS feed (the newest, listed on a section page or not).
+FEED_ITEMS = 10
 NOTICE = "Copyright Riverside Gazette Media. All rights reserved. Do not reproduce."
 
 
@@ -105,13 +109,13 @@ class ChangingSite:
 
     # --- pages ----------------------------------------------------------------
 
-    def _layout(self, title: str, main: str) -> str:
+    def _layout(self, title: str, main: str, head: str = "") -> str:
         nav = " ".join(f'<a href="/section/{s}/1.html">Section {s}</a>'
                        for s in range(self.sections))
         script = (f"<script>var tracking = '{'x' * self.padding}';</script>"
                   if self.padding else "")
         return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title} - "
-                f"Riverside Gazette</title>{script}</head><body><header><nav>{nav}</nav></header>"
+                f"Riverside Gazette</title>{head}{script}</head><body><header><nav>{nav}</nav></header>"
                 f"<main>{main}</main><footer><p>{NOTICE}</p></footer></body></html>")
 
     def _section_lists(self, section: int) -> list[list[Article]]:
@@ -159,7 +163,14 @@ class ChangingSite:
                               "</a></li>" for n in range(number - 1, max(0, number - 3), -1))
             main = (f"<article><h1>{article.title}</h1>{body}</article>"
                     f"<aside><h2>Related</h2><ul>{related}</ul></aside>")
-            return self._layout(article.title, main).encode(), article.modified
+            feed = '<link rel="alternate" type="application/rss+xml" href="/feed.xml">'
+            return self._layout(article.title, main, feed).encode(), article.modified
+        if path == "/feed.xml":
+            newest = sorted(self.articles.values(), key=lambda a: -a.number)[:FEED_ITEMS]
+            items = "".join(f"<item><title>{a.title}</title><link>{a.path}</link></item>"
+                            for a in newest)
+            return (f'<?xml version="1.0"?><rss version="2.0"><channel><title>Riverside '
+                    f"Gazette</title>{items}</channel></rss>").encode(), self._newest()
         if path == "/robots.txt":
             return b"User-agent: *\nDisallow:\n", self.clock
         return None
@@ -241,7 +252,8 @@ def _handler(server: SiteServer) -> type[BaseHTTPRequestHandler]:
                 return
             body, modified = found
             etag = '"' + hashlib.sha1(body).hexdigest()[:16] + '"'
-            kind = "text/plain" if path == "/robots.txt" else "text/html; charset=utf-8"
+            kind = {"/robots.txt": "text/plain", "/feed.xml": "application/rss+xml"}.get(
+                path, "text/html; charset=utf-8")
             conditional = ("If-None-Match" in self.headers
                            or "If-Modified-Since" in self.headers)
             with server.lock:

@@ -57,9 +57,11 @@ def test_revisit_lists_hubs_first_then_pages_with_text(tmp_path: Path) -> None:
         store.credit("http://a.test/related", 1, 2)  # an article with a related box
         store.record_text("http://a.test/front", "h", 1, words=120)
         store.credit("http://a.test/front", 1, 10)  # teasers: 12 words per document
+        store.record_source("http://a.test/feed.xml", 1)
         keys = [r.key for r in store.revisit(min_children=2, words_per_child=50)]
-        assert keys == ["http://a.test/front", "http://a.test/section",
+        assert keys == ["http://a.test/feed.xml", "http://a.test/front", "http://a.test/section",
                         "http://a.test/article", "http://a.test/related"]
+        assert store.get("http://a.test/feed.xml").source
         assert store.get("http://a.test/front").is_hub(2, 50)
         assert not store.get("http://a.test/related").is_hub(2, 50)
         store.touch("http://a.test/article", 5, 304)

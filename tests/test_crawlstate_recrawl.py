@@ -10,10 +10,12 @@ from scrapy.exceptions import DropItem
 from scrapy.http import HtmlResponse, Response
 from scrapy.utils.test import get_crawler
 
+from corpuscrawl.crawlstate import recrawl
 from corpuscrawl.crawlstate.pages import open_page_store
 from corpuscrawl.crawlstate.recrawl import (
     ChangeFilter,
     ConditionalRequests,
+    FoundOn,
     NotModified,
     RecrawlConfig,
     RecrawlConfigError,
@@ -183,3 +185,23 @@ def test_a_bad_page_store_class_names_the_setting(tmp_path: Path) -> None:
                                        "CORPUSCRAWL_COLLECTION": "c"})
         with pytest.raises(RecrawlConfigError, match="CORPUSCRAWL_PAGE_STORE_CLASS"):
             RecrawlState.from_crawler(crawler, RecrawlConfig())
+
+
+def test_found_on_tags_page_links_and_remembers_feeds_that_listed_pages(
+        state: RecrawlState) -> None:
+    middleware = FoundOn(state)
+    page = HtmlResponse(SECTION, body=b"<a href='/x'>x</a>", headers={"Content-Type": "text/html"})
+    out = list(middleware.process_spider_output(page, [Request("http://site.test/x"), {"a": 1}]))
+    assert out[0].meta["corpuscrawl_found_on"] == SECTION and out[1] == {"a": 1}
+    feed_url = "http://site.test/feed.xml"
+    feed = Response(feed_url, body=b"<rss/>", headers={"Content-Type": "application/rss+xml"})
+    out = list(middleware.process_spider_output(feed, [Request(ARTICLE), Request(SECTION)]))
+    assert "corpuscrawl_found_on" not in out[0].meta  # a feed is no hub
+    assert state.store.get(feed_url).source
+    robots = Response("http://site.test/robots.txt", headers={"Content-Type": "text/plain"})
+    list(middleware.process_spider_output(robots, [Request(feed_url)]))
+    assert state.store.get("http://site.test/robots.txt") is None
+    crawler = state.crawler
+    recrawl._STATES[crawler] = RecrawlState(crawler, RecrawlConfig(), state.store, 3, False)
+    assert list(recrawl.revisit(crawler)) == [(feed_url, "source"), (SECTION, "hub"),
+                                              (ARTICLE, "page")]

@@ -2,9 +2,10 @@
 
 The site (tests/recrawl_site.py) honours If-None-Match / If-Modified-Since and
 counts the full bodies it sends.  Between the crawls one article is added,
-two are edited (one of them no longer listed anywhere), one is deleted and one
-is unlisted but unchanged.  The second crawl must export exactly the new and
-the edited articles, download no unchanged article body, fetch the section
+another is added to the RSS feed only, two are edited (one of them no longer
+listed anywhere), one is deleted and one is unlisted but unchanged.  The
+second crawl must export exactly the new and the edited articles, download no
+unchanged article body, fetch the feed and the section
 pages (hubs) and the seed unconditionally, and count the deleted article as
 gone.  ``recrawl=full`` then exports every article again.
 """
@@ -55,6 +56,8 @@ def test_recrawl_exports_only_new_and_changed(tmp_path: Path) -> None:
         assert not server.conditional  # nothing known yet: no validators sent
 
         site.add(ARTICLES + 1)  # new: listed first on its section page
+        site.add(ARTICLES + 2)
+        site.unlink(ARTICLES + 2)  # new, listed only in the feed (known from the first crawl)
         site.edit(3)  # edited, still listed
         site.edit(5)
         site.unlink(5)  # edited and listed nowhere: found through the page store
@@ -64,17 +67,19 @@ def test_recrawl_exports_only_new_and_changed(tmp_path: Path) -> None:
         second, log2 = _crawl(tmp_path, server, "second")
 
         by_path = {"/" + d["url"].split("/", 3)[3]: d for d in second}
-        new, edited = site.articles[ARTICLES + 1].path, {site.articles[n].path for n in (3, 5)}
-        assert set(by_path) == {new} | edited
-        assert by_path[new]["change"] == "new"
+        new = {site.articles[n].path for n in (ARTICLES + 1, ARTICLES + 2)}
+        edited = {site.articles[n].path for n in (3, 5)}
+        assert set(by_path) == new | edited
+        assert {by_path[p]["change"] for p in new} == {"new"}
         assert {by_path[p]["change"] for p in edited} == {"changed"}
         assert site.articles[3].body[1] in by_path[site.articles[3].path]["text"]
 
-        unchanged = {a.path for n, a in site.articles.items() if n not in (3, 5, ARTICLES + 1)}
+        unchanged = {a.path for n, a in site.articles.items()
+                     if n not in (3, 5, ARTICLES + 1, ARTICLES + 2)}
         assert not set(server.bodies) & unchanged, server.bodies  # no unchanged body again
         assert set(server.not_modified) == unchanged
         assert stat(log2, "corpuscrawl/recrawl/not_modified") == len(unchanged)
-        assert stat(log2, "corpuscrawl/recrawl/new") == 1
+        assert stat(log2, "corpuscrawl/recrawl/new") == 2
         assert stat(log2, "corpuscrawl/recrawl/changed") == 2
         assert stat(log2, "corpuscrawl/recrawl/unchanged") == 0
         assert stat(log2, "corpuscrawl/recrawl/gone") == 1
@@ -84,6 +89,8 @@ def test_recrawl_exports_only_new_and_changed(tmp_path: Path) -> None:
         assert {f"/section/{s}/1.html" for s in range(3)} <= hubs
         assert not {p for p in server.conditional if p == "/" or p.startswith("/section/")}
         assert stat(log2, "corpuscrawl/recrawl/revisited_hubs") == 3  # the section pages
+        assert stat(log2, "corpuscrawl/recrawl/revisited_sources") == 1  # the feed
+        assert server.bodies["/feed.xml"] == 1 and "/feed.xml" not in server.conditional
         # a 304 is no request error (the 404s are: the deleted article, /sitemap.xml)
         assert stat(log2, "corpuscrawl/request_errors") == sum(server.missing.values())
 

@@ -18,6 +18,8 @@ texts adds ``#unit=N`` for its later units):
 * ``first_seen`` / ``last_seen`` — run generations (a recrawl starts a new
   generation; a resumed run keeps its generation);
 * ``gone`` — the page answered 404 or 410 in generation ``last_seen``;
+* ``source`` — a sitemap or feed that listed pages: refetched in full by a
+  recrawl, like the seeds;
 * ``children`` — documents first reached through this page's links, over all
   generations.  A page is a *hub* (refetched unconditionally by a recrawl)
   when it led to at least ``min_children`` documents and has fewer than
@@ -67,7 +69,8 @@ CREATE TABLE IF NOT EXISTS pages (
     gone INTEGER NOT NULL DEFAULT 0,
     children INTEGER NOT NULL DEFAULT 0,
     hashed_in INTEGER NOT NULL DEFAULT 0,
-    prior_hash TEXT NOT NULL DEFAULT ''
+    prior_hash TEXT NOT NULL DEFAULT '',
+    source INTEGER NOT NULL DEFAULT 0
 )
 """
 
@@ -97,6 +100,7 @@ class PageRecord:
     children: int = 0
     hashed_in: int = 0
     prior_hash: str = ""
+    source: bool = False
 
     def baseline(self, generation: int) -> str:
         """The hash a document of ``generation`` is compared with ("" = never recorded)."""
@@ -152,8 +156,13 @@ class PageStore(ABC):
         """``documents`` more documents were first reached through the page ``key``."""
 
     @abstractmethod
+    def record_source(self, key: str, generation: int) -> None:
+        """A sitemap or feed that listed pages: a recrawl fetches it again, in full."""
+
+    @abstractmethod
     def revisit(self, min_children: int, words_per_child: int) -> Iterator[PageRecord]:
-        """Pages a recrawl re-queues, not gone: hubs (:func:`is_hub`) first, then pages with a text."""
+        """Pages a recrawl re-queues, not gone: sitemaps and feeds, hubs (:func:`is_hub`),
+        then pages with a text."""
 
     @abstractmethod
     def last_generation(self) -> int:
@@ -254,17 +263,26 @@ class SQLitePageStore(PageStore):
             "ON CONFLICT(key) DO UPDATE SET children = children + excluded.children",
             (key, generation, generation, documents))
 
+    def record_source(self, key: str, generation: int) -> None:
+        """Mark ``key`` as a sitemap or feed (a row is made for a new one)."""
+        self._write(
+            "INSERT INTO pages (key, status, first_seen, last_seen, source) "
+            "VALUES (?, 200, ?, ?, 1) ON CONFLICT(key) DO UPDATE SET source = 1, status = 200, "
+            "last_seen = excluded.last_seen, gone = 0", (key, generation, generation))
+
     def revisit(self, min_children: int, words_per_child: int) -> Iterator[PageRecord]:
-        """Known pages worth a recrawl, hubs first, in key order; read in batches."""
+        """Known pages worth a recrawl: sources, hubs, pages; each in key order, in batches."""
         self.flush()
         hub = "(children >= ? AND words < ? * children)"
-        for condition in (hub, f"NOT {hub} AND text_hash != ''"):
+        hub_params = (max(1, min_children), words_per_child)
+        for condition, params in (("source = 1", ()), (f"source = 0 AND {hub}", hub_params),
+                                  (f"source = 0 AND NOT {hub} AND text_hash != ''", hub_params)):
             last = ""
             while True:
                 rows = self.db.execute(
                     f"SELECT {_COLUMNS} FROM pages WHERE gone = 0 AND {condition} AND key > ? "
                     "AND instr(key, '#') = 0 ORDER BY key LIMIT 1000",
-                    (max(1, min_children), words_per_child, last)).fetchall()
+                    (*params, last)).fetchall()
                 if not rows:
                     break
                 for row in rows:
@@ -308,14 +326,14 @@ class SQLitePageStore(PageStore):
 
 
 _COLUMNS = ("key, etag, last_modified, text_hash, words, status, first_seen, last_seen, gone, "
-            "children, hashed_in, prior_hash")
+            "children, hashed_in, prior_hash, source")
 
 
 def _record(row: tuple) -> PageRecord:
     (key, etag, last_modified, text_hash, words, status, first, last, gone, children,
-     hashed_in, prior_hash) = row
+     hashed_in, prior_hash, source) = row
     return PageRecord(key, etag, last_modified, text_hash, words, status, first, last,
-                      bool(gone), children, hashed_in, prior_hash)
+                      bool(gone), children, hashed_in, prior_hash, bool(source))
 
 
 def open_page_store(location: str | Path) -> PageStore:

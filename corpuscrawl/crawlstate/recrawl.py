@@ -36,8 +36,12 @@ A page that moved permanently (301/308) is compared with the text stored for
 its old address, which is then retired (marked gone, counted ``moved``): a
 site moving to https does not re-export its whole corpus.
 
+Sitemaps and feeds that listed pages are remembered too and fetched again,
+in full, by every recrawl (also those only a page now answering 304 linked).
+
 Stats: ``corpuscrawl/recrawl/new|changed|unchanged|not_modified|gone``, plus
-``moved``, ``conditional``, ``revisited``, ``revisited_hubs`` and ``generation``.
+``moved``, ``conditional``, ``revisited``, ``revisited_hubs``,
+``revisited_sources`` and ``generation``.
 """
 
 from __future__ import annotations
@@ -335,16 +339,21 @@ def _state_or_off(crawler: Crawler) -> RecrawlState:
     return state
 
 
-def revisit(crawler: Crawler) -> Iterator[tuple[str, bool]]:
-    """``(url, is_hub)`` of the known pages a recrawl re-queues (none on other runs)."""
+def revisit(crawler: Crawler) -> Iterator[tuple[str, str]]:
+    """``(url, kind)`` of the known pages a recrawl re-queues (none on other runs).
+
+    ``kind`` is ``"source"`` (a sitemap or feed: parse it as one), ``"hub"``
+    (fetched in full, before other pages) or ``"page"`` (a page that gave a
+    document: asked conditionally, after every new page).
+    """
     state = recrawl_state(crawler)
     if state is None or not state.recrawl:
         return
     config = state.config
     for record in state.store.revisit(config.hub_min_documents, config.hub_words_per_document):
-        hub = state.is_hub(record)
-        state.inc("revisited_hubs" if hub else "revisited")
-        yield record.key, hub
+        kind = "source" if record.source else "hub" if state.is_hub(record) else "page"
+        state.inc({"source": "revisited_sources", "hub": "revisited_hubs"}.get(kind, "revisited"))
+        yield record.key, kind
 
 
 def _moved_from(request: Request) -> str:
@@ -431,20 +440,35 @@ class FoundOn:
 
     def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterator[Any]:
         """Tag the requests of a synchronous callback."""
-        page = _html_page(response)
+        page, listed = _html_page(response), False
         for item in result:
-            if page and isinstance(item, Request):
-                item.meta.setdefault(FOUND_ON_META, response.url)
+            if isinstance(item, Request):
+                listed = self._tag(response, item, page, listed)
             yield item
 
     async def process_spider_output_async(self, response: Response,
                                           result: AsyncIterator[Any]) -> AsyncIterator[Any]:
         """Tag the requests of an asynchronous callback."""
-        page = _html_page(response)
+        page, listed = _html_page(response), False
         async for item in result:
-            if page and isinstance(item, Request):
-                item.meta.setdefault(FOUND_ON_META, response.url)
+            if isinstance(item, Request):
+                listed = self._tag(response, item, page, listed)
             yield item
+
+    def _tag(self, response: Response, request: Request, page: bool, listed: bool) -> bool:
+        """Tag a request from an HTML page; remember a sitemap or feed that listed pages."""
+        if page:
+            request.meta.setdefault(FOUND_ON_META, response.url)
+        elif not listed and _xml_source(response):
+            self.state.store.record_source(response.url, self.state.generation)
+            return True
+        return listed
+
+
+def _xml_source(response: Response) -> bool:
+    """True for a sitemap or feed answer (XML, possibly gzipped; not robots.txt)."""
+    content_type = _header(response, "Content-Type").lower()
+    return response.status == 200 and not content_type.startswith("text/plain")
 
 
 def _html_page(response: Response) -> bool:

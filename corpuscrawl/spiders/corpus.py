@@ -224,11 +224,14 @@ class CorpusSpider(scrapy.Spider):
                 if own_robots:
                     yield self._request(root + "robots.txt", SEED_PRIORITY, self.parse_robots)
                 yield self._request(root + "sitemap.xml", SEED_PRIORITY, self.parse_xml)
-        # A recrawl re-queues the collection's known pages: hubs (refetched in full) right
-        # after the seeds; pages that gave documents (conditional requests) after every new
-        # page, so a crawl cut short by max_pages or a timeout has found the new ones first.
-        for url, hub in revisit(self.crawler):
-            request = self.follow(url, SEED_PRIORITY - 1 if hub else REVISIT_PRIORITY)
+        # A recrawl re-queues the collection's known pages: sitemaps and feeds, and hubs
+        # (refetched in full) with the seeds; pages that gave documents (conditional requests)
+        # after every new page, so a crawl cut short by max_pages or a timeout has the new ones.
+        for url, kind in revisit(self.crawler):
+            if kind == "source":
+                request = self.follow(url, SEED_PRIORITY, self.parse_xml)
+            else:
+                request = self.follow(url, SEED_PRIORITY - 1 if kind == "hub" else REVISIT_PRIORITY)
             if request is not None:
                 yield request
 
