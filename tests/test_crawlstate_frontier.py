@@ -140,6 +140,38 @@ def test_a_request_is_done_only_when_gone_and_its_held_documents_released():
     assert done == [1]
 
 
+def test_a_document_released_before_its_hold_was_reported_does_not_block_its_request():
+    done: list[int] = []
+    tracker = CompletionTracker(done.append)
+    request = scrapy.Request("http://a/2")
+    tracker.handed_out(2, request)
+    tracker.released(("http://a/2", 0))  # written with another item first
+    tracker.held(("http://a/2", 0), 2)  # then its own item reports it as held
+    del request
+    gc.collect()
+    tracker.settle()
+    assert done == [2]
+
+
+def test_on_resume_feeds_append_and_csv_writes_no_second_header(tmp_path):
+    from corpuscrawl.crawlstate.addon import CrawlStateAddon
+
+    (tmp_path / "a.csv").write_text("url,text\nx,y\n", encoding="utf-8")
+    from scrapy.settings import Settings
+
+    settings = Settings({"FEEDS": {
+        str(tmp_path / "a.jsonl"): {"format": "jsonlines", "overwrite": True},
+        str(tmp_path / "a.csv"): {"format": "csv", "overwrite": True},
+        "s3://bucket/x.jsonl": {"format": "jsonlines"}}})
+    feeds = CrawlStateAddon._feeds(settings, resumed=True)
+    assert [(p.name, fmt, overwrite) for p, fmt, overwrite in feeds] == [
+        ("a.jsonl", "jsonlines", True), ("a.csv", "csv", True)]
+    options = settings.getdict("FEEDS")
+    assert options[str(tmp_path / "a.jsonl")]["overwrite"] is False
+    assert options[str(tmp_path / "a.csv")]["item_export_kwargs"] == {
+        "include_headers_line": False}
+
+
 def test_a_redirect_continues_its_row_but_a_child_does_not():
     done: list[int] = []
     tracker = CompletionTracker(done.append)

@@ -52,6 +52,9 @@ class CompletionTracker:
         self._flights: dict[int, _Flight] = {}
         self._held_docs: dict[DocumentKey, list[int]] = {}
         self._gone: list[tuple[int, int]] = []  # filled by finalizers, drained by settle()
+        # Released before their hold was reported: the export stage may release a document
+        # with another item before its own item's item_scraped handlers have run.
+        self._released_first: set[DocumentKey] = set()
 
     def __len__(self) -> int:
         return len(self._flights)
@@ -81,6 +84,9 @@ class CompletionTracker:
 
     def held(self, key: DocumentKey, row_id: int) -> None:
         """A document of row ``row_id`` is held by the export stage."""
+        if key in self._released_first:  # already written: nothing to wait for
+            self._released_first.discard(key)
+            return
         flight = self._flights.get(row_id)
         if flight is not None:
             flight.held += 1
@@ -90,6 +96,7 @@ class CompletionTracker:
         """A held document became final (written or dropped)."""
         rows = self._held_docs.get(key)
         if not rows:
+            self._released_first.add(key)
             return
         row_id = rows.pop(0)
         if not rows:
