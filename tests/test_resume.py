@@ -152,21 +152,23 @@ def test_ctrl_c_then_kill_with_a_vertical_feed_beside_the_jsonl(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_finished_crawl_is_not_resumed_and_jobdir_holds_the_state(tmp_path):
-    """After a complete run the same command starts a new generation; JOBDIR is the state's home."""
+def test_with_jobdir_a_killed_crawl_resumes_and_a_finished_one_starts_anew(tmp_path):
+    """The issue's scenario (-s JOBDIR=…, SIGKILL, same command); then a new generation."""
     out, log = tmp_path / "corpus.jsonl", tmp_path / "crawl.log"
     jobdir = tmp_path / "job"
-    with ResumeSite(articles=30, delay=0.0) as site:
+    with ResumeSite(articles=120, delay=0.03) as site:
         cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-O", str(out),
                "-a", f"seeds={site.url}", "-s", f"JOBDIR={jobdir}", "-s", "LOG_LEVEL=INFO",
                "-s", "CORPUSCRAWL_RECRAWL=full"]
-        first = run_to_end(cmd, log)
-        assert "generation 1, new crawl" in first
-        assert (jobdir / "state.sqlite3").is_file()
+        assert run_and_kill(cmd, log, lambda: lines(out) >= 30)
+        assert (jobdir / "state.sqlite3").is_file()  # JOBDIR is the state's home
         assert (jobdir / "corpuscrawl-history.sqlite3").is_file()
-        second = run_to_end(cmd, log)
-        assert "generation 2, new crawl" in second
+        resumed = run_to_end(cmd, log)
+        assert "generation 1, resuming" in resumed
         expected = site.article_urls()
+        check_exactly_once(out, expected)
+        again = run_to_end(cmd, log)  # the generation was complete: a new crawl
+        assert "generation 2, new crawl" in again
     check_exactly_once(out, expected)  # -O of a new generation overwrites
 
 
