@@ -14,6 +14,9 @@ Arguments (``-a name=value``):
   export ledger, page history) this crawl uses; default derived from the seeds
   (``corpuscrawl.crawlstate``).  A crawl killed or stopped with Ctrl-C resumes when
   run again with the same command.
+* ``recrawl=changed|full|off`` — a later crawl of the collection exports only new and
+  changed documents (default), every document again, or keeps no page store
+  (``corpuscrawl.crawlstate.recrawl``; setting ``CORPUSCRAWL_RECRAWL``).
 * ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
 * ``extractor`` — default extractor name for this crawl (rules per domain still win).
 * ``render=never|always|auto``, ``max_reveals``, ``max_scrolls``, ``follow=inner|all``,
