@@ -114,7 +114,7 @@ def test_killed_while_fetching_and_while_exporting_every_article_once(tmp_path):
 def test_a_torn_record_and_unflushed_writes_are_repaired(tmp_path):
     """A record cut in the middle by the kill is removed; what it held is exported again."""
     out, state, log = tmp_path / "corpus.jsonl", tmp_path / "state", tmp_path / "crawl.log"
-    with ResumeSite(articles=120, delay=0.03) as site:
+    with ResumeSite(articles=80, delay=0.03) as site:
         cmd = command(out, state, site.url)
         assert run_and_kill(cmd, log, lambda: lines(out) >= 40)
         with out.open("ab") as fh:  # as if the kill had landed inside a write
@@ -156,7 +156,7 @@ def test_with_jobdir_a_killed_crawl_resumes_and_a_finished_one_starts_anew(tmp_p
     """The issue's scenario (-s JOBDIR=…, SIGKILL, same command); then a new generation."""
     out, log = tmp_path / "corpus.jsonl", tmp_path / "crawl.log"
     jobdir = tmp_path / "job"
-    with ResumeSite(articles=120, delay=0.03) as site:
+    with ResumeSite(articles=80, delay=0.03) as site:
         cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-O", str(out),
                "-a", f"seeds={site.url}", "-s", f"JOBDIR={jobdir}", "-s", "LOG_LEVEL=INFO",
                "-s", "CORPUSCRAWL_RECRAWL=full"]
