@@ -220,8 +220,8 @@ CORPUSCRAWL_RECRAWL = "changed"
 #: A page whose links led to at least this many documents, with fewer words of its own than
 #: the second setting per document it led to, is a hub: a recrawl refetches it
 #: unconditionally (like seeds, sitemaps and feeds) to find new pages.
-CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS = 2
-CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT = 50
+CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS = 3
+CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT = 100
 #: Page store backend: a corpuscrawl.crawlstate.pages.PageStore subclass (default: SQLite,
 #: ``pages.sqlite3`` in the collection's state directory).
 CORPUSCRAWL_PAGE_STORE_CLASS = "corpuscrawl.crawlstate.pages.SQLitePageStore"

@@ -90,13 +90,13 @@ GONE_STATUSES = frozenset({404, 410})
 #: Recrawl modes: export new and changed documents, export all, or keep no page store.
 MODES = ("changed", "full", "off")
 #: A page whose links led to this many documents may be a hub (refetched unconditionally).
-#: Two: one document may be a "next article" link of an article; a listing or front
-#: page leads to many.
-HUB_MIN_DOCUMENTS_DEFAULT = 2
+#: Three: an article's "previous / next" or two "related" links are not enough; a
+#: listing or front page leads to many.
+HUB_MIN_DOCUMENTS_DEFAULT = 3
 #: ... when it has fewer words of its own than this per document it led to: a section page
-#: of 25 teaser titles (~150 words) qualifies, a 300-word article leading to its two
-#: "related" stories does not.
-HUB_WORDS_PER_DOCUMENT_DEFAULT = 50
+#: of titles, or of teasers up to ~100 words each, qualifies; a 600-word article whose
+#: "related" box led to five stories does not.
+HUB_WORDS_PER_DOCUMENT_DEFAULT = 100
 #: Responses whose validators are kept until their documents are released.  Only
 #: responses in flight or held by the export stage need them; beyond this bound the
 #: oldest are forgotten (their pages are then fetched unconditionally next time).
