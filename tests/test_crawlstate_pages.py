@@ -104,3 +104,10 @@ def test_a_generation_compares_with_the_hash_from_before_it(tmp_path: Path) -> N
         store.record_text("http://a.test/x", "h3", 2)  # a resumed run of generation 2
         record = store.get("http://a.test/x")
         assert (record.text_hash, record.baseline(2), record.baseline(3)) == ("h3", "h1", "h3")
+
+
+def test_an_unwritable_place_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(PageStoreError, match="page store"):
+        SQLitePageStore(blocker / "sub" / "pages.sqlite3")

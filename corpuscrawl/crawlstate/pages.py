@@ -212,7 +212,7 @@ class SQLitePageStore(PageStore):
             with self._db:
                 self._db.execute(_SCHEMA)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, OSError) as exc:
             raise PageStoreError(f"page store {self.path}: {exc}") from exc
 
     @property

@@ -198,6 +198,7 @@ class RecrawlState:
         crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(self._item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(self.close, signal=signals.engine_stopped)  # a safety net
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, config: RecrawlConfig) -> RecrawlState:
