@@ -5,12 +5,17 @@
    same command, (a) with corpuscrawl's crawl state (the default) and (b) with
    Scrapy's own scheduler, duplicate filter and ``JOBDIR`` (output appended
    with ``-o``).  Reported: articles in the output, documents written twice.
-2. *Overhead*: complete crawls of the same site (no delay), alternating the
+2. *Random kills* (``--random-kills N``): the same command killed N times at
+   random moments (1-4 s after its start), then run to the end; per seed:
+   articles exported, documents written twice, whether the file ends with a
+   whole record.
+3. *Overhead*: complete crawls of the same site (no delay), alternating the
    durable frontier and Scrapy's memory scheduler, ``--runs`` times each:
    elapsed seconds and pages/s from Scrapy's stats.
 
     python benchmarks/resume.py --articles 400 --kill-after 120 --runs 3 \
         --out benchmarks/results/resume.md
+    python benchmarks/resume.py --articles 300 --random-kills 12 --seeds 1,2,3 --only random
 """
 
 from __future__ import annotations
@@ -89,6 +94,25 @@ def kill_and_restart(site: ResumeSite, kill_after: int, work: Path) -> list[tupl
     return rows
 
 
+def random_kills(site: ResumeSite, kills: int, seed: int, work: Path) -> tuple[int, int, int, bool]:
+    """(kills done, articles exported, written twice, ends with a whole record)."""
+    import random
+
+    rng = random.Random(seed)
+    out, state = work / f"r{seed}.jsonl", work / f"rstate{seed}"
+    cmd = crawl_cmd(site.url, ["-O", str(out)], "-s", f"CORPUSCRAWL_STATE_DIR={state}")
+    done = 0
+    for _ in range(kills):
+        deadline = time.monotonic() + rng.uniform(1.0, 4.0)
+        log = run(cmd, lambda deadline=deadline: time.monotonic() >= deadline)
+        if "Spider closed (finished)" in log:  # it ended before the kill
+            break
+        done += 1
+    run(cmd)
+    present, doubled = count(out, site.article_urls())
+    return done, present, doubled, out.read_bytes().endswith(b"\n")
+
+
 def stat(log: str, key: str) -> float:
     match = re.search(rf"'{re.escape(key)}': ([0-9.]+)", log)
     return float(match.group(1)) if match else 0.0
@@ -114,8 +138,21 @@ def main() -> None:
     parser.add_argument("--kill-after", type=int, default=120)
     parser.add_argument("--delay", type=float, default=0.02)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--random-kills", type=int, default=0)
+    parser.add_argument("--seeds", default="1")
+    parser.add_argument("--only", choices=("all", "random"), default="all")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.only == "random":
+        with tempfile.TemporaryDirectory() as tmp, ResumeSite(args.articles, args.delay) as site:
+            print("| seed | kills | articles exported | written twice | whole last record |")
+            print("|---:|---:|---:|---:|---|")
+            for seed in (int(x) for x in args.seeds.split(",")):
+                done, present, doubled, whole = random_kills(site, args.random_kills, seed,
+                                                             Path(tmp))
+                print(f"| {seed} | {done} | {present} of {args.articles} | {doubled} | "
+                      f"{'yes' if whole else 'no'} |")
+        return
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         with ResumeSite(args.articles, args.delay) as site:
