@@ -64,6 +64,20 @@ def test_frontier_hands_out_highest_priority_first_and_fifo_among_equals(store):
     assert frontier.pop() is None and frontier.in_flight() == 5
 
 
+def test_frontier_serves_the_least_busy_download_slot_first(store):
+    frontier = Frontier(store)
+    for i in range(3):
+        frontier.push(10, f"http://a/{i}", f"a{i}", slot="a")
+    frontier.push(0, "http://b/0", "b0", slot="b")
+    frontier.push(0, "http://c/0", "c0", slot="c")
+    busy = {"a": 2, "b": 0, "c": 0}
+    # a holds the best priorities but is busy: b and c (round-robin) go first
+    assert [frontier.pop(busy.get)[1] for _ in range(2)] == ["b0", "c0"]
+    assert frontier.pop(busy.get)[1] == "a0"  # only a is left
+    assert frontier.pending == 2
+    assert frontier.pop()[1] == "a1"  # without downloader activity: by priority
+
+
 def test_frontier_requeue_and_done(store):
     frontier = Frontier(store)
     row = frontier.push(0, "http://x/", "x")

@@ -10,8 +10,11 @@ Every request the engine schedules is written to the ``requests`` table of
 the collection's state database (:mod:`corpuscrawl.crawlstate.store`) as
 JSON (:mod:`corpuscrawl.crawlstate.requests_json`), with its state:
 
-* **pending** (0) — waiting; handed out highest ``priority`` first, and
-  first-in first-out among equal priorities (breadth-first among equals);
+* **pending** (0) — waiting; handed out like Scrapy's
+  ``DownloaderAwarePriorityQueue`` does: from the download slot (host) with
+  the fewest active downloads (round-robin among equals), and within it the
+  highest ``priority`` first, first-in first-out among equal priorities
+  (breadth-first among equals);
 * **in flight** (1) — given to the engine; the row is deleted (*done*) once
   the request and everything it produced are durable
   (:mod:`corpuscrawl.crawlstate.completion`).  A resumed run puts the
@@ -24,9 +27,8 @@ transaction as the export ledger, committed every
 ``CORPUSCRAWL_STATE_COMMIT_INTERVAL`` seconds: after a SIGKILL the frontier,
 the seen-set and the exported documents agree.
 
-The queue is the database itself: memory does not grow with the frontier.
-Unlike Scrapy's ``DownloaderAwarePriorityQueue`` it does not interleave
-domains of equal priority.  A request that cannot be stored (a callback
+The queue is the database itself: memory does not grow with the frontier
+(only a count of pending requests per download slot is kept).  A request that cannot be stored (a callback
 that is not a spider method) is kept in memory only, counted in
 ``corpuscrawl/frontier/unserializable``.
 """
@@ -34,7 +36,8 @@ that is not a spider method) is kept in memory only, counted in
 from __future__ import annotations
 
 import logging
-from collections import deque
+from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any
 
 from scrapy import Request, Spider
@@ -57,36 +60,72 @@ TRANSIENT_META = (FRONTIER_META, "playwright_page", "download_slot", "_slot_prox
 
 
 class Frontier:
-    """The ``requests`` table: push, pop by priority, finish (plain library code over SQLite)."""
+    """The ``requests`` table: push, pop by slot and priority, finish (plain code over SQLite)."""
 
     def __init__(self, store: StateStore) -> None:
         self.store = store
-        self.pending = store.read("SELECT COUNT(*) FROM requests WHERE state = 0").fetchone()[0]
+        self._slots: Counter[str] = Counter()
+        self._recount()
+        self._last_slot: str | None = None
 
-    def push(self, priority: int, url: str, data: str) -> int:
-        """Add a pending request; return its row id."""
+    def _recount(self) -> None:
+        self._slots = Counter(dict(self.store.read(
+            "SELECT slot, COUNT(*) FROM requests WHERE state = 0 GROUP BY slot").fetchall()))
+        #: Requests waiting to be handed out.
+        self.pending = sum(self._slots.values())
+
+    def push(self, priority: int, url: str, data: str, slot: str = "") -> int:
+        """Add a pending request for download slot ``slot``; return its row id."""
         cursor = self.store.write(
-            "INSERT INTO requests (state, priority, url, data) VALUES (0, ?, ?, ?)",
-            (priority, url, data))
+            "INSERT INTO requests (state, priority, url, slot, data) VALUES (0, ?, ?, ?, ?)",
+            (priority, url, slot, data))
+        self._slots[slot] += 1
         self.pending += 1
         return int(cursor.lastrowid or 0)
 
-    def requeue(self, row_id: int, priority: int, url: str, data: str) -> None:
+    def requeue(self, row_id: int, priority: int, url: str, data: str, slot: str = "") -> None:
         """Make an in-flight row pending again with a new request (a redirect or retry of it)."""
-        self.store.write("UPDATE requests SET state = 0, priority = ?, url = ?, data = ? "
-                         "WHERE id = ?", (priority, url, data, row_id))
+        self.store.write("UPDATE requests SET state = 0, priority = ?, url = ?, slot = ?, "
+                         "data = ? WHERE id = ?", (priority, url, slot, data, row_id))
+        self._slots[slot] += 1
         self.pending += 1
 
-    def pop(self) -> tuple[int, str] | None:
-        """The best pending request (row id, data), now in flight; None when none is pending."""
-        row = self.store.read("SELECT id, data FROM requests WHERE state = 0 "
-                              "ORDER BY priority DESC, id LIMIT 1").fetchone()
-        if row is None:
-            self.pending = 0
+    def pop(self, active: Callable[[str], int] | None = None) -> tuple[int, str] | None:
+        """The next request (row id, data), now in flight; None when none is pending.
+
+        ``active(slot)`` gives a slot's active downloads: the slot with the
+        fewest is served (round-robin among equals); without it, or with one
+        slot, simply the highest priority.
+        """
+        if not self._slots:
             return None
+        if active is None or len(self._slots) == 1:
+            row = self.store.read("SELECT id, data, slot FROM requests WHERE state = 0 "
+                                  "ORDER BY priority DESC, id LIMIT 1").fetchone()
+        else:
+            row = self.store.read("SELECT id, data, slot FROM requests WHERE state = 0 AND "
+                                  "slot = ? ORDER BY priority DESC, id LIMIT 1",
+                                  (self._next_slot(active),)).fetchone()
+        if row is None:  # counts out of step with the table: recount
+            self._recount()
+            return self.pop(None) if self._slots else None
         self.store.write("UPDATE requests SET state = 1 WHERE id = ?", (row[0],))
+        slot = str(row[2])
         self.pending -= 1
+        self._slots[slot] -= 1
+        if self._slots[slot] <= 0:
+            del self._slots[slot]
         return int(row[0]), str(row[1])
+
+    def _next_slot(self, active: Callable[[str], int]) -> str:
+        """The slot with the fewest active downloads; among equals the next after the last one."""
+        counts = {slot: active(slot) for slot in self._slots}
+        fewest = min(counts.values())
+        candidates = sorted(slot for slot, n in counts.items() if n == fewest)
+        last = self._last_slot
+        after = [slot for slot in candidates if last is not None and slot > last]
+        self._last_slot = after[0] if after else candidates[0]
+        return self._last_slot
 
     def done(self, row_id: int) -> None:
         """Forget a finished request (the seen-set still knows it)."""
@@ -193,13 +232,28 @@ class DurableScheduler(BaseScheduler):
             self.stats.inc_value("corpuscrawl/frontier/meta_dropped", len(dropped))
             logger.debug("meta %s of %s not stored: not JSON data", dropped, request.url)
         row_id = request.meta.get(FRONTIER_META)
+        slot = self._slot_key(request)
         if isinstance(row_id, int) and self.tracker.continues(row_id):
-            self.frontier.requeue(row_id, request.priority, request.url, data)
+            self.frontier.requeue(row_id, request.priority, request.url, data, slot)
         else:
-            self.frontier.push(request.priority, request.url, data)
+            self.frontier.push(request.priority, request.url, data, slot)
         self.stats.inc_value("scheduler/enqueued/disk")
         self.stats.inc_value("scheduler/enqueued")
         return True
+
+    def _downloader(self) -> Any:
+        engine = getattr(self.crawler, "engine", None)
+        return getattr(engine, "downloader", None)
+
+    def _slot_key(self, request: Request) -> str:
+        """The download slot Scrapy will use for ``request`` (its host, or meta download_slot)."""
+        downloader = self._downloader()
+        return downloader.get_slot_key(request) if downloader is not None else ""
+
+    def _active_downloads(self, slot: str) -> int:
+        downloader = self._downloader()
+        found = downloader.slots.get(slot) if downloader is not None else None
+        return len(found.active) if found is not None else 0
 
     def next_request(self) -> Request | None:
         """The best pending request, now in flight (its row id in ``meta['corpuscrawl_frontier']``)."""
@@ -208,7 +262,7 @@ class DurableScheduler(BaseScheduler):
             self.stats.inc_value("scheduler/dequeued/memory")
             self.stats.inc_value("scheduler/dequeued")
             return self._memory.popleft()
-        while (row := self.frontier.pop()) is not None:
+        while (row := self.frontier.pop(self._active_downloads)) is not None:
             row_id, data = row
             try:
                 request = decode_request(data, self.spider)

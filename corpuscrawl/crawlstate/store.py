@@ -59,9 +59,11 @@ CREATE TABLE IF NOT EXISTS requests (
     state INTEGER NOT NULL,
     priority INTEGER NOT NULL,
     url TEXT NOT NULL,
+    slot TEXT NOT NULL DEFAULT '',
     data TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS requests_queue ON requests (state, priority DESC, id);
+CREATE INDEX IF NOT EXISTS requests_slot ON requests (state, slot, priority DESC, id);
 CREATE TABLE IF NOT EXISTS seen (fingerprint BLOB PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS exported (
     url TEXT NOT NULL,
