@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -46,27 +47,53 @@ def _stat(state: RecrawlState, key: str) -> int:
 def test_known_pages_are_asked_conditionally_hubs_and_seeds_not(state: RecrawlState) -> None:
     middleware = ConditionalRequests(state)
     article = Request(ARTICLE)
-    middleware.process_request(article)
+    asyncio.run(middleware.process_request(article))
     assert article.headers[b"If-None-Match"] == b'"e1"'
     assert article.headers[b"If-Modified-Since"] == b"Tue, 01 Jan 2030 00:00:00 GMT"
     for request in (Request(SECTION), Request(ARTICLE, meta={"corpuscrawl_seed": True}),
                     Request(ARTICLE, meta={"playwright": True}), Request("http://site.test/new")):
-        middleware.process_request(request)
+        asyncio.run(middleware.process_request(request))
         assert b"If-None-Match" not in request.headers, request
-    assert _stat(state, "conditional") == 1
+    assert _stat(state, "conditional") == 2  # the article, and a probe for the rendered one
+
+
+class _Engine:
+    """Answers the probes of rendered pages with a fixed status."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.asked: list[Request] = []
+
+    async def download_async(self, request: Request) -> Response:
+        self.asked.append(request)
+        return Response(request.url, status=self.status, request=request)
+
+
+def test_a_known_page_to_render_is_asked_plainly_first(state: RecrawlState) -> None:
+    middleware = ConditionalRequests(state)
+    state.crawler.engine = _Engine(304)
+    rendered = Request(ARTICLE, meta={"playwright": True})
+    with pytest.raises(NotModified):  # unchanged: no browser, no rendering
+        asyncio.run(middleware.process_request(rendered))
+    probe = state.crawler.engine.asked[0]
+    assert probe.headers[b"If-None-Match"] == b'"e1"' and "playwright" not in probe.meta
+    assert _stat(state, "not_modified") == 1
+    state.crawler.engine = _Engine(200)
+    asyncio.run(middleware.process_request(rendered))  # changed: rendered as usual
+    assert b"If-None-Match" not in rendered.headers  # the browser asks in full
 
 
 def test_full_mode_asks_nothing_conditionally(state: RecrawlState) -> None:
     full = RecrawlState(state.crawler, RecrawlConfig(mode="full"), state.store, 2, False)
     request = Request(ARTICLE)
-    ConditionalRequests(full).process_request(request)
+    asyncio.run(ConditionalRequests(full).process_request(request))
     assert b"If-None-Match" not in request.headers
 
 
 def test_a_304_ends_the_request_and_counts(state: RecrawlState) -> None:
     middleware = ConditionalRequests(state)
     request = Request(ARTICLE)
-    middleware.process_request(request)
+    asyncio.run(middleware.process_request(request))
     with pytest.raises(NotModified):
         middleware.process_response(request, Response(ARTICLE, status=304, request=request))
     assert _stat(state, "not_modified") == 1
@@ -76,9 +103,9 @@ def test_a_304_ends_the_request_and_counts(state: RecrawlState) -> None:
 def test_a_redirected_copy_is_judged_for_its_own_url(state: RecrawlState) -> None:
     middleware = ConditionalRequests(state)
     request = Request(ARTICLE)
-    middleware.process_request(request)
+    asyncio.run(middleware.process_request(request))
     moved = request.replace(url="https://site.test/news/1.html")  # what RedirectMiddleware does
-    middleware.process_request(moved)
+    asyncio.run(middleware.process_request(moved))
     assert b"If-None-Match" not in moved.headers and b"If-Modified-Since" not in moved.headers
     # a 304 to it (the server ignored the missing validators) is not taken as "unchanged"
     response = Response(moved.url, status=304, request=moved)
@@ -149,7 +176,7 @@ def test_a_resumed_generation_decides_as_the_killed_run_did(state: RecrawlState)
     state._item_scraped(doc)  # stored ... then the kill, before the feed was made durable
     resumed_state = RecrawlState(state.crawler, RecrawlConfig(), state.store, 2, True)
     request = Request(ARTICLE)
-    ConditionalRequests(resumed_state).process_request(request)
+    asyncio.run(ConditionalRequests(resumed_state).process_request(request))
     assert b"If-None-Match" not in request.headers  # a 304 would hide it: fetched in full
     again = ChangeFilter(resumed_state).process_item(_doc(ARTICLE, "edited text"))
     assert again.change == "changed"  # exported again; the export ledger drops a double

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from corpuscrawl.browse.browser import chromium_path
 from tests.crawl_helpers import REPO, run_crawl, stat
 from tests.recrawl_site import ChangingSite, SiteServer
 
@@ -130,7 +131,7 @@ def test_a_recrawl_killed_and_resumed_exports_each_change_once(tmp_path: Path) -
         if key != "CONCURRENT_REQUESTS_PER_DOMAIN":
             cmd += ["-s", f"{key}={value}"]
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    with SiteServer(site, delay=0.05) as server:
+    with SiteServer(site, delay=0.1) as server:
         cmd[cmd.index("seeds=URL")] = f"seeds={server.url}"
         subprocess.run(cmd, cwd=REPO, env=env, check=True, capture_output=True, timeout=120)
         for number in range(1, 11):
@@ -154,3 +155,22 @@ def test_a_recrawl_killed_and_resumed_exports_each_change_once(tmp_path: Path) -
     docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     paths = [d["url"].split("/", 3)[3] for d in docs]
     assert sorted(paths) == sorted(p.lstrip("/") for p in changed)  # each change exactly once
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(chromium_path()).exists(), reason="needs Debian's Chromium")
+def test_a_rendered_recrawl_renders_only_changed_pages(tmp_path: Path) -> None:
+    """render=always: a known page is asked plainly and conditionally before Chromium."""
+    site = ChangingSite.build(6, sections=2, per_section=10)
+    with SiteServer(site) as server:
+        first, _ = _crawl(tmp_path, server, "first", "render=always", "max_scrolls=0")
+        assert _article_paths(first) == {a.path for a in site.articles.values()}
+        site.edit(2)
+        server.reset_counts()
+        second, log = _crawl(tmp_path, server, "second", "render=always", "max_scrolls=0")
+        assert _article_paths(second) == {site.articles[2].path}
+        unchanged = {a.path for n, a in site.articles.items() if n != 2}
+        assert not set(server.bodies) & unchanged  # neither a probe nor the browser got them
+        assert set(server.not_modified) == unchanged
+        assert stat(log, "corpuscrawl/render/failures") == 0
+        assert stat(log, "corpuscrawl/request_errors") == sum(server.missing.values())

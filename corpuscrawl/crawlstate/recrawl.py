@@ -12,8 +12,9 @@ recrawl:
 * :class:`ConditionalRequests` (downloader middleware) sends ``If-None-Match``
   / ``If-Modified-Since`` with the stored validators of a known page; a 304
   ends the request there (:class:`NotModified`, no body, no extraction, no
-  links).  Seeds, sitemaps, feeds, hubs and rendered pages are always fetched
-  unconditionally.  A hub is a page whose links led to at least
+  links).  Seeds, sitemaps, feeds and hubs are always fetched unconditionally;
+  a known page to be rendered in the browser is first asked with a plain
+  conditional GET, and a 304 saves the rendering.  A hub is a page whose links led to at least
   ``CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS`` documents and that has fewer than
   ``CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT`` words of its own per document
   it led to (a front or section page, not an article with a "related" box).  A known page answering 404/410 is marked
@@ -58,6 +59,7 @@ from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
 from scrapy.http import Response
+from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.misc import load_object
 
 from corpuscrawl.boilerplate.scrapy_glue import existing_state
@@ -82,6 +84,8 @@ STORE_CLASS_DEFAULT = "corpuscrawl.crawlstate.pages.SQLitePageStore"
 FOUND_ON_META = "corpuscrawl_found_on"
 #: Request meta key set when validators were sent (a 304 then means "not modified").
 CONDITIONAL_META = "corpuscrawl_conditional"
+#: Request meta key of the plain conditional GET that precedes rendering a known page.
+PROBE_META = "corpuscrawl_recrawl_probe"
 #: Scrapy priority of the known pages a recrawl re-queues (not hubs): below every link
 #: found on the way (focus priorities are >= 0), so new pages come first.
 REVISIT_PRIORITY = -1
@@ -357,6 +361,16 @@ def revisit(crawler: Crawler) -> Iterator[tuple[str, str]]:
         yield record.key, kind
 
 
+def _validators(record: PageRecord) -> dict[str, str]:
+    """The conditional-request headers for a stored page."""
+    headers = {}
+    if record.etag:
+        headers["If-None-Match"] = record.etag
+    if record.last_modified:
+        headers["If-Modified-Since"] = record.last_modified
+    return headers
+
+
 def _moved_from(request: Request) -> str:
     """The first URL of a chain of permanent redirects that ended at ``request``, else ""."""
     urls = request.meta.get("redirect_urls") or []
@@ -382,18 +396,22 @@ class ConditionalRequests:
         """NotConfigured with ``CORPUSCRAWL_RECRAWL = "off"``."""
         return cls(_state_or_off(crawler))
 
-    def process_request(self, request: Request) -> None:
-        """Add the stored validators of a known, non-hub page (never to seeds or rendered pages).
+    async def process_request(self, request: Request) -> None:
+        """Add the stored validators of a known, non-hub page (never to seeds).
 
         A redirected or retried copy of a conditional request is judged again for its
-        own URL: the validators of the old URL must not ask about the new one.
+        own URL: the validators of the old URL must not ask about the new one.  A page
+        to be rendered in the browser is first asked plainly and conditionally
+        (:meth:`probe`): a 304 saves the rendering.
         """
         state = self.state
+        if request.meta.get(PROBE_META):
+            return
         if request.meta.pop(CONDITIONAL_META, False):
             for name in (b"If-None-Match", b"If-Modified-Since"):
                 request.headers.pop(name, None)
         if (state.config.mode == "full" or request.method != "GET"
-                or request.meta.get("corpuscrawl_seed") or request.meta.get("playwright")):
+                or request.meta.get("corpuscrawl_seed")):
             return
         record = state.store.get(request.url)
         # validators stored in this generation belong to a killed run of it whose document
@@ -401,12 +419,34 @@ class ConditionalRequests:
         if (record is None or record.gone or not record.has_validators or not record.text_hash
                 or record.hashed_in == state.generation or state.is_hub(record)):
             return
-        if record.etag:
-            request.headers.setdefault("If-None-Match", record.etag)
-        if record.last_modified:
-            request.headers.setdefault("If-Modified-Since", record.last_modified)
+        if request.meta.get("playwright"):
+            await self.probe(request, _validators(record))
+            return
+        for name, value in _validators(record).items():
+            request.headers.setdefault(name, value)
         request.meta[CONDITIONAL_META] = True
         state.inc("conditional")
+
+    async def probe(self, request: Request, validators: dict[str, str]) -> None:
+        """Ask for a page to be rendered with a plain conditional GET; NotModified on a 304.
+
+        Any other answer (or none) lets the browser fetch and render the page as usual.
+        """
+        state = self.state
+        probe = Request(request.url, headers=validators, callback=NO_CALLBACK, dont_filter=True,
+                        priority=request.priority,
+                        meta={PROBE_META: True, "dont_redirect": True, "dont_retry": True,
+                              "handle_httpstatus_all": True})
+        state.inc("conditional")
+        try:
+            response = await state.crawler.engine.download_async(probe)
+        except Exception as exc:  # the rendered request will meet the same trouble and say so
+            logger.debug("conditional probe of %s failed: %s", request.url, exc)
+            return
+        if response.status == 304:
+            state.store.touch(request.url, state.generation, 304)
+            state.inc("not_modified")
+            raise NotModified(f"not modified since the last crawl (not rendered): {request.url}")
 
     def process_response(self, request: Request, response: Response) -> Response:
         """304: the page is unchanged (NotModified); 404/410: a known page is gone."""

@@ -475,6 +475,8 @@ class CorpusSpider(scrapy.Spider):
         """Close the page of a failed rendered request; retry a crash once."""
         request = failure.request
         await close_page(request.meta.pop("playwright_page", None))
+        if failure.check(NotModified):  # a recrawl's plain conditional GET answered 304
+            return
         retry = retry_meta(request.meta) if is_crash(failure.value) else None
         if retry is not None:
             self.crawler.stats.inc_value("corpuscrawl/render/retries")
