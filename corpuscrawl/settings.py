@@ -212,7 +212,7 @@ CORPUSCRAWL_MAX_CRAWL_DELAY = 60.0
 #: request up (corpuscrawl/politeness/retry_after_too_long).  Retries count towards RETRY_TIMES.
 CORPUSCRAWL_MAX_RETRY_AFTER = 120.0
 
-# --- incremental recrawls (corpuscrawl.crawlstate.recrawl) ------------------------------
+# --- incremental recrawls (corpuscrawl.crawlstate: recrawl, conditional, pages) -----------
 #: What a crawl of a known collection exports: "changed" (new and changed documents; known
 #: pages refetched with If-None-Match / If-Modified-Since), "full" (every document again,
 #: unconditional requests) or "off" (no page store). The spider argument ``recrawl`` wins.
@@ -227,9 +227,9 @@ CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT = 100
 CORPUSCRAWL_PAGE_STORE_CLASS = "corpuscrawl.crawlstate.pages.SQLitePageStore"
 # Conditional requests, 304s and gone pages (after Scrapy's redirects and decompression);
 # which page each request was found on; the change check just before the export stage.
-DOWNLOADER_MIDDLEWARES["corpuscrawl.crawlstate.recrawl.ConditionalRequests"] = 580
+DOWNLOADER_MIDDLEWARES["corpuscrawl.crawlstate.conditional.ConditionalRequests"] = 580
 SPIDER_MIDDLEWARES = {**globals().get("SPIDER_MIDDLEWARES", {}),
-                      "corpuscrawl.crawlstate.recrawl.FoundOn": 600}
+                      "corpuscrawl.crawlstate.conditional.FoundOn": 600}
 ITEM_PIPELINES["corpuscrawl.crawlstate.recrawl.ChangeFilter"] = 800
 
 # --- resume after a kill (corpuscrawl.crawlstate: frontier, run generations, export ledger) ---

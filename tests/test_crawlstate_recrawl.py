@@ -12,11 +12,10 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.utils.test import get_crawler
 
 from corpuscrawl.crawlstate import recrawl
+from corpuscrawl.crawlstate.conditional import ConditionalRequests, FoundOn
 from corpuscrawl.crawlstate.pages import open_page_store
 from corpuscrawl.crawlstate.recrawl import (
     ChangeFilter,
-    ConditionalRequests,
-    FoundOn,
     NotModified,
     RecrawlConfig,
     RecrawlConfigError,

@@ -9,16 +9,17 @@ recrawl:
 * the spider re-queues the known pages from the store (:func:`revisit`): hubs
   first, then every page that gave a document, so an edited article is found
   even when no page links to it any more;
-* :class:`ConditionalRequests` (downloader middleware) sends ``If-None-Match``
-  / ``If-Modified-Since`` with the stored validators of a known page; a 304
-  ends the request there (:class:`NotModified`, no body, no extraction, no
-  links).  Seeds, sitemaps, feeds and hubs are always fetched unconditionally;
-  a known page to be rendered in the browser is first asked with a plain
-  conditional GET, and a 304 saves the rendering.  A hub is a page whose links led to at least
+* :class:`~corpuscrawl.crawlstate.conditional.ConditionalRequests`
+  (downloader middleware) sends ``If-None-Match`` / ``If-Modified-Since`` with
+  the stored validators of a known page; a 304 ends the request there
+  (:class:`NotModified`, no body, no extraction, no links).  Seeds, sitemaps,
+  feeds and hubs are always fetched unconditionally; a known page to be
+  rendered in the browser is first asked with a plain conditional GET, and a
+  304 saves the rendering.  A hub is a page whose links led to at least
   ``CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS`` documents and that has fewer than
-  ``CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT`` words of its own per document
-  it led to (a front or section page, not an article with a "related" box).  A known page answering 404/410 is marked
-  gone;
+  ``CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT`` words of its own per
+  document it led to (a front or section page, not an article with a
+  "related" box).  A known page answering 404/410 is marked gone;
 * :class:`ChangeFilter` (item pipeline, before the export stage) compares the
   hash of each document's extracted text with the stored one: unchanged
   documents are counted and not exported (``recrawl=full`` exports them,
@@ -30,8 +31,10 @@ later pipeline dropped it (the export ledger: exported by a killed run of this
 generation): a crawl killed before that leaves the page unknown, so it is
 exported again instead of lost.  A generation compares with the hashes stored
 before it (:meth:`~corpuscrawl.crawlstate.pages.PageRecord.baseline`), so a
-run resuming a killed recrawl decides as the killed run did.  :class:`FoundOn` (spider middleware) records
-which page each request was found on, which is how hubs are recognised.
+run resuming a killed recrawl decides as the killed run did.
+:class:`~corpuscrawl.crawlstate.conditional.FoundOn` (spider middleware)
+records which page each request was found on, which is how hubs are
+recognised.
 
 A page that moved permanently (301/308) is compared with the text stored for
 its old address, which is then retired (marked gone, counted ``moved``): a
@@ -50,16 +53,14 @@ from __future__ import annotations
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scrapy import Request, signals
+from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
-from scrapy.http import Response
-from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.misc import load_object
 
 from corpuscrawl.boilerplate.scrapy_glue import existing_state
@@ -71,8 +72,8 @@ from corpuscrawl.crawlstate.location import (
 from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
 from corpuscrawl.items import Document, content_hash
 
-__all__ = ["ChangeFilter", "ConditionalRequests", "FoundOn", "NotModified", "RecrawlConfig",
-           "RecrawlConfigError", "RecrawlState", "recrawl_state", "revisit"]
+__all__ = ["REVISIT_PRIORITY", "ChangeFilter", "Fetched", "NotModified", "RecrawlConfig",
+           "RecrawlConfigError", "RecrawlState", "recrawl_state", "required_state", "revisit"]
 
 logger = logging.getLogger("corpuscrawl.recrawl")
 
@@ -80,17 +81,9 @@ STATS_PREFIX = "corpuscrawl/recrawl/"
 #: Setting naming the page store backend (a PageStore subclass), and its default.
 STORE_CLASS_SETTING = "CORPUSCRAWL_PAGE_STORE_CLASS"
 STORE_CLASS_DEFAULT = "corpuscrawl.crawlstate.pages.SQLitePageStore"
-#: Request meta key: the URL of the page a request was found on.
-FOUND_ON_META = "corpuscrawl_found_on"
-#: Request meta key set when validators were sent (a 304 then means "not modified").
-CONDITIONAL_META = "corpuscrawl_conditional"
-#: Request meta key of the plain conditional GET that precedes rendering a known page.
-PROBE_META = "corpuscrawl_recrawl_probe"
 #: Scrapy priority of the known pages a recrawl re-queues (not hubs): below every link
 #: found on the way (focus priorities are >= 0), so new pages come first.
 REVISIT_PRIORITY = -1
-#: Statuses that mark a known page as gone.
-GONE_STATUSES = frozenset({404, 410})
 #: Recrawl modes: export new and changed documents, export all, or keep no page store.
 MODES = ("changed", "full", "off")
 #: A page whose links led to this many documents may be a hub (refetched unconditionally).
@@ -152,7 +145,7 @@ def _whole(settings: Any, key: str, default: int, low: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class _Fetched:
+class Fetched:
     """What a 2xx response said about a page, kept until its documents are released."""
 
     status: int
@@ -169,7 +162,7 @@ class _Decided:
 
     text_hash: str
     words: int
-    fetched: _Fetched | None
+    fetched: Fetched | None
 
 
 def _collection(crawler: Crawler) -> str:
@@ -195,7 +188,7 @@ class RecrawlState:
         #: resumes one: the kill may have come before all of them were queued, and the
         #: durable duplicate filter drops those that were.
         self.recrawl = generation > 1
-        self._fetched: OrderedDict[str, _Fetched] = OrderedDict()
+        self._fetched: OrderedDict[str, Fetched] = OrderedDict()
         self._decided: dict[str, _Decided] = {}
         self._closed = False
         crawler.stats.set_value(STATS_PREFIX + "generation", generation)
@@ -229,7 +222,7 @@ class RecrawlState:
         """True when the stored page is a hub (refetched unconditionally)."""
         return record.is_hub(self.config.hub_min_documents, self.config.hub_words_per_document)
 
-    def fetched(self, url: str, fetched: _Fetched) -> None:
+    def fetched(self, url: str, fetched: Fetched) -> None:
         """Remember a 2xx response's validators until its documents are released."""
         self._fetched[url] = fetched
         self._fetched.move_to_end(url)
@@ -337,7 +330,8 @@ def recrawl_state(crawler: Crawler) -> RecrawlState | None:
     return _STATES[crawler]
 
 
-def _state_or_off(crawler: Crawler) -> RecrawlState:
+def required_state(crawler: Crawler) -> RecrawlState:
+    """The crawl's recrawl state for a component; NotConfigured when recrawls are off."""
     state = recrawl_state(crawler)
     if state is None:
         raise NotConfigured("incremental recrawls are off (CORPUSCRAWL_RECRAWL = 'off')")
@@ -361,163 +355,6 @@ def revisit(crawler: Crawler) -> Iterator[tuple[str, str]]:
         yield record.key, kind
 
 
-def _validators(record: PageRecord) -> dict[str, str]:
-    """The conditional-request headers for a stored page."""
-    headers = {}
-    if record.etag:
-        headers["If-None-Match"] = record.etag
-    if record.last_modified:
-        headers["If-Modified-Since"] = record.last_modified
-    return headers
-
-
-def _moved_from(request: Request) -> str:
-    """The first URL of a chain of permanent redirects that ended at ``request``, else ""."""
-    urls = request.meta.get("redirect_urls") or []
-    reasons = request.meta.get("redirect_reasons") or []
-    if urls and reasons and all(reason in (301, 308) for reason in reasons):
-        return str(urls[0])
-    return ""
-
-
-def _header(response: Response, name: str) -> str:
-    value = response.headers.get(name)
-    return value.decode("latin-1").strip() if value else ""
-
-
-class ConditionalRequests:
-    """Downloader middleware: conditional requests for known pages, 304s and gone pages."""
-
-    def __init__(self, state: RecrawlState) -> None:
-        self.state = state
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> ConditionalRequests:
-        """NotConfigured with ``CORPUSCRAWL_RECRAWL = "off"``."""
-        return cls(_state_or_off(crawler))
-
-    async def process_request(self, request: Request) -> None:
-        """Add the stored validators of a known, non-hub page (never to seeds).
-
-        A redirected or retried copy of a conditional request is judged again for its
-        own URL: the validators of the old URL must not ask about the new one.  A page
-        to be rendered in the browser is first asked plainly and conditionally
-        (:meth:`probe`): a 304 saves the rendering.
-        """
-        state = self.state
-        if request.meta.get(PROBE_META):
-            return
-        if request.meta.pop(CONDITIONAL_META, False):
-            for name in (b"If-None-Match", b"If-Modified-Since"):
-                request.headers.pop(name, None)
-        if (state.config.mode == "full" or request.method != "GET"
-                or request.meta.get("corpuscrawl_seed")):
-            return
-        record = state.store.get(request.url)
-        # validators stored in this generation belong to a killed run of it whose document
-        # may not have reached the corpus: the page is fetched again in full
-        if (record is None or record.gone or not record.has_validators or not record.text_hash
-                or record.hashed_in == state.generation or state.is_hub(record)):
-            return
-        if request.meta.get("playwright"):
-            await self.probe(request, _validators(record))
-            return
-        for name, value in _validators(record).items():
-            request.headers.setdefault(name, value)
-        request.meta[CONDITIONAL_META] = True
-        state.inc("conditional")
-
-    async def probe(self, request: Request, validators: dict[str, str]) -> None:
-        """Ask for a page to be rendered with a plain conditional GET; NotModified on a 304.
-
-        Any other answer (or none) lets the browser fetch and render the page as usual.
-        """
-        state = self.state
-        probe = Request(request.url, headers=validators, callback=NO_CALLBACK, dont_filter=True,
-                        priority=request.priority,
-                        meta={PROBE_META: True, "dont_redirect": True, "dont_retry": True,
-                              "handle_httpstatus_all": True})
-        state.inc("conditional")
-        try:
-            response = await state.crawler.engine.download_async(probe)
-        except Exception as exc:  # the rendered request will meet the same trouble and say so
-            logger.debug("conditional probe of %s failed: %s", request.url, exc)
-            return
-        if response.status == 304:
-            state.store.touch(request.url, state.generation, 304)
-            state.inc("not_modified")
-            raise NotModified(f"not modified since the last crawl (not rendered): {request.url}")
-
-    def process_response(self, request: Request, response: Response) -> Response:
-        """304: the page is unchanged (NotModified); 404/410: a known page is gone."""
-        state = self.state
-        if response.status == 304 and request.meta.get(CONDITIONAL_META):
-            state.store.touch(request.url, state.generation, 304)
-            state.inc("not_modified")
-            raise NotModified(f"not modified since the last crawl: {request.url}")
-        if response.status in GONE_STATUSES:
-            for url in {request.url, response.url, *request.meta.get("redirect_urls", ())}:
-                if state.store.mark_gone(url, state.generation, response.status):
-                    state.inc("gone")
-                    logger.debug("gone (%d): %s", response.status, url)
-        elif 200 <= response.status < 300 and _html_page(response):
-            state.fetched(response.url, _Fetched(
-                response.status, _header(response, "ETag"),
-                _header(response, "Last-Modified"),
-                str(request.meta.get(FOUND_ON_META, "")), _moved_from(request)))
-        return response
-
-
-class FoundOn:
-    """Spider middleware: each request the spider yields remembers the page it was found on."""
-
-    def __init__(self, state: RecrawlState) -> None:
-        self.state = state
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> FoundOn:
-        """NotConfigured with ``CORPUSCRAWL_RECRAWL = "off"``."""
-        return cls(_state_or_off(crawler))
-
-    def process_spider_output(self, response: Response, result: Iterable[Any]) -> Iterator[Any]:
-        """Tag the requests of a synchronous callback."""
-        page, listed = _html_page(response), False
-        for item in result:
-            if isinstance(item, Request):
-                listed = self._tag(response, item, page, listed)
-            yield item
-
-    async def process_spider_output_async(self, response: Response,
-                                          result: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        """Tag the requests of an asynchronous callback."""
-        page, listed = _html_page(response), False
-        async for item in result:
-            if isinstance(item, Request):
-                listed = self._tag(response, item, page, listed)
-            yield item
-
-    def _tag(self, response: Response, request: Request, page: bool, listed: bool) -> bool:
-        """Tag a request from an HTML page; remember a sitemap or feed that listed pages."""
-        if page:
-            request.meta.setdefault(FOUND_ON_META, response.url)
-        elif not listed and _xml_source(response):
-            self.state.store.record_source(response.url, self.state.generation)
-            return True
-        return listed
-
-
-def _xml_source(response: Response) -> bool:
-    """True for a sitemap or feed answer (XML, possibly gzipped; not robots.txt)."""
-    content_type = _header(response, "Content-Type").lower()
-    return response.status == 200 and not content_type.startswith("text/plain")
-
-
-def _html_page(response: Response) -> bool:
-    """True for an HTML page (sitemaps and feeds are refetched anyway: not hubs to learn)."""
-    content_type = _header(response, "Content-Type").lower()
-    return not content_type or "html" in content_type
-
-
 class ChangeFilter:
     """Item pipeline (before the export stage): new and changed documents go on, with ``change``."""
 
@@ -527,7 +364,7 @@ class ChangeFilter:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ChangeFilter:
         """NotConfigured with ``CORPUSCRAWL_RECRAWL = "off"``."""
-        return cls(_state_or_off(crawler))
+        return cls(required_state(crawler))
 
     def process_item(self, item: Any) -> Any:
         """Set ``change``; drop an unchanged document unless ``recrawl=full``."""
