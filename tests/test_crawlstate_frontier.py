@@ -116,6 +116,10 @@ def test_runs_resume_only_what_was_interrupted(store):
     finish_run(store, run, "finished")  # a completed generation is not resumed
     following = begin_run(store)
     assert (following.generation, following.resumed) == (3, False)
+    # killed before its first commit: nothing in the frontier, still a resume (its feed
+    # writes must be cut back), and the seeds are crawled again
+    assert (begin_run(store).generation, store.read("SELECT resumed FROM runs ORDER BY id "
+                                                    "DESC LIMIT 1").fetchone()) == (3, (1,))
     with pytest.raises(ValueError, match="CORPUSCRAWL_RESUME"):
         begin_run(store, policy="sometimes")
 

@@ -164,7 +164,7 @@ def test_with_jobdir_a_killed_crawl_resumes_and_a_finished_one_starts_anew(tmp_p
         assert (jobdir / "state.sqlite3").is_file()  # JOBDIR is the state's home
         assert (jobdir / "corpuscrawl-history.sqlite3").is_file()
         resumed = run_to_end(cmd, log)
-        assert "generation 1, resuming" in resumed
+        assert "generation 1, resuming" in resumed  # even if killed before its first commit
         expected = site.article_urls()
         check_exactly_once(out, expected)
         again = run_to_end(cmd, log)  # the generation was complete: a new crawl

@@ -108,10 +108,15 @@ class RunState:
         self.reason: str | None = None
         self._loop: LoopingCall | None = None
         self._closed = False
+        crawler.signals.connect(self.open, signal=signals.spider_opened)
+        crawler.signals.connect(self.closing, signal=signals.spider_closed)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
 
-    def open(self, spider: Any) -> None:
-        """Start committing; watch responses and items (after the feed exporter's handlers)."""
+    def open(self, spider: Any = None) -> None:
+        """Start committing; watch responses and items (connected now, after the feed
+        exporter's handlers, so a document is written before it is accounted)."""
+        if self._loop is not None:
+            return
         stats = self.crawler.stats
         stats.set_value("corpuscrawl/state/generation", self.run.generation)
         stats.set_value("corpuscrawl/state/resumed", int(self.run.resumed))
@@ -129,9 +134,9 @@ class RunState:
         self.tracker.settle()
         self.store.commit()
 
-    def closing(self, reason: str) -> None:
+    def closing(self, reason: str = "", spider: Any = None) -> None:
         """The spider is closing for ``reason`` (recorded when the engine stops)."""
-        self.reason = reason
+        self.reason = reason or self.reason
 
     def _done(self, row_id: int) -> None:
         self.frontier.done(row_id)

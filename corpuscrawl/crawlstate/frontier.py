@@ -196,16 +196,14 @@ class DurableScheduler(BaseScheduler):
         return cls(crawler)
 
     def open(self, spider: Spider) -> Any:
-        """Start the periodic commits; open the duplicate filter."""
+        """Open the duplicate filter (the crawl state commits on its own from spider_opened)."""
         self.spider = spider
-        self.state.open(spider)
         if self.frontier.pending:
             logger.info("resuming: %d requests left in the frontier", self.frontier.pending)
         return self.df.open()
 
     def close(self, reason: str) -> Any:
-        """Remember why the crawl ends (recorded when the feeds are finished)."""
-        self.state.closing(reason)
+        """Close the duplicate filter (the crawl state records the reason from spider_closed)."""
         return self.df.close(reason)
 
     def has_pending_requests(self) -> bool:

@@ -2,12 +2,13 @@
 
 A *generation* is one complete crawl of a collection.  A run either
 
-* **resumes** the current generation — when the previous run left requests
-  in the frontier (pending or in flight) and did not end its generation:
-  it was killed (no finish recorded) or stopped gracefully by a signal
-  (Scrapy's close reason ``shutdown``, e.g. Ctrl-C or SIGTERM).  The
-  frontier, the seen-set and the export ledger are kept; in-flight requests
-  go back to pending;
+* **resumes** the current generation — when the previous run did not end
+  its generation: it was killed (no finish recorded) or stopped gracefully
+  by a signal (Scrapy's close reason ``shutdown``, e.g. Ctrl-C or SIGTERM).
+  The frontier, the seen-set and the export ledger are kept; in-flight
+  requests go back to pending.  This holds even when the frontier is empty
+  (a run killed before its first commit): its feed files must still be cut
+  back to what the ledger knows, and the seeds are crawled again;
 * or starts a **new generation** (generation + 1): the frontier, seen-set
   and export ledger are emptied, so the seeds are crawled again — the
   recrawl of a collection.  A run that ended for any other reason
@@ -97,7 +98,7 @@ def begin_run(store: StateStore, policy: str = "auto", collection: str = "",
                       "ORDER BY id DESC LIMIT 1").fetchone()
     left = store.read("SELECT COUNT(*) FROM requests").fetchone()[0]
     interrupted = last is not None and (last[1] is None or last[2] in RESUMABLE_REASONS)
-    resumed = policy == "auto" and interrupted and left > 0
+    resumed = policy == "auto" and interrupted
     if resumed:
         generation = last[0]
         store.write("UPDATE requests SET state = 0 WHERE state = 1")
