@@ -237,8 +237,7 @@ ITEM_PIPELINES["corpuscrawl.crawlstate.recrawl.ChangeFilter"] = 800
 # SCHEDULER and DUPEFILTER_CLASS (corpuscrawl.crawlstate.frontier) and the export ledger.
 ADDONS = {**ADDONS, "corpuscrawl.crawlstate.addon.CrawlStateAddon": 50}
 #: "auto": a run resumes when the previous run of the collection was killed or stopped by a
-#: signal and left requests; otherwise it starts a new generation (a recrawl).  "never":
-#: always a new generation.
+#: signal; otherwise it starts a new generation (a recrawl).  "never": always a new generation.
 CORPUSCRAWL_RESUME = "auto"
 #: Seconds between two commits of the crawl state (feeds fsynced first): at most this much
 #: work is redone after a kill.
