@@ -28,9 +28,9 @@ transaction as the export ledger, committed every
 the seen-set and the exported documents agree.
 
 The queue is the database itself: memory does not grow with the frontier
-(only a count of pending requests per download slot is kept).  A request that cannot be stored (a callback
-that is not a spider method) is kept in memory only, counted in
-``corpuscrawl/frontier/unserializable``.
+(only a count of pending requests per download slot is kept).  A request
+that cannot be stored (a callback that is not a spider method) is kept in
+memory only, counted in ``corpuscrawl/frontier/unserializable``.
 """
 
 from __future__ import annotations
