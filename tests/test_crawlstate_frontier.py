@@ -242,3 +242,19 @@ def test_state_settings_are_validated_naming_the_key():
     with pytest.raises(StateConfigError, match="CORPUSCRAWL_STATE_COMMIT_INTERVAL"):
         StateConfig.from_settings(get_crawler(
             settings_dict={"CORPUSCRAWL_STATE_COMMIT_INTERVAL": "0"}).settings)
+
+
+def test_a_document_exported_before_a_restart_still_catches_its_copies():
+    from corpuscrawl.boilerplate.stage import DUPLICATE, EXPORTED, ExportStage
+    from corpuscrawl.dedup import NearDuplicateIndex
+    from corpuscrawl.items import Document
+
+    text = "\n".join(f"Paragraph {i} of a long article about rivers, bridges and the harbour "
+                     f"council that met on day {i} to discuss the budget." for i in range(12))
+    stage = ExportStage(None, NearDuplicateIndex())
+    stage.remember(Document(url="http://a/original", text=text))
+    (outcome,) = stage.submit(Document(url="http://a/copy", text=text))
+    assert outcome.status == DUPLICATE
+    (fresh,) = ExportStage(None, NearDuplicateIndex()).submit(
+        Document(url="http://a/copy", text=text))
+    assert fresh.status == EXPORTED

@@ -151,6 +151,18 @@ class ExportStage:
             out.extend(self._release(oldest))
         return out
 
+    def remember(self, doc: Document) -> None:
+        """Add a document exported by an earlier run of the same crawl to the near-duplicate
+        index (a crawl resumed after a kill), so a later copy of it is still a duplicate."""
+        if self.dedup is None:
+            return
+        paragraphs = split_paragraphs(doc.text)
+        if paragraphs:
+            notices: list[str | None] = (self.detector.notices(paragraphs)
+                                         if self.detector is not None
+                                         else [None] * len(paragraphs))
+            self._duplicate_of(doc, paragraphs, notices)
+
     def flush(self) -> list[Outcome]:
         """Judge and release every held document (call once the crawl has ended)."""
         out: list[Outcome] = []

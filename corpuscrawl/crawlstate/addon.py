@@ -24,6 +24,7 @@ temporary directory removed at the end.
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import tempfile
@@ -106,6 +107,8 @@ class RunState:
         self.tracker = CompletionTracker(self._done)
         self.ledger = ExportLedger(self.store, self.run.run_id)
         self.reason: str | None = None
+        #: Local feed files of this crawl: (path, format, overwrite).
+        self.feeds: list[tuple[Path, str, bool]] = []
         self._loop: LoopingCall | None = None
         self._closed = False
         crawler.signals.connect(self.open, signal=signals.spider_opened)
@@ -126,6 +129,32 @@ class RunState:
         signals_.connect(self._item_scraped, signal=signals.item_scraped)
         self._loop = LoopingCall(self.commit)
         self._loop.start(self.config.commit_interval, now=False)
+        if self.run.resumed:
+            self._remember_exported()
+
+    def _remember_exported(self) -> None:
+        """Feed the documents exported before the restart to the export stage's near-duplicate
+        index, read back from a JSON Lines feed (cut to the committed size already)."""
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        path = next((p for p, fmt, _ in self.feeds if fmt in ("jsonl", "jsonlines")), None)
+        if export is None or export.stage.dedup is None or path is None or not path.is_file():
+            return
+        remembered = 0
+        with path.open("rb") as fh:
+            for line in fh:
+                try:
+                    record = json.loads(line)
+                    key = (str(record["url"]), int(record.get("unit_index") or 0))
+                except (ValueError, KeyError, TypeError):
+                    continue
+                if self.ledger.exported(key):
+                    export.stage.remember(Document(url=key[0], unit_index=key[1],
+                                                   text=str(record.get("text") or "")))
+                    remembered += 1
+        logger.info("resuming: %d documents exported before the restart join the "
+                    "near-duplicate index (from %s)", remembered, path)
 
     def commit(self) -> None:
         """Make everything done so far durable (feeds flushed first, then one SQLite commit)."""
@@ -213,6 +242,7 @@ class CrawlStateAddon:
                     if run.resumed else "new crawl")
         feeds = self._feeds(settings, run.resumed)
         repair_feeds(state.store, feeds, run.resumed)
+        state.feeds = feeds
         state.store.commit()
         settings.set("SCHEDULER", "corpuscrawl.crawlstate.frontier.DurableScheduler",
                      priority="addon")
