@@ -31,7 +31,8 @@ pytestmark = pytest.mark.slow
 ARTICLES = 12
 #: Section pages' extracted text is a few link titles: below this they give no document.
 SETTINGS = {"CORPUSCRAWL_MIN_TEXT_CHARS": "500", "CORPUSCRAWL_BOILERPLATE_ERROR_PAGES": "False",
-            "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "8"}
+            "DOWNLOAD_DELAY": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "8",
+            "AUTOTHROTTLE_ENABLED": "False"}  # a local test server: no pacing
 
 
 def _crawl(tmp_path: Path, server: SiteServer, name: str, *args: str):
