@@ -30,8 +30,9 @@ pytestmark = pytest.mark.slow
 
 WARCIO = str(Path(sys.executable).parent / "warcio")
 NAME_RE = re.compile(r"^corpuscrawl-\d{17}-\d{5}-[A-Za-z0-9._-]+-\d+\.warc\.gz$")
-#: Fields that say when a page was fetched: the only ones allowed to differ.
-FETCH_TIME_FIELDS = {"fetched_at"}
+#: The only fields allowed to differ: when a page was fetched, and the recrawl's verdict
+#: against the collection's page store (``change``), which an offline replay has no part in.
+FETCH_TIME_FIELDS = {"fetched_at", "change"}
 
 
 @pytest.fixture(scope="module")
