@@ -43,9 +43,10 @@ SCRAPY_OWN = ["-s", "SCHEDULER=scrapy.core.scheduler.Scheduler",
 
 
 def crawl_cmd(seed: str, feed: list[str], *extra: str) -> list[str]:
-    """The crawl command (INFO log for the stats dump)."""
+    """The crawl command (INFO log for the stats dump; no politeness for the local server)."""
     return [sys.executable, "-m", "scrapy", "crawl", "corpus", *feed, "-a", f"seeds={seed}",
-            "-s", "LOG_LEVEL=INFO", *extra]
+            "-s", "LOG_LEVEL=INFO", "-s", "AUTOTHROTTLE_ENABLED=False",
+            "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8", *extra]
 
 
 def run(cmd: list[str], kill_when=None) -> str:
