@@ -102,14 +102,16 @@ def random_kills(site: ResumeSite, kills: int, seed: int, work: Path) -> tuple[i
     rng = random.Random(seed)
     out, state = work / f"r{seed}.jsonl", work / f"rstate{seed}"
     cmd = crawl_cmd(site.url, ["-O", str(out)], "-s", f"CORPUSCRAWL_STATE_DIR={state}")
-    done = 0
+    done, finished = 0, False
     for _ in range(kills):
         deadline = time.monotonic() + rng.uniform(1.0, 4.0)
         log = run(cmd, lambda deadline=deadline: time.monotonic() >= deadline)
-        if "Spider closed (finished)" in log:  # it ended before the kill
+        finished = "Spider closed (finished)" in log  # it ended before the kill
+        if finished:  # (running it again would start the next generation, a recrawl)
             break
         done += 1
-    run(cmd)
+    if not finished:
+        run(cmd)
     present, doubled = count(out, site.article_urls())
     return done, present, doubled, out.read_bytes().endswith(b"\n")
 
