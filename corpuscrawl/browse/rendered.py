@@ -86,6 +86,8 @@ class Renderer:
         page_lang = ""
         for record in result.elements[:1]:
             page_lang = record.page_lang
+        logger.debug("rendered %s in %.2f s: %d reveals, %d closes, %d scrolls", url,
+                     result.seconds, result.reveals, result.closes, result.scrolls)
         return RenderOutcome(url=result.url, html=result.html, snapshots=result.snapshots,
                              links=links, alternates=alternates(links, result.url, page_lang),
                              reveals=result.reveals, closes=result.closes,
