@@ -136,6 +136,11 @@ class Pattern:
     #: Pages of the pattern the training set renders (default: the entry page).
     label_pages: list[str] = field(default_factory=list)
 
+    @property
+    def gold_labels(self) -> list[tuple[str, str]]:
+        """:attr:`labels` and the scaffolding's elements (in-page nav, form fields: Other)."""
+        return [*self.labels, ("header a, footer a, input, select", "Other")]
+
     def keep(self, token: str) -> str:
         """Register a must-harvest marker and return it."""
         self.must.append(token)
@@ -221,7 +226,7 @@ document.querySelector('.comments-pager').addEventListener('click', async (ev) =
   if (data.last) ev.target.remove(); }});"""
     site.pages[ctx.path()] = page(ctx, "Harbour council approves new ferry timetable",
                                   body, script)
-    p.labels = [(".continue-reading, .comments-pager", "Revealer"), ("nav a", "Inner")]
+    p.labels = [(".continue-reading, .comments-pager", "Revealer")]
     return site
 
 
@@ -258,7 +263,7 @@ for (const b of document.querySelectorAll('.acc-trigger')) {{
       const data = await getJSON('/api/{ctx.name}/panel-' + b.dataset.index + '.json');
       addParas(panel, data.paragraphs); }} }}); }}"""
     site.pages[ctx.path()] = page(ctx, "Questions about the railway closure", body, script)
-    p.labels = [(".acc-trigger", "Revealer"), ("nav a", "Inner")]
+    p.labels = [(".acc-trigger", "Revealer")]
     return site
 
 
@@ -289,7 +294,7 @@ for (const tab of document.querySelectorAll('[role=tab]')) {{
       await later(delays[i]); const data = await getJSON('/api/{ctx.name}/tab-' + i + '.json');
       addParas(panel, data.paragraphs); }} }}); }}"""
     site.pages[ctx.path()] = page(ctx, "Museum renovation in three parts", body, script)
-    p.labels = [("[role=tab]", "Revealer"), ("nav a", "Inner")]
+    p.labels = [("[role=tab]", "Revealer")]
     return site
 
 
@@ -314,7 +319,7 @@ document.querySelector('.load-more').addEventListener('click', async (ev) => {{
     li.textContent = t; list.appendChild(li); }}
   if (!data.more) ev.target.remove(); }});"""
     site.pages[ctx.path()] = page(ctx, "Bakery festival draws record crowds", body, script)
-    p.labels = [(".load-more", "Revealer"), ("nav a", "Inner")]
+    p.labels = [(".load-more", "Revealer")]
     return site
 
 
@@ -325,7 +330,7 @@ def _scroll_common(ctx: Context, p: Pattern, trigger_js: str, title: str) -> Sit
         site.api[ctx.api_path(f"batch-{b}")] = (
             {"paragraphs": [w.text(p.keep(p.marker(f"batch{b}{i}"))) for i in range(2)],
              "more": b < 3}, ctx.ms())
-    first = "\n".join(w.para(p.keep(p.marker(f"batch0{i}")), 6) for i in range(4))
+    first = "\n".join(w.para(p.keep(p.marker(f"batch0{i}")), 6) for i in range(8))
     body = f"""{first}<div id="feed"></div>
 <div id="loading" hidden>{p.drop(p.nope())} loading more stories</div>
 <div id="sentinel" style="height: 10px"></div>"""
@@ -340,7 +345,6 @@ async function loadNext() {{
   document.getElementById('loading').hidden = true; batch += 1; busy = false; }}
 {trigger_js}"""
     site.pages[ctx.path()] = page(ctx, title, body, script)
-    p.labels = [("nav a", "Inner")]
     return site
 
 
@@ -367,8 +371,11 @@ def _spa(ctx: Context, p: Pattern, hash_routing: bool) -> Site:
                                        "paragraphs": [w.text(p.keep(p.marker(f"home{i}")))
                                                       for i in range(3)]}, ctx.ms())
     site.api[ctx.api_path("story-2")] = ({"title": "Ferry crews plan a summer schedule",
-                                          "paragraphs": [w.text(p.keep(p.marker(f"story{i}")))
-                                                         for i in range(2)]}, ctx.ms())
+                                          "paragraphs": [w.text(
+                                              # a hash route is not a page of its own
+                                              p.marker(f"story{i}") if hash_routing else
+                                              p.keep(p.marker(f"story{i}")))
+                                              for i in range(2)]}, ctx.ms())
     route_js = ("(location.hash.replace(/^#\\/?/, '') || 'home')" if hash_routing else
                 f"(location.pathname.replace('{ctx.path()}', '') || 'home')")
     link = "#/story-2" if hash_routing else ctx.path("story-2")
@@ -449,7 +456,7 @@ def _consent_static(ctx: Context, p: Pattern) -> Site:
     w = ctx.words
     body = "\n".join(w.para(p.keep(p.marker(f"p{i}")), 5) for i in range(3))
     body += _CONSENT.format(marker=p.drop(p.nope()))
-    p.labels = [(".cmp-accept, .cmp-reject", "Closer"), ("nav a", "Inner")]
+    p.labels = [(".cmp-accept, .cmp-reject", "Closer")]
     return Site(pages={ctx.path(): page(ctx, "Farmers welcome the early frost warning", body,
                                         _CONSENT_JS)})
 
@@ -460,7 +467,7 @@ def _consent_injected(ctx: Context, p: Pattern) -> Site:
     overlay = _CONSENT.format(marker=p.drop(p.nope()))
     script = f"""{_CONSENT_JS}
 later({ctx.ms()}).then(() => document.body.insertAdjacentHTML('beforeend', {json.dumps(overlay)}));"""
-    p.labels = [(".cmp-accept, .cmp-reject", "Closer"), ("nav a", "Inner")]
+    p.labels = [(".cmp-accept, .cmp-reject", "Closer")]
     return Site(pages={ctx.path(): page(ctx, "Teachers plan the autumn fair", body, script)})
 
 
@@ -474,7 +481,7 @@ def _newsletter(ctx: Context, p: Pattern) -> Site:
   document.body.insertAdjacentHTML('beforeend', {json.dumps(modal)});
   document.querySelector('.nl-close').addEventListener('click', () =>
     document.querySelector('.nl-modal').remove()); }});"""
-    p.labels = [(".nl-close", "Closer"), (".nl-subscribe", "Other"), ("nav a", "Inner")]
+    p.labels = [(".nl-close", "Closer"), (".nl-subscribe", "Other")]
     return Site(pages={ctx.path(): page(ctx, "Engineers inspect the narrow bridge", body,
                                         script)})
 
@@ -488,7 +495,7 @@ def _paywall(ctx: Context, p: Pattern) -> Site:
 <div class="paywall-overlay" style="position: absolute; inset: 0; background: rgba(255,255,255,.8);
  z-index: 10"><p>Subscribe to continue reading. {p.drop(p.nope())}</p>
 <button class="paywall-subscribe">Subscribe</button></div></div>"""
-    p.labels = [(".paywall-subscribe", "Other"), ("nav a", "Inner")]
+    p.labels = [(".paywall-subscribe", "Other")]
     return Site(pages={ctx.path(): page(ctx, "Mayor questions the factory plan", body)})
 
 
@@ -510,7 +517,7 @@ for (const el of document.querySelectorAll('[data-href]')) {
   el.addEventListener('click', () => { location.href = el.dataset.href; }); }
 document.querySelectorAll('[onclick]').forEach((el) => { el.style.cursor = 'pointer'; });"""
     site.pages[ctx.path()] = page(ctx, "Stories from the old town", body, script)
-    p.labels = [(".story-card, .card-link, .teaser", "Inner"), ("nav a", "Inner")]
+    p.labels = [(".story-card, .card-link, .teaser", "Inner")]
     return site
 
 
@@ -532,7 +539,7 @@ def _proxy_links(ctx: Context, p: Pattern) -> Site:
                     for i, u in enumerate(links))
     body = f"""{w.para(p.keep(p.marker('intro')))}<ul class="related">{items}</ul>"""
     site.pages[ctx.path()] = page(ctx, "Related coverage of the harbour", body)
-    p.labels = [(".related a", "Inner"), ("nav a", "Inner")]
+    p.labels = [(".related a", "Inner")]
     return site
 
 
@@ -549,7 +556,7 @@ def _language(ctx: Context, p: Pattern) -> Site:
     site.pages[ctx.path("hu.html")] = page(ctx, "A tanács az állomás tervét vizsgálja",
                                            "<p>A tanács megvizsgálta az állomás tervét.</p>",
                                            lang="hu")
-    p.labels = [(".lang-switch a", "LanguageSelection"), ("nav a", "Inner")]
+    p.labels = [(".lang-switch a", "LanguageSelection")]
     return site
 
 
@@ -594,7 +601,7 @@ window.addEventListener('scroll', async () => {{
   const d = await getJSON('/api/{ctx.name}/batch-' + batch + '.json');
   addParas(document.getElementById('feed'), d.paragraphs); batch += 1; busy = false; }});"""
     site.pages[ctx.path()] = page(ctx, "The long report in many parts", body, script)
-    p.labels = [(".show-more", "Revealer"), ("nav a", "Inner")]
+    p.labels = [(".show-more", "Revealer")]
     return site
 
 
@@ -635,7 +642,7 @@ window.addEventListener('scroll', async () => {{
   addParas(document.getElementById('more'), (await getJSON('{ctx.api_path("more")}')).paragraphs); }});"""
     site.pages[ctx.path()] = page(ctx, "Harbour plan divides the coastal village", body, script)
     p.labels = [(".read-more, .show-comments", "Revealer"),
-                (".cmp-accept, .cmp-reject, .modal-close", "Closer"), ("nav a", "Inner")]
+                (".cmp-accept, .cmp-reject, .modal-close", "Closer")]
     return site
 
 
@@ -647,7 +654,7 @@ def _hidden_static(ctx: Context, p: Pattern) -> Site:
     script = """document.querySelector('.read-more-toggle').addEventListener('click', (e) => {
   e.preventDefault(); document.getElementById('more-text').style.display = 'block';
   e.target.remove(); });"""
-    p.labels = [(".read-more-toggle", "Revealer"), ("nav a", "Inner")]
+    p.labels = [(".read-more-toggle", "Revealer")]
     return Site(pages={ctx.path(): page(ctx, "Garden committee opens the plots", body, script)})
 
 

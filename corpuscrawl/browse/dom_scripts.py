@@ -8,11 +8,60 @@ are referred to by their index in ``window.__corpuscrawl.els``.
 
 from __future__ import annotations
 
+#: Installed before the page's own scripts (``page.add_init_script``) and again after load
+#: (idempotent): counts the page's pending work so that waiting ends when the page is done,
+#: not after a fixed pause.  Pending work is ``fetch``/XHR calls not yet answered and
+#: ``setTimeout`` timers due within ``horizon`` ms (a reveal that waits before fetching, a
+#: debounced scroll handler, a modal shown after a delay).  Timers scheduled by a chain of
+#: more than ``maxChain`` timers (a ticker or poller re-arming itself) and ``setInterval``
+#: are not counted: they never end.
+PENDING_JS = """
+(() => {
+  if (window.__corpuscrawlPending) return true;
+  const st = window.__corpuscrawlPending = {timers: new Map(), requests: 0};
+  const HORIZON = 4000, MAX_CHAIN = 3;
+  const setT = window.setTimeout, clearT = window.clearTimeout;
+  let chain = 0;
+  window.setTimeout = function (fn, ms, ...args) {
+    if (typeof fn !== 'function') return setT.call(window, fn, ms, ...args);
+    const delay = Math.max(0, Number(ms) || 0), depth = chain + 1;
+    let id = 0;
+    const run = function () {
+      st.timers.delete(id); const outer = chain; chain = depth;
+      try { return fn.apply(this, args); } finally { chain = outer; }
+    };
+    id = setT.call(window, run, ms);
+    if (delay <= HORIZON && depth <= MAX_CHAIN) st.timers.set(id, performance.now() + delay);
+    return id;
+  };
+  window.clearTimeout = function (id) { st.timers.delete(id); return clearT.call(window, id); };
+  const origFetch = window.fetch;
+  if (origFetch) {
+    window.fetch = function (...args) {
+      st.requests += 1;
+      const done = () => { st.requests = Math.max(0, st.requests - 1); };
+      const p = origFetch.apply(this, args);
+      p.then((r) => { if (r && r.clone) { r.clone().arrayBuffer().then(done, done); }
+                      else done(); }, done);
+      return p;
+    };
+  }
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    st.requests += 1;
+    this.addEventListener('loadend', () => { st.requests = Math.max(0, st.requests - 1); },
+                          {once: true});
+    return send.apply(this, args);
+  };
+  return true;
+})()
+"""
+
 #: Creates the shared state and a MutationObserver counting DOM changes (idempotent).
 INSTALL_JS = """
 () => {
   const st = window.__corpuscrawl || (window.__corpuscrawl = {
-    els: [], ids: new WeakMap(), state: new WeakMap(), mutations: 0,
+    els: [], ids: new WeakMap(), state: new WeakMap(), revealed: new WeakSet(), mutations: 0,
     lastMutation: performance.now(), observer: null,
   });
   if (!st.observer && document.documentElement) {
@@ -27,14 +76,25 @@ INSTALL_JS = """
 }
 """
 
-#: Returns ``[mutation count, ms since the last mutation, visible text length, scroll height]``.
+#: Returns ``[mutation count, ms since the last mutation, visible text length, scroll height,
+#: pending requests, pending timers]`` (timers overdue by more than ``slack`` ms are dropped:
+#: a page frozen in the background must not hold the crawl).
 PROGRESS_JS = """
-() => {
+(slack) => {
   const st = window.__corpuscrawl;
+  const pending = window.__corpuscrawlPending;
   const body = document.body;
-  return [st ? st.mutations : 0, st ? performance.now() - st.lastMutation : 1e9,
+  const now = performance.now();
+  let timers = 0;
+  if (pending) {
+    for (const [id, due] of pending.timers) {
+      if (now > due + (slack || 2000)) pending.timers.delete(id); else timers += 1;
+    }
+  }
+  return [st ? st.mutations : 0, st ? now - st.lastMutation : 1e9,
           body ? body.innerText.length : 0,
-          Math.max(body ? body.scrollHeight : 0, document.documentElement.scrollHeight)];
+          Math.max(body ? body.scrollHeight : 0, document.documentElement.scrollHeight),
+          pending ? pending.requests : 0, timers];
 }
 """
 
@@ -45,7 +105,8 @@ COLLECT_JS = """
   const maxHtml = opts.maxHtml, maxText = opts.maxText, maxAttr = opts.maxAttr;
   const SEL = 'a, area, button, summary, input[type=button], input[type=submit], '
     + 'input[type=reset], input[type=image], [role=button], [role=link], [role=tab], '
-    + '[role=menuitem], [role=option], [onclick], [tabindex]:not([tabindex="-1"])';
+    + '[role=menuitem], [role=option], [onclick], [data-href], [data-url], '
+    + '[tabindex]:not([tabindex="-1"])';
   const found = new Set(document.querySelectorAll(SEL));
   // Elements made clickable only by script: pointer cursor, outermost such element,
   // carrying data attributes or an id/class a script can bind to.
@@ -133,7 +194,12 @@ MARK_JS = """
   if (!el) return false;
   const state = st.state.get(el) || {clicks: 0, exhausted: false};
   state.clicks += 1; state.exhausted = state.exhausted || exhausted;
-  st.state.set(el, state); return true;
+  st.state.set(el, state);
+  for (const id of (el.getAttribute('aria-controls') || '').split(/\\s+/)) {
+    const target = id && document.getElementById(id);
+    if (target) st.revealed.add(target);
+  }
+  return true;
 }
 """
 
@@ -172,44 +238,89 @@ SCROLL_JS = """
     }
   }
   if (best) best.scrollTop = best.scrollHeight;
+  // A page shorter than the window does not scroll, and fires no scroll event: send one.
+  window.dispatchEvent(new Event('scroll'));
   return true;
 }
 """
 
+#: Scrolls up by one window height (before scrolling down again).
+SCROLL_UP_JS = """
+() => { window.scrollBy(0, -window.innerHeight); window.dispatchEvent(new Event('scroll'));
+  return true; }
+"""
+
 #: Serializes what a reader sees: a copy of the document without hidden elements and
 #: without overlays that are still open (dialogs, large fixed layers holding little text).
+#: Hidden tab panels and panels a clicked control revealed (``aria-controls``) are kept:
+#: their text was shown to a reader, only one at a time.  Open shadow roots are flattened
+#: into their hosts and same-origin iframes are inlined, so their text is in the HTML.
 SNAPSHOT_JS = """
 (opts) => {
+  const st = window.__corpuscrawl || {revealed: new WeakSet()};
+  const KEEP = new Set(['BR', 'WBR', 'HEAD', 'TITLE', 'META', 'LINK', 'BASE', 'HTML', 'BODY',
+                        'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+  function shown(el) {
+    if (el.checkVisibility({checkVisibilityCSS: true})) return true;
+    for (let a = el; a; a = a.parentElement) {
+      if (st.revealed.has(a) || (a.getAttribute('role') === 'tabpanel' && a.hidden)) {
+        // kept when every hidden ancestor up to the panel is only hidden by the panel
+        return a === el || !el.closest('[hidden]') || el.closest('[hidden]') === a;
+      }
+    }
+    return false;
+  }
+  function flatten(liveRoot, copyRoot, vw, vh, bodyText) {
+    const live = Array.from(liveRoot.querySelectorAll('*'));
+    const copies = Array.from(copyRoot.querySelectorAll('*'));
+    if (live.length !== copies.length) return;
+    const drop = [];
+    for (let i = 0; i < live.length; i++) {
+      const el = live[i];
+      if (KEEP.has(el.tagName) || el.closest('head')) continue;
+      if (!shown(el)) { drop.push(copies[i]); continue; }
+      const dialog = el.matches('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]');
+      const s = getComputedStyle(el);
+      let overlay = dialog;
+      if (!overlay && s.position === 'fixed') {
+        const r = el.getBoundingClientRect();
+        const w = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0));
+        const h = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
+        const z = parseInt(s.zIndex, 10) || 0;
+        overlay = (w * h) / (vw * vh) >= opts.minCover && z >= opts.minZ
+          && el.innerText.length < opts.maxTextShare * bodyText;
+      }
+      if (overlay && el.innerText.length < opts.maxTextShare * bodyText) {
+        drop.push(copies[i]); continue;
+      }
+      if (el.shadowRoot) {
+        const holder = document.createElement('div');
+        holder.innerHTML = el.shadowRoot.innerHTML;
+        flatten(el.shadowRoot, holder, vw, vh, bodyText);
+        const slotted = el.shadowRoot.querySelector('slot');
+        if (!slotted) copies[i].innerHTML = '';
+        copies[i].prepend(...holder.childNodes);
+      }
+      if (el.tagName === 'IFRAME') {
+        let doc = null;
+        try { doc = el.contentDocument; } catch (e) { doc = null; }
+        if (doc && doc.body) {
+          const holder = document.createElement('div');
+          holder.setAttribute('data-corpuscrawl-frame', el.getAttribute('src') || '');
+          const inner = doc.body.cloneNode(true);
+          flatten(doc.body, inner, vw, vh, Math.max(bodyText, doc.body.innerText.length));
+          holder.innerHTML = inner.innerHTML;
+          copies[i].replaceWith(holder);
+        }
+      }
+    }
+    for (const c of drop) if (c.parentNode) c.remove();
+  }
   const root = document.documentElement;
   const clone = root.cloneNode(true);
   const body = document.body;
   if (!body) return '<!DOCTYPE html>' + clone.outerHTML;
-  const live = Array.from(root.querySelectorAll('*'));
-  const copies = Array.from(clone.querySelectorAll('*'));
-  if (live.length !== copies.length) return '<!DOCTYPE html>' + root.outerHTML;
-  const vw = window.innerWidth, vh = window.innerHeight;
-  const bodyText = Math.max(1, body.innerText.length);
-  const KEEP = new Set(['BR', 'WBR', 'HEAD', 'TITLE', 'META', 'LINK', 'BASE', 'HTML', 'BODY',
-                        'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
-  const drop = [];
-  for (let i = 0; i < live.length; i++) {
-    const el = live[i];
-    if (KEEP.has(el.tagName) || el.closest('head')) continue;
-    if (!el.checkVisibility({checkVisibilityCSS: true})) { drop.push(copies[i]); continue; }
-    const dialog = el.matches('dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]');
-    const s = getComputedStyle(el);
-    let overlay = dialog;
-    if (!overlay && s.position === 'fixed') {
-      const r = el.getBoundingClientRect();
-      const w = Math.max(0, Math.min(r.right, vw) - Math.max(r.left, 0));
-      const h = Math.max(0, Math.min(r.bottom, vh) - Math.max(r.top, 0));
-      const z = parseInt(s.zIndex, 10) || 0;
-      overlay = (w * h) / (vw * vh) >= opts.minCover && z >= opts.minZ
-        && el.innerText.length < opts.maxTextShare * bodyText;
-    }
-    if (overlay && el.innerText.length < opts.maxTextShare * bodyText) drop.push(copies[i]);
-  }
-  for (const c of drop) if (c.isConnected !== undefined && c.parentNode) c.remove();
+  flatten(root, clone, window.innerWidth, window.innerHeight, Math.max(1, body.innerText.length));
   const doctype = document.doctype ? '<!DOCTYPE html>' : '';
   return doctype + clone.outerHTML;
 }

@@ -29,6 +29,7 @@ hints and layout.  The keyword lists are ours, not the seed's.
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -146,12 +147,18 @@ class ElementRecord:
 
     @property
     def target_url(self) -> str:
-        """The absolute URL the element navigates to ("" when it does not)."""
+        """The absolute URL the element navigates to ("" when it does not).
+
+        Without an ``href``, a URL in an ``onclick`` navigation or a ``data-href``-like
+        attribute counts (links that exist only for scripts).
+        """
         if self.href is not None:
             return self.href
         raw = self.attributes.get("href")
         if raw is None:
-            return ""
+            raw = scripted_target(self.attributes)
+            if not raw:
+                return ""
         return urljoin(self.page_url, raw.strip())
 
 
@@ -190,11 +197,52 @@ def same_site(url_a: str, url_b: str) -> bool:
     return site_of(urlsplit(url_a).hostname or "") == site_of(urlsplit(url_b).hostname or "")
 
 
+#: Attributes holding the URL of an element that navigates by script.
+SCRIPT_HREF_ATTRS_DEFAULT = ("data-href", "data-url", "data-link", "data-target-url",
+                             "data-navigate")
+_ONCLICK_URL_RE = re.compile(
+    r"""(?:location(?:\.href)?\s*=|location\.(?:assign|replace)\s*\(|window\.open\s*\()"""
+    r"""\s*['"]([^'"]+)['"]""")
+
+
+def scripted_target(attributes: Mapping[str, str]) -> str:
+    """The URL an element without ``href`` navigates to by script ("" when none is visible).
+
+    Recognises ``onclick="location.href='...'"`` (also ``location.assign``/``replace``,
+    ``window.open``) and ``data-href``-style attributes (:data:`SCRIPT_HREF_ATTRS_DEFAULT`).
+    """
+    match = _ONCLICK_URL_RE.search(attributes.get("onclick", ""))
+    if match:
+        return match.group(1)
+    for name in SCRIPT_HREF_ATTRS_DEFAULT:
+        value = attributes.get(name, "").strip()
+        if value and not value.startswith(("#", "javascript:")):
+            return value
+    return ""
+
+
+_BASE64_RE = re.compile(r"^[A-Za-z0-9+/_-]{16,}={0,2}$")
+
+
+def _from_base64(value: str) -> str | None:
+    """A URL encoded in base64 (standard or URL-safe alphabet), or None."""
+    if not _BASE64_RE.match(value):
+        return None
+    padded = value + "=" * (-len(value) % 4)
+    try:
+        decoded = base64.urlsafe_b64decode(padded.replace("+", "-").replace("/", "_"))
+        text = decoded.decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return text if text.lower().startswith(("http://", "https://")) else None
+
+
 def decode_proxy(url: str, params: Iterable[str] = PROXY_PARAMS_DEFAULT) -> str | None:
     """The target of a redirect-proxy URL (``dex.hu/x.php?...&url=http%3A%2F%2F...``), or None.
 
     A parameter named like a redirect target, or any parameter whose decoded value is
-    an absolute http(s) URL, counts; doubly encoded values are decoded once more.
+    an absolute http(s) URL, counts; doubly encoded values are decoded once more, and
+    a value that is a base64-encoded URL is decoded.
     """
     try:
         query = urlsplit(url).query
@@ -208,6 +256,7 @@ def decode_proxy(url: str, params: Iterable[str] = PROXY_PARAMS_DEFAULT) -> str 
         value = value.strip()
         if value.lower().startswith(("http%3a", "https%3a")):
             value = unquote(value)
+        value = _from_base64(value) or value
         if value.lower().startswith(("http://", "https://")) and urlsplit(value).hostname:
             if name.lower() in names:
                 return value
@@ -222,7 +271,9 @@ def href_kind(record: ElementRecord) -> tuple[str, str]:
     """
     raw = record.attributes.get("href")
     if raw is None and record.href is None:
-        return "none", ""
+        raw = scripted_target(record.attributes)
+        if not raw:
+            return "none", ""
     raw = (raw or "").strip()
     if raw.lower().startswith("javascript:"):
         return "javascript", ""

@@ -7,9 +7,13 @@ links; extraction may run after every reveal (``extract_continuously``).
 
 Deviations, all for speed (the seed needed 13–16 minutes per page):
 
-* no fixed sleeps: after each action we wait until the network is idle and the
-  DOM has been quiet for :data:`QUIET_MS_DEFAULT` (bounded by
-  :data:`SETTLE_MAX_MS_DEFAULT`);
+* no fixed sleeps: after each action we wait until the page has settled — no
+  request in flight (seen by Playwright and by the page's own ``fetch``/XHR), no
+  short ``setTimeout`` pending (a reveal that waits before fetching, a debounced
+  scroll handler; ``dom_scripts.PENDING_JS``, installed before the page's scripts
+  by :func:`prepare_page`) and the DOM quiet for :data:`QUIET_MS_DEFAULT` — bounded
+  by :data:`SETTLE_MAX_MS_DEFAULT`.  Waiting for the page's own pending work, not
+  for a pause, is what makes the result the same on a loaded machine;
 * overlays are handled when they matter: before every click the element is
   hit-tested and, if something covers it (or Playwright reports that a layer
   "intercepts pointer events"), visible Closers inside fixed/dialog layers are
@@ -43,6 +47,7 @@ from corpuscrawl.browse.elements import (
     ElementRecord,
     is_clickable_in_place,
     records_from_collection,
+    same_site,
 )
 from corpuscrawl.browse.links import FoundLink, discovered_links
 
@@ -56,8 +61,11 @@ Classify = Callable[[Sequence[ElementRecord]], Sequence[str] | Awaitable[Sequenc
 #: ten animation frames, longer than a fetch-then-render round trip on a local network.
 QUIET_MS_DEFAULT = 150
 #: Upper bound of one wait for the page to settle (ms): pages with endless tickers or
-#: long-polling never go quiet, and we move on after this.
-SETTLE_MAX_MS_DEFAULT = 2500
+#: long-polling never go quiet, and we move on after this.  A reveal that waits 1.5 s
+#: before a fetch answered in 1.5 s must fit, on a machine loaded 2-3 times over.
+SETTLE_MAX_MS_DEFAULT = 10_000
+#: A timer overdue by this much (ms) no longer counts as pending (a throttled page).
+TIMER_SLACK_MS_DEFAULT = 3000
 #: Timeout of one Playwright click (ms); a click that cannot happen within this is retried
 #: after closing overlays, then done from script.
 CLICK_TIMEOUT_MS_DEFAULT = 1500
@@ -130,10 +138,19 @@ class InteractionResult:
     snapshots: list[str] = field(default_factory=list)
     seconds: float = 0.0
     log: list[str] = field(default_factory=list)
+    #: URLs that clicking a Revealer navigated to (script-driven links; the loop went back).
+    navigations: list[str] = field(default_factory=list)
 
     def links(self) -> list[FoundLink]:
-        """Inner, outer and language links among the final page's elements."""
-        return discovered_links(self.elements, self.labels)
+        """Inner, outer and language links among the final page's elements and navigations."""
+        found = discovered_links(self.elements, self.labels)
+        known = {link.url for link in found}
+        for url in self.navigations:
+            if url not in known:
+                known.add(url)
+                kind = "inner" if same_site(url, self.url) else "outer"
+                found.append(FoundLink(url, kind))
+        return found
 
 
 class _Network:
@@ -181,6 +198,7 @@ class PageInteraction:
         """Reveal, close and scroll; return the final snapshot and classified elements."""
         start = time.monotonic()
         self._deadline = start + self.options.time_budget_s
+        await self.page.evaluate(js.PENDING_JS)  # when prepare_page() did not run
         await self.page.evaluate(js.INSTALL_JS)
         await self.settle()
         self._fingerprints.add(await self.page.evaluate(js.TEXT_FINGERPRINT_JS))
@@ -215,19 +233,32 @@ class PageInteraction:
 
     async def progress(self) -> tuple[int, float, int, int]:
         """Mutation count, ms since the last mutation, visible text length, scroll height."""
-        values = await self.page.evaluate(js.PROGRESS_JS)
+        values = await self.page.evaluate(js.PROGRESS_JS, TIMER_SLACK_MS_DEFAULT)
         return int(values[0]), float(values[1]), int(values[2]), int(values[3])
 
+    async def pending(self) -> tuple[float, int]:
+        """ms since the last DOM mutation and the page's pending requests + short timers."""
+        values = await self.page.evaluate(js.PROGRESS_JS, TIMER_SLACK_MS_DEFAULT)
+        return float(values[1]), int(values[4]) + int(values[5])
+
     async def settle(self) -> None:
-        """Wait until no request is in flight and the DOM has been quiet for ``quiet_ms``."""
+        """Wait until the page has no pending work and the DOM has been quiet for ``quiet_ms``.
+
+        Pending work: requests in flight (Playwright's view and the page's own
+        ``fetch``/XHR) and short timers (``PENDING_JS``).  Two quiet checks in a row
+        are required, so one check landing between a timer and its fetch does not count.
+        """
         quiet = self.options.quiet_ms
         began = time.monotonic()
         limit = began + self.options.settle_max_ms / 1000
+        calm = 0
         await asyncio.sleep(0.03)
         while True:
-            _, since, _, _ = await self.progress()
+            since, busy = await self.pending()
             waited_ms = (time.monotonic() - began) * 1000
-            if self.network.inflight == 0 and since >= quiet and waited_ms >= quiet:
+            calm = calm + 1 if (self.network.inflight == 0 and busy == 0 and since >= quiet
+                                and waited_ms >= quiet) else 0
+            if calm >= 2:
                 return
             if time.monotonic() >= limit:
                 self._note(f"page did not settle within {self.options.settle_max_ms} ms")
@@ -272,20 +303,29 @@ class PageInteraction:
                 await handle.dispose()
         return False
 
-    async def close_overlays(self, force: bool = False) -> int:
+    @staticmethod
+    def _closers(records: Sequence[ElementRecord], labels: Sequence[str], force: bool,
+                 tried: set[int]) -> list[ElementRecord]:
+        return [r for r, label in zip(records, labels, strict=True)
+                if label == "Closer" and r.index not in tried
+                and r.layout.get("visible") and is_clickable_in_place(r)
+                and (force or r.layout.get("fixed") or r.layout.get("in_dialog"))]
+
+    async def close_overlays(self, force: bool = False,
+                             collected: tuple[list[ElementRecord], list[str]] | None = None
+                             ) -> int:
         """Click visible Closers that sit in overlays (fixed/sticky layers, dialogs).
 
         ``force`` also accepts Closers outside such layers (used when a click was
-        intercepted).  Returns the number of Closers clicked.
+        intercepted); ``collected`` saves the first collection when the caller has one.
+        Returns the number of Closers clicked.
         """
         closed = 0
         tried: set[int] = set()
         for _ in range(MAX_CLOSER_ROUNDS_DEFAULT):
-            records, labels = await self.collect()
-            closers = [r for r, label in zip(records, labels, strict=True)
-                       if label == "Closer" and r.index not in tried
-                       and r.layout.get("visible") and is_clickable_in_place(r)
-                       and (force or r.layout.get("fixed") or r.layout.get("in_dialog"))]
+            records, labels = collected or await self.collect()
+            collected = None
+            closers = self._closers(records, labels, force, tried)
             if not closers:
                 break
             closer = closers[0]
@@ -322,6 +362,9 @@ class PageInteraction:
         url_before = self.page.url.split("#")[0]
         while self.result.reveals < self._reveal_budget() and self._time_left():
             records, labels = await self.collect()
+            if self._closers(records, labels, False, set()):
+                if await self.close_overlays(collected=(records, labels)):
+                    continue
             pending = [r for r, label in zip(records, labels, strict=True)
                        if label == "Revealer" and r.layout.get("visible")
                        and not r.layout.get("exhausted") and is_clickable_in_place(r)]
@@ -337,6 +380,7 @@ class PageInteraction:
             await self.settle()
             if self.page.url.split("#")[0] != url_before:
                 self._note(f"revealer {target.text[:40]!r} navigated away; going back")
+                self.result.navigations.append(self.page.url)
                 await self.page.go_back()
                 await self.page.evaluate(js.INSTALL_JS)
                 return
@@ -359,7 +403,6 @@ class PageInteraction:
                 self.result.reveals += 1
                 self._note(f"revealed with {target.text[:40]!r}")
                 await self._maybe_snapshot(after)
-            await self.close_overlays()
 
     async def _maybe_snapshot(self, fingerprint: str) -> None:
         if self.options.snapshot_each_reveal and fingerprint not in self._fingerprints:
@@ -381,7 +424,11 @@ class PageInteraction:
         self.result.scrolls += 1
         grew = await self._changed(height_before, before)
         if not grew and self._time_left():
+            # Up one screen and down again: a feed watching a sentinel with an
+            # IntersectionObserver loads only when the sentinel enters the viewport anew.
             await asyncio.sleep(SCROLL_RETRY_PAUSE_MS_DEFAULT / 1000)
+            await self.page.evaluate(js.SCROLL_UP_JS)
+            await self.settle()
             await self.page.evaluate(js.SCROLL_JS)
             await self.settle()
             grew = await self._changed(height_before, before)
@@ -394,6 +441,15 @@ class PageInteraction:
         _, _, _, height_after = await self.progress()
         after = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
         return height_after > height_before or after != fingerprint_before
+
+
+async def prepare_page(page: PlaywrightPage, request: object = None) -> None:
+    """Install the pending-work counters before the page's own scripts run.
+
+    Call before navigating (also usable as scrapy-playwright's
+    ``playwright_page_init_callback``, which passes the request too).
+    """
+    await page.add_init_script(js.PENDING_JS)
 
 
 async def interact(page: PlaywrightPage, classify: Classify,

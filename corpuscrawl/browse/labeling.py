@@ -19,7 +19,7 @@ from typing import TextIO
 
 from corpuscrawl.browse.classifier import ElementClassifier
 from corpuscrawl.browse.elements import LABELS, ElementRecord, feature_matrix
-from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction
+from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction, prepare_page
 
 #: One key per label in the interactive prompt.
 KEYS = {"r": "Revealer", "i": "Inner", "o": "Outer", "c": "Closer", "l": "LanguageSelection",
@@ -49,6 +49,7 @@ async def page_elements(url: str, model: ElementClassifier,
         browser = await launch_chromium(pw)
         try:
             page = await browser.new_page()
+            await prepare_page(page)
             await page.goto(url, wait_until="load")
             await PageInteraction(page, guess, options or InteractionOptions(max_scrolls=2)).run()
         finally:

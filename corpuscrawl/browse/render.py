@@ -42,6 +42,9 @@ MAX_PAGES_DEFAULT = 4
 ABORTED_RESOURCE_TYPES = frozenset(("image", "media", "font"))
 #: Playwright context used for all rendered requests of the crawl.
 CONTEXT_NAME = "corpuscrawl"
+#: Run on every new page before navigation (a path, so request meta stays serializable):
+#: installs the pending-work counters the interaction loop waits on.
+PAGE_INIT_CALLBACK = "corpuscrawl.browse.interaction.prepare_page"
 
 _APP_ROOT_IDS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "application")
 _NOSCRIPT_RE = re.compile(r"(enable|activate|turn on|requires?|need)\W+(\w+\W+){0,3}javascript",
@@ -211,6 +214,7 @@ def render_meta(extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Request meta for a rendered fetch whose page the callback drives and then closes."""
     meta = {"playwright": True, "playwright_include_page": True,
             "playwright_context": CONTEXT_NAME,
+            "playwright_page_init_callback": PAGE_INIT_CALLBACK,
             "playwright_page_goto_kwargs": {"wait_until": "load"},
             "corpuscrawl_rendered": True}
     meta.update(extra or {})

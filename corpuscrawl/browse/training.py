@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from corpuscrawl.browse.classifier import ElementClassifier
 from corpuscrawl.browse.elements import LABELS, ElementRecord, feature_matrix
-from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction
+from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction, prepare_page
 from corpuscrawl.browse.localsite import LocalSite
 from corpuscrawl.shipped import models_dir
 
@@ -91,6 +91,7 @@ async def _records_of_page(browser: object, url: str,
         return out
 
     try:
+        await prepare_page(page)
         await page.goto(url, wait_until="load")
         await PageInteraction(page, gold, InteractionOptions(max_scrolls=3)).run()
     finally:
