@@ -25,3 +25,5 @@ class CrawledPage:
     alternates: dict[str, str] = field(default_factory=dict)
     #: Position and kind of this coherent text within its page (split mode), else (0, "").
     unit: tuple[int, str] = (0, "")
+    #: Why the page was rendered (or kept plain despite evidence); "" for a plain page.
+    render_reason: str = ""

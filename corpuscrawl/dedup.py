@@ -271,6 +271,26 @@ class NearDuplicateIndex:
                     best = (other, sim)
         return best[0], best[1], keys
 
+    def remove(self, key: Hashable) -> bool:
+        """Forget a kept document (a richer version replaces it); False when unknown."""
+        sig = self._signatures.pop(key, None)
+        if sig is None:
+            return False
+        for bucket, band_key in zip(self._buckets, self._band_keys(sig), strict=True):
+            found = bucket.get(band_key)
+            if found is None:
+                continue
+            if type(found) is list:
+                if key in found:
+                    found.remove(key)
+                if len(found) == 1:
+                    bucket[band_key] = found[0]
+                elif not found:
+                    del bucket[band_key]
+            elif found == key:
+                del bucket[band_key]
+        return True
+
     def add(self, key: Hashable, text: str | Sequence[str], *,
             spaced: bool = False) -> Hashable | None:
         """Keep ``text`` under ``key`` unless it near-duplicates a kept one (then return that key).

@@ -42,6 +42,9 @@ class Document:
     author: str = ""
     depth: int = 0
     rendered: bool = False
+    #: Why the page was rendered in a browser (``render=auto`` evidence, domain experience,
+    #: ``render=always``), or kept plain despite evidence; "" for a plain page.
+    render_reason: str = ""
     alternates: dict[str, str] = field(default_factory=dict)
     unit_index: int = 0
     unit_kind: str = ""

@@ -229,3 +229,17 @@ def domain_of(url: str) -> str:
     """Host of ``url`` lower-cased with any ``www.`` prefix dropped ("" when there is none)."""
     host = (urlsplit(url).hostname or "").lower()
     return host[4:] if host.startswith("www.") else host
+
+
+def state_key(url: str) -> str:
+    """Key of per-site state: :func:`domain_of`, with ``:port`` when the URL names a port.
+
+    Two sites on one host but different ports (``127.0.0.1:8001`` and ``:8002``)
+    are different sites: their boilerplate history and render experience must not mix.
+    """
+    host = domain_of(url)
+    try:
+        port = urlsplit(url).port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if host and port is not None else host

@@ -88,6 +88,7 @@ class ExtractionPipeline:
             status=item.status, content_hash=content_hash(text), date=result.date,
             author=result.author, depth=item.depth, rendered=item.rendered,
             alternates=dict(item.alternates), unit_index=item.unit[0], unit_kind=item.unit[1],
+            render_reason=item.render_reason,
         )
 
     def keep_failed(self, item: CrawledPage) -> FailedPage:

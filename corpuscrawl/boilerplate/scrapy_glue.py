@@ -70,7 +70,7 @@ from corpuscrawl.dedup import (
 )
 from corpuscrawl.extract.dom import render_text
 from corpuscrawl.items import Document
-from corpuscrawl.page import Page, domain_of
+from corpuscrawl.page import Page, state_key
 
 __all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportState",
            "existing_state", "state_for"]
@@ -301,7 +301,7 @@ class ErrorPageSeeder:
         if request.meta.get(PROBE_META):
             self._seed(request.meta[PROBE_META], response)
             raise IgnoreRequest(f"error-page probe of {request.meta[PROBE_META]} done")
-        domain = domain_of(response.url)
+        domain = state_key(response.url)  # host:port when the URL names one
         if not domain or domain in self._seeded or self.state.history is None:
             return response
         if response.status in ERROR_STATUSES:  # a free sample (robots.txt, a dead link)

@@ -8,19 +8,27 @@ Plain library code: no Scrapy.
 
 For every submitted document, in order:
 
-1. **near-duplicate check** — the text (without the paragraphs the built-in
+1. **same page, richer version** — a document whose URL (without fragment) was
+   submitted before is a second version of that page (fetched plainly and
+   rendered, or reached again through a redirect): the version with more
+   words wins.  A poorer later version is dropped as a duplicate; a richer one
+   replaces an earlier version that is still held (which then ends as a
+   duplicate) and is exported after one already released (counted as
+   ``richer_after_export``).  The same holds for a near-duplicate (step 2) of a
+   held document: the richer text is kept.
+2. **near-duplicate check** — the text (without the paragraphs the built-in
    prior flags) is compared with every document kept so far
    (:class:`corpuscrawl.dedup.NearDuplicateIndex`); a near-duplicate is
    dropped at once and is *not* added to the history.  This must come before
-   step 2: the same article reachable under two URLs would otherwise count
+   step 3: the same article reachable under two URLs would otherwise count
    each of its paragraphs twice and look like site boilerplate.  The history's
    verdicts are deliberately not used here: they change as the crawl goes on,
    and signatures taken under different evidence do not compare.  The cost:
    two different pages whose text is mostly the same long notice (notice at
    least ~8 times longer than the body, for the 0.8 default) count as
    duplicates — such pages are nearly pure boilerplate anyway.
-2. **observe** — the document's paragraphs are counted in the domain history.
-3. **hold or judge** — while the domain is cold (fewer than
+3. **observe** — the document's paragraphs are counted in the domain history.
+4. **hold or judge** — while the domain is cold (fewer than
    ``warm_documents`` documents in the history) the document is held; when
    the domain becomes warm all its held documents are judged and released in
    arrival order.  The buffer is bounded (``buffer_size`` documents over all
@@ -29,7 +37,7 @@ For every submitted document, in order:
    :meth:`ExportStage.flush` judges and releases everything still held (the
    end of a crawl) — so a held document is never exported with boilerplate
    that the evidence gathered later in the crawl would have removed.
-4. **clean** — boilerplate paragraphs are removed, the document gets
+5. **clean** — boilerplate paragraphs are removed, the document gets
    ``removed_boilerplate`` and ``boilerplate_hashes``; a document with nothing
    left is dropped (NewsFeed's "garbage": a page that is only a notice).
 
@@ -52,7 +60,7 @@ from corpuscrawl.boilerplate.history import ParagraphStats, document_key
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
 from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.items import Document, content_hash
-from corpuscrawl.page import domain_of
+from corpuscrawl.page import state_key
 
 __all__ = ["BUFFER_SIZE_DEFAULT", "EXPORTED", "BOILERPLATE", "DUPLICATE", "EMPTY",
            "STAT_NAMES", "ExportStage", "Outcome"]
@@ -92,6 +100,16 @@ class _Held:
     domain: str
     paragraphs: list[Paragraph]
     notices: list[str | None]
+    #: URL of the richer version that replaced this one while it was held ("" if none).
+    replaced_by: str = ""
+
+
+def _page_key(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def _words(text: str) -> int:
+    return len(text.split())
 
 
 class ExportStage:
@@ -110,6 +128,8 @@ class ExportStage:
         self.stats: Counter[str] = Counter()
         self._held: OrderedDict[str, list[_Held]] = OrderedDict()
         self._held_count = 0
+        # Per page URL: words of the version kept, and the held item while it is held.
+        self._versions: dict[str, tuple[int, _Held | None]] = {}
 
     @property
     def held(self) -> int:
@@ -119,18 +139,32 @@ class ExportStage:
     def submit(self, doc: Document) -> list[Outcome]:
         """Take one document; return the outcomes that became final (possibly earlier ones)."""
         self.stats["documents"] += 1
-        domain = doc.domain or domain_of(doc.url)
+        # History is per site: host:port when the URL names a port (the document's
+        # ``domain`` field is the host alone).
+        domain = state_key(doc.url) if doc.url else doc.domain
         paragraphs = split_paragraphs(doc.text)
         if not paragraphs:
             return [self._count(Outcome(doc, EMPTY))]
         notices: list[str | None] = (self.detector.notices(paragraphs)
                                      if self.detector is not None else [None] * len(paragraphs))
+        words = _words(doc.text)
+        earlier = self._versions.get(_page_key(doc.url)) if doc.url else None
+        if earlier is not None:
+            if words <= earlier[0]:
+                return [self._count(Outcome(doc, DUPLICATE, _page_key(doc.url)))]
+            self._supersede(earlier[1], doc)
         duplicate = self._duplicate_of(doc, paragraphs, notices)
         if duplicate is not None:
-            return [self._count(Outcome(doc, DUPLICATE, str(duplicate)))]
+            kept = self._versions.get(_page_key(str(duplicate)))
+            if kept is None or kept[1] is None or words <= kept[0]:
+                return [self._count(Outcome(doc, DUPLICATE, str(duplicate)))]
+            self._supersede(kept[1], doc)
+            self._duplicate_of(doc, paragraphs, notices)  # now kept in its place
+        item = _Held(doc, domain, paragraphs, notices)
+        if doc.url:
+            self._versions[_page_key(doc.url)] = (words, item if self.detector else None)
         if self.detector is None:
             return [self._count(Outcome(doc, EXPORTED))]
-        item = _Held(doc, domain, paragraphs, notices)
         # The count read while counting the document serves every later use (warm?
         # history floor), so the history is not asked for it again; a document of a warm
         # domain with nothing held is judged at once (as if held, then released), with
@@ -162,6 +196,15 @@ class ExportStage:
                                          if self.detector is not None
                                          else [None] * len(paragraphs))
             self._duplicate_of(doc, paragraphs, notices)
+
+    def _supersede(self, held: _Held | None, richer: Document) -> None:
+        """A richer version of a document arrived: the held one ends as its duplicate."""
+        if held is None:
+            self.stats["richer_after_export"] += 1
+            return
+        held.replaced_by = richer.url
+        if self.dedup is not None:
+            self.dedup.remove(held.document.url or content_hash(held.document.text))
 
     def flush(self) -> list[Outcome]:
         """Judge and release every held document (call once the crawl has ended)."""
@@ -203,6 +246,12 @@ class ExportStage:
     def _judge(self, item: _Held, stats: dict[int, ParagraphStats] | None = None,
                documents: int | None = None) -> Outcome:
         assert self.detector is not None
+        if item.document.url:
+            version = self._versions.get(_page_key(item.document.url))
+            if version is not None and version[1] is item:
+                self._versions[_page_key(item.document.url)] = (version[0], None)
+        if item.replaced_by:
+            return self._count(Outcome(item.document, DUPLICATE, item.replaced_by))
         cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs, item.notices,
                                                  stats, documents)
         doc = item.document

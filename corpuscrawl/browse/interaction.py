@@ -362,9 +362,9 @@ class PageInteraction:
         url_before = self.page.url.split("#")[0]
         while self.result.reveals < self._reveal_budget() and self._time_left():
             records, labels = await self.collect()
-            if self._closers(records, labels, False, set()):
-                if await self.close_overlays(collected=(records, labels)):
-                    continue
+            if self._closers(records, labels, False, set()) and \
+                    await self.close_overlays(collected=(records, labels)):
+                continue
             pending = [r for r, label in zip(records, labels, strict=True)
                        if label == "Revealer" and r.layout.get("visible")
                        and not r.layout.get("exhausted") and is_clickable_in_place(r)]

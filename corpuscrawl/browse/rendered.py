@@ -21,10 +21,12 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
-from corpuscrawl.browse.classifier import ElementClassifier, load_classifier
+from corpuscrawl.browse.classifier import ElementClassifier, ModelError, load_classifier
+from corpuscrawl.browse.decision import RenderDecider, RenderDecision, visible_chars
 from corpuscrawl.browse.interaction import PageInteraction
 from corpuscrawl.browse.links import FoundLink, alternates
 from corpuscrawl.browse.render import RenderPlan
+from corpuscrawl.page import Page
 from corpuscrawl.rules import DomainRules
 
 logger = logging.getLogger("corpuscrawl.browse")
@@ -33,6 +35,13 @@ logger = logging.getLogger("corpuscrawl.browse")
 RETRY_META_KEY = "corpuscrawl_render_attempt"
 #: Render attempts per URL: the first and one retry after a crash.
 MAX_ATTEMPTS_DEFAULT = 2
+#: Meta keys of a rendered request: why it is rendered, and what the plain fetch showed
+#: (visible characters, and its HTML to fall back on when rendering fails).
+REASON_META_KEY = "corpuscrawl_render_reason"
+PLAIN_CHARS_META_KEY = "corpuscrawl_plain_chars"
+PLAIN_HTML_META_KEY = "corpuscrawl_plain_html"
+#: Suffix of the static model (element features a plain page has) next to the live one.
+STATIC_MODEL_SUFFIX = "-static"
 
 
 @dataclass
@@ -54,10 +63,13 @@ class Renderer:
     """Per-crawl rendering service: the plan, the domain rules and the classifier (loaded once)."""
 
     def __init__(self, plan: RenderPlan, rules: DomainRules | None = None,
-                 classifier: ElementClassifier | None = None):
+                 classifier: ElementClassifier | None = None,
+                 static_classifier: ElementClassifier | None = None):
         self.plan = plan
         self.rules = rules
         self._classifier = classifier
+        self._static = static_classifier
+        self.decider = RenderDecider(self._classify_static)
 
     @property
     def classifier(self) -> ElementClassifier:
@@ -65,6 +77,48 @@ class Renderer:
         if self._classifier is None:
             self._classifier = load_classifier(self.plan.model)
         return self._classifier
+
+    @property
+    def static_classifier(self) -> ElementClassifier:
+        """The classifier of static elements (``<model>-static``; the live model without one)."""
+        if self._static is None:
+            try:
+                self._static = load_classifier(self.plan.model + STATIC_MODEL_SUFFIX)
+            except ModelError:
+                logger.info("no %s%s model: static pages are judged with the live model",
+                            self.plan.model, STATIC_MODEL_SUFFIX)
+                self._static = self.classifier
+        return self._static
+
+    def _classify_static(self, records: list) -> list[str]:
+        return self.static_classifier.predict(records)
+
+    def route(self, url: str) -> RenderDecision:
+        """Before fetching: render directly (``always``; ``auto`` on experience) or not."""
+        mode = self.mode_for(url)
+        if mode == "always":
+            return RenderDecision(True, "render=always", ("always",))
+        if mode == "auto":
+            return self.decider.before_fetch(url)
+        return RenderDecision(False)
+
+    def judge(self, page: Page) -> RenderDecision:
+        """After a plain fetch: render it (``auto`` with evidence) or keep the plain page."""
+        if self.mode_for(page.url) != "auto":
+            return RenderDecision(False)
+        return self.decider.after_plain(page)
+
+    def plain_meta(self, page: Page, decision: RenderDecision) -> dict[str, Any]:
+        """Meta of the re-request of a plainly fetched page: reason, plain text, fallback."""
+        return {REASON_META_KEY: decision.reason, PLAIN_CHARS_META_KEY: visible_chars(page),
+                PLAIN_HTML_META_KEY: page.html}
+
+    def learn(self, meta: dict[str, Any], url: str, rendered: Page) -> None:
+        """Record what rendering a plainly fetched page added (the site's experience)."""
+        plain = meta.get(PLAIN_CHARS_META_KEY)
+        if plain is not None:
+            gain = self.decider.learn(url, int(plain), visible_chars(rendered))
+            logger.debug("rendering %s %s text", url, "added" if gain else "added no")
 
     def plan_for(self, url: str) -> RenderPlan:
         """The crawl's plan with the URL's domain rule applied."""

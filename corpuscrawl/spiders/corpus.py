@@ -39,8 +39,17 @@ from scrapy.exceptions import CloseSpider
 from scrapy.http import Response
 from scrapy.utils.misc import load_object
 
-from corpuscrawl.browse.render import RenderPlan, render_meta, script_built_reasons  # issue 6
-from corpuscrawl.browse.rendered import Renderer, close_page, is_crash, retry_meta  # issue 6
+from corpuscrawl.browse.decision import RenderDecision
+from corpuscrawl.browse.render import RenderPlan, render_meta
+from corpuscrawl.browse.rendered import (
+    PLAIN_HTML_META_KEY,
+    REASON_META_KEY,
+    Renderer,
+    close_page,
+    is_crash,
+    retry_meta,
+)
+from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.crawlstate.addon import run_info
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
@@ -56,7 +65,7 @@ from corpuscrawl.discovery import (
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
 from corpuscrawl.page import Page, domain_of
-from corpuscrawl.rules import DomainRules  # issue 6
+from corpuscrawl.rules import DomainRules
 from corpuscrawl.summary import error_type
 from corpuscrawl.urls import check_url, has_non_html_extension, normalize_url, same_site, site_root
 
@@ -130,7 +139,7 @@ class CorpusSpider(scrapy.Spider):
                  extract_continuously: str = "", follow_alternates: str = "",
                  collection: str = "", **kwargs: Any):
         super().__init__(**kwargs)
-        # --- corpuscrawl.browse (issue 6): rendering arguments, resolved in from_crawler ---
+        # --- corpuscrawl.browse: rendering arguments, resolved in from_crawler ---
         self._render_args = {"render": render, "max_reveals": max_reveals,
                              "max_scrolls": max_scrolls, "follow": follow,
                              "extract_continuously": extract_continuously,
@@ -169,7 +178,7 @@ class CorpusSpider(scrapy.Spider):
                                spider.demo_server.url)
         spider.allowed = {domain_of(u) for u in spider.seed_urls} | spider.extra_domains
         spider._name_collection(settings)
-        # --- corpuscrawl.browse (issue 6): rendering plan; the add-on reads CORPUSCRAWL_RENDER
+        # --- corpuscrawl.browse: rendering plan; the add-on reads CORPUSCRAWL_RENDER
         # (settings are not frozen yet) to install scrapy-playwright only when needed ---
         plan = RenderPlan.from_args(settings, **spider._render_args)
         spider.renderer = Renderer(plan, DomainRules.from_settings(settings))
@@ -198,9 +207,13 @@ class CorpusSpider(scrapy.Spider):
     # --- requests -------------------------------------------------------------
 
     def _request(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request:
-        # --- corpuscrawl.browse (issue 6): render=always pages go through Chromium ---
-        if callback is None and self.renderer.mode_for(url) == "always":
-            return self._rendered_request(url, priority, meta)
+        # --- corpuscrawl.browse: pages the renderer routes to Chromium before any fetch ---
+        if callback is None:
+            decision = self.renderer.route(url)
+            if decision.render:
+                self._count_render(decision, "direct")
+                return self._rendered_request(url, priority,
+                                              {**meta, REASON_META_KEY: decision.reason})
         # --- end corpuscrawl.browse ---
         return scrapy.Request(url, callback=callback or self.parse, priority=priority,
                               meta=meta, errback=self._errback)
@@ -347,24 +360,27 @@ class CorpusSpider(scrapy.Spider):
         if self.max_pages is not None and self._documents >= self.max_pages:
             return  # in-flight responses after the limit are not extracted
         page = Page.from_html(response.text, url=response.url, status=response.status)
-        # --- corpuscrawl.browse (issue 6): render=auto re-requests script-built pages ---
-        if not response.meta.get("corpuscrawl_rendered"):
-            stats.inc_value("corpuscrawl/fetch/plain")
-            if self.renderer.mode_for(response.url) == "auto":
-                reasons = script_built_reasons(page)
-                if reasons:
-                    stats.inc_value("corpuscrawl/render/auto_rerender")
-                    self.logger.debug("rendering %s: %s", response.url, "; ".join(reasons))
-                    # DepthMiddleware counts this re-request as a hop; keep the real depth.
-                    yield self._rendered_request(
-                        response.url, response.request.priority,
-                        {"corpuscrawl_depth": response.meta.get("depth", 0)}, dont_filter=True)
-                    return
+        # --- corpuscrawl.browse: render=auto re-requests pages that need a browser (the
+        # plain version is then never emitted); overlays of the static HTML are dropped ---
+        stats.inc_value("corpuscrawl/fetch/plain")
+        decision = self.renderer.judge(page)
+        if decision.render:
+            self._count_render(decision, "auto_rerender")
+            # DepthMiddleware counts this re-request as a hop; keep the real depth.
+            yield self._rendered_request(
+                response.url, response.request.priority,
+                {"corpuscrawl_depth": response.meta.get("depth", 0),
+                 **self.renderer.plain_meta(page, decision)}, dont_filter=True)
+            return
+        if decision.reason:
+            self._count_render(decision, "kept_plain")
+        page = without_overlays(page)
         # --- end corpuscrawl.browse ---
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
-        yield from self.crawled(response.url, response.status, response.text, result, depth)
+        yield from self.crawled(response.url, response.status, response.text, result, depth,
+                                render_reason=decision.reason)
         self.count_document(result)
         if self.depth_limit is not None and depth >= self.depth_limit:
             return
@@ -403,7 +419,14 @@ class CorpusSpider(scrapy.Spider):
                 if request is not None:
                     yield request
 
-    # --- corpuscrawl.browse (issue 6): rendered pages -------------------------------------
+    # --- corpuscrawl.browse: rendered pages ---------------------------------------------
+
+    def _count_render(self, decision: RenderDecision, route: str) -> None:
+        stats = self.crawler.stats
+        stats.inc_value(f"corpuscrawl/render/{route}")
+        for kind in decision.kinds:
+            stats.inc_value(f"corpuscrawl/render/reason/{kind}")
+        self.logger.debug("%s: %s (%s)", route, decision.reason, route)
 
     def _rendered_request(self, url: str, priority: int, meta: dict[str, Any],
                           dont_filter: bool = False) -> scrapy.Request:
@@ -419,7 +442,9 @@ class CorpusSpider(scrapy.Spider):
         """Reveal, close and scroll in the browser, then extract like ``parse`` does.
 
         Links come from the element classifier (Inner; Outer with ``follow=all``;
-        LanguageSelection with ``follow_alternates``), not from the raw HTML.
+        LanguageSelection with ``follow_alternates``), not from the raw HTML.  When
+        rendering fails for good, the plain version (if the page was fetched plainly
+        first) is extracted instead.
         """
         stats = self.crawler.stats
         page = response.meta.pop("playwright_page", None)
@@ -434,27 +459,33 @@ class CorpusSpider(scrapy.Spider):
             else:
                 stats.inc_value("corpuscrawl/render/failures")
                 self.logger.warning("rendering %s failed: %s", response.url, exc)
+                for item in self._plain_fallback(response.meta, response.url):
+                    yield item
             return
         stats.inc_value("corpuscrawl/fetch/rendered")
         stats.inc_value("corpuscrawl/render/reveals", outcome.reveals)
         stats.inc_value("corpuscrawl/render/closes", outcome.closes)
         stats.inc_value("corpuscrawl/render/scrolls", outcome.scrolls)
+        reason = response.meta.get(REASON_META_KEY) or "rendered"
         depth = response.meta.get("corpuscrawl_depth", response.meta.get("depth", 0))
-        final = Page.from_html(outcome.html, url=response.url, status=response.status)
+        final = without_overlays(Page.from_html(outcome.html, url=response.url,
+                                                status=response.status))
+        self.renderer.learn(response.meta, response.url, final)
         final_result = self.extraction.run(final)
         seen_texts = {final_result.text}
         for number, html in enumerate(outcome.snapshots, 1):  # extract_continuously
-            result = self.extraction.run(Page.from_html(html, url=response.url))
+            result = self.extraction.run(without_overlays(Page.from_html(html, url=response.url)))
             if result.text in seen_texts:
                 continue
             seen_texts.add(result.text)
             for item in self.crawled(f"{response.url}#corpuscrawl-reveal-{number}",
                                      response.status, html, result, depth, rendered=True,
-                                     alternates=outcome.alternates):
+                                     alternates=outcome.alternates, render_reason=reason):
                 yield item
         stats.inc_value("corpuscrawl/pages")
         for item in self.crawled(response.url, response.status, outcome.html, final_result,
-                                 depth, rendered=True, alternates=outcome.alternates):
+                                 depth, rendered=True, alternates=outcome.alternates,
+                                 render_reason=reason):
             yield item
         self.count_document(final_result)
         if self.depth_limit is not None and depth >= self.depth_limit:
@@ -471,8 +502,23 @@ class CorpusSpider(scrapy.Spider):
             if request is not None:
                 yield request
 
+    def _plain_fallback(self, meta: dict[str, Any], url: str) -> Iterator[Any]:
+        """The plain version of a page whose rendering failed (nothing is lost)."""
+        html = meta.get(PLAIN_HTML_META_KEY)
+        if not html:
+            return
+        self.crawler.stats.inc_value("corpuscrawl/render/fallback_plain")
+        page = without_overlays(Page.from_html(html, url=url))
+        result = self.extraction.run(page)
+        depth = meta.get("corpuscrawl_depth", 0)
+        yield from self.crawled(url, 200, html, result, depth,
+                                render_reason="rendering failed: plain version")
+        self.count_document(result)
+        if self.depth_limit is None or depth < self.depth_limit:
+            yield from self.links(page, result.text, result.language, result.title)
+
     async def _errback_rendered(self, failure: Any) -> AsyncIterator[Any]:
-        """Close the page of a failed rendered request; retry a crash once."""
+        """Close the page of a failed rendered request; retry a crash once, else fall back."""
         request = failure.request
         await close_page(request.meta.pop("playwright_page", None))
         if failure.check(NotModified):  # a recrawl's plain conditional GET answered 304
@@ -484,5 +530,7 @@ class CorpusSpider(scrapy.Spider):
             return
         self.crawler.stats.inc_value("corpuscrawl/render/failures")
         self._errback(failure)
+        for item in self._plain_fallback(request.meta, request.url):
+            yield item
 
     # --- end corpuscrawl.browse ---

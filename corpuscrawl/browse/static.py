@@ -1,0 +1,235 @@
+"""What a plain (unrendered) page says before any browser runs: overlays and reveal controls.
+
+Two uses:
+
+* :func:`without_overlays` — consent walls, newsletter modals and paywall
+  layers that sit in the static HTML are taken out of a plainly fetched page
+  before extraction, as the rendered path takes them out of its snapshot.  An
+  overlay is an element marked as a dialog (``<dialog>``, ``role=dialog``,
+  ``aria-modal``), or one whose class/id names an overlay
+  (:data:`OVERLAY_HOOKS_DEFAULT`) or whose inline style fixes it over the
+  page, that holds a control and little of the page's text.
+* :func:`reveal_controls` — the elements of the static HTML that the element
+  classifier (on the features a static page has: tag, attributes, text,
+  structural position; no geometry) takes for Revealers that act in place,
+  plus ARIA disclosure controls whose target is empty.  A page with such
+  controls holds text that only a browser shows (``render=auto``).
+
+* :func:`hidden_content_evidence` — other marks of text only a browser shows:
+  text held in ``<template>``, empty custom elements (shadow DOM), same-site
+  iframes, links that exist only for scripts (``onclick``, ``data-href``) and
+  inline scripts that fetch more content on scroll.
+
+No Scrapy; reads a :class:`~corpuscrawl.page.Page` and never modifies its
+shared trees.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from urllib.parse import urljoin
+
+import lxml.html
+from lxml import etree
+
+from corpuscrawl.browse.elements import ElementRecord, is_clickable_in_place
+from corpuscrawl.extract.dom import normalize_space
+from corpuscrawl.page import Page
+
+#: Class/id words of overlay containers (consent managers, modals, paywalls, popups).
+OVERLAY_HOOKS_DEFAULT = ("consent", "cookie", "gdpr", "cmp", "modal", "overlay", "popup",
+                         "newsletter", "paywall", "interstitial", "lightbox", "regwall",
+                         "subscribe-wall", "onetrust", "didomi", "qc-cmp", "sp_message")
+#: An overlay holds at most this share of the page's text (the rest is the page)...
+OVERLAY_MAX_TEXT_SHARE_DEFAULT = 0.4
+#: ... and at most this many characters (a consent text is ~200-1200).
+OVERLAY_MAX_CHARS_DEFAULT = 2000
+#: Layout keys a static element can have (structure only); the static model sees these.
+STATIC_LAYOUT_KEYS = ("visible", "in_nav", "in_footer", "in_dialog", "in_form")
+
+_CANDIDATES = ("a", "button", "summary", "input", "div", "span", "li")
+_CONTROL_TAGS = frozenset(("a", "button", "input", "select"))
+_FIXED_RE = re.compile(r"position\s*:\s*(fixed|sticky)", re.I)
+_HIDDEN_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_TOKEN_RE = re.compile(r"[a-z0-9_]+(?:-[a-z0-9_]+)*")
+_ROLES = ("button", "tab", "link", "menuitem")
+
+Classify = Callable[[Sequence[ElementRecord]], Sequence[str]]
+
+
+def _hooks(el: etree._Element) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''}".lower()
+
+
+def _is_overlay_container(el: etree._Element) -> bool:
+    if el.tag == "dialog" or el.get("aria-modal") == "true" or \
+            el.get("role") in ("dialog", "alertdialog"):
+        return True
+    if el.tag not in ("div", "section", "aside", "form", "dialog"):
+        return False
+    hooks = _hooks(el)
+    if any(h in token for token in _TOKEN_RE.findall(hooks) for h in OVERLAY_HOOKS_DEFAULT):
+        return True
+    return bool(_FIXED_RE.search(el.get("style") or ""))
+
+
+def overlay_elements(page: Page) -> list[etree._Element]:
+    """The outermost overlay elements of the page's body (see the module docstring)."""
+    body = page.tree.find("body")
+    if body is None:
+        return []
+    total = len(normalize_space(body.text_content()))
+    found: list[etree._Element] = []
+    for el in body.iter():
+        if not isinstance(el.tag, str) or not _is_overlay_container(el):
+            continue
+        if any(f in el.iterancestors() for f in found):
+            continue
+        chars = len(normalize_space(el.text_content()))
+        has_control = el.tag == "dialog" or any(
+            isinstance(d.tag, str) and d.tag in _CONTROL_TAGS for d in el.iter())
+        if not has_control and not chars:
+            found.append(el)  # an empty backdrop
+            continue
+        if has_control and chars <= OVERLAY_MAX_CHARS_DEFAULT and \
+                chars <= OVERLAY_MAX_TEXT_SHARE_DEFAULT * max(total, 1):
+            found.append(el)
+    return found
+
+
+def without_overlays(page: Page) -> Page:
+    """The page without its static overlays (the same object when it has none)."""
+    overlays = overlay_elements(page)
+    if not overlays:
+        return page
+    paths = [page.tree.getroottree().getpath(el) for el in overlays]
+    tree = page.copy_tree(clean=False)
+    doc = tree.getroottree()
+    copies = [found[0] for found in (doc.xpath(path) for path in paths) if found]
+    for el in copies:  # resolved before any removal: removing shifts sibling positions
+        el.drop_tree()
+    html = lxml.html.tostring(tree, encoding="unicode")
+    return replace(page, html=html, tree=tree)
+
+
+# --- reveal controls ------------------------------------------------------------------
+
+def _hidden(el: etree._Element) -> bool:
+    for node in (el, *el.iterancestors()):
+        if node.get("hidden") is not None or _HIDDEN_RE.search(node.get("style") or ""):
+            return True
+    return False
+
+
+def _inside(el: etree._Element, tags: tuple[str, ...], roles: tuple[str, ...]) -> bool:
+    return any(a.tag in tags or a.get("role") in roles for a in (el, *el.iterancestors()))
+
+
+def static_records(page: Page, limit: int = 2000) -> list[tuple[ElementRecord, etree._Element]]:
+    """Actionable elements of the static HTML as classifier records (no geometry)."""
+    body = page.tree.find("body")
+    if body is None:
+        return []
+    out: list[tuple[ElementRecord, etree._Element]] = []
+    lang = page.tree.get("lang") or ""
+    for el in body.iter(*_CANDIDATES):
+        if el.tag in ("div", "span", "li") and not (
+                el.get("onclick") or el.get("role") in _ROLES or el.get("data-href")
+                or el.get("aria-expanded") is not None):
+            continue
+        if el.tag == "input" and el.get("type") not in ("button", "submit"):
+            continue
+        if _inside(el, ("noscript", "template"), ()):
+            continue
+        attributes = {str(k).lower(): str(v)[:500] for k, v in el.attrib.items()}
+        text = normalize_space(el.text_content() or el.get("value") or
+                               el.get("aria-label") or el.get("title") or "")[:300]
+        layout = {"visible": not _hidden(el),
+                  "in_nav": _inside(el, ("nav", "header"), ("navigation", "banner")),
+                  "in_footer": _inside(el, ("footer",), ("contentinfo",)),
+                  "in_dialog": _inside(el, ("dialog",), ("dialog", "alertdialog")),
+                  "in_form": _inside(el, ("form",), ())}
+        html = lxml.html.tostring(el, encoding="unicode", with_tail=False)[:2000]
+        out.append((ElementRecord(tag=el.tag, attributes=attributes, text=text, html=html,
+                                  page_url=page.url, layout=layout, page_lang=lang), el))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def static_view(record: ElementRecord) -> ElementRecord:
+    """A (live) record as a static page shows it: structural layout keys only."""
+    layout = {k: record.layout[k] for k in STATIC_LAYOUT_KEYS if k in record.layout}
+    return replace(record, layout=layout)
+
+
+#: ``<template>`` content above this many characters is text waiting for a script.
+TEMPLATE_MIN_CHARS_DEFAULT = 200
+_SCROLL_RE = re.compile(r"IntersectionObserver|addEventListener\(\s*['\"]scroll['\"]")
+_FETCH_RE = re.compile(r"\bfetch\(|XMLHttpRequest|\$\.(?:get|ajax|getJSON)\(|axios\.")
+
+
+def hidden_content_evidence(page: Page) -> list[tuple[str, str]]:
+    """``(kind, reason)`` pairs of text the static page holds back for scripts."""
+    from corpuscrawl.browse.elements import same_site, scripted_target
+
+    found: list[tuple[str, str]] = []
+    body = page.tree.find("body")
+    if body is None:
+        return found
+    template_chars = sum(len(normalize_space(t.text_content())) for t in body.iter("template"))
+    if template_chars >= TEMPLATE_MIN_CHARS_DEFAULT:
+        found.append(("template-text", f"{template_chars} characters of text in <template>"))
+    custom = [el.tag for el in body.iter() if isinstance(el.tag, str) and "-" in el.tag
+              and not normalize_space(el.text_content())]
+    if custom:
+        found.append(("custom-elements", f"empty custom element <{custom[0]}>"))
+    frames = [el.get("src") for el in body.iter("iframe")
+              if el.get("src") and same_site(urljoin(page.url, el.get("src")), page.url)]
+    if frames:
+        found.append(("iframe", f"same-site iframe {frames[0]}"))
+    scripted = sum(1 for el in body.iter() if isinstance(el.tag, str) and el.get("href") is None
+                   and scripted_target({k: str(v) for k, v in el.attrib.items()}))
+    if scripted:
+        found.append(("script-links", f"{scripted} link(s) only for scripts"))
+    inline = " ".join(s.text or "" for s in page.tree.iter("script") if not s.get("src"))
+    if _SCROLL_RE.search(inline) and _FETCH_RE.search(inline):
+        found.append(("scroll-loading", "inline script fetches content on scroll"))
+    return found
+
+
+def _target_has_text(page: Page, el: etree._Element) -> bool | None:
+    """Whether the element an ``aria-controls`` / ``#fragment`` points to holds text."""
+    ids = (el.get("aria-controls") or "").split()
+    href = (el.get("href") or "").strip()
+    if not ids and href.startswith("#") and len(href) > 1:
+        ids = [href[1:]]
+    if not ids:
+        return None
+    for ident in ids:
+        found = page.tree.xpath("//*[@id=$i]", i=ident)
+        if found and normalize_space(found[0].text_content()):
+            return True
+    return False
+
+
+def reveal_controls(page: Page, classify: Classify | None) -> list[ElementRecord]:
+    """Controls of the static page that reveal text not yet in it (see the module docstring)."""
+    pairs = [(r, el) for r, el in static_records(page)
+             if r.layout["visible"] and not r.layout["in_nav"] and not r.layout["in_footer"]
+             and not r.layout["in_dialog"] and is_clickable_in_place(r)]
+    if not pairs:
+        return []
+    labels = list(classify([r for r, _ in pairs])) if classify else ["Other"] * len(pairs)
+    found = []
+    for (record, el), label in zip(pairs, labels, strict=True):
+        target = _target_has_text(page, el)
+        if target is True or record.tag == "summary":
+            continue  # what it shows is in the HTML already
+        disclosure = target is False and (el.get("aria-expanded") == "false"
+                                          or el.get("aria-selected") == "false")
+        if label == "Revealer" or disclosure:
+            found.append(record)
+    return found
