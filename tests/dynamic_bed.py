@@ -237,6 +237,7 @@ def _details(ctx: Context, p: Pattern) -> Site:
 {w.para(p.keep(p.marker('inside2')))}</details>
 <details><summary>Methodology</summary>{w.para(p.keep(p.marker('method')))}</details>
 <template id="unused"><p>{p.drop(p.nope())} template never used on this page.</p></template>"""
+    p.labels = [("summary", "Revealer")]
     return Site(pages={ctx.path(): page(ctx, "Orchard yields measured in the valley", body)})
 
 
@@ -402,7 +403,8 @@ render();"""
     site.pages[ctx.path()] = html
     if not hash_routing:
         site.pages[ctx.path("story-2")] = html
-    p.labels = [("a.route", "Inner")]
+    # a hash route is no page of its own for a crawler, and clicking it replaces the text
+    p.labels = [("a.route", "Other" if hash_routing else "Inner")]
     return site
 
 

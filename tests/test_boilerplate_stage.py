@@ -106,3 +106,51 @@ def test_empty_documents_and_disabled_detector():
     assert empty.status == EMPTY
     (passed,) = stage.submit(doc(0))
     assert passed.status == EXPORTED and passed.document.text == doc(0).text
+
+
+def _version(url: str, paragraphs: int) -> Document:
+    a = ALL_ARTICLES[0]
+    text = "\n".join(a.paragraphs[:paragraphs])
+    return Document(url=url, domain="news.example", text=text, content_hash=content_hash(text))
+
+
+def test_a_richer_version_of_a_held_page_replaces_the_poorer_one(stage):
+    url = "http://news.example/a"
+    assert stage.submit(_version(url, 1)) == []          # plain fetch: headline + teaser
+    assert stage.submit(_version(url, len(ALL_ARTICLES[0].paragraphs))) == []  # rendered
+    outcomes = stage.flush()
+    exported = [o for o in outcomes if o.exported]
+    assert len(exported) == 1 and exported[0].document.text.count("\n") >= 1
+    (dropped,) = [o for o in outcomes if not o.exported]
+    assert dropped.status == DUPLICATE and dropped.duplicate_of == url
+
+
+def test_a_poorer_later_version_is_dropped_even_without_boilerplate_removal():
+    stage = ExportStage(None, NearDuplicateIndex())
+    url = "http://news.example/a#top"
+    (first,) = stage.submit(_version(url, 2))
+    (second,) = stage.submit(_version("http://news.example/a", 1))
+    assert first.exported and second.status == DUPLICATE
+    (third,) = stage.submit(_version("http://news.example/a", 3))
+    assert third.exported and stage.stats["richer_after_export"] == 1
+
+
+def test_a_richer_near_duplicate_under_another_url_replaces_a_held_one(stage):
+    poorer = _version("http://news.example/b", len(ALL_ARTICLES[0].paragraphs))
+    text = poorer.text + "\nThree readers wrote in to say the bridge was repaired last week."
+    full = Document(url="http://news.example/a", domain="news.example", text=text)
+    stage.submit(poorer)
+    stage.submit(full)
+    outcomes = stage.flush()
+    assert [o.document.url for o in outcomes if o.exported] == ["http://news.example/a"]
+
+
+def test_history_is_kept_per_host_and_port():
+    with SQLiteHistory(":memory:") as h:
+        stage = ExportStage(Detector(h, CONFIG), NearDuplicateIndex())
+        a, b = doc(0, "127.0.0.1:8001"), doc(1, "127.0.0.1:8002")
+        stage.submit(Document(**{**a.__dict__, "domain": "127.0.0.1"}))
+        stage.submit(Document(**{**b.__dict__, "domain": "127.0.0.1"}))
+        assert h.document_count("127.0.0.1:8001") == 1
+        assert h.document_count("127.0.0.1:8002") == 1
+        assert h.document_count("127.0.0.1") == 0

@@ -155,10 +155,15 @@ class ExportStage:
             self._supersede(earlier[1], doc)
         duplicate = self._duplicate_of(doc, paragraphs, notices)
         if duplicate is not None:
+            same_page = earlier is not None and _page_key(str(duplicate)) == _page_key(doc.url)
             kept = self._versions.get(_page_key(str(duplicate)))
-            if kept is None or kept[1] is None or words <= kept[0]:
+            if not same_page and (kept is None or kept[1] is None or words <= kept[0]):
                 return [self._count(Outcome(doc, DUPLICATE, str(duplicate)))]
-            self._supersede(kept[1], doc)
+            if same_page:  # the poorer version of this page, already released
+                assert self.dedup is not None
+                self.dedup.remove(duplicate)
+            else:
+                self._supersede(kept[1], doc)  # type: ignore[index]
             self._duplicate_of(doc, paragraphs, notices)  # now kept in its place
         item = _Held(doc, domain, paragraphs, notices)
         if doc.url:

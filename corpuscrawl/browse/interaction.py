@@ -359,7 +359,7 @@ class PageInteraction:
 
     async def reveal_all(self) -> None:
         """Click Revealers until none is left, the limit is reached or time runs out."""
-        url_before = self.page.url.split("#")[0]
+        url_before, _, url_fragment = self.page.url.partition("#")
         while self.result.reveals < self._reveal_budget() and self._time_left():
             records, labels = await self.collect()
             if self._closers(records, labels, False, set()) and \
@@ -367,7 +367,8 @@ class PageInteraction:
                 continue
             pending = [r for r, label in zip(records, labels, strict=True)
                        if label == "Revealer" and r.layout.get("visible")
-                       and not r.layout.get("exhausted") and is_clickable_in_place(r)]
+                       and not r.layout.get("exhausted") and is_clickable_in_place(r)
+                       and not _is_hash_route(r)]
             if not pending:
                 return
             target = pending[0]
@@ -378,6 +379,14 @@ class PageInteraction:
                 await self.page.evaluate(js.MARK_JS, [target.index, True])
                 continue
             await self.settle()
+            fragment = self.page.url.partition("#")[2]
+            if fragment != url_fragment and fragment.startswith(("/", "!")):
+                # A hash route of a client-side app: it replaces the page's text.
+                self._note(f"{target.text[:40]!r} switched to route #{fragment}; going back")
+                await self.page.go_back()
+                await self.settle()
+                await self.page.evaluate(js.MARK_JS, [target.index, True])
+                continue
             if self.page.url.split("#")[0] != url_before:
                 self._note(f"revealer {target.text[:40]!r} navigated away; going back")
                 self.result.navigations.append(self.page.url)
@@ -441,6 +450,11 @@ class PageInteraction:
         _, _, _, height_after = await self.progress()
         after = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
         return height_after > height_before or after != fingerprint_before
+
+
+def _is_hash_route(record: ElementRecord) -> bool:
+    """A link to a client-side hash route (``#/story``, ``#!/story``): navigation, no reveal."""
+    return (record.attributes.get("href") or "").strip().startswith(("#/", "#!"))
 
 
 async def prepare_page(page: PlaywrightPage, request: object = None) -> None:

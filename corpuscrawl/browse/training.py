@@ -10,9 +10,19 @@ interaction loop is run with the gold labels as its classifier; every distinct
 element state seen along the way (before and after overlays close, after each
 reveal and scroll) becomes a record.
 
+The generated test bed of dynamic patterns (``tests/dynamic_bed.py``, in a
+repository checkout) adds its pages with ``--bed``: each pattern declares the
+gold labels of its elements; the whole bed counts as one site in the
+leave-one-site-out estimate.
+
+Two models are trained on the same set: the live model (all features, for
+the interaction loop) and the static model (``element-classifier-static``:
+the features a plain, unrendered page has — no geometry — for ``render=auto``,
+:mod:`corpuscrawl.browse.static`).
+
 Usage::
 
-    python -m corpuscrawl.browse.training build   # -> models/elements-train.jsonl
+    python -m corpuscrawl.browse.training build --bed   # -> models/elements-train.jsonl
     python -m corpuscrawl.browse.training train   # -> models/element-classifier.{json,md}
     python -m corpuscrawl.browse.training all     # both
 
@@ -36,6 +46,7 @@ from corpuscrawl.browse.classifier import ElementClassifier
 from corpuscrawl.browse.elements import LABELS, ElementRecord, feature_matrix
 from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction, prepare_page
 from corpuscrawl.browse.localsite import LocalSite
+from corpuscrawl.browse.static import static_view
 from corpuscrawl.shipped import models_dir
 
 #: The hand-written pages and their labels.json.
@@ -43,6 +54,9 @@ PAGES_DIR_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "data" / "dy
 #: File names of the shipped set, model and card inside ``models/``.
 TRAIN_SET_NAME = "elements-train.jsonl"
 MODEL_NAME = "element-classifier.json"
+STATIC_MODEL_NAME = "element-classifier-static.json"
+#: Seed of the test bed pages in the shipped training set.
+BED_SEED_DEFAULT = 0
 CARD_NAME = "element-classifier.md"
 
 _GOLD_JS = """
@@ -102,8 +116,9 @@ async def _records_of_page(browser: object, url: str,
     return list(seen.values())
 
 
-async def build_training_set(pages_dir: Path = PAGES_DIR_DEFAULT) -> list[ElementRecord]:
-    """Render every labelled page and return its labelled element records."""
+async def build_training_set(pages_dir: Path = PAGES_DIR_DEFAULT,
+                             bed_seed: int | None = None) -> list[ElementRecord]:
+    """Render every labelled page (and the test bed's, with ``bed_seed``) into records."""
     from playwright.async_api import async_playwright
 
     from corpuscrawl.browse.browser import launch_chromium
@@ -120,8 +135,31 @@ async def build_training_set(pages_dir: Path = PAGES_DIR_DEFAULT) -> list[Elemen
                         _pin_port(record, site.port)
                     records.extend(found)
                     print(f"{page_path}: {len(found)} elements", file=sys.stderr)
+                if bed_seed is not None:
+                    records.extend(await _bed_records(browser, bed_seed))
             finally:
                 await browser.close()
+    return records
+
+
+async def _bed_records(browser: object, seed: int) -> list[ElementRecord]:
+    """Records of the test bed's pattern pages (``tests/dynamic_bed.py``, repository only)."""
+    repo = str(PAGES_DIR_DEFAULT.parents[2])
+    if repo not in sys.path:
+        sys.path.insert(0, repo)
+    try:
+        from tests.dynamic_bed import TestBed
+    except ImportError as exc:
+        raise ValueError(f"--bed needs a repository checkout with tests/dynamic_bed.py "
+                         f"({exc})") from exc
+    records: list[ElementRecord] = []
+    with TestBed(seed=seed) as bed:
+        for name, pattern in bed.patterns.items():
+            found = await _records_of_page(browser, bed.url(name), pattern.gold_labels)
+            for record in found:
+                _pin_port(record, bed.port)
+            records.extend(found)
+            print(f"bed/{name}: {len(found)} elements", file=sys.stderr)
     return records
 
 
@@ -168,12 +206,16 @@ def site_group(record: ElementRecord) -> str:
     return parts[0] if parts else ""
 
 
-def cross_validate(records: Sequence[ElementRecord], grouped: bool) -> dict[str, dict[str, float]]:
+def cross_validate(records: Sequence[ElementRecord], grouped: bool,
+                   static: bool = False) -> dict[str, dict[str, float]]:
     """Per-class precision/recall/F1 (+ support) of out-of-fold predictions.
 
     ``grouped``: leave one site out (no page of the test site seen in training);
-    otherwise stratified 5-fold over elements.
+    otherwise stratified 5-fold over elements.  ``static``: the static model's view
+    of the records (:func:`corpuscrawl.browse.static.static_view`).
     """
+    if static:
+        records = [static_view(r) for r in records]
     from sklearn.metrics import precision_recall_fscore_support
     from sklearn.model_selection import LeaveOneGroupOut, StratifiedKFold
 
@@ -207,7 +249,7 @@ def _table(report: dict[str, dict[str, float]]) -> str:
 
 
 def write_card(path: Path, model: ElementClassifier, records: Sequence[ElementRecord],
-               grouped: dict, stratified: dict) -> None:
+               grouped: dict, stratified: dict, static_grouped: dict | None = None) -> None:
     """Write the model card: data, parameters, cross-validated scores, how to rebuild."""
     counts = Counter(r.label for r in records)
     sites = sorted({site_group(r) for r in records})
@@ -222,10 +264,12 @@ Stored as plain JSON (`element-classifier.json`: node arrays, no pickle); the tr
 
 - Trained: {dt.date.today().isoformat()}
 - Data: `models/{TRAIN_SET_NAME}`, {len(records)} labelled elements from
-  {len(sites)} hand-written sites in `tests/data/dynamic/` ({', '.join(sites)}),
+  {len(sites)} sites: hand-written pages in `tests/data/dynamic/` and the generated
+  dynamic-pattern test bed ({', '.join(sites)}),
   each rendered in headless Chromium and collected at every step of the interaction loop.
 - Class counts: {', '.join(f'{k}: {v}' for k, v in sorted(counts.items()))}
-- Rebuild: `python -m corpuscrawl.browse.training all`
+- Rebuild: `python -m corpuscrawl.browse.training all --bed` (the bed pages are
+  `tests/dynamic_bed.py` with seed {BED_SEED_DEFAULT}, one site `bed` in the grouping)
 
 ## Cross-validation: leave one site out
 
@@ -238,7 +282,7 @@ No element of the held-out site is seen in training — the honest estimate for 
 Elements of the same site appear in training and test folds (optimistic).
 
 {_table(stratified)}
-
+{_static_section(static_grouped)}
 ## Limits
 
 The set is small and synthetic (realistic patterns, but written by us); the keyword
@@ -251,17 +295,39 @@ append them to the set and retrain.
     path.write_text(text, encoding="utf-8")
 
 
+def _static_section(report: dict | None) -> str:
+    if report is None:
+        return ""
+    return f"""
+## Static model: leave one site out
+
+`element-classifier-static.json`: the same tree fitted on the features a plain
+(unrendered) page has — tag, attributes, text, structural position (nav, footer,
+dialog, form, hidden) but no geometry or overlay position.  `render=auto` uses it to
+find reveal controls in the static HTML (`corpuscrawl/browse/static.py`).
+
+{_table(report)}
+"""
+
+
 def train(set_path: Path, out_dir: Path) -> ElementClassifier:
-    """Train on a labelled set, cross-validate, and write the model and its card."""
+    """Train on a labelled set, cross-validate, and write both models and the card."""
     records = read_jsonl(set_path)
     grouped = cross_validate(records, grouped=True)
     stratified = cross_validate(records, grouped=False)
+    static_grouped = cross_validate(records, grouped=True, static=True)
+    static_model = ElementClassifier().fit([static_view(r) for r in records])
+    static_model.metadata = {"trained_on": set_path.name, "records": len(records),
+                             "view": "static", "date": dt.date.today().isoformat(),
+                             "cv_leave_one_site_out_accuracy":
+                                 round(static_grouped["accuracy"]["value"], 4)}
+    static_model.save(out_dir / STATIC_MODEL_NAME)
     model = ElementClassifier().fit(records)
     model.metadata = {"trained_on": set_path.name, "records": len(records),
                       "date": dt.date.today().isoformat(),
                       "cv_leave_one_site_out_accuracy": round(grouped["accuracy"]["value"], 4)}
     model.save(out_dir / MODEL_NAME)
-    write_card(out_dir / CARD_NAME, model, records, grouped, stratified)
+    write_card(out_dir / CARD_NAME, model, records, grouped, stratified, static_grouped)
     return model
 
 
@@ -274,13 +340,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="directory of labelled pages with labels.json")
     parser.add_argument("--models", type=Path, default=None,
                         help="output directory (default: $CORPUSCRAWL_MODELS_DIR, else the shipped models/)")
+    parser.add_argument("--bed", nargs="?", type=int, const=BED_SEED_DEFAULT, default=None,
+                        help="also label the test bed's pattern pages (seed, default "
+                             f"{BED_SEED_DEFAULT})")
     parser.add_argument("--set", type=Path, default=None,
                         help=f"training set to train on (default: <models>/{TRAIN_SET_NAME})")
     args = parser.parse_args(argv)
     out_dir = args.models or models_dir()
     set_path = args.set or out_dir / TRAIN_SET_NAME
     if args.step in ("build", "all"):
-        records = asyncio.run(build_training_set(args.pages))
+        records = asyncio.run(build_training_set(args.pages, args.bed))
         write_jsonl(records, out_dir / TRAIN_SET_NAME)
         print(f"wrote {len(records)} records to {out_dir / TRAIN_SET_NAME}", file=sys.stderr)
         set_path = out_dir / TRAIN_SET_NAME

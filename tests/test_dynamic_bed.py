@@ -1,0 +1,163 @@
+"""Real crawls of the dynamic-pattern test bed (tests/dynamic_bed.py) in headless Chromium.
+
+The fast subset runs by default; the whole generator, the runs under CPU load
+and the cost check are marked slow (they still run in CI).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+import sqlite3
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from corpuscrawl.browse.browser import chromium_path
+from tests.crawl_helpers import run_crawl, stat
+from tests.dynamic_bed import PATTERN_SPECS, TestBed, score
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(chromium_path()).exists(),
+                       reason=f"Chromium not installed at {chromium_path()}"),
+]
+
+FAST = [name for name, (_, _, fast) in PATTERN_SPECS.items() if fast]
+
+
+def crawl(tmp_path: Path, bed: TestBed, mode: str, names: list[str], tag: str,
+          settings: dict[str, str] | None = None) -> tuple[list[dict], str]:
+    seeds = ",".join(bed.url(name) for name in names)
+    docs, log, code = run_crawl(tmp_path / f"{tag}.jsonl", f"seeds={seeds}", f"render={mode}",
+                                "depth=1", "sitemaps=0", settings=settings, timeout=600)
+    assert code == 0, log[-3000:]
+    return docs, log
+
+
+def assert_harvest(bed: TestBed, docs: list[dict], names: list[str]) -> None:
+    scores = score(bed, docs)
+    problems = {n: (scores[n].missing, scores[n].leaked) for n in names
+                if scores[n].missing or scores[n].leaked}
+    assert not problems, problems
+
+
+def assert_auto_decisions(bed: TestBed, docs: list[dict], names: list[str]) -> None:
+    for name, s in score(bed, docs).items():
+        if name in names:
+            assert s.rendered == s.needs_browser, (name, s.render_reason)
+            assert bool(s.render_reason) == s.rendered, name
+    urls = Counter(d["url"] for d in docs)
+    assert max(urls.values()) == 1, urls.most_common(3)  # never a plain and a rendered copy
+
+
+def test_fast_patterns_with_render_auto(tmp_path: Path) -> None:
+    with TestBed(seed=11, names=FAST) as bed:
+        docs, log = crawl(tmp_path, bed, "auto", FAST, "auto")
+    assert_harvest(bed, docs, FAST)
+    assert_auto_decisions(bed, docs, FAST)
+    reveal = next(d for d in docs if d["url"].endswith("/bed/reveal-fetch/"))
+    assert "reveal control" in reveal["render_reason"]
+    assert stat(log, "corpuscrawl/render/reason/reveal-controls") >= 2
+    assert stat(log, "corpuscrawl/render/auto_rerender") >= 6
+
+
+def test_overlays_of_plain_pages_are_not_exported(tmp_path: Path) -> None:
+    names = ["consent-static", "paywall-blur", "static-complete"]
+    with TestBed(seed=12, names=names) as bed:
+        docs, log = crawl(tmp_path, bed, "never", names, "never")
+    assert_harvest(bed, docs, names)
+    assert not any("We value your privacy" in d["text"] for d in docs)
+    assert stat(log, "corpuscrawl/fetch/rendered") == 0
+
+
+@pytest.mark.slow
+def test_every_pattern_with_render_auto(tmp_path: Path) -> None:
+    with TestBed(seed=13) as bed:
+        docs, log = crawl(tmp_path, bed, "auto", list(bed.patterns), "all")
+    names = list(bed.patterns)
+    assert_harvest(bed, docs, names)
+    assert_auto_decisions(bed, docs, names)
+    needless = [n for n, p in bed.patterns.items() if not p.needs_browser]
+    assert stat(log, "corpuscrawl/fetch/plain") >= len(needless)
+
+
+def _burn() -> None:
+    x = 0
+    while True:
+        x = (x * 31 + 7) % 1_000_003
+
+
+def _signature(docs: list[dict]) -> list[tuple[str, str]]:
+    return sorted((re.sub(r":\d+/", ":PORT/", d["url"]), d["text"]) for d in docs)
+
+
+@pytest.mark.slow
+def test_same_documents_every_run_under_cpu_load(tmp_path: Path) -> None:
+    """Scrolls and reveals wait for the page to settle: 3 runs beside 2 CPU-bound processes."""
+    names = ["scroll-events", "scroll-observer", "load-more", "news-combo"]
+    burners = [multiprocessing.Process(target=_burn, daemon=True) for _ in range(2)]
+    for b in burners:
+        b.start()
+    try:
+        signatures = []
+        for run in range(3):
+            with TestBed(seed=21, names=names) as bed:
+                docs, _ = crawl(tmp_path, bed, "always", names, f"run{run}")
+            assert_harvest(bed, docs, names)
+            signatures.append(_signature(docs))
+    finally:
+        for b in burners:
+            b.terminate()
+    assert signatures[0] == signatures[1] == signatures[2]
+
+
+@pytest.mark.slow
+def test_sites_on_other_ports_do_not_share_state(tmp_path: Path) -> None:
+    """A mirror of a site on another port of the same host must not change its export."""
+    history = tmp_path / "shared.sqlite3"
+    names = ["static-complete", "consent-static", "scripts-throw", "language-switcher"]
+    shared = {"CORPUSCRAWL_BOILERPLATE_HISTORY": str(history)}
+    with TestBed(seed=31, names=names) as mirror:
+        crawl(tmp_path, mirror, "never", names, "mirror", shared)
+        mirror_port = mirror.port
+    with TestBed(seed=31, names=names) as site:
+        after, _ = crawl(tmp_path, site, "never", names, "after", shared)
+        fresh, _ = crawl(tmp_path, site, "never", names, "fresh")
+        port = site.port
+    assert _signature(after) == _signature(fresh) and after
+    with sqlite3.connect(history) as db:
+        keys = {row[0] for row in db.execute("SELECT name FROM domains")}
+    assert {f"127.0.0.1:{mirror_port}", f"127.0.0.1:{port}"} <= keys
+
+
+@pytest.mark.slow
+def test_ten_reveals_and_five_scrolls_stay_under_ten_seconds() -> None:
+    import asyncio
+
+    from playwright.async_api import async_playwright
+
+    from corpuscrawl.browse.browser import launch_chromium
+    from corpuscrawl.browse.classifier import load_classifier
+    from corpuscrawl.browse.interaction import InteractionOptions, interact, prepare_page
+
+    async def main(url: str) -> tuple[float, int, int]:
+        async with async_playwright() as pw:
+            browser = await launch_chromium(pw)
+            try:
+                page = await browser.new_page()
+                await prepare_page(page)
+                start = time.monotonic()
+                await page.goto(url, wait_until="load")
+                result = await interact(page, load_classifier().predict,
+                                        InteractionOptions(max_reveals=10, max_scrolls=5))
+                return time.monotonic() - start, result.reveals, result.scrolls
+            finally:
+                await browser.close()
+
+    with TestBed(seed=41, names=["cost-10-reveals"]) as bed:
+        seconds, reveals, scrolls = asyncio.run(main(bed.url("cost-10-reveals")))
+    assert reveals == 10 and scrolls == 5
+    assert seconds < 10, seconds
