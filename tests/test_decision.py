@@ -27,7 +27,7 @@ def bed() -> Iterator[TestBed]:
 
 @pytest.fixture(scope="module")
 def decider() -> RenderDecider:
-    return RenderDecider(load_classifier("element-classifier-static").predict)
+    return RenderDecider(load_classifier().predict)
 
 
 def static_page(bed: TestBed, name: str) -> Page:

@@ -25,7 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from corpuscrawl.browse.elements import FEATURE_NAMES, LABELS, ElementRecord, feature_matrix
+from corpuscrawl.browse.elements import (
+    FEATURE_NAMES,
+    LABELS,
+    ElementRecord,
+    feature_matrix,
+    layout_view,
+)
 from corpuscrawl.shipped import find_model, models_dirs
 from corpuscrawl.shipped import models_dir as models_dir  # re-exported: the one models_dir
 
@@ -80,11 +86,15 @@ class ElementClassifier:
 
     def __init__(self, max_depth: int | None = MAX_DEPTH_DEFAULT,
                  min_samples_leaf: int = MIN_SAMPLES_LEAF_DEFAULT,
-                 class_weight: str | None = "balanced", random_state: int = 0):
+                 class_weight: str | None = "balanced", random_state: int = 0,
+                 layout_keys: Sequence[str] | None = None):
         self.max_depth = max_depth
         self.min_samples_leaf = min_samples_leaf
         self.class_weight = class_weight
         self.random_state = random_state
+        #: Layout keys the model reads (None: all); e.g. ``STRUCTURAL_LAYOUT_KEYS``, so that
+        #: the same model serves rendered pages and static HTML.
+        self.layout_keys = tuple(layout_keys) if layout_keys is not None else None
         self.classes_: tuple[str, ...] = ()
         self.tree_: TreeArrays | None = None
         self.metadata: dict[str, Any] = {}
@@ -92,7 +102,13 @@ class ElementClassifier:
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters (as scikit-learn's ``get_params``)."""
         return {"max_depth": self.max_depth, "min_samples_leaf": self.min_samples_leaf,
-                "class_weight": self.class_weight, "random_state": self.random_state}
+                "class_weight": self.class_weight, "random_state": self.random_state,
+                "layout_keys": list(self.layout_keys) if self.layout_keys is not None else None}
+
+    def _matrix(self, records: Sequence[ElementRecord]) -> np.ndarray:
+        if self.layout_keys is not None:
+            records = [layout_view(r, self.layout_keys) for r in records]
+        return np.asarray(feature_matrix(records), dtype=np.float64)
 
     def fit(self, records: Sequence[ElementRecord],
             labels: Sequence[str] | None = None) -> ElementClassifier:
@@ -105,8 +121,9 @@ class ElementClassifier:
         unknown = sorted({str(v) for v in y} - set(LABELS))
         if unknown:
             raise ValueError(f"unknown label(s) {unknown}; known labels: {', '.join(LABELS)}")
-        tree = DecisionTreeClassifier(**self.get_params())
-        tree.fit(np.asarray(feature_matrix(records), dtype=np.float64), y)
+        params = {k: v for k, v in self.get_params().items() if k != "layout_keys"}
+        tree = DecisionTreeClassifier(**params)
+        tree.fit(self._matrix(records), y)
         t = tree.tree_
         self.classes_ = tuple(str(c) for c in tree.classes_)
         self.tree_ = TreeArrays(left=t.children_left.astype(np.int64),
@@ -126,7 +143,7 @@ class ElementClassifier:
         tree = self._require_fitted()
         if not records:
             return np.zeros((0, len(self.classes_)))
-        x = np.asarray(feature_matrix(records), dtype=np.float64)
+        x = self._matrix(records)
         value = tree.value[tree.leaves(x)]
         total = value.sum(axis=1, keepdims=True)
         return np.divide(value, total, out=np.zeros_like(value), where=total > 0)

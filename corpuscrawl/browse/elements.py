@@ -404,6 +404,21 @@ def features(record: ElementRecord) -> dict[str, float]:
     return f
 
 
+#: Layout keys a page's structure gives (no geometry, no overlay position).  Models fitted
+#: on these alone generalise better to unseen sites (leave-one-site-out accuracy 0.85 vs
+#: 0.76 with geometry, models/element-classifier.md) and apply to static HTML as well.
+STRUCTURAL_LAYOUT_KEYS = ("visible", "in_nav", "in_footer", "in_dialog", "in_form")
+
+
+def layout_view(record: ElementRecord, keys: Iterable[str]) -> ElementRecord:
+    """The record with only the given layout keys (the rest falls back to defaults)."""
+    wanted = set(keys)
+    return ElementRecord(tag=record.tag, attributes=record.attributes, text=record.text,
+                         html=record.html, page_url=record.page_url, label=record.label,
+                         layout={k: v for k, v in record.layout.items() if k in wanted},
+                         page_lang=record.page_lang, index=record.index, href=record.href)
+
+
 #: Names of the feature vector's columns, in order.
 FEATURE_NAMES: tuple[str, ...] = tuple(features(ElementRecord(tag="a")).keys())
 

@@ -40,7 +40,8 @@ MAX_ATTEMPTS_DEFAULT = 2
 REASON_META_KEY = "corpuscrawl_render_reason"
 PLAIN_CHARS_META_KEY = "corpuscrawl_plain_chars"
 PLAIN_HTML_META_KEY = "corpuscrawl_plain_html"
-#: Suffix of the static model (element features a plain page has) next to the live one.
+#: Suffix of an optional separate model for static HTML (``<model>-static``); without
+#: one, the live model judges static elements (it reads the structural layout only).
 STATIC_MODEL_SUFFIX = "-static"
 
 

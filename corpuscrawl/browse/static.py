@@ -34,7 +34,12 @@ from urllib.parse import urljoin
 import lxml.html
 from lxml import etree
 
-from corpuscrawl.browse.elements import ElementRecord, is_clickable_in_place
+from corpuscrawl.browse.elements import (
+    STRUCTURAL_LAYOUT_KEYS,
+    ElementRecord,
+    is_clickable_in_place,
+    layout_view,
+)
 from corpuscrawl.extract.dom import normalize_space
 from corpuscrawl.page import Page
 
@@ -46,8 +51,6 @@ OVERLAY_HOOKS_DEFAULT = ("consent", "cookie", "gdpr", "cmp", "modal", "overlay",
 OVERLAY_MAX_TEXT_SHARE_DEFAULT = 0.4
 #: ... and at most this many characters (a consent text is ~200-1200).
 OVERLAY_MAX_CHARS_DEFAULT = 2000
-#: Layout keys a static element can have (structure only); the static model sees these.
-STATIC_LAYOUT_KEYS = ("visible", "in_nav", "in_footer", "in_dialog", "in_form")
 
 _CANDIDATES = ("a", "button", "summary", "input", "div", "span", "li")
 _CONTROL_TAGS = frozenset(("a", "button", "input", "select"))
@@ -175,8 +178,7 @@ def static_records(page: Page, limit: int = 2000) -> list[tuple[ElementRecord, e
 
 def static_view(record: ElementRecord) -> ElementRecord:
     """A (live) record as a static page shows it: structural layout keys only."""
-    layout = {k: record.layout[k] for k in STATIC_LAYOUT_KEYS if k in record.layout}
-    return replace(record, layout=layout)
+    return layout_view(record, STRUCTURAL_LAYOUT_KEYS)
 
 
 #: ``<template>`` content above this many characters is text waiting for a script.
