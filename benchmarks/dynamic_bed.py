@@ -9,6 +9,12 @@ pattern and mode it reports the share of must-harvest text found, must-not text 
 pages rendered vs pages that needed a browser, seconds per rendered page (from the
 renderer's timing log) and whether the documents were identical in every run.
 Prints Markdown; ``--json`` keeps the raw numbers.
+
+    .venv/bin/python benchmarks/dynamic_bed.py --judge ../shared/datasets
+
+judges every archived page of the benchmark datasets (static pages: none needs a
+browser) as ``render=auto`` would from its plain HTML, and reports the share it
+would render, by reason — the cost side of the evidence.
 """
 
 from __future__ import annotations
@@ -67,7 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--patterns", default="", help="comma-separated (default: all)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--judge", type=Path, default=None,
+                        help="judge the archived pages under DIR/*/html/ instead")
     args = parser.parse_args(argv)
+    if args.judge:
+        print(judge_datasets(args.judge))
+        return 0
     names = [n for n in args.patterns.split(",") if n] or list(PATTERN_SPECS)
     modes = args.modes.split(",")
     burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(args.load)]
@@ -105,6 +116,40 @@ def main(argv: list[str] | None = None) -> int:
                                                              sec) for s, sec in v]
                                          for k, v in rows.items()}, indent=1))
     return 0
+
+
+def judge_datasets(root: Path) -> str:
+    """Share of archived (static) dataset pages render=auto would render, by reason."""
+    from collections import Counter
+
+    from corpuscrawl.browse.classifier import load_classifier
+    from corpuscrawl.browse.decision import RenderDecider
+    from corpuscrawl.page import Page, PageError
+
+    classify = load_classifier().predict
+    per_set: dict[str, Counter] = defaultdict(Counter)
+    for path in sorted(root.glob("*/html/*.htm*")):
+        name = path.parent.parent.name
+        try:
+            page = Page.from_file(path, url=f"http://{name}.example/{path.name}")
+        except (PageError, OSError):
+            continue
+        decision = RenderDecider(classify).after_plain(page)
+        per_set[name]["pages"] += 1
+        per_set[name]["rendered"] += int(decision.render)
+        for kind in decision.kinds:
+            per_set[name][kind] += 1
+    kinds = sorted({k for c in per_set.values() for k in c} - {"pages", "rendered"})
+    lines = ["| dataset | pages | judged to need a browser | " + " | ".join(kinds) + " |",
+             "|---|---|---|" + "---|" * len(kinds)]
+    total = Counter()
+    for name, c in sorted(per_set.items()):
+        total.update(c)
+        lines.append(f"| {name} | {c['pages']} | {c['rendered'] / c['pages']:.1%} | "
+                     + " | ".join(str(c[k]) for k in kinds) + " |")
+    lines.append(f"| all | {total['pages']} | {total['rendered'] / max(1, total['pages']):.1%}"
+                 " | " + " | ".join(str(total[k]) for k in kinds) + " |")
+    return "\n".join(lines)
 
 
 def report(names: list[str], modes: list[str], rows: dict, totals: dict, sigs: dict,

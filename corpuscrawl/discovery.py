@@ -16,6 +16,7 @@ from urllib.parse import urljoin
 from lxml import etree
 from scrapy.robotstxt import ProtegoRobotParser
 
+from corpuscrawl.browse.elements import decode_proxy, same_site
 from corpuscrawl.extract.dom import normalize_space
 from corpuscrawl.page import Page
 
@@ -165,6 +166,10 @@ def page_links(page: Page) -> Iterator[Link]:
     (:func:`corpuscrawl.urls.check_url`) and the page's other links still count.
     Only same-page ``#fragment`` links are left out; ``mailto:``, ``javascript:``
     and the like are yielded for the crawler to count and skip.
+
+    A link through a redirect proxy on another site (``out.example/go?url=...``,
+    double-encoded or base64 targets) is given as its target, as the rendered path
+    does (:func:`corpuscrawl.browse.elements.decode_proxy`).
     """
     base = page.url
     base_el = page.tree.find(".//base[@href]")
@@ -175,7 +180,19 @@ def page_links(page: Page) -> Iterator[Link]:
         if not href or href.startswith("#"):
             continue
         rel = (el.get("rel") or "").lower().split()
-        yield Link(join_url(base, href), normalize_space(el.text_content()), "nofollow" in rel)
+        url = _proxy_target(join_url(base, href))
+        yield Link(url, normalize_space(el.text_content()), "nofollow" in rel)
+
+
+def _proxy_target(url: str) -> str:
+    """The target of a link through a redirect proxy on another site, else ``url``."""
+    try:
+        target = decode_proxy(url)
+        if target is not None and not same_site(target, url):
+            return target
+    except ValueError:  # an unparsable URL is passed on for the crawler's check
+        pass
+    return url
 
 
 def join_url(base: str, href: str) -> str:

@@ -590,7 +590,11 @@ def _cost(ctx: Context, p: Pattern) -> Site:
     for b in range(1, 6):
         site.api[ctx.api_path(f"batch-{b}")] = ({"paragraphs": [w.text(p.keep(
             p.marker(f"batch{b}")), 3)], "more": b < 5}, ctx.ms())
-    body = w.para(p.keep(p.marker("intro"))) + "\n".join(sections) + '<div id="feed"></div>'
+    # a long static part between the sections and the feed: revealing a section does not
+    # scroll the feed's trigger into view, so the 5 batches take 5 scrolls
+    middle = "\n".join(w.para(p.keep(p.marker(f"static{i}")), 6) for i in range(12))
+    body = (w.para(p.keep(p.marker("intro"))) + "\n".join(sections) + middle
+            + '<div id="feed"></div>')
     script = f"""
 for (const b of document.querySelectorAll('.show-more')) b.addEventListener('click', async () => {{
   await later({ctx.ms()}); const d = await getJSON('/api/{ctx.name}/sec-' + b.dataset.i + '.json');
@@ -601,6 +605,7 @@ window.addEventListener('scroll', async () => {{
   if (window.innerHeight + window.scrollY < document.body.scrollHeight - 200) return;
   busy = true; await later({ctx.ms()});
   const d = await getJSON('/api/{ctx.name}/batch-' + batch + '.json');
+  // each batch is taller than the trigger zone: the next one needs another scroll
   addParas(document.getElementById('feed'), d.paragraphs); batch += 1; busy = false; }});"""
     site.pages[ctx.path()] = page(ctx, "The long report in many parts", body, script)
     p.labels = [(".show-more", "Revealer")]

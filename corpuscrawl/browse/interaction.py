@@ -57,9 +57,10 @@ logger = logging.getLogger("corpuscrawl.browse")
 #: read from the live page when building the training set).
 Classify = Callable[[Sequence[ElementRecord]], Sequence[str] | Awaitable[Sequence[str]]]
 
-#: The DOM counts as settled after this long without mutations (ms); 150 ms is about
-#: ten animation frames, longer than a fetch-then-render round trip on a local network.
-QUIET_MS_DEFAULT = 150
+#: The DOM counts as settled after this long without mutations (ms), once no request and no
+#: short timer is pending (those are tracked, so this only covers rendering after them):
+#: 100 ms is about six animation frames.
+QUIET_MS_DEFAULT = 100
 #: Upper bound of one wait for the page to settle (ms): pages with endless tickers or
 #: long-polling never go quiet, and we move on after this.  A reveal that waits 1.5 s
 #: before a fetch answered in 1.5 s must fit, on a machine loaded 2-3 times over.
