@@ -6,6 +6,8 @@
 * :mod:`~corpuscrawl.browse.interaction` — the reveal / close / scroll loop on a page
 * :mod:`~corpuscrawl.browse.links` — links to follow, alternates
 * :mod:`~corpuscrawl.browse.render` — render=never|always|auto, scrapy-playwright add-on
+* :mod:`~corpuscrawl.browse.decision` — ``render=auto``: evidence per page, experience per site
+* :mod:`~corpuscrawl.browse.static` — the plain page: overlays to drop, reveal controls
 * :mod:`~corpuscrawl.browse.rendered` — one rendered page for the crawl (close, retry)
 * :mod:`~corpuscrawl.browse.labeling`, :mod:`~corpuscrawl.browse.training` — building
   the training set and the model

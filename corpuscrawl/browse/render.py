@@ -1,10 +1,12 @@
 """When to render a page in Chromium, and how the crawl is wired to scrapy-playwright.
 
-Source: SPEC §5 and issue 6.  ``render=never|always|auto`` (spider argument,
+Source: SPEC §5.  ``render=never|always|auto`` (spider argument,
 ``CORPUSCRAWL_RENDER`` setting, or per domain in the rules).  ``auto`` fetches
-plainly first and re-requests with rendering only when the static page looks
-script-built (:func:`script_built_reasons`): little extractable text, an empty
-app root, a ``<noscript>`` asking for JavaScript, or far more script than text.
+plainly first and re-requests with rendering only when the static page needs a
+browser (:mod:`corpuscrawl.browse.decision`); one part of that evidence is here,
+whether the page looks script-built (:func:`script_built_reasons`): little
+extractable text, an empty app root, a ``<noscript>`` asking for JavaScript, or
+far more script than text.
 
 The thresholds below are ours (the seed always rendered); they are set so that
 every static page of the bundled fixtures and the benchmark datasets' typical
