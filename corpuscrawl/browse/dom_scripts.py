@@ -76,6 +76,18 @@ INSTALL_JS = """
 }
 """
 
+#: Resolves after two animation frames (at most ``limit`` ms): scroll events and
+#: IntersectionObserver callbacks are delivered by the rendering steps, which a loaded
+#: machine runs late; waiting for them lets the work they start be seen as pending.
+FRAMES_JS = """
+(limit) => new Promise((done) => {
+  let finished = false;
+  const end = () => { if (!finished) { finished = true; done(true); } };
+  requestAnimationFrame(() => requestAnimationFrame(end));
+  setTimeout(end, limit);
+})
+"""
+
 #: Returns ``[mutation count, ms since the last mutation, visible text length, scroll height,
 #: pending requests, pending timers]`` (timers overdue by more than ``slack`` ms are dropped:
 #: a page frozen in the background must not hold the crawl).

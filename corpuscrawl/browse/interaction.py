@@ -65,6 +65,8 @@ QUIET_MS_DEFAULT = 100
 #: long-polling never go quiet, and we move on after this.  A reveal that waits 1.5 s
 #: before a fetch answered in 1.5 s must fit, on a machine loaded 2-3 times over.
 SETTLE_MAX_MS_DEFAULT = 10_000
+#: Longest wait for two animation frames at the start of a settle (ms).
+FRAMES_LIMIT_MS_DEFAULT = 500
 #: A timer overdue by this much (ms) no longer counts as pending (a throttled page).
 TIMER_SLACK_MS_DEFAULT = 3000
 #: Timeout of one Playwright click (ms); a click that cannot happen within this is retried
@@ -253,6 +255,7 @@ class PageInteraction:
         began = time.monotonic()
         limit = began + self.options.settle_max_ms / 1000
         calm = 0
+        await self.page.evaluate(js.FRAMES_JS, FRAMES_LIMIT_MS_DEFAULT)
         await asyncio.sleep(0.03)
         while True:
             since, busy = await self.pending()
