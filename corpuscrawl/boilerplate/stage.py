@@ -104,8 +104,10 @@ class _Held:
     replaced_by: str = ""
 
 
-def _page_key(url: str) -> str:
-    return url.split("#", 1)[0]
+def _page_key(url: str, unit: int = 0) -> str:
+    """One version slot per page (and per coherent unit of a split page)."""
+    page = url.split("#", 1)[0]
+    return f"{page}#unit-{unit}" if unit else page
 
 
 def _words(text: str) -> int:
@@ -148,10 +150,11 @@ class ExportStage:
         notices: list[str | None] = (self.detector.notices(paragraphs)
                                      if self.detector is not None else [None] * len(paragraphs))
         words = _words(doc.text)
-        earlier = self._versions.get(_page_key(doc.url)) if doc.url else None
+        slot = _page_key(doc.url, doc.unit_index)
+        earlier = self._versions.get(slot) if doc.url else None
         if earlier is not None:
             if words <= earlier[0]:
-                return [self._count(Outcome(doc, DUPLICATE, _page_key(doc.url)))]
+                return [self._count(Outcome(doc, DUPLICATE, doc.url.split("#", 1)[0]))]
             self._supersede(earlier[1], doc)
         duplicate = self._duplicate_of(doc, paragraphs, notices)
         if duplicate is not None:
@@ -167,7 +170,7 @@ class ExportStage:
             self._duplicate_of(doc, paragraphs, notices)  # now kept in its place
         item = _Held(doc, domain, paragraphs, notices)
         if doc.url:
-            self._versions[_page_key(doc.url)] = (words, item if self.detector else None)
+            self._versions[slot] = (words, item if self.detector else None)
         if self.detector is None:
             return [self._count(Outcome(doc, EXPORTED))]
         # The count read while counting the document serves every later use (warm?
@@ -252,9 +255,10 @@ class ExportStage:
                documents: int | None = None) -> Outcome:
         assert self.detector is not None
         if item.document.url:
-            version = self._versions.get(_page_key(item.document.url))
+            slot = _page_key(item.document.url, item.document.unit_index)
+            version = self._versions.get(slot)
             if version is not None and version[1] is item:
-                self._versions[_page_key(item.document.url)] = (version[0], None)
+                self._versions[slot] = (version[0], None)
         if item.replaced_by:
             return self._count(Outcome(item.document, DUPLICATE, item.replaced_by))
         cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs, item.notices,

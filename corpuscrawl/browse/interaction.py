@@ -101,9 +101,14 @@ _HIT_JS = """
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   return top && (top === el || el.contains(top)) ? 'ok' : 'covered'; }
 """
-_OWN_TEXT_JS = """
+#: One round trip before and after a click: the text fingerprint (as TEXT_FINGERPRINT_JS),
+#: the visible text length and the clicked element's own text (null once it is gone).
+_STATE_JS = """
 (index) => { const el = window.__corpuscrawl.els[index];
-  return el && el.isConnected ? (el.innerText || el.value || '').trim() : null; }
+  const t = document.body ? document.body.innerText : ''; let h = 0;
+  for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
+  return [t.length + ':' + h, t.length,
+          el && el.isConnected ? (el.innerText || el.value || '').trim() : null]; }
 """
 
 
@@ -244,18 +249,21 @@ class PageInteraction:
         values = await self.page.evaluate(js.PROGRESS_JS, TIMER_SLACK_MS_DEFAULT)
         return float(values[1]), int(values[4]) + int(values[5])
 
-    async def settle(self) -> None:
+    async def settle(self, frames: bool = False) -> None:
         """Wait until the page has no pending work and the DOM has been quiet for ``quiet_ms``.
 
         Pending work: requests in flight (Playwright's view and the page's own
         ``fetch``/XHR) and short timers (``PENDING_JS``).  Two quiet checks in a row
         are required, so one check landing between a timer and its fetch does not count.
+        ``frames``: first let two animation frames pass (after scrolling: scroll events
+        and IntersectionObserver callbacks are delivered by the rendering steps).
         """
         quiet = self.options.quiet_ms
         began = time.monotonic()
         limit = began + self.options.settle_max_ms / 1000
         calm = 0
-        await self.page.evaluate(js.FRAMES_JS, FRAMES_LIMIT_MS_DEFAULT)
+        if frames:
+            await self.page.evaluate(js.FRAMES_JS, FRAMES_LIMIT_MS_DEFAULT)
         await asyncio.sleep(0.03)
         while True:
             since, busy = await self.pending()
@@ -376,9 +384,8 @@ class PageInteraction:
             if not pending:
                 return
             target = pending[0]
-            before = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
-            length_before = (await self.progress())[2]
-            own_before = await self.page.evaluate(_OWN_TEXT_JS, target.index)
+            before, length_before, own_before = await self.page.evaluate(_STATE_JS,
+                                                                         target.index)
             if not await self.click(target):
                 await self.page.evaluate(js.MARK_JS, [target.index, True])
                 continue
@@ -397,9 +404,7 @@ class PageInteraction:
                 await self.page.go_back()
                 await self.page.evaluate(js.INSTALL_JS)
                 return
-            after = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
-            length_after = (await self.progress())[2]
-            own_after = await self.page.evaluate(_OWN_TEXT_JS, target.index)
+            after, length_after, own_after = await self.page.evaluate(_STATE_JS, target.index)
             if after != before and length_after < length_before and \
                     target.layout.get("clicks", 0) > 0:
                 # A second click hid what the first showed (a toggle): show it again.
@@ -433,7 +438,7 @@ class PageInteraction:
         _, _, _, height_before = await self.progress()
         before = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
         await self.page.evaluate(js.SCROLL_JS)
-        await self.settle()
+        await self.settle(frames=True)
         self.result.scrolls += 1
         grew = await self._changed(height_before, before)
         if not grew and self._time_left():
@@ -441,9 +446,9 @@ class PageInteraction:
             # IntersectionObserver loads only when the sentinel enters the viewport anew.
             await asyncio.sleep(SCROLL_RETRY_PAUSE_MS_DEFAULT / 1000)
             await self.page.evaluate(js.SCROLL_UP_JS)
-            await self.settle()
+            await self.settle(frames=True)
             await self.page.evaluate(js.SCROLL_JS)
-            await self.settle()
+            await self.settle(frames=True)
             grew = await self._changed(height_before, before)
         if grew:
             self._note(f"scroll {self.result.scrolls} loaded more")

@@ -44,9 +44,11 @@ from corpuscrawl.extract.dom import normalize_space
 from corpuscrawl.page import Page
 
 #: Class/id words of overlay containers (consent managers, modals, paywalls, popups).
+#: ("newsletter" alone is not one: an inline signup box is boilerplate for the domain
+#: history to remove, not a layer over the page).
 OVERLAY_HOOKS_DEFAULT = ("consent", "cookie", "gdpr", "cmp", "modal", "overlay", "popup",
-                         "newsletter", "paywall", "interstitial", "lightbox", "regwall",
-                         "subscribe-wall", "onetrust", "didomi", "qc-cmp", "sp_message")
+                         "paywall", "interstitial", "lightbox", "regwall", "onetrust",
+                         "didomi", "sp_message")
 #: An overlay holds at most this share of the page's text (the rest is the page)...
 OVERLAY_MAX_TEXT_SHARE_DEFAULT = 0.4
 #: ... and at most this many characters (a consent text is ~200-1200).
