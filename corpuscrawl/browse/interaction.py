@@ -291,6 +291,7 @@ class PageInteraction:
         Returns False when the element is gone or hidden.  When an overlay without a
         recognised Closer keeps covering the element, the click is dispatched from script.
         """
+        await self._front()
         for attempt in range(2):
             hit = await self.page.evaluate(_HIT_JS, record.index)
             if hit in ("gone", "hidden"):
@@ -353,6 +354,7 @@ class PageInteraction:
                 if handle is None:
                     continue
                 try:
+                    await self._front()
                     await handle.click(timeout=self.options.click_timeout_ms)
                 except PlaywrightError:
                     await self.page.evaluate(js.DOM_CLICK_JS, closer.index)
@@ -437,6 +439,7 @@ class PageInteraction:
         """
         _, _, _, height_before = await self.progress()
         before = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
+        await self._front()
         await self.page.evaluate(js.SCROLL_JS)
         await self.settle(frames=True)
         self.result.scrolls += 1
@@ -445,14 +448,29 @@ class PageInteraction:
             # Up one screen and down again: a feed watching a sentinel with an
             # IntersectionObserver loads only when the sentinel enters the viewport anew.
             await asyncio.sleep(SCROLL_RETRY_PAUSE_MS_DEFAULT / 1000)
+            await self._front()
             await self.page.evaluate(js.SCROLL_UP_JS)
             await self.settle(frames=True)
+            await self._front()
             await self.page.evaluate(js.SCROLL_JS)
             await self.settle(frames=True)
             grew = await self._changed(height_before, before)
         if grew:
             self._note(f"scroll {self.result.scrolls} loaded more")
         return grew
+
+    async def _front(self) -> None:
+        """Make the page the browser's active tab before scrolling or clicking.
+
+        With several pages open in one context (concurrent rendering), Chromium
+        runs the rendering steps for the active tab only: IntersectionObserver
+        changes are not computed (a feed watching a sentinel never loads) and
+        Playwright's click waits for a stable frame that never comes.
+        """
+        try:
+            await self.page.bring_to_front()
+        except PlaywrightError as exc:
+            self._note(f"bring_to_front failed ({str(exc).splitlines()[0][:80]})")
 
     async def _changed(self, height_before: int, fingerprint_before: str) -> bool:
         """True when the page is taller or its text differs from before."""
