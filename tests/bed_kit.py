@@ -69,18 +69,23 @@ class Site:
 
 @dataclass
 class Context:
-    """What a pattern builder gets: its name, seeded words and timings, the origins."""
+    """What a pattern builder gets: its name, seeded prose and timings, the origins.
+
+    ``rng`` draws the delays (it changes with the bed's seed); ``prose`` the text (it
+    does not, so that runs with other timings must give the same documents).
+    """
 
     name: str
     rng: random.Random
     origin: str
     alt_origin: str
     timing: tuple[int, int]
+    prose: random.Random
 
     @property
     def words(self) -> Words:
         """Seeded prose."""
-        return Words(self.rng)
+        return Words(self.prose)
 
     def ms(self) -> int:
         """One randomised delay."""

@@ -11,7 +11,8 @@ the ``must`` text at all (``needs_browser``).
 Timings are randomised from a seed: every ``setTimeout`` before a fetch, every
 API answer's delay, every overlay's appearance is drawn from
 ``timing`` (50–1,500 ms by default), so the same seed reproduces a run and a
-benchmark varies the seed to show flakiness.  Filler prose is generated too
+benchmark varies the seed to show flakiness.  Filler prose is generated too, from
+its own seed (the same text under every timing seed)
 (never two pages with the same sentences, so near-duplicate detection keeps
 every page).
 
@@ -97,13 +98,16 @@ PATTERN_SPECS: dict[str, tuple[Callable[[Context, Pattern], Site], bool, bool]] 
 class TestBed:
     """The generated patterns served on 127.0.0.1; use as a context manager.
 
-    ``seed`` fixes the prose and every delay; ``names`` limits the patterns.
+    ``seed`` fixes every delay, ``prose_seed`` the text (the same for every ``seed``, so
+    that runs with other timings must give the same documents); ``names`` limits the
+    patterns.
     """
 
     __test__ = False  # not a pytest class
 
     def __init__(self, seed: int = 0, names: Iterable[str] | None = None,
-                 timing: tuple[int, int] = TIMING_DEFAULT, port: int = 0):
+                 timing: tuple[int, int] = TIMING_DEFAULT, port: int = 0,
+                 prose_seed: int = 0):
         unknown = set(names or ()) - set(PATTERN_SPECS)
         if unknown:
             raise ValueError(f"unknown pattern(s) {sorted(unknown)}; known: {sorted(PATTERN_SPECS)}")
@@ -119,7 +123,8 @@ class TestBed:
             pattern = Pattern(name, build, needs, fast)
             rng = random.Random(f"{seed}:{name}")
             ctx = Context(name, rng, self.origin, self.alt_origin,
-                          COST_TIMING if name.startswith("cost") else timing)
+                          COST_TIMING if name.startswith("cost") else timing,
+                          random.Random(f"prose:{prose_seed}:{name}"))
             built = build(ctx, pattern)
             self.site.pages.update(built.pages)
             self.site.api.update(built.api)
