@@ -182,10 +182,14 @@ def _scroll_observer(ctx: Context, p: Pattern) -> Site:
 def _spa(ctx: Context, p: Pattern, hash_routing: bool) -> Site:
     w = ctx.words
     site = Site()
-    site.api[ctx.api_path("home")] = ({"title": "Station reopens after repairs",
+    # the two apps share no headline: repeated lines across pages are domain boilerplate
+    home, story = (("Harbour station reopens at night", "Ferry crews plan a winter schedule")
+                   if hash_routing else
+                   ("Station reopens after repairs", "Ferry crews plan a summer schedule"))
+    site.api[ctx.api_path("home")] = ({"title": home,
                                        "paragraphs": [w.text(p.keep(p.marker(f"home{i}")))
                                                       for i in range(3)]}, ctx.ms())
-    site.api[ctx.api_path("story-2")] = ({"title": "Ferry crews plan a summer schedule",
+    site.api[ctx.api_path("story-2")] = ({"title": story,
                                           "paragraphs": [w.text(
                                               # a hash route is not a page of its own
                                               p.marker(f"story{i}") if hash_routing else
@@ -203,7 +207,7 @@ async function render() {{
   await later({ctx.ms()});
   const data = await getJSON('/api/{ctx.name}/' + {route_js} + '.json');
   app.innerHTML = '<article><h1></h1><div class="body"></div>'
-    + '<p><a class="route" href="{link}">Ferry crews plan a summer schedule</a></p></article>';
+    + '<p><a class="route" href="{link}">{story}</a></p></article>';
   app.querySelector('h1').textContent = data.title;
   addParas(app.querySelector('.body'), data.paragraphs); {nav} }}
 {"window.addEventListener('hashchange', render);" if hash_routing else
