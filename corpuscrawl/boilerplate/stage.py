@@ -196,6 +196,8 @@ class ExportStage:
     def remember(self, doc: Document) -> None:
         """Add a document exported by an earlier run of the same crawl to the near-duplicate
         index (a crawl resumed after a kill), so a later copy of it is still a duplicate."""
+        if doc.url:  # a poorer version of it later is a duplicate too
+            self._versions[_page_key(doc.url, doc.unit_index)] = (_words(doc.text), None)
         if self.dedup is None:
             return
         paragraphs = split_paragraphs(doc.text)
