@@ -60,6 +60,7 @@ from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import DomainHistory, open_history
 from corpuscrawl.boilerplate.scrapy_glue import ERROR_STATUSES, ExportConfig
 from corpuscrawl.boilerplate.stage import ExportStage
+from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.extract.dom import render_text
@@ -258,7 +259,8 @@ class Replay:
                 content_type and not any(t in content_type for t in HTML_TYPES)):
             counts["skipped_non_html"] += 1
             return
-        page = Page.from_html(response.text, url=response.url, status=response.status)
+        page = without_overlays(Page.from_html(response.text, url=response.url,
+                                               status=response.status))
         result = self.extraction.run(page)
         counts["pages"] += 1
         yield from self._documents(response.url, response.status, response.text, result,
@@ -277,10 +279,11 @@ class Replay:
             alternates = json.loads(fields.get("alternates") or "{}")
         except ValueError:
             alternates = {}
-        result = self.extraction.run(page)
+        result = self.extraction.run(without_overlays(page))  # as the spider extracts it
         yield from self._documents(url, status, html, result, _int(fields.get("depth")),
                                    _fetched_at(record.date), rendered=True,
-                                   alternates=alternates if isinstance(alternates, dict) else {})
+                                   alternates=alternates if isinstance(alternates, dict) else {},
+                                   render_reason=fields.get("render_reason") or "")
 
     def _documents(self, url: str, status: int, html: str, result: ExtractionResult,
                    depth: int, fetched_at: str, **extra: Any) -> Iterator[Document]:

@@ -362,4 +362,4 @@ class WarcConversionMiddleware:
             warc_date(time.time()),
             {"depth": item.depth, "status": item.status,
              "alternates": json.dumps(item.alternates, ensure_ascii=False, sort_keys=True)
-             if item.alternates else ""}))
+             if item.alternates else "", "render_reason": item.render_reason}))
