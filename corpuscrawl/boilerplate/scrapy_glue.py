@@ -70,7 +70,7 @@ from corpuscrawl.dedup import (
 )
 from corpuscrawl.extract.dom import render_text
 from corpuscrawl.items import Document
-from corpuscrawl.page import Page, state_key
+from corpuscrawl.page import Page, domain_of, state_key
 
 __all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportState",
            "existing_state", "state_for"]
