@@ -20,35 +20,37 @@ from pathlib import Path
 SUFFIXES = (".html", ".htm", ".html.gz")
 
 
-def page_files(paths: list[str], sample: int) -> list[Path]:
-    """The HTML files under ``paths`` (sorted), thinned to about ``sample`` when given."""
-    files: list[Path] = []
+def page_files(paths: list[str], sample: int) -> list[tuple[Path, str]]:
+    """(file, key) of the HTML files under ``paths`` (sorted; the key is relative to its
+    argument), thinned to about ``sample`` when given."""
+    files: list[tuple[Path, str]] = []
     for p in map(Path, paths):
         if p.is_dir():
-            files += sorted(f for f in p.rglob("*") if f.name.endswith(SUFFIXES))
+            files += sorted((f, str(f.relative_to(p))) for f in p.rglob("*")
+                            if f.name.endswith(SUFFIXES))
         else:
-            files.append(p)
+            files.append((p, p.name))
     if sample and len(files) > sample:
         step = len(files) / sample
         files = [files[int(i * step)] for i in range(sample)]
     return files
 
 
-def fingerprints(files: list[Path], extractors: list[str]) -> dict[str, str]:
+def fingerprints(files: list[tuple[Path, str]], extractors: list[str]) -> dict[str, str]:
     """``"extractor file" -> sha1`` of each output (or of the error's type)."""
     from corpuscrawl.extract import get_extractor
     from corpuscrawl.page import Page
 
     built = {name: get_extractor(name) for name in extractors}
     out: dict[str, str] = {}
-    for f in files:
+    for f, key in files:
         page = Page.from_file(f, url="http://example.com/" + f.name)
         for name, extractor in built.items():
             try:
                 text = extractor.extract(page)
             except Exception as exc:  # noqa: BLE001 - recorded, compared
                 text = f"<error {type(exc).__name__}>"
-            out[f"{name} {f}"] = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+            out[f"{name} {key}"] = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
     return out
 
 

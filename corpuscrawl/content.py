@@ -17,8 +17,9 @@ Decisions follow the browsers (WHATWG Encoding and MIME Sniffing standards):
   its words and spaces and stays text.
 * **Sanitising** — characters an XML tree cannot hold (C0 controls except tab,
   line feed and carriage return; U+FFFE, U+FFFF; lone surrogates) are removed
-  once, so every extractor and lxml's cleaner get XML-compatible text.  A form
-  feed, HTML whitespace, becomes a space.
+  once, so every extractor and lxml's cleaner get XML-compatible text.  NUL
+  is dropped, as browsers do; the other controls (and the form feed, HTML
+  whitespace) become a space: in real pages they stand between words.
 
 Plain library code: no Scrapy.
 """
@@ -54,10 +55,13 @@ _BAD_CHARS_RE = re.compile("[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]")
 _SPACE_RE = re.compile("[\t\n\x0c\r ]")
 # Not allowed in XML 1.0 (lxml refuses them in text and attribute values).
 _NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-#: Latin-script codecs taken from detection; for other Latin-only guesses (cp775, mac-roman,
-#: DOS pages, which charset-normalizer picks on short Western text) windows-1252 is used,
-#: the browsers' default for undeclared Western pages.
-LATIN_DETECTED_CODECS = frozenset({"cp1250", "iso8859-2", "cp1252", "iso8859-15", "iso8859-1"})
+_DROPPED_RE = re.compile("[\x00\ufffe\uffff\ud800-\udfff]")
+_SPACED_RE = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f]")
+#: Central European codecs taken from detection when the text has letters windows-1252 lacks
+#: (ą, ł, ő, č ...); every other Latin-only guess (cp1250 for English, cp775, mac-roman, DOS
+#: pages: charset-normalizer's picks on Western text) becomes windows-1252, the browsers'
+#: default for undeclared Western pages.
+CENTRAL_EUROPEAN_CODECS = frozenset({"cp1250", "iso8859-2"})
 _UTF16_32 = ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be")
 
 
@@ -119,7 +123,23 @@ def detect_encoding(body: bytes) -> str:
         return "cp1252"
     latin_only = all(any(word in alphabet for word in ("Latin", "Punctuation", "Control"))
                      for alphabet in match.alphabets)
-    return codec if not latin_only or codec in LATIN_DETECTED_CODECS else "cp1252"
+    if not latin_only:
+        return codec
+    if codec in CENTRAL_EUROPEAN_CODECS and _letters_beyond_cp1252(body, codec) >= 3:
+        return codec
+    return "cp1252"
+
+
+def _letters_beyond_cp1252(body: bytes, codec: str) -> int:
+    """Letters of ``body`` decoded as ``codec`` that windows-1252 has no byte for."""
+    count = 0
+    for ch in set(body.decode(codec, errors="replace")):
+        if ch.isalpha() and not ch.isascii():
+            try:
+                ch.encode("cp1252")
+            except UnicodeEncodeError:
+                count += 1
+    return count
 
 
 @dataclass(frozen=True)
@@ -188,12 +208,17 @@ def looks_binary(text: str, sample_chars: int = SNIFF_SAMPLE_CHARS_DEFAULT) -> b
 
 
 def sanitize_text(text: str) -> tuple[str, int]:
-    """``text`` without characters an XML tree cannot hold, and how many were removed."""
+    """``text`` without characters an XML tree cannot hold, and how many there were.
+
+    NUL, U+FFFE/U+FFFF and lone surrogates are removed (browsers drop NUL); the
+    other C0 controls and the form feed become a space, since in real pages they
+    stand between words (a mangled no-break space).
+    """
     if _NOT_XML_RE.search(text) is None and "\x0c" not in text:
         return text, 0
-    text = text.replace("\x0c", " ")
-    clean, removed = _NOT_XML_RE.subn("", text)
-    return clean, removed
+    text, dropped = _DROPPED_RE.subn("", text)
+    text, spaced = _SPACED_RE.subn(" ", text)
+    return text, dropped + spaced
 
 
 _HTML_SIGNATURE_RE = re.compile(

@@ -65,8 +65,9 @@ def _local(tag: object) -> str:
 def _parse_xml(body: bytes, max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> etree._Element | None:
     parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True,
                              remove_comments=True, remove_pis=True, huge_tree=False)
+    data = maybe_gunzip(body, max_size)  # SitemapTooLarge goes to the caller
     try:
-        root = etree.fromstring(maybe_gunzip(body, max_size), parser=parser)
+        root = etree.fromstring(data, parser=parser)
     except (etree.XMLSyntaxError, ValueError):
         return None
     return root

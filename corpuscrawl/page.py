@@ -22,9 +22,11 @@ from corpuscrawl.content import decode_body, has_binary_signature, looks_binary,
 from corpuscrawl.parse_limits import parse_beyond_limits, resource_limit
 
 #: Notes a Page may carry: the body was not text; a UTF-16/32 charset label was not believed;
-#: control characters were removed; the parse hit libxml2's limits and was repaired.
-PAGE_NOTES = ("binary", "charset_label_ignored", "control_chars_removed",
-              "parse_nesting_capped", "parse_flattened")
+#: control characters were removed; the body ends inside text or a tag, not with a ">" (cut
+#: short); the parse hit libxml2's limits and was repaired (re-parsed past the limits with
+#: deep nesting cut, or flattened to text blocks).
+PAGE_NOTES = ("binary", "charset_label_ignored", "control_chars_removed", "truncated",
+              "parse_reparsed", "parse_flattened")
 
 #: Elements whose content is never text a reader sees.
 NON_TEXT_TAGS = ("script", "style", "noscript", "template", "svg", "math")
@@ -208,6 +210,8 @@ class Page:
         html, removed = sanitize_text(html)
         if removed:
             notes.append("control_chars_removed")
+        if html.rstrip()[-1:] not in (">", ""):
+            notes.append("truncated")  # a body cut inside text or a tag (e.g. a lying Content-Length)
         tree, repair = parse_html_noted(html)
         if repair:
             notes.append(f"parse_{repair}")

@@ -9,8 +9,9 @@ their text is still text.  When the first parse reports such an error the
 page is parsed again:
 
 1. nesting deeper than :data:`MAX_NESTING_DEFAULT` is cut by dropping the
-   excess start tags and their end tags (text kept, outer structure kept),
-   and the size limits are lifted (``huge_tree``);
+   excess start tags and their end tags (text kept, outer structure kept;
+   runs of one wrapper tag are cut first, so the structure of the content
+   inside them survives), and the size limits are lifted (``huge_tree``);
 2. if libxml2 still gives up, the page is flattened to its text: blocks split
    at block-level tags, every other tag removed.
 
@@ -30,6 +31,10 @@ from lxml import etree
 #: Deepest nesting kept when a page is re-parsed after the depth limit (libxml2 stops at 256;
 #: below Python's recursion limit for the recursive tree walkers of the extractors).
 MAX_NESTING_DEFAULT = 200
+
+#: Depth below the limit from which a tag nested in a tag of its own name is dropped, so
+#: that a run of wrappers (100,000 ``<div>``s) leaves room for the content inside it.
+HEADROOM = 20
 
 VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
                        "meta", "param", "source", "track", "wbr", "keygen", "basefont",
@@ -68,6 +73,7 @@ def cap_nesting(html: str, max_depth: int = MAX_NESTING_DEFAULT) -> str:
     stack: list[str] = []
     dropped: Counter[str] = Counter()
     pos = 0
+    last_break = -1  # index in ``out`` of the last "<br>" standing for dropped tags
     for match in _TAG_RE.finditer(html):
         if match.start() < pos:  # inside a raw-text element skipped below
             continue
@@ -85,14 +91,20 @@ def cap_nesting(html: str, max_depth: int = MAX_NESTING_DEFAULT) -> str:
         else:
             if name in SELF_CLOSING_SIBLINGS and stack and stack[-1] == name:
                 stack.pop()
-            if len(stack) >= max_depth:
+            wrapper = bool(stack) and stack[-1] == name  # a run of one tag: <div><div><div>
+            if len(stack) >= max_depth or (wrapper and len(stack) >= max_depth - HEADROOM):
                 dropped[name] += 1
                 keep = False
             else:
                 stack.append(name)
-        out.append(html[pos:match.start()])
+        if match.start() > pos:
+            out.append(html[pos:match.start()])
         if keep:
             out.append(match.group(0))
+        elif name in BLOCK_TAGS and not (last_break >= 0 and all(
+                part.isspace() for part in out[last_break + 1:])):
+            last_break = len(out)
+            out.append("<br>")  # the text on both sides stays apart
         pos = match.end()
         if keep and not closing and name in RAW_TEXT_TAGS:
             end = re.compile(rf"</{name}\s*>", re.IGNORECASE).search(html, pos)
@@ -136,13 +148,13 @@ def _parse(html: str, huge: bool) -> tuple[lxml.html.HtmlElement, str]:
 def parse_beyond_limits(html: str) -> tuple[lxml.html.HtmlElement, str]:
     """Parse a page that hit a libxml2 limit; returns the tree and the repair used.
 
-    The repair is ``"nesting_capped"`` (deep nesting cut, size limits lifted) or
+    The repair is ``"reparsed"`` (deep nesting cut, size limits lifted) or
     ``"flattened"`` (text blocks only).
     """
     try:
         root, limit = _parse(cap_nesting(html), huge=True)
         if not limit:
-            return root, "nesting_capped"
+            return root, "reparsed"
     except (etree.ParserError, ValueError):
         pass
     root, _ = _parse(flatten_to_text(html), huge=True)
