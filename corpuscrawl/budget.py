@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -57,12 +58,16 @@ def time_limit(seconds: float) -> Iterator[bool]:
     """Raise :class:`ExtractionTimeout` in the body after ``seconds``; yields whether it is armed.
 
     Not armed (yields False) when ``seconds`` <= 0, off the main thread, or when
-    another real-time timer is already running (it is left alone).
+    a real-time timer already running (a test runner's, say) fires first; a
+    timer that fires later is suspended meanwhile and re-armed afterwards with
+    the time it had left.
     """
     global _armed
-    if seconds <= 0 or not can_limit_time() or signal.getitimer(signal.ITIMER_REAL)[0] > 0:
+    outer = signal.getitimer(signal.ITIMER_REAL)[0] if can_limit_time() else 0.0
+    if seconds <= 0 or not can_limit_time() or 0 < outer <= seconds:
         yield False
         return
+    started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     _armed = True
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -72,6 +77,8 @@ def time_limit(seconds: float) -> Iterator[bool]:
         _armed = False
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-3))
 
 
 _BULK_RE = re.compile(

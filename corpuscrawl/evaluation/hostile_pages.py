@@ -74,8 +74,8 @@ def _controls() -> bytes:
 
 def _paragraphs(target: int) -> bytes:
     block = ("<div class='post'>" + ARTICLE + "</div>\n").encode()
-    return (_doc("").replace("</body>", "").encode() + block * (target // len(block) + 1)
-            + b"</body></html>")
+    head, tail = _doc("|").encode().split(b"|")
+    return head + block * (target // len(block) + 1) + tail
 
 
 PAGES: tuple[HostilePage, ...] = (
@@ -120,7 +120,8 @@ PAGES: tuple[HostilePage, ...] = (
                              + ARTICLE).encode(), marker=MARKER),
     HostilePage("huge-text", "a 12 MB text node (over libxml2's 10 MB) before the article",
                 lambda: _doc("<pre>" + "word " * (12 << 18) + "</pre>" + ARTICLE).encode()),
-    HostilePage("50mb", "50 MB of ordinary article markup", lambda: _paragraphs(50 << 20)),
+    HostilePage("50mb", "50 MB of ordinary article markup", lambda: _paragraphs(50 << 20),
+                marker=MARKER),
 )
 
 
