@@ -85,8 +85,8 @@ def failure_kind(exc: BaseException) -> str:
     message = str(exc)
     if isinstance(exc, DownloadTimeoutError):
         return "timeout"
-    if isinstance(exc, DownloadCancelledError) and "max size" in message:
-        return "too_large"
+    if isinstance(exc, DownloadCancelledError) and ("max size" in message or not message):
+        return "too_large"  # announced size over DOWNLOAD_MAXSIZE, or received (no message)
     if isinstance(exc, ResponseDataLossError):
         return "data_loss"
     if isinstance(exc, IgnoreRequest):

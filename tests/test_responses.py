@@ -40,6 +40,7 @@ def test_failures_are_named():
     assert failure_kind(DownloadTimeoutError("took longer")) == "timeout"
     assert failure_kind(DownloadCancelledError(
         "Expected to receive 5 bytes which is larger than download max size (1)")) == "too_large"
+    assert failure_kind(DownloadCancelledError()) == "too_large"  # received over the cap
     assert failure_kind(ResponseDataLossError()) == "data_loss"
     assert failure_kind(IgnoreRequest("max redirections reached")) == "redirect_chain"
     assert failure_kind(IgnoreRequest(

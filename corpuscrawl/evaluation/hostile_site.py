@@ -242,7 +242,10 @@ class HostileServer:
         return self.httpd.requested  # type: ignore[attr-defined]
 
     def start(self) -> HostileServer:
-        """Serve in a daemon thread; returns self."""
+        """Build the bombs (about a second), then serve in a daemon thread; returns self."""
+        for kind in ("gzip", "deflate", "br"):
+            _compressed(kind)
+        _sitemap_bomb()
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True,
                                         name="corpuscrawl-hostile")
         self._thread.start()
