@@ -17,6 +17,7 @@ Plain library code: no Scrapy.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,6 +38,12 @@ logger = logging.getLogger("corpuscrawl.extraction")
 
 #: Coherent-text splitters (seed 004) for ``CORPUSCRAWL_SPLIT_METHOD``.
 SPLIT_METHODS = ("linkblocks", "energy")
+
+
+#: The page every extractor runs on once at start-up when a time budget is set.
+WARM_UP_HTML = ("<html><head><title>Warm-up page</title></head><body><h1>Warm-up</h1><p>"
+                + "This paragraph loads the models and language profiles before the crawl. " * 8
+                + "</p></body></html>")
 
 
 class ConfigError(ValueError):
@@ -89,8 +96,8 @@ class ExtractionConfig:
     @classmethod
     def from_settings(cls, settings: Any, default_extractor: str | None = None) -> ExtractionConfig:
         """Read ``CORPUSCRAWL_EXTRACTOR``, ``CORPUSCRAWL_EXTRACTORS``, ``CORPUSCRAWL_EXTRACTOR_OPTIONS``."""
-        extractors = settings.get("CORPUSCRAWL_EXTRACTORS") or {}
-        options = settings.get("CORPUSCRAWL_EXTRACTOR_OPTIONS") or {}
+        extractors = _json_setting(settings, "CORPUSCRAWL_EXTRACTORS")
+        options = _json_setting(settings, "CORPUSCRAWL_EXTRACTOR_OPTIONS")
         if not isinstance(extractors, Mapping):
             raise ConfigError("CORPUSCRAWL_EXTRACTORS must be a dict of name -> 'module:Class'")
         if not isinstance(options, Mapping) or not all(isinstance(v, Mapping) for v in options.values()):
@@ -106,6 +113,17 @@ class ExtractionConfig:
                    default_source=("spider argument extractor" if default_extractor
                                    else "CORPUSCRAWL_EXTRACTOR"),
                    **_budget_settings(settings))
+
+
+def _json_setting(settings: Any, key: str) -> Any:
+    """A dict setting; given as a string (``-s KEY='{...}'``) it is read as JSON."""
+    value = settings.get(key) or {}
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError as exc:
+            raise ConfigError(f"{key} is not valid JSON: {exc}") from None
+    return value
 
 
 def _budget_settings(settings: Any) -> dict[str, Any]:
@@ -139,6 +157,21 @@ class Extraction:
                           if self.config.oversized_extractor else None)
         for rule in self.rules.rules.values():  # fail at start-up, naming the domain
             self.extractor_for_rule(self.rules.for_domain(rule.domain))
+        if self.config.timeout:
+            self.warm_up()
+
+    def warm_up(self) -> None:
+        """Run every built extractor, metadata and language identification once, unbudgeted.
+
+        Models and language profiles load on first use (identification alone
+        takes seconds); loaded under a time budget, an interrupted load would
+        start again, and time out again, on every page.
+        """
+        page = Page.from_html(WARM_UP_HTML, url="http://warm-up.invalid/")
+        extractors = {id(e): e for e in (self.default, self.oversized, *self._by_name.values(),
+                                         *self._by_template.values()) if e is not None}
+        for extractor in extractors.values():
+            self._extract(page, extractor)
 
     @classmethod
     def from_settings(cls, settings: Any, default_extractor: str | None = None) -> Extraction:

@@ -35,3 +35,17 @@ def every_extraction(**overrides: object) -> dict[str, Extraction]:
     """One Extraction per registered extractor, plus the template engine."""
     return {name: extraction_for(name, **overrides)
             for name in [n for n in names() if n != TEMPLATE] + [TEMPLATE]}
+
+
+class StuckOnThree:
+    """BTE, except that it never returns on a page holding "Good article number 3"."""
+
+    name = "stuck-on-three"
+
+    def extract(self, page):  # noqa: ANN001, ANN201 - the extractor contract
+        from corpuscrawl.extract.bte import BTEExtractor
+
+        if "Good article number 3" in page.html:
+            while True:
+                pass
+        return BTEExtractor().extract(page)

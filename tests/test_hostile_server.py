@@ -81,3 +81,19 @@ def test_traps_and_floods_are_bounded(hostile_crawl):
     assert sum(p.startswith("/calendar") for p in requested) <= 2 * (5 + 1) + 1
     assert sum(p.startswith("/flood/") for p in requested) <= 40
     assert sum(p.startswith("/redirect-chain/") for p in requested) <= 11
+
+
+@pytest.mark.slow
+def test_an_extraction_over_its_time_budget_is_kept_as_failed_and_the_crawl_goes_on(tmp_path):
+    with HostileServer() as server:
+        seeds = ",".join(f"{server.url}good/{n}" for n in range(1, GOOD_PAGES + 1))
+        docs, log, code = run_crawl(
+            tmp_path / "out.jsonl", f"seeds={seeds}", "sitemaps=0", "extractor=stuck",
+            settings={"CORPUSCRAWL_EXTRACTORS": '{"stuck": "tests.hostile_helpers:StuckOnThree"}',
+                      "CORPUSCRAWL_EXTRACTION_TIMEOUT": "1",
+                      "CORPUSCRAWL_FAILED_DIR": str(tmp_path / "failed")}, timeout=120)
+    assert code == 0, log[-2000:]
+    assert sorted(d["url"].rsplit("/", 1)[-1] for d in docs) == ["1", "2", "4", "5"]
+    assert stat(log, "corpuscrawl/extraction/ExtractionTimeout") == 1
+    failed = (tmp_path / "failed" / "failed.jsonl").read_text()
+    assert "good/3" in failed and "ExtractionTimeout" in failed

@@ -117,6 +117,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server API)
         """Serve the case named by the path (see the module docstring)."""
         self.server.requested.append(self.path)  # type: ignore[attr-defined]
+        self.server.times.append((time.monotonic(), self.path))  # type: ignore[attr-defined]
         url = urlsplit(self.path)
         path, query = url.path, parse_qs(url.query)
         try:
@@ -227,6 +228,7 @@ class HostileServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
         self.httpd.daemon_threads = True
         self.httpd.requested = []  # type: ignore[attr-defined]
+        self.httpd.times = []  # type: ignore[attr-defined]
         self.httpd.stopping = threading.Event()  # type: ignore[attr-defined]
         self._thread: threading.Thread | None = None
 
@@ -240,6 +242,11 @@ class HostileServer:
     def requested(self) -> list[str]:
         """Paths requested so far, in order."""
         return self.httpd.requested  # type: ignore[attr-defined]
+
+    @property
+    def times(self) -> list[tuple[float, str]]:
+        """(time.monotonic(), path) of every request so far."""
+        return self.httpd.times  # type: ignore[attr-defined]
 
     def start(self) -> HostileServer:
         """Build the bombs (about a second), then serve in a daemon thread; returns self."""
