@@ -52,7 +52,6 @@ SHORT_BODY_CHARS = 64
 
 # WHATWG "binary data bytes" (C0 controls that are not whitespace), C1 controls, U+FFFD.
 _BAD_CHARS_RE = re.compile("[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]")
-_SPACE_RE = re.compile("[\t\n\x0c\r ]")
 # Not allowed in XML 1.0 (lxml refuses them in text and attribute values).
 _NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _DROPPED_RE = re.compile("[\x00\ufffe\uffff\ud800-\udfff]")
@@ -86,7 +85,7 @@ def is_utf16_32(name: str | None) -> bool:
 def looks_utf16(body: bytes) -> str | None:
     """``"utf-16-le"``/``"utf-16-be"`` when the bytes have the zero bytes of UTF-16 text."""
     sample = body[:4096]
-    if len(sample) < 8:
+    if len(sample) < 8 or b"\x00" not in sample:
         return None
     even, odd = sample[0::2], sample[1::2]
     if odd.count(0) > 0.3 * len(odd) and even.count(0) < 0.05 * len(even):
@@ -117,7 +116,7 @@ def detect_encoding(body: bytes) -> str:
         from charset_normalizer import from_bytes
     except ImportError:  # optional: Scrapy installs it
         return "cp1252"
-    match = from_bytes(body[:256 * 1024]).best()
+    match = from_bytes(body[:64 * 1024]).best()
     codec = _codec(match.encoding) if match else None
     if codec is None:
         return "cp1252"
@@ -198,10 +197,10 @@ def _sample(text: str, size: int) -> str:
 def looks_binary(text: str, sample_chars: int = SNIFF_SAMPLE_CHARS_DEFAULT) -> bool:
     """True when decoded ``text`` is mostly control/undecodable characters with little whitespace."""
     sample = _sample(text, sample_chars)
-    if not sample:
+    if not sample or _BAD_CHARS_RE.search(sample) is None:
         return False
     bad = len(_BAD_CHARS_RE.findall(sample)) / len(sample)
-    space = len(_SPACE_RE.findall(sample)) / len(sample)
+    space = sum(sample.count(c) for c in "\t\n\x0c\r ") / len(sample)
     if len(sample) < SHORT_BODY_CHARS:
         return bad >= 0.3 and space < BINARY_MAX_SPACE_SHARE_DEFAULT
     return bad >= BINARY_BAD_SHARE_DEFAULT and space < BINARY_MAX_SPACE_SHARE_DEFAULT

@@ -210,7 +210,7 @@ class Page:
         html, removed = sanitize_text(html)
         if removed:
             notes.append("control_chars_removed")
-        if html.rstrip()[-1:] not in (">", ""):
+        if html[-1024:].rstrip()[-1:] not in (">", ""):
             notes.append("truncated")  # a body cut inside text or a tag (e.g. a lying Content-Length)
         tree, repair = parse_html_noted(html)
         if repair:
