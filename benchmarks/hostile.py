@@ -4,10 +4,10 @@ Writes ``benchmarks/results/hostile.md``::
 
     PYTHONPATH=$PWD python benchmarks/hostile.py [--pages a,b] [--extractors x,y] [--no-server]
 
-Each (page, extractor) runs in a fresh process (so its peak RSS is its own):
-the page is built as the crawl builds it (``Page.from_html`` on the bytes,
+Each page is built as the crawl builds it (``Page.from_html`` on the bytes,
 with the page's HTTP charset) and extracted by ``Extraction`` with the
-project's default budget settings.  The server part starts the hostile site
+project's default budget settings, each extraction in a forked child so its
+memory growth is its own.  The server part starts the hostile site
 (``corpuscrawl.evaluation.hostile_site``) and runs ``scrapy crawl corpus``
 on it.  The budget part measures the two ways of bounding one extraction's
 time: the in-process SIGALRM timer (how far past the limit it returns) and a
@@ -50,95 +50,102 @@ def build_extraction(extractor: str, overrides: dict | None = None):  # -> Extra
     return extraction
 
 
-def run_case(page_name: str, extractor: str, overrides: dict | None = None) -> dict:
-    """Build one hostile page and extract it; what happened, with times (in this process).
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
-    ``paragraphs-N`` is N MB of ordinary article markup (for the size scaling).
+
+def forked(task, timeout: float = 600) -> dict:
+    """Run ``task()`` (returning a dict) in a forked child; adds the child's peak RSS growth.
+
+    The child starts with the parent's pages (models loaded, page parsed);
+    ``rss_growth_mb`` is the child's peak RSS minus its RSS when the task
+    started: the memory the task itself needed.
     """
-    from corpuscrawl.evaluation.hostile_pages import MARKER, HostilePage, _paragraphs, page_named
-    from corpuscrawl.page import Page
+    import resource
 
-    if page_name.startswith("paragraphs-"):
-        size = int(page_name.split("-")[1])
-        spec = HostilePage(page_name, "", lambda: _paragraphs(size << 20), marker=MARKER)
-    else:
-        spec = page_named(page_name)
-    extraction = build_extraction(extractor, overrides)
-    extraction.run(Page.from_html(WARM_UP, url="http://warm.test/"))  # models and caches loaded
-    body = spec.build()
+    read, write = os.pipe()
     t0 = time.perf_counter()
-    page = Page.from_html(body, url="http://hostile.test/" + page_name, encoding=spec.charset)
-    t1 = time.perf_counter()
-    result = extraction.run(page)
-    t2 = time.perf_counter()
-    outcome = ("dropped: not text" if result.skipped else
-               f"failed, page kept: {result.error.partition(':')[0]}" if result.error else
-               "text" if result.text else "empty")
-    return {"outcome": outcome, "words": len(result.text.split()),
-            "marker": bool(spec.marker) and spec.marker in result.text,
-            "notes": list(result.notes), "parse_s": t1 - t0, "extract_s": t2 - t1,
-            "body_mb": len(body) / 2**20}
-
-
-def run_isolated(page_name: str, extractor: str, timeout: float = 600,
-                 overrides: dict | None = None) -> dict:
-    """:func:`run_case` in a child process; adds its peak RSS (MB) and total wall time."""
-    cmd = [sys.executable, str(Path(__file__)), "--case", f"{page_name}:{extractor}",
-           "--settings", json.dumps(overrides or {})]
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=REPO)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-    wall = time.perf_counter() - t0
-    rss = float("nan")
-    try:
-        data = json.loads(out.decode().strip().splitlines()[-1])
-    except (IndexError, json.JSONDecodeError):
-        data = {"outcome": "CRASH: " + err.decode(errors="replace").strip()[-200:]}
-    data.update(wall_s=wall, rss_mb=data.get("rss_mb", rss))
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(read)
+        start = _rss_mb()
+        try:
+            data = task()
+        except BaseException as exc:  # noqa: BLE001 - reported as the outcome
+            data = {"outcome": f"CRASH: {type(exc).__name__}: {exc}"[:200]}
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        data["rss_growth_mb"] = max(peak - start, 0.0)
+        os.write(write, json.dumps(data).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        raw = fh.read()  # the child writes once, at its end
+    _, status = os.waitpid(pid, 0)
+    data = json.loads(raw) if raw else {"outcome": f"CRASH: exit status {status}",
+                                        "rss_growth_mb": float("nan")}
+    data["wall_s"] = time.perf_counter() - t0
     return data
 
 
-def _child_case(spec: str, overrides: dict) -> None:
-    import resource
-
-    page_name, extractor = spec.split(":", 1)
-    data = run_case(page_name, extractor, overrides)
-    data["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps(data))
-
-
 def pages_table(pages: list[str], extractors: list[str]) -> list[str]:
-    """Markdown rows: one per (page, extractor)."""
-    rows = ["| page | extractor | outcome | words | article kept | notes | parse s | extract s "
-            "| peak RSS MB |", "|---|---|---|---|---|---|---|---|---|"]
+    """Markdown rows: one per (page, extractor), each extraction in a forked child."""
     from corpuscrawl.evaluation.hostile_pages import page_named
+    from corpuscrawl.page import Page
 
+    built = {}
+    for name in extractors:
+        built[name] = build_extraction(name)
+        built[name].run(Page.from_html(WARM_UP, url="http://warm.test/"))
+    rows = ["| page | MB | parse s | extractor | outcome | words | article kept | notes "
+            "| extract s | RSS growth MB |", "|---|---|---|---|---|---|---|---|---|---|"]
     for name in pages:
         spec = page_named(name)
+        body = spec.build()
+        t0 = time.perf_counter()
+        page = Page.from_html(body, url=f"http://hostile.test/{name}", encoding=spec.charset)
+        parse_s = time.perf_counter() - t0
         for extractor in extractors:
-            d = run_isolated(name, extractor)
-            kept = "-" if not spec.marker else ("yes" if d.get("marker") else "**no**")
-            rows.append(f"| {name} | {extractor} | {d['outcome']} | {d.get('words', '')} | {kept} "
-                        f"| {' '.join(d.get('notes', []))} | {d.get('parse_s', 0):.2f} "
-                        f"| {d.get('extract_s', 0):.2f} | {d['rss_mb']:.0f} |")
+            def task(extraction=built[extractor], page=page, spec=spec) -> dict:
+                t1 = time.perf_counter()
+                result = extraction.run(page)
+                outcome = ("dropped: not text" if result.skipped else
+                           f"failed, page kept: {result.error.partition(':')[0]}" if result.error
+                           else "text" if result.text else "empty")
+                return {"outcome": outcome, "words": len(result.text.split()),
+                        "marker": bool(spec.marker) and spec.marker in result.text,
+                        "notes": list(result.notes), "extract_s": time.perf_counter() - t1}
+            d = forked(task)
+            kept = ("-" if not spec.marker else "yes" if d.get("marker") else
+                    "(failed store)" if d["outcome"].startswith("failed") else "**no**")
+            rows.append(f"| {name} | {len(body) / 2**20:.1f} | {parse_s:.2f} | {extractor} "
+                        f"| {d['outcome']} | {d.get('words', '')} | {kept} "
+                        f"| {' '.join(d.get('notes', []))} | {d.get('extract_s', float('nan')):.2f} "
+                        f"| {d['rss_growth_mb']:.0f} |")
             print(rows[-1], flush=True)
     return rows
 
 
 def scaling_table() -> list[str]:
-    """Time and peak memory of unbudgeted extractions of 1-8 MB pages: why the size cap."""
-    rows = ["| page MB | extractor | extract s | peak RSS MB |", "|---|---|---|---|"]
+    """Time and memory of unbudgeted extractions of 1-8 MB pages: why the size cap."""
+    from corpuscrawl.evaluation.hostile_pages import _paragraphs
+    from corpuscrawl.page import Page
+
+    rows = ["| page MB | extractor | extract s | RSS growth MB |", "|---|---|---|---|"]
     off = {"CORPUSCRAWL_EXTRACTION_MAX_BYTES": 0, "CORPUSCRAWL_EXTRACTION_TIMEOUT": 0}
+    built = {name: build_extraction(name, off) for name in ("justext", "auto", "bte")}
+    for extraction in built.values():
+        extraction.run(Page.from_html(WARM_UP, url="http://warm.test/"))
     for size in (1, 2, 4, 8):
-        for extractor in ("justext", "auto", "bte"):
-            d = run_isolated(f"paragraphs-{size}", extractor, overrides=off)
-            rows.append(f"| {size} | {extractor} | {d.get('extract_s', float('nan')):.2f} "
-                        f"| {d['rss_mb']:.0f} |")
+        page = Page.from_html(_paragraphs(size << 20), url="http://a.test/")
+        for name, extraction in built.items():
+            def task(extraction=extraction, page=page) -> dict:
+                t0 = time.perf_counter()
+                extraction.run(page)
+                return {"extract_s": time.perf_counter() - t0}
+            d = forked(task)
+            rows.append(f"| {size} | {name} | {d.get('extract_s', float('nan')):.2f} "
+                        f"| {d['rss_growth_mb']:.0f} |")
             print(rows[-1], flush=True)
     return rows
 
@@ -334,8 +341,6 @@ def server_section() -> list[str]:
 def main() -> None:
     """Run the selected parts and write the results file."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--case", help=argparse.SUPPRESS)
-    ap.add_argument("--settings", default="{}", help=argparse.SUPPRESS)
     ap.add_argument("--pages", default="")
     ap.add_argument("--extractors", default="")
     ap.add_argument("--no-server", action="store_true")
@@ -344,9 +349,6 @@ def main() -> None:
     ap.add_argument("--notes", default=str(HERE / "results" / "hostile_notes.md"),
                     help="Markdown appended to the results (the design notes)")
     args = ap.parse_args()
-    if args.case:
-        _child_case(args.case, json.loads(args.settings))
-        return
     from corpuscrawl.evaluation.hostile_pages import PAGES
     from corpuscrawl.extract import names
 
@@ -360,12 +362,13 @@ def main() -> None:
         "noisy, compare within one table).  Written by the script; the notes at the end are "
         "kept when it is re-run with `--notes` pointing at them.", "",
         "## Hostile pages x extractors", "",
-        "Each row is a fresh process: the page is built from its bytes as the crawl builds "
-        "it (`Page.from_html` with the page's HTTP charset) and extracted by `Extraction` with "
-        "the default budget (CORPUSCRAWL_EXTRACTION_MAX_BYTES 4 MiB, "
-        "CORPUSCRAWL_EXTRACTION_TIMEOUT 20 s); a warm-up page is extracted first.  *article "
+        "The page is built from its bytes as the crawl builds it (`Page.from_html` with the "
+        "page's HTTP charset; *parse s*), then each extractor runs in a forked child, by "
+        "`Extraction` with the default budget (CORPUSCRAWL_EXTRACTION_MAX_BYTES 4 MiB, "
+        "CORPUSCRAWL_EXTRACTION_TIMEOUT 20 s), models loaded and warmed up before.  *article "
         "kept*: the article hidden in the page is in the output (`-`: the page has no text).  "
-        "*peak RSS*: of that process, page and models included.", "",
+        "*RSS growth*: the child's peak RSS minus the parent's at the fork, i.e. the memory "
+        "this extraction needed on top of the parsed page and the loaded models.", "",
         *pages_table(pages, extractors), ""]
     if not args.no_budget:
         sections += budget_section()

@@ -231,18 +231,20 @@ class Extraction:
                      notes: list[str]) -> tuple[Page, Extractor, str]:
         """The page trimmed under the size cap, the extractor to use, and an error if neither fits."""
         cap = self.config.max_bytes
-        trimmed = Page.from_html(trim_markup(page.html), url=page.url, status=page.status)
+        html = trim_markup(page.html)
+        size = len(html) if html.isascii() else len(html.encode("utf-8", "replace"))
         notes.append("trimmed")
-        if trimmed.size <= cap:
+        if size > cap and self.oversized is None:
+            logger.warning("%s has %d bytes of HTML (%d after trimming markup), over "
+                           "CORPUSCRAWL_EXTRACTION_MAX_BYTES=%d: not extracted, page kept",
+                           page.url, page.size, size, cap)
+            return page, extractor, (f"OversizedPage: {size} bytes after trimming markup, "
+                                     f"over CORPUSCRAWL_EXTRACTION_MAX_BYTES={cap}")
+        trimmed = Page.from_html(html, url=page.url, status=page.status)
+        if size <= cap:
             return trimmed, extractor, ""
-        if self.oversized is not None:
-            notes.append("oversized")
-            return trimmed, self.oversized, ""
-        logger.warning("%s has %d bytes of HTML (%d after trimming markup), over "
-                       "CORPUSCRAWL_EXTRACTION_MAX_BYTES=%d: not extracted, page kept",
-                       page.url, page.size, trimmed.size, cap)
-        return page, extractor, (f"OversizedPage: {trimmed.size} bytes after trimming markup, "
-                                 f"over CORPUSCRAWL_EXTRACTION_MAX_BYTES={cap}")
+        notes.append("oversized")
+        return trimmed, self.oversized, ""  # type: ignore[return-value]
 
     def _extract(self, page: Page, extractor: Extractor) -> ExtractionResult:
         result = ExtractionResult(extractor=extractor.name)
