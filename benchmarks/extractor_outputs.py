@@ -6,6 +6,9 @@ Run it with two checkouts on ``PYTHONPATH`` and compare the JSON files::
     PYTHONPATH=$PWD python benchmarks/extractor_outputs.py --out after.json PAGES...
     python benchmarks/extractor_outputs.py --compare before.json after.json
 
+``--page-cost`` instead prints what building the Pages costs (ms per page, the
+sum of per-page minima over 5 runs), to compare two checkouts the same way.
+
 ``PAGES`` are HTML files or directories (``*.html``/``*.html.gz``, searched
 recursively); ``--sample N`` takes every k-th file so that about N are used.
 """
@@ -54,6 +57,24 @@ def fingerprints(files: list[tuple[Path, str]], extractors: list[str]) -> dict[s
     return out
 
 
+def page_cost(files: list[tuple[Path, str]], runs: int = 5) -> float:
+    """Milliseconds per page to build a Page from its bytes (sum of per-page minima)."""
+    import gzip
+    import time
+
+    from corpuscrawl.page import Page
+
+    datas = [gzip.decompress(f.read_bytes()) if f.name.endswith(".gz") else f.read_bytes()
+             for f, _ in files]
+    best = [float("inf")] * len(datas)
+    for _ in range(runs):
+        for i, data in enumerate(datas):
+            start = time.perf_counter()
+            Page.from_html(data, url="http://example.com/")
+            best[i] = min(best[i], time.perf_counter() - start)
+    return sum(best) * 1000 / max(len(datas), 1)
+
+
 def main() -> None:
     """Write fingerprints, or compare two fingerprint files."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -62,7 +83,12 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--extractors", default="")
     ap.add_argument("--compare", nargs=2)
+    ap.add_argument("--page-cost", action="store_true")
     args = ap.parse_args()
+    if args.page_cost:
+        files = page_files(args.paths, args.sample)
+        print(f"{page_cost(files):.2f} ms per page over {len(files)} pages")
+        return
     if args.compare:
         a, b = (json.loads(Path(x).read_text()) for x in args.compare)
         differ = sorted(k for k in a if a.get(k) != b.get(k))

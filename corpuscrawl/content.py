@@ -54,6 +54,7 @@ SHORT_BODY_CHARS = 64
 _BAD_CHARS_RE = re.compile("[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]")
 # Not allowed in XML 1.0 (lxml refuses them in text and attribute values).
 _NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _DROPPED_RE = re.compile("[\x00\ufffe\uffff\ud800-\udfff]")
 _SPACED_RE = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f]")
 #: Central European codecs taken from detection when the text has letters windows-1252 lacks
@@ -206,6 +207,19 @@ def looks_binary(text: str, sample_chars: int = SNIFF_SAMPLE_CHARS_DEFAULT) -> b
     return bad >= BINARY_BAD_SHARE_DEFAULT and space < BINARY_MAX_SPACE_SHARE_DEFAULT
 
 
+def _has_non_characters(text: str) -> bool:
+    """True when ``text`` holds U+FFFE, U+FFFF or a lone surrogate (a fast check)."""
+    if text.isascii():
+        return False
+    if "\ufffe" in text or "\uffff" in text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def sanitize_text(text: str) -> tuple[str, int]:
     """``text`` without characters an XML tree cannot hold, and how many there were.
 
@@ -213,7 +227,7 @@ def sanitize_text(text: str) -> tuple[str, int]:
     other C0 controls and the form feed become a space, since in real pages they
     stand between words (a mangled no-break space).
     """
-    if _NOT_XML_RE.search(text) is None and "\x0c" not in text:
+    if _CONTROL_RE.search(text) is None and not _has_non_characters(text):
         return text, 0
     text, dropped = _DROPPED_RE.subn("", text)
     text, spaced = _SPACED_RE.subn(" ", text)

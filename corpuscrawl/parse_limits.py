@@ -58,12 +58,17 @@ _DROP_RE = re.compile(r"<!--.*?(?:-->|$)|<(script|style|template)\b[^>]*>.*?(?:<
 
 
 def resource_limit(parser: etree._FeedParser) -> str:
-    """The message of the first fatal resource-limit error in ``parser``'s log, or ""."""
-    for entry in parser.error_log:
-        if entry.level_name == "FATAL" and (entry.type_name == "ERR_RESOURCE_LIMIT"
-                                            or "huge" in entry.message.lower()
-                                            or "too long" in entry.message.lower()):
-            return entry.message.strip()
+    """The message of the fatal resource-limit error that ended ``parser``'s parse, or "".
+
+    Such an error stops the parse, so it is the last one logged (looking at
+    that one only keeps this O(1) for pages with thousands of ordinary errors).
+    """
+    entry = parser.error_log.last_error
+    if entry is None or entry.level_name != "FATAL":
+        return ""
+    message = entry.message.lower()
+    if entry.type_name == "ERR_RESOURCE_LIMIT" or "huge" in message or "too long" in message:
+        return entry.message.strip()
     return ""
 
 
