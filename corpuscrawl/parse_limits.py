@@ -53,7 +53,7 @@ BLOCK_TAGS = frozenset({"address", "article", "aside", "blockquote", "br", "dd",
 # A tag with quoted attribute values (a ">" inside quotes does not end it); linear time.
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][^\s/>\"']*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
 _TITLE_RE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
-_DROP_RE = re.compile(r"<!--.*?(?:-->|$)|<(script|style|template)\b[^>]*>.*?(?:</\1\s*>|$)",
+_DROP_RE = re.compile(r"<!--.*?(?:-->|$)|<(script|style|template|title)\b[^>]*>.*?(?:</\1\s*>|$)",
                       re.IGNORECASE | re.DOTALL)
 
 

@@ -21,19 +21,28 @@ import logging
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from scrapy.exceptions import (
-    DownloadCancelledError,
-    DownloadTimeoutError,
-    IgnoreRequest,
-    ResponseDataLossError,
-)
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Request, Response
+from twisted.internet.defer import CancelledError
+from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from w3lib.url import safe_url_string
 
 from corpuscrawl.content import http_charset, sniff_markup
 from corpuscrawl.page import Page
 
 logger = logging.getLogger("corpuscrawl.responses")
+
+try:  # Scrapy >= 2.14 names download failures; before, Twisted's exceptions reach the errback
+    from scrapy.exceptions import (
+        DownloadCancelledError,
+        DownloadTimeoutError,
+        ResponseDataLossError,
+    )
+except ImportError:  # pragma: no cover - older Scrapy
+    DownloadCancelledError = DownloadTimeoutError = ResponseDataLossError = ()  # type: ignore
+
+TIMEOUT_ERRORS = tuple(t for t in (DownloadTimeoutError, TwistedTimeoutError) if t)
+CANCELLED_ERRORS = tuple(t for t in (DownloadCancelledError, CancelledError) if t)
 
 #: Content types treated as HTML pages.
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -83,11 +92,12 @@ def failure_kind(exc: BaseException) -> str:
     timeout | too_large | decompression_bomb | data_loss | redirect_chain
     """
     message = str(exc)
-    if isinstance(exc, DownloadTimeoutError):
+    if isinstance(exc, TIMEOUT_ERRORS):
         return "timeout"
-    if isinstance(exc, DownloadCancelledError) and ("max size" in message or not message):
+    if isinstance(exc, CANCELLED_ERRORS) and ("max size" in message or not message):
         return "too_large"  # announced size over DOWNLOAD_MAXSIZE, or received (no message)
-    if isinstance(exc, ResponseDataLossError):
+    if (ResponseDataLossError and isinstance(exc, ResponseDataLossError)) or \
+            "_DataLoss" in repr(getattr(exc, "reasons", "")):
         return "data_loss"
     if isinstance(exc, IgnoreRequest):
         if "DOWNLOAD_MAXSIZE" in message and "decompression" in message:

@@ -14,6 +14,7 @@ from scrapy.exceptions import (
     ResponseDataLossError,
 )
 from scrapy.http import Response
+from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
 from corpuscrawl.responses import (
     RedirectLoopMiddleware,
@@ -46,6 +47,7 @@ def test_failures_are_named():
     assert failure_kind(IgnoreRequest(
         "Ignored response because its body exceeded DOWNLOAD_MAXSIZE (1 B) during decompression."
     )) == "decompression_bomb"
+    assert failure_kind(TwistedTimeoutError()) == "timeout"  # older Scrapy
     assert failure_kind(ConnectionRefusedError()) == ""
     stats = Stats()
     failure = SimpleNamespace(value=DownloadTimeoutError("slow"), request=Request("http://a.com/"))
