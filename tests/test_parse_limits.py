@@ -5,7 +5,12 @@ from __future__ import annotations
 import lxml.html
 
 from corpuscrawl.page import parse_html_noted
-from corpuscrawl.parse_limits import cap_nesting, flatten_to_text, parse_beyond_limits, resource_limit
+from corpuscrawl.parse_limits import (
+    cap_nesting,
+    flatten_to_text,
+    parse_beyond_limits,
+    resource_limit,
+)
 
 
 def test_the_limit_error_is_read_from_the_parser():
