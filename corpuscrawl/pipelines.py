@@ -28,6 +28,19 @@ from corpuscrawl.page import domain_of
 
 logger = logging.getLogger("corpuscrawl.pipelines")
 
+#: What each page note means, for the log (see corpuscrawl.page.PAGE_NOTES).
+NOTE_MEANINGS = {
+    "binary": "the body is not text",
+    "charset_label_ignored": "a UTF-16/32 charset label contradicted by the bytes was not believed",
+    "control_chars_removed": "NUL and control characters removed",
+    "truncated": "the body ends inside text or a tag (cut short, e.g. by its Content-Length)",
+    "parse_reparsed": "hit the HTML parser's limits; re-parsed past them, text kept",
+    "parse_flattened": "hit the HTML parser's limits; flattened to its text blocks",
+    "trimmed": "over the extraction size cap; scripts, styles and long attributes trimmed",
+    "oversized": "over the extraction size cap even trimmed; extracted by the oversized-page "
+                 "extractor",
+}
+
 
 @dataclass(frozen=True)
 class PipelineConfig:
@@ -69,6 +82,7 @@ class ExtractionPipeline:
         self.stats = stats
         self._failed_bytes: int | None = None  # size of the failed store, read when first needed
         self._failed_full_logged = False
+        self._logged_notes: set[tuple[str, str]] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ExtractionPipeline:
@@ -113,13 +127,17 @@ class ExtractionPipeline:
         )
 
     def count_notes(self, item: CrawledPage) -> None:
-        """Count (and log, when text had to be rescued) what was unusual about a page."""
+        """Count what was unusual about a page; log each kind once per domain."""
         if item.unit[0]:
             return  # the page's other units carry the same notes
+        domain = domain_of(item.url)
         for note in item.result.notes:
             self.stats.inc_value(f"corpuscrawl/page/{note}")
-            if note.startswith("parse_"):
-                logger.info("%s hit the HTML parser's limits: text kept (%s)", item.url, note)
+            if (domain, note) not in self._logged_notes:
+                self._logged_notes.add((domain, note))
+                logger.info("%s: %s (further pages of %s with it are counted in "
+                            "corpuscrawl/page/%s)", item.url, NOTE_MEANINGS.get(note, note),
+                            domain, note)
 
     def keep_failed(self, item: CrawledPage) -> FailedPage:
         """Store the raw HTML of a failed page and a JSON line describing it (within the size cap)."""

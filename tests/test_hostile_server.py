@@ -97,3 +97,13 @@ def test_an_extraction_over_its_time_budget_is_kept_as_failed_and_the_crawl_goes
     assert stat(log, "corpuscrawl/extraction/ExtractionTimeout") == 1
     failed = (tmp_path / "failed" / "failed.jsonl").read_text()
     assert "good/3" in failed and "ExtractionTimeout" in failed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", [
+    "redirect loop:", "redirect chain:", "timeout:", "data loss:", "decompression bomb:",
+    "too large:", "sitemap or feed", "is HTML served as", "the body is not text",
+    "link trap suspected", "most relevant", "charset label", "cut short", "parser's limits",
+])
+def test_each_hostile_case_has_a_log_line(hostile_crawl, line):
+    assert line in hostile_crawl[1]
