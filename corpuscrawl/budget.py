@@ -7,8 +7,9 @@ which unwinds the extractor like any exception.  It cannot stop a single C call
 limit is exceeded by at most the longest C call the extraction makes.  That is
 why the size cap exists: under it, the longest C call is short, and the
 overshoot is measured in ``benchmarks/results/hostile.md`` together with the
-alternatives: a forked process per page (killable at any moment, but 40-60 ms
-per page, 10-70x the extraction) and a persistent worker (cheap per page, but
+alternatives: a forked process per page (killable at any moment, but tens of
+milliseconds per page, ten times and more the extraction) and a persistent
+worker (cheap per page, but
 every kill reloads the models, and the crawl's own parse of the page stays in
 the main process anyway).  Signals reach the main thread
 only; elsewhere (extraction in a thread pool) no timer is set and only the
