@@ -6,7 +6,7 @@ parses bytes the crawler already downloaded; nothing fetches.
 
 from __future__ import annotations
 
-import gzip
+import struct
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 
 from lxml import etree
 from scrapy.robotstxt import ProtegoRobotParser
+from scrapy.utils.gz import gunzip
 
 from corpuscrawl.browse.elements import decode_proxy, same_site
 from corpuscrawl.extract.dom import normalize_space
@@ -35,38 +36,51 @@ class SitemapEntries:
     sitemaps: list[str]
 
 
+class SitemapTooLarge(ValueError):
+    """A sitemap or feed is larger than the size cap once decompressed (a gzip bomb, or just huge)."""
+
+
 def maybe_gunzip(body: bytes, max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> bytes:
-    """Decompress gzip bytes (e.g. ``sitemap.xml.gz``); other bytes are returned unchanged."""
+    """Decompress gzip bytes (e.g. ``sitemap.xml.gz``); other bytes are returned unchanged.
+
+    Raises :class:`SitemapTooLarge` when the (decompressed) body is over
+    ``max_size`` bytes (0 = no cap); a broken gzip stream gives what could be
+    decompressed, or ``b""``.
+    """
     if body[:2] != b"\x1f\x8b":
+        if max_size and len(body) > max_size:
+            raise SitemapTooLarge(f"{len(body)} bytes, over the cap of {max_size}")
         return body
-    decomp = zlib.decompressobj(16 + zlib.MAX_WBITS)
     try:
-        out = decomp.decompress(body, max_size + 1)
-    except zlib.error:
-        try:
-            return gzip.decompress(body)[: max_size + 1]
-        except OSError:
-            return b""
-    return out[: max_size + 1]
+        return gunzip(body, max_size=max_size)
+    except (OSError, EOFError, struct.error, zlib.error):
+        return b""
+    except ValueError as exc:  # scrapy.utils.gz's size-cap error
+        raise SitemapTooLarge(f"over the cap of {max_size} bytes once decompressed") from exc
 
 
 def _local(tag: object) -> str:
     return tag.rsplit("}", 1)[-1].lower() if isinstance(tag, str) else ""
 
 
-def _parse_xml(body: bytes) -> etree._Element | None:
+def _parse_xml(body: bytes, max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> etree._Element | None:
     parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True,
                              remove_comments=True, remove_pis=True, huge_tree=False)
+    data = maybe_gunzip(body, max_size)  # SitemapTooLarge goes to the caller
     try:
-        root = etree.fromstring(maybe_gunzip(body), parser=parser)
+        root = etree.fromstring(data, parser=parser)
     except (etree.XMLSyntaxError, ValueError):
         return None
     return root
 
 
-def parse_sitemap(body: bytes, base_url: str = "") -> SitemapEntries | None:
-    """Entries of a sitemap or sitemap index (gzipped or not); ``None`` if it is not one."""
-    root = _parse_xml(body)
+def parse_sitemap(body: bytes, base_url: str = "",
+                  max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> SitemapEntries | None:
+    """Entries of a sitemap or sitemap index (gzipped or not); ``None`` if it is not one.
+
+    Raises :class:`SitemapTooLarge` over ``max_size`` decompressed bytes.
+    """
+    root = _parse_xml(body, max_size)
     if root is None or _local(root.tag) not in ("urlset", "sitemapindex"):
         return None
     pages: list[str] = []
@@ -105,9 +119,13 @@ class SitemapRobotParser(ProtegoRobotParser):
         self.sitemaps: list[str] = sitemaps_from_robots(text, "")
 
 
-def parse_feed(body: bytes, base_url: str = "") -> list[str] | None:
-    """Item/entry links of an RSS (0.9x/1.0/2.0) or Atom feed; ``None`` if it is not a feed."""
-    root = _parse_xml(body)
+def parse_feed(body: bytes, base_url: str = "",
+               max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> list[str] | None:
+    """Item/entry links of an RSS (0.9x/1.0/2.0) or Atom feed; ``None`` if it is not a feed.
+
+    Raises :class:`SitemapTooLarge` over ``max_size`` decompressed bytes.
+    """
+    root = _parse_xml(body, max_size)
     if root is None:
         return None
     kind = _local(root.tag)

@@ -4,16 +4,26 @@ One :class:`Extraction` object per crawl, built from settings, chooses the
 extractor for each page by the domain rules — a template for the domain beats a
 per-domain extractor setting, which beats the crawl's default — and never lets
 an extractor's exception escape: the error is returned in the result so the
-caller can count it and keep the raw page.  Plain library code: no Scrapy.
+caller can count it and keep the raw page.
+
+Each extraction has a budget (:mod:`corpuscrawl.budget`): a page over the size
+cap is first trimmed of markup that is never text; one still over it goes to
+the oversized-page extractor when one is configured, else fails as
+``OversizedPage``; an extraction over the time limit fails as
+``ExtractionTimeout``.  Failed pages are kept by the pipeline.  A page whose
+body is not text is skipped (``skipped = "binary"``), never extracted.
+Plain library code: no Scrapy.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.extract.base import Extractor, ExtractorError
 from corpuscrawl.extract.linkblocks import coherent_texts
@@ -28,6 +38,12 @@ logger = logging.getLogger("corpuscrawl.extraction")
 
 #: Coherent-text splitters (seed 004) for ``CORPUSCRAWL_SPLIT_METHOD``.
 SPLIT_METHODS = ("linkblocks", "energy")
+
+
+#: The page every extractor runs on once at start-up when a time budget is set.
+WARM_UP_HTML = ("<html><head><title>Warm-up page</title></head><body><h1>Warm-up</h1><p>"
+                + "This paragraph loads the models and language profiles before the crawl. " * 8
+                + "</p></body></html>")
 
 
 class ConfigError(ValueError):
@@ -48,6 +64,10 @@ class ExtractionResult:
     error: str = ""
     #: With ``CORPUSCRAWL_SPLIT_COHERENT``: the page's coherent texts as (kind, text) pairs.
     units: list[tuple[str, str]] = field(default_factory=list)
+    #: Why the page was not extracted at all ("binary": the body is not text), else "".
+    skipped: str = ""
+    #: What was unusual about the page and its extraction (Page notes, "trimmed", ...).
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -66,12 +86,18 @@ class ExtractionConfig:
     split_method: str = "linkblocks"
     #: Where ``default_extractor`` came from, named in start-up errors.
     default_source: str = "CORPUSCRAWL_EXTRACTOR"
+    #: Size cap of one extraction in bytes of HTML (0 = none): CORPUSCRAWL_EXTRACTION_MAX_BYTES.
+    max_bytes: int = 0
+    #: Time budget of one extraction in seconds (0 = none): CORPUSCRAWL_EXTRACTION_TIMEOUT.
+    timeout: float = 0.0
+    #: Extractor for pages still over the cap after trimming ("" = fail them, keeping the page).
+    oversized_extractor: str = ""
 
     @classmethod
     def from_settings(cls, settings: Any, default_extractor: str | None = None) -> ExtractionConfig:
         """Read ``CORPUSCRAWL_EXTRACTOR``, ``CORPUSCRAWL_EXTRACTORS``, ``CORPUSCRAWL_EXTRACTOR_OPTIONS``."""
-        extractors = settings.get("CORPUSCRAWL_EXTRACTORS") or {}
-        options = settings.get("CORPUSCRAWL_EXTRACTOR_OPTIONS") or {}
+        extractors = _json_setting(settings, "CORPUSCRAWL_EXTRACTORS")
+        options = _json_setting(settings, "CORPUSCRAWL_EXTRACTOR_OPTIONS")
         if not isinstance(extractors, Mapping):
             raise ConfigError("CORPUSCRAWL_EXTRACTORS must be a dict of name -> 'module:Class'")
         if not isinstance(options, Mapping) or not all(isinstance(v, Mapping) for v in options.values()):
@@ -85,11 +111,40 @@ class ExtractionConfig:
                    extractors=dict(extractors), options={k: dict(v) for k, v in options.items()},
                    split_coherent=split, split_method=method,
                    default_source=("spider argument extractor" if default_extractor
-                                   else "CORPUSCRAWL_EXTRACTOR"))
+                                   else "CORPUSCRAWL_EXTRACTOR"),
+                   **_budget_settings(settings))
+
+
+def _json_setting(settings: Any, key: str) -> Any:
+    """A dict setting; given as a string (``-s KEY='{...}'``) it is read as JSON."""
+    value = settings.get(key) or {}
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError as exc:
+            raise ConfigError(f"{key} is not valid JSON: {exc}") from None
+    return value
+
+
+def _budget_settings(settings: Any) -> dict[str, Any]:
+    """The budget keys of :class:`ExtractionConfig`, validated, from settings."""
+    values: dict[str, Any] = {}
+    for key, name, kind in (("CORPUSCRAWL_EXTRACTION_MAX_BYTES", "max_bytes", int),
+                            ("CORPUSCRAWL_EXTRACTION_TIMEOUT", "timeout", float)):
+        raw = settings.get(key, 0)
+        try:
+            value = kind(raw or 0)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{key} must be a number >= 0, got {raw!r}") from None
+        if value < 0:
+            raise ConfigError(f"{key} must be a number >= 0, got {raw!r}")
+        values[name] = value
+    values["oversized_extractor"] = str(settings.get("CORPUSCRAWL_EXTRACTION_OVERSIZED") or "")
+    return values
 
 
 class Extraction:
-    """Chooses and runs the extractor for each page; caches built extractors."""
+    """Chooses and runs the extractor for each page within its budget; caches built extractors."""
 
     def __init__(self, config: ExtractionConfig | None = None, rules: DomainRules | None = None):
         self.config = config or ExtractionConfig()
@@ -97,8 +152,26 @@ class Extraction:
         self._by_name: dict[str, Extractor] = {}
         self._by_template: dict[str, Extractor] = {}
         self.default = self._named(self.config.default_extractor, self.config.default_source)
+        self.oversized = (self._named(self.config.oversized_extractor,
+                                      "CORPUSCRAWL_EXTRACTION_OVERSIZED")
+                          if self.config.oversized_extractor else None)
         for rule in self.rules.rules.values():  # fail at start-up, naming the domain
             self.extractor_for_rule(self.rules.for_domain(rule.domain))
+        if self.config.timeout:
+            self.warm_up()
+
+    def warm_up(self) -> None:
+        """Run every built extractor, metadata and language identification once, unbudgeted.
+
+        Models and language profiles load on first use (identification alone
+        takes seconds); loaded under a time budget, an interrupted load would
+        start again, and time out again, on every page.
+        """
+        page = Page.from_html(WARM_UP_HTML, url="http://warm-up.invalid/")
+        extractors = {id(e): e for e in (self.default, self.oversized, *self._by_name.values(),
+                                         *self._by_template.values()) if e is not None}
+        for extractor in extractors.values():
+            self._extract(page, extractor)
 
     @classmethod
     def from_settings(cls, settings: Any, default_extractor: str | None = None) -> Extraction:
@@ -136,6 +209,44 @@ class Extraction:
     def run(self, page: Page) -> ExtractionResult:
         """Extract text, title/date/author and language of ``page``; errors are returned, never raised."""
         extractor = self.extractor_for(page.url)
+        if page.binary:
+            return ExtractionResult(extractor=extractor.name, skipped="binary", notes=page.notes)
+        notes = list(page.notes)
+        if self.config.max_bytes and page.size > self.config.max_bytes:
+            page, extractor, error = self._within_size(page, extractor, notes)
+            if error:
+                return ExtractionResult(extractor=extractor.name, error=error, notes=tuple(notes))
+        try:
+            with time_limit(self.config.timeout):
+                result = self._extract(page, extractor)
+        except ExtractionTimeout:
+            logger.warning("extraction of %s by %s took over %s s: given up, page kept",
+                           page.url, extractor.name, self.config.timeout)
+            result = ExtractionResult(extractor=extractor.name, error=(
+                f"ExtractionTimeout: over CORPUSCRAWL_EXTRACTION_TIMEOUT={self.config.timeout} s"))
+        result.notes = tuple(notes)
+        return result
+
+    def _within_size(self, page: Page, extractor: Extractor,
+                     notes: list[str]) -> tuple[Page, Extractor, str]:
+        """The page trimmed under the size cap, the extractor to use, and an error if neither fits."""
+        cap = self.config.max_bytes
+        html = trim_markup(page.html)
+        size = len(html) if html.isascii() else len(html.encode("utf-8", "replace"))
+        notes.append("trimmed")
+        if size > cap and self.oversized is None:
+            logger.warning("%s has %d bytes of HTML (%d after trimming markup), over "
+                           "CORPUSCRAWL_EXTRACTION_MAX_BYTES=%d: not extracted, page kept",
+                           page.url, page.size, size, cap)
+            return page, extractor, (f"OversizedPage: {size} bytes after trimming markup, "
+                                     f"over CORPUSCRAWL_EXTRACTION_MAX_BYTES={cap}")
+        trimmed = Page.from_html(html, url=page.url, status=page.status)
+        if size <= cap:
+            return trimmed, extractor, ""
+        notes.append("oversized")
+        return trimmed, self.oversized, ""  # type: ignore[return-value]
+
+    def _extract(self, page: Page, extractor: Extractor) -> ExtractionResult:
         result = ExtractionResult(extractor=extractor.name)
         try:
             result.text = extractor.extract(page) or ""

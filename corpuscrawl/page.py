@@ -17,7 +17,16 @@ from urllib.parse import urlsplit
 
 import lxml.html
 from lxml import etree
-from w3lib.encoding import html_to_unicode
+
+from corpuscrawl.content import decode_body, has_binary_signature, looks_binary, sanitize_text
+from corpuscrawl.parse_limits import parse_beyond_limits, resource_limit
+
+#: Notes a Page may carry: the body was not text; a UTF-16/32 charset label was not believed;
+#: control characters were removed; the body ends inside text or a tag, not with a ">" (cut
+#: short); the parse hit libxml2's limits and was repaired (re-parsed past the limits with
+#: deep nesting cut, or flattened to text blocks).
+PAGE_NOTES = ("binary", "charset_label_ignored", "control_chars_removed", "truncated",
+              "parse_reparsed", "parse_flattened")
 
 #: Elements whose content is never text a reader sees.
 NON_TEXT_TAGS = ("script", "style", "noscript", "template", "svg", "math")
@@ -28,14 +37,21 @@ class PageError(ValueError):
 
 
 def decode_html(body: bytes, declared_encoding: str | None = None) -> str:
-    """Decode HTML bytes: BOM, then the HTTP header's charset, then ``<meta>``, then a guess."""
-    content_type = f"text/html; charset={declared_encoding}" if declared_encoding else None
-    _, text = html_to_unicode(content_type, body)
-    return text
+    """Decode HTML bytes as a browser does (see :func:`corpuscrawl.content.decide_encoding`)."""
+    return decode_body(body, declared_encoding)[0]
 
 
 def parse_html(html: str) -> lxml.html.HtmlElement:
     """Parse HTML text into an lxml tree that always has a root, even for fragments or junk."""
+    return parse_html_noted(html)[0]
+
+
+def parse_html_noted(html: str) -> tuple[lxml.html.HtmlElement, str]:
+    """The tree of ``html`` and the repair its parse needed at libxml2's limits ("" if none).
+
+    See :mod:`corpuscrawl.parse_limits`: a page that hits the parser's depth or
+    size limits is parsed again so that its text is kept.
+    """
     if "\x00" in html:
         html = html.replace("\x00", "")
     # lxml refuses str input with an XML encoding declaration; strip it.  A declaration
@@ -46,10 +62,13 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
         end = stripped.find("?>")
         html = stripped[end + 2 :] if end >= 0 else stripped[stripped.find(">") + 1 :]
     parser = lxml.html.HTMLParser(remove_comments=False, remove_pis=True, recover=True)
+    repair = ""
     try:
         root = lxml.html.document_fromstring(html or "<html></html>", parser=parser)
     except (etree.ParserError, ValueError):
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=parser)
+    if resource_limit(parser):
+        root, repair = parse_beyond_limits(html)
     if root.find("body") is None:
         repaired = _close_title(html)
         if repaired is not None:
@@ -59,7 +78,7 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
     _gather_body(root)
     if _NOSCRIPT_RE.search(html):
         _unwrap_swallowing_noscripts(root)
-    return root
+    return root, repair
 
 
 #: Elements that belong in ``<head>``; anything else there is page content that an unknown
@@ -162,14 +181,52 @@ class Page:
     html: str
     tree: lxml.html.HtmlElement = field(repr=False)
     status: int = 200
+    #: What was unusual about the body (see :data:`PAGE_NOTES`); each one is counted by the crawl.
+    notes: tuple[str, ...] = ()
+    #: Size of the body in bytes (of the decoded text as UTF-8 when built from text).
+    size: int = 0
 
     @classmethod
     def from_html(cls, html: str | bytes, url: str = "", status: int = 200,
                   encoding: str | None = None) -> Page:
-        """Build a page from HTML text or bytes (bytes are decoded by BOM/header/meta)."""
+        """Build a page from HTML text or bytes (bytes are decoded as a browser does).
+
+        A body that is not text (a binary signature, or mostly control and
+        undecodable characters) gives an empty page noted ``binary``; characters
+        an XML tree cannot hold are removed once here, for every extractor.
+        """
+        notes: list[str] = []
         if isinstance(html, bytes):
-            html = decode_html(html, encoding)
-        return cls(url=url, html=html, tree=parse_html(html), status=status)
+            size = len(html)
+            if has_binary_signature(html):
+                return cls.not_text(url, status, size)
+            html, charset = decode_body(html, encoding)
+            if charset.ignored_label:
+                notes.append("charset_label_ignored")
+        else:
+            size = len(html) if html.isascii() else len(html.encode("utf-8", "replace"))
+        if looks_binary(html):
+            return cls.not_text(url, status, size)
+        html, removed = sanitize_text(html)
+        if removed:
+            notes.append("control_chars_removed")
+        if html[-1024:].rstrip()[-1:] not in (">", ""):
+            notes.append("truncated")  # a body cut inside text or a tag (e.g. a lying Content-Length)
+        tree, repair = parse_html_noted(html)
+        if repair:
+            notes.append(f"parse_{repair}")
+        return cls(url=url, html=html, tree=tree, status=status, notes=tuple(notes), size=size)
+
+    @classmethod
+    def not_text(cls, url: str = "", status: int = 200, size: int = 0) -> Page:
+        """The empty page standing for a body that is not text (noted ``binary``)."""
+        return cls(url=url, html="", tree=parse_html("<html><body></body></html>"),
+                   status=status, notes=("binary",), size=size)
+
+    @property
+    def binary(self) -> bool:
+        """True when the body was not text (the page is empty and must not become a document)."""
+        return "binary" in self.notes
 
     @classmethod
     def from_file(cls, path: str | Path, url: str = "") -> Page:

@@ -3,8 +3,12 @@
 :class:`ExtractionPipeline` turns each :class:`~corpuscrawl.crawled.CrawledPage`
 into a :class:`~corpuscrawl.items.Document`: pages whose extraction failed are
 counted and their raw HTML kept under ``CORPUSCRAWL_FAILED_DIR`` (nothing is
-lost); empty extractions are counted and not written; the rest become
-documents with a content hash.
+lost, up to ``CORPUSCRAWL_FAILED_MAX_BYTES`` on disk); pages whose body is
+not text are counted and dropped; what was unusual about a page (a charset
+label not believed, control characters removed, a parse repaired at the
+parser's limits, markup trimmed to fit the size cap) is counted under
+``corpuscrawl/page/<note>``; empty extractions are counted and not written; the
+rest become documents with a content hash.
 """
 
 from __future__ import annotations
@@ -24,6 +28,19 @@ from corpuscrawl.page import domain_of
 
 logger = logging.getLogger("corpuscrawl.pipelines")
 
+#: What each page note means, for the log (see corpuscrawl.page.PAGE_NOTES).
+NOTE_MEANINGS = {
+    "binary": "the body is not text",
+    "charset_label_ignored": "a UTF-16/32 charset label contradicted by the bytes was not believed",
+    "control_chars_removed": "NUL and control characters removed",
+    "truncated": "the body ends inside text or a tag (cut short, e.g. by its Content-Length)",
+    "parse_reparsed": "hit the HTML parser's limits; re-parsed past them, text kept",
+    "parse_flattened": "hit the HTML parser's limits; flattened to its text blocks",
+    "trimmed": "over the extraction size cap; scripts, styles and long attributes trimmed",
+    "oversized": "over the extraction size cap even trimmed; extracted by the oversized-page "
+                 "extractor",
+}
+
 
 @dataclass(frozen=True)
 class PipelineConfig:
@@ -33,6 +50,8 @@ class PipelineConfig:
     min_text_chars: int = 1
     languages: tuple[str, ...] = ()
     language_filter: bool = False
+    #: Most bytes the failed-pages store may hold (0 = no limit).
+    failed_max_bytes: int = 0
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -43,8 +62,14 @@ class PipelineConfig:
             raise ValueError("CORPUSCRAWL_MIN_TEXT_CHARS must be a whole number") from None
         if min_chars < 1:
             raise ValueError("CORPUSCRAWL_MIN_TEXT_CHARS must be >= 1")
+        try:
+            failed_max = settings.getint("CORPUSCRAWL_FAILED_MAX_BYTES", 0)
+        except ValueError:
+            raise ValueError("CORPUSCRAWL_FAILED_MAX_BYTES must be a whole number") from None
+        if failed_max < 0:
+            raise ValueError("CORPUSCRAWL_FAILED_MAX_BYTES must be >= 0")
         return cls(failed_dir=settings.get("CORPUSCRAWL_FAILED_DIR") or "",
-                   min_text_chars=min_chars,
+                   min_text_chars=min_chars, failed_max_bytes=failed_max,
                    languages=tuple(x.lower() for x in settings.getlist("CORPUSCRAWL_LANGUAGES")),
                    language_filter=settings.getbool("CORPUSCRAWL_LANGUAGE_FILTER"))
 
@@ -55,6 +80,9 @@ class ExtractionPipeline:
     def __init__(self, config: PipelineConfig, stats: Any):
         self.config = config
         self.stats = stats
+        self._failed_bytes: int | None = None  # size of the failed store, read when first needed
+        self._failed_full_logged = False
+        self._logged_notes: set[tuple[str, str]] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ExtractionPipeline:
@@ -66,8 +94,16 @@ class ExtractionPipeline:
         if not isinstance(item, CrawledPage):
             return item
         result = item.result
+        self.count_notes(item)
+        if result.skipped:
+            self.stats.inc_value(f"corpuscrawl/dropped/{result.skipped}")
+            logger.info("dropped %s: the body is not text (%s)", item.url, result.skipped)
+            raise DropItem(f"{item.url}: the body is not text", log_level="DEBUG")
         if not result.ok:
             self.stats.inc_value("corpuscrawl/extraction_errors")
+            kind = result.error.partition(":")[0]
+            if kind in ("ExtractionTimeout", "OversizedPage"):
+                self.stats.inc_value(f"corpuscrawl/extraction/{kind}")
             failed = self.keep_failed(item)
             raise DropItem(f"extraction failed on {item.url}: {result.error}"
                            + (f" (raw HTML kept in {failed.html_path})" if failed.html_path else ""))
@@ -91,19 +127,54 @@ class ExtractionPipeline:
             render_reason=item.render_reason,
         )
 
+    def count_notes(self, item: CrawledPage) -> None:
+        """Count what was unusual about a page; log each kind once per domain."""
+        if item.unit[0]:
+            return  # the page's other units carry the same notes
+        domain = domain_of(item.url)
+        for note in item.result.notes:
+            self.stats.inc_value(f"corpuscrawl/page/{note}")
+            if (domain, note) not in self._logged_notes:
+                self._logged_notes.add((domain, note))
+                logger.info("%s: %s (further pages of %s with it are counted in "
+                            "corpuscrawl/page/%s)", item.url, NOTE_MEANINGS.get(note, note),
+                            domain, note)
+
     def keep_failed(self, item: CrawledPage) -> FailedPage:
-        """Store the raw HTML of a failed page and a JSON line describing it."""
+        """Store the raw HTML of a failed page and a JSON line describing it (within the size cap)."""
         failed = FailedPage(url=item.url, status=item.status, error=item.result.error)
         if not self.config.failed_dir:
             return failed
         directory = Path(self.config.failed_dir)
+        name = hashlib.sha1(item.url.encode("utf-8")).hexdigest()[:16] + ".html"
+        html = item.html.encode("utf-8", "replace")
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            name = hashlib.sha1(item.url.encode("utf-8")).hexdigest()[:16] + ".html"
-            (directory / name).write_text(item.html, encoding="utf-8")
+            if not self._room_for(directory, len(html) + 1024):
+                self.stats.inc_value("corpuscrawl/failed_store/full")
+                return failed
+            (directory / name).write_bytes(html)
             failed.html_path = str(directory / name)
+            line = json.dumps(failed.__dict__, ensure_ascii=False) + "\n"
             with (directory / "failed.jsonl").open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps(failed.__dict__, ensure_ascii=False) + "\n")
+                fh.write(line)
+            self._failed_bytes = (self._failed_bytes or 0) + len(html) + len(line.encode("utf-8"))
+            self.stats.inc_value("corpuscrawl/failed_store/pages")
         except OSError as exc:
             logger.error("cannot keep failed page %s in %s: %s", item.url, directory, exc)
         return failed
+
+    def _room_for(self, directory: Path, size: int) -> bool:
+        """True when ``size`` more bytes keep the failed store under its cap (logs once when not)."""
+        cap = self.config.failed_max_bytes
+        if not cap:
+            return True
+        if self._failed_bytes is None:
+            self._failed_bytes = sum(f.stat().st_size for f in directory.iterdir() if f.is_file())
+        if self._failed_bytes + size <= cap:
+            return True
+        if not self._failed_full_logged:
+            self._failed_full_logged = True
+            logger.error("failed-pages store %s is full (CORPUSCRAWL_FAILED_MAX_BYTES=%d): "
+                         "further failed pages are counted, not kept", directory, cap)
+        return False

@@ -245,3 +245,43 @@ CORPUSCRAWL_STATE_COMMIT_INTERVAL = 1.0
 #: Keep the state in a temporary directory removed after the crawl (the spider sets it for
 #: the demo crawl when no collection, CORPUSCRAWL_STATE_DIR or JOBDIR is given).
 CORPUSCRAWL_STATE_TEMPORARY = False
+
+# --- hostile servers and pages (corpuscrawl.content, .budget, .traps, .responses) -------------
+#: Size cap of one extraction, in bytes of HTML.  A bigger page is first trimmed of markup that
+#: is never text (scripts, styles, comments, long attribute values); one still over the cap goes
+#: to CORPUSCRAWL_EXTRACTION_OVERSIZED, or fails and is kept in CORPUSCRAWL_FAILED_DIR.
+#: 0 = no cap.  (Unbudgeted jusText: ~5 s and +69 MB for 4 MB of HTML, 56 s and 1.3 GB for
+#: 50 MB; see benchmarks/results/hostile.md.)
+CORPUSCRAWL_EXTRACTION_MAX_BYTES = 4 * 1024 * 1024
+#: Time budget of one extraction (extractor, metadata, language) in seconds; an extraction
+#: over it fails and its page is kept in CORPUSCRAWL_FAILED_DIR.  0 = none.  A SIGALRM timer:
+#: it stops Python code at once and a running C call (lxml) when that call returns.
+CORPUSCRAWL_EXTRACTION_TIMEOUT = 20
+#: Extractor for pages still over CORPUSCRAWL_EXTRACTION_MAX_BYTES after trimming, e.g. "bte"
+#: (linear time); "" = such pages are not extracted and are kept as failed pages.
+CORPUSCRAWL_EXTRACTION_OVERSIZED = ""
+#: Most bytes the failed-pages store (CORPUSCRAWL_FAILED_DIR) may hold; past it failed pages are
+#: counted (corpuscrawl/failed_store/full) and not kept.  0 = no limit.
+CORPUSCRAWL_FAILED_MAX_BYTES = 1024 * 1024 * 1024
+#: Links longer than this (characters) are not followed (URL-growing traps).
+CORPUSCRAWL_MAX_URL_LENGTH = 2083
+#: Links whose path repeats one segment more than this many times are not followed (/a/b/a/b/a/b).
+CORPUSCRAWL_MAX_PATH_REPEATS = 3
+#: Links with more path segments than this are not followed.
+CORPUSCRAWL_MAX_PATH_SEGMENTS = 32
+#: Consecutive hops allowed between URLs of one pattern (host, path and query keys with numbers
+#: masked): a calendar's "next month" chain or endless pagination stops after this many.
+CORPUSCRAWL_TRAP_MAX_RUN = 50
+#: Most links followed from one page (the most relevant first); the rest are counted.
+CORPUSCRAWL_MAX_LINKS_PER_PAGE = 1000
+#: Redirect chains longer than this are dropped (Scrapy's REDIRECT_MAX_TIMES; its default is 20).
+REDIRECT_MAX_TIMES = 10
+SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {
+    # Link traps and link floods: drops and counts requests a page yields beyond the limits above.
+    "corpuscrawl.traps.LinkTrapMiddleware": 950,
+}
+DOWNLOADER_MIDDLEWARES.update({
+    # Redirect loops (a Location already in the chain) are dropped and counted before Scrapy's
+    # RedirectMiddleware (600) follows them.
+    "corpuscrawl.responses.RedirectLoopMiddleware": 650,
+})

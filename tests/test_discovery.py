@@ -69,3 +69,21 @@ def test_page_links_never_raise_and_keep_the_links_after_a_broken_one():
         '<a href="javascript:go()">js</a><a href="b.html">good</a>', url="http://a.com/")
     assert [link.url for link in page_links(page)] == [
         "http://[::1", "http://[::1]:8080/x", "javascript:go()", "http://a.com/b.html"]
+
+
+def test_a_gzip_bomb_sitemap_is_refused_in_bounded_time():
+    import time
+
+    import pytest
+
+    from corpuscrawl.discovery import SitemapTooLarge
+
+    head = b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+    bomb = gzip.compress(head + b" " * (60 << 20) + b"</urlset>", compresslevel=1)
+    start = time.perf_counter()
+    with pytest.raises(SitemapTooLarge):
+        parse_sitemap(bomb, "http://a.com/")
+    with pytest.raises(SitemapTooLarge):
+        parse_sitemap(gzip.compress(head + b"</urlset>"), max_size=10)
+    assert time.perf_counter() - start < 10
+    assert parse_sitemap(gzip.compress(head + b"</urlset>")).pages == []

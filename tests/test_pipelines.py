@@ -63,3 +63,31 @@ def test_language_filter_drops_other_languages():
 
 def test_other_items_pass_through():
     assert ExtractionPipeline(PipelineConfig(), Stats()).process_item({"a": 1}) == {"a": 1}
+
+
+def test_failed_store_stops_at_its_size_cap(tmp_path):
+    stats = Stats()
+    pipeline = ExtractionPipeline(PipelineConfig(failed_dir=str(tmp_path / "f"),
+                                                 failed_max_bytes=5000), stats)
+    for i in range(5):
+        item = crawled(error="ExtractionTimeout: over 20 s")
+        item.url, item.html = f"http://a.com/{i}", "<p>" + "x" * 1500 + "</p>"
+        with pytest.raises(DropItem):
+            pipeline.process_item(item)
+    assert stats["corpuscrawl/failed_store/pages"] == 2
+    assert stats["corpuscrawl/failed_store/full"] == 3
+    assert stats["corpuscrawl/extraction/ExtractionTimeout"] == 5
+    assert sum(f.stat().st_size for f in (tmp_path / "f").iterdir()) <= 5000
+
+
+def test_binary_pages_are_dropped_and_page_notes_counted():
+    stats = Stats()
+    item = crawled()
+    item.result.skipped, item.result.notes = "binary", ("binary",)
+    with pytest.raises(DropItem, match="not text"):
+        ExtractionPipeline(PipelineConfig(), stats).process_item(item)
+    assert stats["corpuscrawl/dropped/binary"] == 1 and stats["corpuscrawl/page/binary"] == 1
+    item = crawled("Text.")
+    item.result.notes = ("parse_reparsed", "charset_label_ignored")
+    ExtractionPipeline(PipelineConfig(), stats).process_item(item)
+    assert stats["corpuscrawl/page/parse_reparsed"] == 1

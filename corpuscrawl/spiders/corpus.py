@@ -56,6 +56,7 @@ from corpuscrawl.crawlstate.location import check_collection, collection_from_se
 from corpuscrawl.crawlstate.recrawl import REVISIT_PRIORITY, NotModified, revisit
 from corpuscrawl.discovery import (
     SitemapRobotParser,
+    SitemapTooLarge,
     feed_links,
     page_links,
     parse_feed,
@@ -65,6 +66,7 @@ from corpuscrawl.discovery import (
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
 from corpuscrawl.page import Page, domain_of
+from corpuscrawl.responses import body_kind, count_failure, page_from_response
 from corpuscrawl.rules import DomainRules
 from corpuscrawl.summary import error_type
 from corpuscrawl.urls import check_url, has_non_html_extension, normalize_url, same_site, site_root
@@ -73,10 +75,6 @@ from corpuscrawl.urls import check_url, has_non_html_extension, normalize_url, s
 SEED_PRIORITY = 1000
 #: Relevance assumed for the page that "contains" sitemap and feed entries (no text known yet).
 LISTED_PAGE_SCORE = 0.5
-#: Content types treated as HTML pages.
-HTML_TYPES = ("text/html", "application/xhtml+xml")
-#: Content types that may be a sitemap or a feed.
-XML_TYPES = ("xml", "rss", "atom")
 
 
 class SeedError(ValueError):
@@ -274,7 +272,8 @@ class CorpusSpider(scrapy.Spider):
         request = failure.request
         self.crawler.stats.inc_value("corpuscrawl/request_errors")
         self.crawler.stats.inc_value(f"corpuscrawl/request_errors/{error_type(failure.value)}")
-        self.logger.debug("request failed: %s (%s)", request.url, failure.value)
+        if not count_failure(self.crawler.stats, failure, self.logger):
+            self.logger.debug("request failed: %s (%s)", request.url, failure.value)
 
     def allowed_url(self, url: str) -> bool:
         """Stay on the seeds' domains (and ``domains``) unless ``any_domain`` is set."""
@@ -323,7 +322,13 @@ class CorpusSpider(scrapy.Spider):
         if response.status != 200:
             return
         stats = self.crawler.stats
-        entries = parse_sitemap(response.body, response.url)
+        try:
+            entries = parse_sitemap(response.body, response.url)
+            links = parse_feed(response.body, response.url) if entries is None else None
+        except SitemapTooLarge as exc:
+            stats.inc_value("corpuscrawl/hostile/sitemap_too_large")
+            self.logger.warning("sitemap or feed %s not read: %s", response.url, exc)
+            return
         if entries is not None:
             stats.inc_value("corpuscrawl/sitemaps")
             for url in entries.sitemaps:
@@ -336,7 +341,6 @@ class CorpusSpider(scrapy.Spider):
                     stats.inc_value("corpuscrawl/urls_from_sitemaps")
                     yield request
             return
-        links = parse_feed(response.body, response.url)
         if links is not None:
             stats.inc_value("corpuscrawl/feeds")
             for url in links:
@@ -350,16 +354,24 @@ class CorpusSpider(scrapy.Spider):
     def parse(self, response: Response) -> Iterator[Any]:
         """Extract an HTML page and follow its links by relevance; route XML to ``parse_xml``."""
         stats = self.crawler.stats
-        content_type = response.headers.get("Content-Type", b"").decode("latin-1").lower()
-        if any(t in content_type for t in XML_TYPES) and "html" not in content_type:
+        kind, sniffed = body_kind(response)
+        if kind == "xml":
             yield from self.parse_xml(response)
             return
-        if not hasattr(response, "text") or (content_type and not any(t in content_type for t in HTML_TYPES)):
+        if kind != "html":
             stats.inc_value("corpuscrawl/skipped_non_html")
             return
+        if sniffed:
+            stats.inc_value("corpuscrawl/hostile/html_sniffed")
+            self.logger.info("%s is HTML served as %r", response.url,
+                             response.headers.get("Content-Type", b"").decode("latin-1"))
         if self.max_pages is not None and self._documents >= self.max_pages:
             return  # in-flight responses after the limit are not extracted
-        page = Page.from_html(response.text, url=response.url, status=response.status)
+        page = page_from_response(response)
+        if page.binary:
+            stats.inc_value("corpuscrawl/dropped/binary")
+            self.logger.info("dropped %s: the body is not text", response.url)
+            return
         # --- corpuscrawl.browse: render=auto re-requests pages that need a browser (the
         # plain version is then never emitted); overlays of the static HTML are dropped ---
         stats.inc_value("corpuscrawl/fetch/plain")
@@ -379,7 +391,7 @@ class CorpusSpider(scrapy.Spider):
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
-        yield from self.crawled(response.url, response.status, response.text, result, depth,
+        yield from self.crawled(response.url, response.status, page.html, result, depth,
                                 render_reason=decision.reason)
         self.count_document(result)
         if self.depth_limit is not None and depth >= self.depth_limit:

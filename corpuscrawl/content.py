@@ -1,0 +1,253 @@
+"""What a response body is: its character encoding, whether it is text at all, clean text.
+
+Decisions follow the browsers (WHATWG Encoding and MIME Sniffing standards):
+
+* **Charset** — a byte-order mark, then the HTTP ``charset``, then the
+  ``<meta>`` prescan (w3lib's), then detection (strict UTF-8, then
+  charset-normalizer, as Scrapy's ``TextResponse`` does, then windows-1252).
+  A ``<meta>`` naming UTF-16 or UTF-32 is never believed: the HTML standard
+  reads it as UTF-8, since a page whose ``<meta>`` can be read as ASCII is not
+  UTF-16; when the bytes are not valid UTF-8 either, detection decides.  An HTTP
+  header naming UTF-16/32 is believed only when the bytes look like it (no BOM
+  but the zero bytes of UTF-16 text).
+* **Binary** — a known file signature (images, archives, PDF, fonts, media,
+  executables) or a sample dominated by the WHATWG "binary data bytes" (C0
+  controls other than whitespace), C1 controls or undecodable bytes while
+  almost free of whitespace.  Text with stray NUL or control characters has
+  its words and spaces and stays text.
+* **Sanitising** — characters an XML tree cannot hold (C0 controls except tab,
+  line feed and carriage return; U+FFFE, U+FFFF; lone surrogates) are removed
+  once, so every extractor and lxml's cleaner get XML-compatible text.  NUL
+  is dropped, as browsers do; the other controls (and the form feed, HTML
+  whitespace) become a space: in real pages they stand between words.
+
+Plain library code: no Scrapy.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+
+from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
+
+#: Leading bytes of formats that are never a web page (WHATWG MIME Sniffing's image,
+#: audio/video, font and archive signatures, plus PDF, executables and compressed data).
+BINARY_SIGNATURES = (
+    b"%PDF-", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a", b"\xff\xd8\xff", b"RIFF",
+    b"\x00\x00\x01\x00", b"\x00\x00\x02\x00", b"OggS", b"\x1aE\xdf\xa3", b"fLaC", b"wOFF",
+    b"wOF2", b"\x00\x01\x00\x00", b"PK\x03\x04", b"\x1f\x8b", b"7z\xbc\xaf\x27\x1c",
+    b"Rar!\x1a\x07", b"\xfd7zXZ\x00", b"(\xb5/\xfd", b"\x7fELF", b"\xca\xfe\xba\xbe",
+    b"\xcf\xfa\xed\xfe", b"\x00asm",
+)
+#: Characters sampled from the start, middle and end of a body to classify it.
+SNIFF_SAMPLE_CHARS_DEFAULT = 16 * 1024
+#: A sample is binary when at least this share of it is control or undecodable characters ...
+BINARY_BAD_SHARE_DEFAULT = 0.08
+#: ... and less than this share is whitespace (prose and markup have 10-20 %; random bytes ~2 %).
+BINARY_MAX_SPACE_SHARE_DEFAULT = 0.05
+#: Bodies shorter than this are binary only at a higher share of bad characters.
+SHORT_BODY_CHARS = 64
+
+# WHATWG "binary data bytes" (C0 controls that are not whitespace), C1 controls, U+FFFD.
+_BAD_CHARS_RE = re.compile("[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]")
+# Not allowed in XML 1.0 (lxml refuses them in text and attribute values).
+_NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_DROPPED_RE = re.compile("[\x00\ufffe\uffff\ud800-\udfff]")
+_SPACED_RE = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f]")
+#: Central European codecs taken from detection when the text has letters windows-1252 lacks
+#: (ą, ł, ő, č ...); every other Latin-only guess (cp1250 for English, cp775, mac-roman, DOS
+#: pages: charset-normalizer's picks on Western text) becomes windows-1252, the browsers'
+#: default for undeclared Western pages.
+CENTRAL_EUROPEAN_CODECS = frozenset({"cp1250", "iso8859-2"})
+_UTF16_32 = ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be")
+
+
+def _codec(name: str | None) -> str | None:
+    """Python's canonical codec name for ``name`` (after w3lib's browser aliases), or None."""
+    if not name:
+        return None
+    resolved = resolve_encoding(name)
+    if not resolved:
+        return None
+    try:
+        return codecs.lookup(resolved).name
+    except LookupError:
+        return None
+
+
+def is_utf16_32(name: str | None) -> bool:
+    """True for UTF-16 and UTF-32 in any byte order."""
+    return (_codec(name) or "") in _UTF16_32
+
+
+def looks_utf16(body: bytes) -> str | None:
+    """``"utf-16-le"``/``"utf-16-be"`` when the bytes have the zero bytes of UTF-16 text."""
+    sample = body[:4096]
+    if len(sample) < 8 or b"\x00" not in sample:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    if odd.count(0) > 0.3 * len(odd) and even.count(0) < 0.05 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.3 * len(even) and odd.count(0) < 0.05 * len(odd):
+        return "utf-16-be"
+    return None
+
+
+def http_charset(content_type: str | bytes | None) -> str | None:
+    """The ``charset`` parameter of a Content-Type header value, or None."""
+    if not content_type:
+        return None
+    if isinstance(content_type, bytes):
+        content_type = content_type.decode("latin-1")
+    match = re.search(r"charset\s*=\s*[\"']?([^\s;\"']+)", content_type, re.IGNORECASE)
+    return match.group(1) if match else None
+
+
+def detect_encoding(body: bytes) -> str:
+    """Encoding of undeclared bytes: strict UTF-8, else charset-normalizer's best, else cp1252."""
+    try:
+        body.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:  # optional: Scrapy installs it
+        return "cp1252"
+    match = from_bytes(body[:64 * 1024]).best()
+    codec = _codec(match.encoding) if match else None
+    if codec is None:
+        return "cp1252"
+    latin_only = all(any(word in alphabet for word in ("Latin", "Punctuation", "Control"))
+                     for alphabet in match.alphabets)
+    if not latin_only:
+        return codec
+    if codec in CENTRAL_EUROPEAN_CODECS and _letters_beyond_cp1252(body, codec) >= 3:
+        return codec
+    return "cp1252"
+
+
+def _letters_beyond_cp1252(body: bytes, codec: str) -> int:
+    """Letters of ``body`` decoded as ``codec`` that windows-1252 has no byte for."""
+    count = 0
+    for ch in set(body.decode(codec, errors="replace")):
+        if ch.isalpha() and not ch.isascii():
+            try:
+                ch.encode("cp1252")
+            except UnicodeEncodeError:
+                count += 1
+    return count
+
+
+@dataclass(frozen=True)
+class Charset:
+    """The encoding chosen for a body, where it came from, and a UTF-16/32 label not believed."""
+
+    codec: str
+    #: bom | header | utf16-sniffed | meta | detected
+    source: str
+    #: The UTF-16/32 label (header or ``<meta>``) that the bytes contradicted, else "".
+    ignored_label: str = ""
+
+
+def decide_encoding(body: bytes, declared: str | None = None) -> Charset:
+    """The charset of HTML ``body`` given the HTTP header's charset ``declared`` (or None).
+
+    A label naming UTF-16/32 is believed only with a BOM or UTF-16 zero bytes
+    (see the module docstring).
+    """
+    bom, _ = read_bom(body)
+    if bom:
+        return Charset(_codec(bom) or "utf-8", "bom")
+    header = _codec(declared)
+    if header and not is_utf16_32(header):
+        return Charset(header, "header")
+    utf16 = looks_utf16(body)
+    if utf16:
+        return Charset(utf16, "utf16-sniffed")
+    meta = _codec(html_body_declared_encoding(body[:4096]))
+    if meta and not is_utf16_32(meta):
+        return Charset(meta, "meta")
+    ignored = header if is_utf16_32(header) else meta if is_utf16_32(meta) else ""
+    return Charset(detect_encoding(body), "detected", ignored or "")
+
+
+def decode_body(body: bytes, declared: str | None = None) -> tuple[str, Charset]:
+    """(text, charset) of HTML bytes; undecodable bytes become U+FFFD, a BOM is dropped."""
+    charset = decide_encoding(body, declared)
+    if charset.source == "bom":
+        body = body[len(read_bom(body)[1]):]
+    return body.decode(charset.codec, errors="replace"), charset
+
+
+def has_binary_signature(body: bytes) -> bool:
+    """True when ``body`` starts with the signature of a non-text format."""
+    return body.startswith(BINARY_SIGNATURES)
+
+
+def _sample(text: str, size: int) -> str:
+    if len(text) <= 3 * size:
+        return text
+    middle = len(text) // 2
+    return text[:size] + text[middle:middle + size] + text[-size:]
+
+
+def looks_binary(text: str, sample_chars: int = SNIFF_SAMPLE_CHARS_DEFAULT) -> bool:
+    """True when decoded ``text`` is mostly control/undecodable characters with little whitespace."""
+    sample = _sample(text, sample_chars)
+    if not sample or _BAD_CHARS_RE.search(sample) is None:
+        return False
+    bad = len(_BAD_CHARS_RE.findall(sample)) / len(sample)
+    space = sum(sample.count(c) for c in "\t\n\x0c\r ") / len(sample)
+    if len(sample) < SHORT_BODY_CHARS:
+        return bad >= 0.3 and space < BINARY_MAX_SPACE_SHARE_DEFAULT
+    return bad >= BINARY_BAD_SHARE_DEFAULT and space < BINARY_MAX_SPACE_SHARE_DEFAULT
+
+
+def _has_non_characters(text: str) -> bool:
+    """True when ``text`` holds U+FFFE, U+FFFF or a lone surrogate (a fast check)."""
+    if text.isascii():
+        return False
+    if "\ufffe" in text or "\uffff" in text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def sanitize_text(text: str) -> tuple[str, int]:
+    """``text`` without characters an XML tree cannot hold, and how many there were.
+
+    NUL, U+FFFE/U+FFFF and lone surrogates are removed (browsers drop NUL); the
+    other C0 controls and the form feed become a space, since in real pages they
+    stand between words (a mangled no-break space).
+    """
+    if _CONTROL_RE.search(text) is None and not _has_non_characters(text):
+        return text, 0
+    text, dropped = _DROPPED_RE.subn("", text)
+    text, spaced = _SPACED_RE.subn(" ", text)
+    return text, dropped + spaced
+
+
+_HTML_SIGNATURE_RE = re.compile(
+    rb"\s*(?:<!DOCTYPE\s+HTML|<HTML|<HEAD|<SCRIPT|<IFRAME|<H1|<DIV|<FONT|<TABLE|<A|<STYLE|"
+    rb"<TITLE|<B|<BODY|<BR|<P|<!--)[\s>]", re.IGNORECASE)
+_XML_SIGNATURE_RE = re.compile(rb"\s*<\?xml[\s?]")
+
+
+def sniff_markup(body: bytes) -> str | None:
+    """``"html"`` or ``"xml"`` when the start of ``body`` is such markup (WHATWG's patterns)."""
+    head = body[:1445]
+    bom, raw = read_bom(head)
+    if bom:
+        head = head[len(raw):]
+    if _HTML_SIGNATURE_RE.match(head):
+        return "html"
+    if _XML_SIGNATURE_RE.match(head):
+        return "html" if re.search(rb"<html[\s>]", body[:4096], re.IGNORECASE) else "xml"
+    return None

@@ -1,0 +1,171 @@
+"""Link traps and link floods: limits on the requests one page may add to the crawl.
+
+A calendar whose every month links to the next one, a relative link that
+grows the path at every hop (``/a/b/`` → ``/a/b/a/b/``), a session id
+appended to every URL: each page is new, so a seen-set never stops them.
+Heuristics in the spirit of Heritrix's decide rules and Nutch's default URL
+filters bound them, each counted under ``corpuscrawl/trap/<rule>`` and logged
+once per host and rule:
+
+* ``url_too_long`` — a URL longer than ``CORPUSCRAWL_MAX_URL_LENGTH``;
+* ``path_repeats`` — one path segment more than ``CORPUSCRAWL_MAX_PATH_REPEATS`` times;
+* ``path_segments`` — more than ``CORPUSCRAWL_MAX_PATH_SEGMENTS`` segments;
+* ``pattern_run`` — more than ``CORPUSCRAWL_TRAP_MAX_RUN`` consecutive hops
+  between URLs of one *pattern* (:func:`url_pattern`: host, path and query keys
+  with digit runs masked), as in a "next month" or "next page" chain; a link
+  to another pattern starts a new run, so articles linked from a long listing
+  are not affected.
+
+A page with more links than ``CORPUSCRAWL_MAX_LINKS_PER_PAGE`` has its most
+relevant ones followed (by request priority) and the others counted
+(``corpuscrawl/links/over_page_cap``).  Sitemaps and feeds are not capped.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from scrapy import Request
+from scrapy.http import HtmlResponse, Response
+
+logger = logging.getLogger("corpuscrawl.traps")
+
+#: Request meta key: consecutive hops so far within the request URL's pattern.
+RUN_META = "corpuscrawl_pattern_run"
+_DIGITS_RE = re.compile(r"\d+")
+
+
+@dataclass(frozen=True)
+class TrapConfig:
+    """Typed view of the link-trap settings (0 turns a rule off)."""
+
+    max_url_length: int = 2083
+    max_path_repeats: int = 3
+    max_path_segments: int = 32
+    max_run: int = 50
+    max_links: int = 1000
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> TrapConfig:
+        """Read and validate the ``CORPUSCRAWL_*`` keys named in the module docstring."""
+        values = {}
+        for key, name in (("CORPUSCRAWL_MAX_URL_LENGTH", "max_url_length"),
+                          ("CORPUSCRAWL_MAX_PATH_REPEATS", "max_path_repeats"),
+                          ("CORPUSCRAWL_MAX_PATH_SEGMENTS", "max_path_segments"),
+                          ("CORPUSCRAWL_TRAP_MAX_RUN", "max_run"),
+                          ("CORPUSCRAWL_MAX_LINKS_PER_PAGE", "max_links")):
+            raw = settings.get(key, getattr(cls, name))
+            try:
+                value = int(raw)
+            except (TypeError, ValueError):
+                raise ValueError(f"{key} must be a whole number >= 0, got {raw!r}") from None
+            if value < 0:
+                raise ValueError(f"{key} must be a whole number >= 0, got {raw!r}")
+            values[name] = value
+        return cls(**values)
+
+
+def url_pattern(url: str) -> str:
+    """Host, path and sorted query keys of ``url`` with digit runs masked: ``h/cal/#?month``."""
+    parts = urlsplit(url)
+    keys = sorted({_DIGITS_RE.sub("#", k) for k, _ in parse_qsl(parts.query,
+                                                                keep_blank_values=True)})
+    return f"{parts.hostname or ''}{_DIGITS_RE.sub('#', parts.path)}?{'&'.join(keys)}"
+
+
+def trap_rule(url: str, config: TrapConfig) -> str:
+    """The rule a URL breaks on its own ("" when none): url_too_long, path_repeats, path_segments."""
+    if config.max_url_length and len(url) > config.max_url_length:
+        return "url_too_long"
+    segments = [s for s in urlsplit(url).path.split("/") if s]
+    if config.max_path_segments and len(segments) > config.max_path_segments:
+        return "path_segments"
+    if config.max_path_repeats and segments and \
+            Counter(segments).most_common(1)[0][1] > config.max_path_repeats:
+        return "path_repeats"
+    return ""
+
+
+class LinkTrapMiddleware:
+    """Spider middleware dropping (and counting) requests that look like a link trap or flood."""
+
+    def __init__(self, config: TrapConfig, stats: Any):
+        self.config = config
+        self.stats = stats
+        self._logged: set[tuple[str, str]] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> LinkTrapMiddleware:
+        """Build from the crawler's settings and stats."""
+        return cls(TrapConfig.from_settings(crawler.settings), crawler.stats)
+
+    def process_spider_output(self, response: Response, result: Iterable[Any],
+                              spider: Any = None) -> Iterator[Any]:
+        """Pass items; pass, cap or drop requests (synchronous spider callbacks)."""
+        held: list[Request] = []
+        for obj in result:
+            if isinstance(obj, Request):
+                request = self.check(obj, response)
+                if request is not None:
+                    held.append(request)
+            else:
+                yield obj
+        yield from self.cap(held, response)
+
+    async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any],
+                                          spider: Any = None) -> AsyncIterator[Any]:
+        """Pass items; pass, cap or drop requests (asynchronous spider callbacks)."""
+        held: list[Request] = []
+        async for obj in result:
+            if isinstance(obj, Request):
+                request = self.check(obj, response)
+                if request is not None:
+                    held.append(request)
+            else:
+                yield obj
+        for request in self.cap(held, response):
+            yield request
+
+    def check(self, request: Request, response: Response | None) -> Request | None:
+        """``request`` with its pattern run in meta, or None when it breaks a rule (counted)."""
+        if response is None or request.url == response.url:
+            return request  # start requests, and re-requests of the same page (rendering)
+        rule = trap_rule(request.url, self.config)
+        run = 0
+        if url_pattern(request.url) == url_pattern(response.url):
+            run = response.meta.get(RUN_META, 0) + 1
+            if not rule and self.config.max_run and run > self.config.max_run:
+                rule = "pattern_run"
+        if rule:
+            self._count(rule, request.url, f"corpuscrawl/trap/{rule}")
+            return None
+        request.meta[RUN_META] = run
+        return request
+
+    def cap(self, requests: list[Request], response: Response | None) -> list[Request]:
+        """The ``max_links`` highest-priority requests of an HTML page (all for other responses)."""
+        limit = self.config.max_links
+        if not limit or len(requests) <= limit or not isinstance(response, HtmlResponse):
+            return requests
+        ranked = sorted(range(len(requests)), key=lambda i: -requests[i].priority)
+        keep = set(ranked[:limit])
+        dropped = len(requests) - limit
+        self.stats.inc_value("corpuscrawl/links/over_page_cap", dropped)
+        logger.info("%s has %d links: following the %d most relevant "
+                    "(CORPUSCRAWL_MAX_LINKS_PER_PAGE), %d not followed",
+                    response.url, len(requests), limit, dropped)
+        return [r for i, r in enumerate(requests) if i in keep]
+
+    def _count(self, rule: str, url: str, key: str) -> None:
+        self.stats.inc_value(key)
+        host = urlsplit(url).hostname or ""
+        if (host, rule) not in self._logged:
+            self._logged.add((host, rule))
+            logger.info("link trap suspected on %s (%s): %s not followed; further ones are "
+                        "counted in %s", host, rule, url[:200], key)

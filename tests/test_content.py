@@ -1,0 +1,70 @@
+"""Charset decisions, binary bodies and sanitising (corpuscrawl.content)."""
+
+from __future__ import annotations
+
+import codecs
+import random
+
+from corpuscrawl.content import (
+    decide_encoding,
+    decode_body,
+    has_binary_signature,
+    looks_binary,
+    sanitize_text,
+    sniff_markup,
+)
+
+LATIN = "<html><head>{meta}</head><body><p>café naïve résumé</p></body></html>"
+
+
+def test_meta_naming_utf16_is_not_believed_on_ascii_compatible_bytes():
+    body = LATIN.format(meta='<meta charset="utf-16">').encode("latin-1")
+    charset = decide_encoding(body)
+    assert charset.codec == "cp1252" and charset.ignored_label == "utf-16"
+    utf8 = LATIN.format(meta='<meta http-equiv="Content-Type" content="text/html; charset=UTF-32">')
+    text, charset = decode_body(utf8.encode("utf-8"))
+    assert "café naïve résumé" in text and charset.source == "detected"
+
+
+def test_bom_then_header_then_meta_then_detection():
+    body = '<html><head><meta charset="iso-8859-2"></head><p>Zażółć gęślą</p>'.encode("cp1250")
+    assert decide_encoding(codecs.BOM_UTF8 + body).source == "bom"
+    assert decide_encoding(body, "windows-1250").codec == "cp1250"
+    assert decide_encoding(body).source == "meta"
+    assert decide_encoding(LATIN.format(meta="").encode("utf-8")).codec == "utf-8"
+    text, _ = decode_body(codecs.BOM_UTF8 + "<p>é</p>".encode())
+    assert text == "<p>é</p>"  # the BOM is dropped
+
+
+def test_header_naming_utf16_is_believed_only_when_the_bytes_are_utf16():
+    body = LATIN.format(meta="").encode("utf-8")
+    assert decide_encoding(body, "utf-16").codec == "utf-8"
+    assert decode_body(LATIN.format(meta="").encode("utf-16-le"), "utf-16")[0].startswith("<html>")
+
+
+def test_detection_keeps_central_european_text_and_defaults_to_windows_1252():
+    polish = "<p>Zażółć gęślą jaźń, to jest polski tekst.</p>".encode("cp1250")
+    assert decide_encoding(polish).codec == "cp1250"
+    assert decide_encoding("<p>Größe, Maße, schön.</p>".encode("cp1252")).codec == "cp1252"
+
+
+def test_random_bytes_are_binary_and_text_with_controls_is_not():
+    noise = random.Random(1).randbytes(100_000)
+    assert looks_binary(noise.decode("utf-8", "replace"))
+    assert looks_binary(noise.decode("latin-1"))
+    words = " ".join(f"word{i}\x00" for i in range(2000))
+    assert not looks_binary(words)
+    assert not looks_binary("日本語のテキストです。" * 500)
+    assert has_binary_signature(b"%PDF-1.7 ...") and not has_binary_signature(b"<html>")
+
+
+def test_sanitize_drops_nul_and_spaces_other_controls():
+    assert sanitize_text("a\x00b c\x07d\x0ce\ufffe") == ("ab c d e", 4)
+    assert sanitize_text("plain text\n\ttab") == ("plain text\n\ttab", 0)
+
+
+def test_markup_sniffing_as_whatwg_does():
+    assert sniff_markup(b"  <!doctype html><html>") == "html"
+    assert sniff_markup(b"<p>x</p>") == "html"
+    assert sniff_markup(b'<?xml version="1.0"?><urlset>') == "xml"
+    assert sniff_markup(b"plain words") is None and sniff_markup(b"\x89PNG") is None
