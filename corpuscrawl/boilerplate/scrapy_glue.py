@@ -169,8 +169,9 @@ class ExportState:
         if config.dedup:  # cluster mode: one index for all workers, in Redis
             from corpuscrawl.cluster.addon import cluster_index
 
-            dedup = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
-                                  config.dedup_shingle_words) or dedup
+            shared = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
+                                   config.dedup_shingle_words)
+            dedup = shared if shared is not None else dedup
         self.stage = ExportStage(detector, dedup, config.buffer_size)
         #: True once the driving pipeline is enabled; exporters only clean when it is.
         self.driven = False

@@ -85,6 +85,11 @@ class ClusterAddon:
         replace("CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX", config.prefix + "bp:")
         # The recrawl page store is per machine: the cluster crawls one generation.
         replace("CORPUSCRAWL_RECRAWL", "off")
+        import redis
+
+        from corpuscrawl.cluster.feeds import prepare_feeds
+
+        prepare_feeds(settings, config, redis.Redis.from_url(config.url))
         logger.info("cluster mode: worker %s, collection %s on %s", config.worker,
                     config.collection, config.url)
 

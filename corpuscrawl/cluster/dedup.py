@@ -124,13 +124,22 @@ class RedisNearDuplicateIndex:
         """Every claimed document is final (the export stage was flushed at the crawl's end)."""
         self._final.update(self._mine)
 
-    def commit(self) -> None:
-        """Commit the final claims (call after the feeds holding them were flushed)."""
-        if not self._final:
-            return
+    def commit(self, feeds_key: str = "", sizes: dict[str, int] | None = None) -> None:
+        """Commit the final claims, with the sizes of the flushed feed files holding them
+        (one transaction: a claim is committed exactly when its document is in a size)."""
         done = list(self._final)
-        redis_retry(lambda: self.redis.hdel(f"{self.prefix}pending:{self.worker}", *done),
-                    "committing claims")
+        if not done and not sizes:
+            return
+
+        def run() -> None:
+            pipe = self.redis.pipeline(transaction=True)
+            if done:
+                pipe.hdel(f"{self.prefix}pending:{self.worker}", *done)
+            if sizes and feeds_key:
+                pipe.hset(feeds_key, mapping=sizes)
+            pipe.execute()
+
+        redis_retry(run, "committing claims")
         self._final.difference_update(done)
         self._mine.difference_update(done)
 

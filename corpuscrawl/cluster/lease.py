@@ -36,6 +36,7 @@ from twisted.internet.task import LoopingCall
 
 from corpuscrawl.cluster.config import ClusterConfig, redis_retry
 from corpuscrawl.cluster.dedup import release_claims
+from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.items import Document
 
@@ -120,6 +121,7 @@ class LeasingScheduler(RedisScheduler):
         self._others_checked = 0.0
         self._last_recovery = 0.0
         self._loop: LoopingCall | None = None
+        self._feed_files: dict[int, Any] = {}
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
 
@@ -230,26 +232,37 @@ class LeasingScheduler(RedisScheduler):
         if key not in final and isinstance(lease, int):
             self.tracker.held(key, lease)
 
-    def _flush_feeds(self) -> None:
+    def _flush_feeds(self) -> list[Any]:
+        """Flush the feed files (to the OS: a killed process loses nothing written); return them."""
         from scrapy.extensions.feedexport import FeedExporter
 
+        files = []
         for ext in getattr(self.crawler.extensions, "middlewares", ()):
             if isinstance(ext, FeedExporter):
                 for slot in getattr(ext, "slots", ()):
                     file = getattr(slot, "file", None)
-                    if file is not None and not getattr(file, "closed", False):
+                    if file is None:
+                        continue
+                    if not getattr(file, "closed", False):
                         file.flush()
+                    files.append(file)
+        self._feed_files.update({id(f): f for f in files})
+        return list(self._feed_files.values())
 
     def _round(self) -> None:
         """Flush feeds, commit claims, acknowledge done leases, beat; recover now and then."""
         self.tracker.settle()
-        self._flush_feeds()
+        files = self._flush_feeds()
         from corpuscrawl.boilerplate.scrapy_glue import existing_state
 
         export = existing_state(self.crawler)
         index = getattr(export.stage, "dedup", None) if export is not None else None
+        sizes = feed_sizes(files)
         if hasattr(index, "commit"):
-            index.commit()
+            index.commit(feeds_key(self.cluster), sizes)
+        elif sizes:
+            redis_retry(lambda: self.server.hset(feeds_key(self.cluster), mapping=sizes),
+                        "recording feed sizes")
         if self._acks:
             acks = list(self._acks)
             redis_retry(lambda: self.server.hdel(self._inflight_key(), *acks), "acknowledging")
@@ -280,6 +293,7 @@ class LeasingScheduler(RedisScheduler):
         pipe.srem(self.k_workers, worker)
         pipe.delete(self.k_alive + worker)
         pipe.hdel(self.k_busy, worker)
+        pipe.delete(feeds_key(self.cluster))
         pipe.execute()
 
     def _recover_dead(self) -> None:
