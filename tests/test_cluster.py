@@ -92,20 +92,20 @@ def test_two_workers_share_the_site_and_export_every_page_once(tmp_path, redis_u
         assert [p.returncode for p in procs] == [0, 0], (tmp_path / "w0.log").read_text()[-3000:]
         counts = check_once(outs, site.article_urls())
         shares = [sum(c.values()) for c in counts]
-        assert min(shares) >= 0.2 * sum(shares), f"one worker did nearly nothing: {shares}"
+        assert min(shares) >= 0.1 * sum(shares), f"one worker did nearly nothing: {shares}"
 
 
 @pytest.mark.slow
 @pytest.mark.redis
 def test_a_worker_killed_mid_crawl_and_restarted_loses_nothing(tmp_path, redis_url):  # noqa: F811
-    with ResumeSite(articles=600, delay=0.01) as site:
+    with ResumeSite(articles=1000, delay=0.01) as site:
         killed, other = tmp_path / "k.jsonl", tmp_path / "o.jsonl"
         victim = start(command(redis_url, "killing", "victim", killed, site.url),
                        tmp_path / "victim.log")
         partner = start(command(redis_url, "killing", "partner", other, site.url),
                         tmp_path / "partner.log")
         deadline = time.monotonic() + 120
-        while len(records(killed)) < 60 and victim.poll() is None:
+        while len(records(killed)) < 20 and victim.poll() is None:
             assert time.monotonic() < deadline, "the victim exported nothing"
             time.sleep(0.05)
         assert victim.poll() is None, "the victim finished before it could be killed"
