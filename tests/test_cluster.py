@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -136,3 +137,52 @@ def test_unreachable_redis_fails_at_start_with_one_line(tmp_path):
     assert len(errors) == 1, proc.stderr
     assert "cannot reach Redis at redis://127.0.0.1" in errors[0]
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def _redis_server(port: int, workdir: Path) -> subprocess.Popen:
+    """A redis-server on ``port`` keeping its data in ``workdir`` (append-only file)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "yes", "--dir", str(workdir)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline, "redis did not start"
+            time.sleep(0.05)
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+def test_redis_lost_mid_crawl_the_crawl_waits_and_continues(tmp_path):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = _redis_server(port, tmp_path)
+    try:
+        with ResumeSite(articles=400, delay=0.01) as site:
+            out, log = tmp_path / "out.jsonl", tmp_path / "w.log"
+            worker = start(command(f"redis://127.0.0.1:{port}/0", "outage", "w", out, site.url)
+                           + ["-s", "CORPUSCRAWL_CLUSTER_LEASE_TIMEOUT=60"], log)
+            deadline = time.monotonic() + 120
+            while len(records(out)) < 20 and worker.poll() is None:
+                assert time.monotonic() < deadline, "the worker exported nothing"
+                time.sleep(0.05)
+            assert worker.poll() is None, "the crawl finished before Redis could be stopped"
+            server.terminate()  # a clean shutdown writes the append-only file
+            server.wait(timeout=10)
+            time.sleep(3)
+            server = _redis_server(port, tmp_path)
+            wait([worker])
+            assert worker.returncode == 0, log.read_text()[-3000:]
+            check_once([out], site.article_urls())
+            text = log.read_text()
+            assert "Redis unreachable during" in text and "Redis reachable again" in text
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
