@@ -26,8 +26,10 @@ says so).
 from __future__ import annotations
 
 import logging
+import pickle
 import time
 import weakref
+from collections import deque
 from typing import Any
 
 from scrapy import signals
@@ -46,6 +48,8 @@ logger = logging.getLogger("corpuscrawl.cluster")
 
 #: Request meta key holding the lease id of a handed-out request.
 LEASE_META = "corpuscrawl_lease"
+#: Meta keys never stored: per-process objects (scrapy-playwright's page, Scrapy's slot).
+TRANSIENT_META = (LEASE_META, "playwright_page", "download_slot", "_slot_proxy")
 
 _MODES = {"scrapy_redis.queue.PriorityQueue": "zset", "scrapy_redis.queue.FifoQueue": "fifo",
           "scrapy_redis.queue.LifoQueue": "lifo"}
@@ -122,6 +126,7 @@ class LeasingScheduler(RedisScheduler):
         self._last_recovery = 0.0
         self._loop: LoopingCall | None = None
         self._feed_files: dict[int, Any] = {}
+        self._memory: deque[Any] = deque()
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
 
@@ -145,14 +150,31 @@ class LeasingScheduler(RedisScheduler):
         return redis_retry(lambda: len(self.queue), "reading the queue length")
 
     def enqueue_request(self, request: Any) -> bool:
-        """Push to the shared queue (unless seen); retried while Redis is away."""
-        request.meta.pop(LEASE_META, None)
-        return redis_retry(lambda: super(LeasingScheduler, self).enqueue_request(request),
-                           "enqueueing a request")
+        """Push to the shared queue (unless seen); retried while Redis is away.
+
+        Per-process meta (scrapy-playwright's page, the download slot) is not
+        stored; a request that cannot be serialized at all stays in this
+        process's memory (``corpuscrawl/cluster/unserializable``: lost if it dies).
+        """
+        if any(key in request.meta for key in TRANSIENT_META):
+            request = request.replace(meta={k: v for k, v in request.meta.items()
+                                            if k not in TRANSIENT_META})
+        try:
+            return redis_retry(lambda: super(LeasingScheduler, self).enqueue_request(request),
+                               "enqueueing a request")
+        except (TypeError, ValueError, AttributeError, pickle.PicklingError) as exc:
+            logger.warning("%s kept in this worker's memory only (cannot be serialized: %s)",
+                           request, exc)
+            if self.stats:
+                self.stats.inc_value("corpuscrawl/cluster/unserializable")
+            self._memory.append(request)
+            return True
 
     def next_request(self) -> Any:
         """Pop the best request into this worker's in-flight hash (a lease)."""
         self.tracker.settle()
+        if self._memory:
+            return self._memory.popleft()
         if self.mode is None:
             return redis_retry(lambda: super(LeasingScheduler, self).next_request(),
                                "popping a request")
@@ -174,7 +196,7 @@ class LeasingScheduler(RedisScheduler):
 
     def has_pending_requests(self) -> bool:
         """True while the queue has requests or another live worker's engine has some."""
-        if len(self) > 0:
+        if self._memory or len(self) > 0:
             return True
         now = time.monotonic()
         if now - self._others_checked >= self.cluster.commit_interval:
