@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-__all__ = ["ClusterConfig", "ClusterConfigError", "redis_retry", "unreachable"]
+__all__ = ["ClusterConfig", "ClusterConfigError", "logging_retry", "redis_retry", "unreachable"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
 
@@ -120,3 +120,23 @@ def redis_retry(call: Callable[[], T], what: str) -> T:
         if failures:
             logger.warning("Redis reachable again after %d failed attempts (%s)", failures, what)
         return result
+
+
+def logging_retry(what: str) -> Any:
+    """A redis-py ``Retry`` for clients built elsewhere (the boilerplate history): lost
+    connections are retried for ever with the same back-off as :func:`redis_retry`, and
+    every failed attempt is logged."""
+    from redis.backoff import ExponentialBackoff
+    from redis.retry import Retry
+
+    class LoggingRetry(Retry):
+        def call_with_retry(self, do: Any, fail: Any, is_retryable: Any = None,
+                            with_failure_count: bool = False) -> Any:
+            def logged(error: Exception, failures: int = 0) -> Any:
+                logger.warning("Redis unreachable during %s (attempt %d): %s; retrying",
+                               what, failures, error)
+                return fail(error, failures) if with_failure_count else fail(error)
+
+            return super().call_with_retry(do, logged, is_retryable, with_failure_count=True)
+
+    return LoggingRetry(ExponentialBackoff(cap=BACKOFF_MAX, base=0.5), retries=-1)

@@ -36,7 +36,7 @@ from scrapy import signals
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 from twisted.internet.task import LoopingCall
 
-from corpuscrawl.cluster.config import ClusterConfig, redis_retry
+from corpuscrawl.cluster.config import ClusterConfig, logging_retry, redis_retry
 from corpuscrawl.cluster.dedup import release_claims
 from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
 from corpuscrawl.crawlstate.completion import CompletionTracker
@@ -221,6 +221,13 @@ class LeasingScheduler(RedisScheduler):
         return self.k_inflight + (worker or self.cluster.worker)
 
     def _spider_opened(self, spider: Any) -> None:
+        from corpuscrawl.boilerplate.redis_history import RedisHistory
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        history = export.history if export is not None else None
+        if isinstance(history, RedisHistory):  # its client: retried and logged like ours
+            history._redis.set_retry(logging_retry("the boilerplate history"))
         self.crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
         self.crawler.signals.connect(self._response_received, signal=signals.response_received)
         self._loop = LoopingCall(self._round)
