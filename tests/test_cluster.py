@@ -186,3 +186,28 @@ def test_redis_lost_mid_crawl_the_crawl_waits_and_continues(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+def test_ctrl_c_then_the_same_command_with_overwrite_continues(tmp_path, redis_url):  # noqa: F811
+    """A worker stopped by SIGINT requeues its unfinished requests; run again with -O, it
+    appends to its output instead of wiping what the first run exported."""
+    with ResumeSite(articles=400, delay=0.01) as site:
+        out, log = tmp_path / "c.jsonl", tmp_path / "c.log"
+        cmd = command(redis_url, "ctrlc", "solo", out, site.url)
+        cmd[cmd.index("-o")] = "-O"
+        first = start(cmd, log)
+        deadline = time.monotonic() + 120
+        while len(records(out)) < 20 and first.poll() is None:
+            assert time.monotonic() < deadline, "the worker exported nothing"
+            time.sleep(0.05)
+        assert first.poll() is None, "the crawl finished before it could be stopped"
+        first.send_signal(signal.SIGINT)
+        wait([first])
+        before = len(records(out))
+        assert 0 < before < 400
+        again = start(cmd, log)
+        wait([again])
+        assert again.returncode == 0, log.read_text()[-3000:]
+        check_once([out], site.article_urls())

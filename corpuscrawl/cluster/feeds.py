@@ -8,7 +8,10 @@ whose claims are released and exported again by whoever refetches them.
 Restarted under the same ``CORPUSCRAWL_CLUSTER_WORKER`` with the same output,
 the worker cuts each local feed file back to its committed size first (and
 appends to it, ``-O`` included); a worker that is never restarted leaves a
-file whose valid part is the size recorded in ``feeds:<worker>``.
+file whose valid part is the size recorded in ``feeds:<worker>``.  The record
+outlives the run: while the collection's keys exist, a worker's feed files
+are continued (appended, ``-O`` included), since their documents are claimed
+and would not be exported again.
 """
 
 from __future__ import annotations

@@ -322,7 +322,6 @@ class LeasingScheduler(RedisScheduler):
         pipe.srem(self.k_workers, worker)
         pipe.delete(self.k_alive + worker)
         pipe.hdel(self.k_busy, worker)
-        pipe.delete(feeds_key(self.cluster))
         pipe.execute()
 
     def _recover_dead(self) -> None:
@@ -367,7 +366,7 @@ class LeasingScheduler(RedisScheduler):
                 self.stats.inc_value("corpuscrawl/cluster/recovered_requests", leases)
 
     def _engine_stopped(self) -> None:
-        """Every document is written now: commit, acknowledge, leave (or keep unfinished leases)."""
+        """Every document is written now: commit, acknowledge, requeue what is unfinished, leave."""
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         self.tracker.settle()
@@ -379,12 +378,7 @@ class LeasingScheduler(RedisScheduler):
         if hasattr(index, "all_final"):
             index.all_final()
         self._round()
-        remaining = redis_retry(lambda: self.server.hlen(self._inflight_key()), "closing")
-        if remaining:
-            logger.warning("cluster worker %s stops with %d unfinished leases; they go back "
-                           "into the queue at its restart or when its heartbeat expires",
-                           self.cluster.worker, remaining)
-            self._active = 0
-            self._heartbeat()
-        else:
-            redis_retry(self._leave, "leaving the cluster")
+        # Leases still open now were never finished (a stop by signal cancels downloads):
+        # back into the queue at once, for the other workers or the next run.
+        self._recover(self.cluster.worker, "stopping")
+        redis_retry(self._leave, "leaving the cluster")
