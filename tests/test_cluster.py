@@ -211,3 +211,33 @@ def test_ctrl_c_then_the_same_command_with_overwrite_continues(tmp_path, redis_u
         wait([again])
         assert again.returncode == 0, log.read_text()[-3000:]
         check_once([out], site.article_urls())
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+def test_a_dead_worker_never_restarted_is_recovered_by_the_other(tmp_path, redis_url):  # noqa: F811
+    """The partner takes the dead worker's leases once its heartbeat expires; the dead
+    worker's output is valid up to the size committed in ``feeds:<worker>``."""
+    import redis as redis_client
+
+    with ResumeSite(articles=1000, delay=0.01) as site:
+        dead, other = tmp_path / "d.jsonl", tmp_path / "p.jsonl"
+        victim = start(command(redis_url, "orphan", "gone", dead, site.url),
+                       tmp_path / "gone.log")
+        partner = start(command(redis_url, "orphan", "stays", other, site.url),
+                        tmp_path / "stays.log")
+        deadline = time.monotonic() + 120
+        while len(records(dead)) < 20 and victim.poll() is None:
+            assert time.monotonic() < deadline, "the victim exported nothing"
+            time.sleep(0.05)
+        assert victim.poll() is None, "the victim finished before it could be killed"
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        wait([partner])
+        assert partner.returncode == 0
+        size = int(redis_client.Redis.from_url(redis_url).hget(
+            "corpuscrawl:orphan:feeds:gone", str(dead.resolve())))
+        with dead.open("r+b") as fh:
+            fh.truncate(size)
+        check_once([dead, other], site.article_urls())
+        assert "recovered dead worker gone" in (tmp_path / "stays.log").read_text()

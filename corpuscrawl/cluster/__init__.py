@@ -6,5 +6,6 @@
 * ``lease`` — :class:`LeasingScheduler` (scrapy-redis's scheduler with leases) and the
   worker's heartbeat, acknowledgements and recovery of dead workers;
 * ``dedup`` — :class:`RedisNearDuplicateIndex`, the export's document-level de-duplication
-  shared by all workers.
+  shared by all workers;
+* ``feeds`` — each worker's committed feed sizes, to cut a killed worker's output back.
 """
