@@ -127,6 +127,7 @@ class LeasingScheduler(RedisScheduler):
         self._loop: LoopingCall | None = None
         self._feed_files: dict[int, Any] = {}
         self._memory: deque[Any] = deque()
+        self._beaten = False
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
 
@@ -307,14 +308,22 @@ class LeasingScheduler(RedisScheduler):
         worker = self.cluster.worker
         ttl = int(self.cluster.lease_timeout * 1000)
 
-        def beat() -> None:
+        def beat() -> Any:
             pipe = self.server.pipeline()
             pipe.sadd(self.k_workers, worker)
-            pipe.set(self.k_alive + worker, "1", px=ttl)
+            pipe.set(self.k_alive + worker, "1", px=ttl, get=True)
             pipe.hset(self.k_busy, worker, max(self._active, 0))
-            pipe.execute()
+            return pipe.execute()[1]
 
-        redis_retry(beat, "heartbeat")
+        previous = redis_retry(beat, "heartbeat")
+        if previous is None and self._beaten:
+            logger.error("cluster worker %s went without a heartbeat for more than "
+                         "CORPUSCRAWL_CLUSTER_LEASE_TIMEOUT (%.0f s): its leases may have gone "
+                         "to other workers, so some pages may be fetched and exported twice",
+                         worker, self.cluster.lease_timeout)
+            if self.stats:
+                self.stats.inc_value("corpuscrawl/cluster/heartbeat_lost")
+        self._beaten = True
 
     def _leave(self) -> None:
         worker = self.cluster.worker
