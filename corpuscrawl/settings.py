@@ -285,3 +285,19 @@ DOWNLOADER_MIDDLEWARES.update({
     # RedirectMiddleware (600) follows them.
     "corpuscrawl.responses.RedirectLoopMiddleware": 650,
 })
+
+# --- cluster mode (corpuscrawl.cluster: scrapy-redis frontier, leases, shared export) ---
+# With CORPUSCRAWL_REDIS_URL set the add-on plugs scrapy-redis's scheduler (with leases) and
+# dupefilter, the Redis boilerplate history and the Redis de-duplication index; scrapy-redis's
+# own settings (REDIS_URL, SCHEDULER_QUEUE_CLASS, SCHEDULER_PERSIST, ...) win when given.
+ADDONS = {**ADDONS, "corpuscrawl.cluster.addon.ClusterAddon": 60}
+#: redis://host:port/db shared by every worker of the collection; empty: single machine.
+CORPUSCRAWL_REDIS_URL = ""
+#: This worker's name in the cluster (unique among live workers; a restart under the same
+#: name takes its previous life's leases back at once).  Empty: HOSTNAME-PID.
+CORPUSCRAWL_CLUSTER_WORKER = ""
+#: Seconds without a heartbeat after which a worker counts as dead and its leased requests
+#: go back into the queue.
+CORPUSCRAWL_CLUSTER_LEASE_TIMEOUT = 120.0
+#: Seconds between two rounds of feed flush, claim commit, lease acknowledgement, heartbeat.
+CORPUSCRAWL_CLUSTER_COMMIT_INTERVAL = 0.5

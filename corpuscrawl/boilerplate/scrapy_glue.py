@@ -166,6 +166,12 @@ class ExportState:
             detector = Detector(self.history, config.detector)
         dedup = (NearDuplicateIndex(config.dedup_threshold, config.dedup_num_perm,
                                     config.dedup_shingle_words) if config.dedup else None)
+        if config.dedup:  # cluster mode: one index for all workers, in Redis
+            from corpuscrawl.cluster.addon import cluster_index
+
+            shared = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
+                                   config.dedup_shingle_words)
+            dedup = shared if shared is not None else dedup
         self.stage = ExportStage(detector, dedup, config.buffer_size)
         #: True once the driving pipeline is enabled; exporters only clean when it is.
         self.driven = False

@@ -228,6 +228,8 @@ class CrawlStateAddon:
         """Open the run's state and plug the durable components (settings not frozen yet)."""
         if not settings.get(COLLECTION_SETTING):
             raise NotConfigured("no collection named (CORPUSCRAWL_COLLECTION)")
+        if settings.get("CORPUSCRAWL_REDIS_URL"):  # cluster mode keeps the state in Redis
+            raise NotConfigured("cluster mode (CORPUSCRAWL_REDIS_URL): see corpuscrawl.cluster")
         config = StateConfig.from_settings(settings)
         temporary_root = None
         if config.temporary and not settings.get(STATE_DIR_SETTING):

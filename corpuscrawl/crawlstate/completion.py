@@ -106,6 +106,13 @@ class CompletionTracker:
             flight.held -= 1
             self._maybe_done(row_id, flight)
 
+    def release_all(self) -> None:
+        """The export stage released every document (the crawl's end): no hold is left."""
+        self._held_docs.clear()
+        for row_id, flight in list(self._flights.items()):
+            flight.held = 0
+            self._maybe_done(row_id, flight)
+
     def settle(self) -> None:
         """Act on the request objects that died since the last call."""
         while self._gone:

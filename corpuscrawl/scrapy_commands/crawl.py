@@ -9,6 +9,7 @@ systemd unit can alert.  Everything else is Scrapy's command.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
@@ -16,6 +17,9 @@ from scrapy.crawler import Crawler
 
 from corpuscrawl.extensions import summary_of
 from corpuscrawl.summary import EXIT_NOTHING_FETCHED
+
+#: Exit status when cluster mode cannot reach its Redis at start.
+EXIT_REDIS_UNREACHABLE = 4
 
 
 class Command(ScrapyCrawlCommand):
@@ -31,7 +35,17 @@ class Command(ScrapyCrawlCommand):
         return crawler
 
     def run(self, args: list[str], opts: Any) -> None:
-        """Run the crawl as Scrapy does; then set the exit code from the crawl summary."""
+        """Run the crawl as Scrapy does; then set the exit code from the crawl summary.
+
+        In cluster mode an unreachable Redis ends the command at once with one line."""
+        if self.settings.get("CORPUSCRAWL_REDIS_URL"):
+            from corpuscrawl.cluster.config import unreachable
+
+            problem = unreachable(str(self.settings.get("CORPUSCRAWL_REDIS_URL")))
+            if problem:
+                sys.stderr.write(f"corpuscrawl: error: {problem}\n")
+                self.exitcode = EXIT_REDIS_UNREACHABLE
+                return
         super().run(args, opts)
         if self.exitcode:
             return

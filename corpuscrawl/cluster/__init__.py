@@ -1,0 +1,11 @@
+"""Cluster mode: several crawler processes share one frontier and one export through Redis.
+
+* ``config`` — :class:`ClusterConfig` (``CORPUSCRAWL_REDIS_URL`` and friends) and the Redis
+  connection with retries;
+* ``addon`` — the add-on that switches a crawl to scrapy-redis when the URL is set;
+* ``lease`` — :class:`LeasingScheduler` (scrapy-redis's scheduler with leases) and the
+  worker's heartbeat, acknowledgements and recovery of dead workers;
+* ``dedup`` — :class:`RedisNearDuplicateIndex`, the export's document-level de-duplication
+  shared by all workers;
+* ``feeds`` — each worker's committed feed sizes, to cut a killed worker's output back.
+"""

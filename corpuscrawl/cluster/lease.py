@@ -1,0 +1,393 @@
+"""Leases on scrapy-redis requests, so a worker that dies loses no URL.
+
+scrapy-redis pops a request from the shared queue and forgets it.  Here a pop
+is one Lua script that moves the request into the worker's in-flight hash
+``inflight:<worker>`` (lease id -> score and encoded request).  A lease is
+*acknowledged* (removed) once the request is done in the sense of the durable
+frontier (:mod:`corpuscrawl.crawlstate.completion`): the engine let go of it
+and the export stage holds none of its documents.
+
+Each worker refreshes ``alive:<worker>`` (expiring after
+``CORPUSCRAWL_CLUSTER_LEASE_TIMEOUT``) every ``CORPUSCRAWL_CLUSTER_COMMIT_INTERVAL``
+seconds, in the same round that flushes its feeds, commits its de-duplication
+claims and acknowledges its finished leases.  At start and every half lease
+timeout, each worker *recovers* the workers listed in ``workers`` whose
+``alive`` key expired: their uncommitted document claims are released
+(:func:`corpuscrawl.cluster.dedup.release_claims`) and their leased requests
+are pushed back into the queue.  A worker restarted under the same
+``CORPUSCRAWL_CLUSTER_WORKER`` recovers its previous life's leases at once.
+
+A worker stays open while the queue has requests or another live worker has
+requests in its engine (they may still yield links).  Queue classes other than
+scrapy-redis's Priority/Fifo/Lifo queues are used without leases (a warning
+says so).
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import time
+import weakref
+from collections import deque
+from typing import Any
+
+from scrapy import signals
+from scrapy_redis.scheduler import Scheduler as RedisScheduler
+from twisted.internet.task import LoopingCall
+
+from corpuscrawl.cluster.config import ClusterConfig, logging_retry, redis_retry
+from corpuscrawl.cluster.dedup import release_claims
+from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
+from corpuscrawl.crawlstate.completion import CompletionTracker
+from corpuscrawl.items import Document
+
+__all__ = ["LEASE_META", "LeasingScheduler"]
+
+logger = logging.getLogger("corpuscrawl.cluster")
+
+#: Request meta key holding the lease id of a handed-out request.
+LEASE_META = "corpuscrawl_lease"
+#: Meta keys never stored: per-process objects (scrapy-playwright's page, Scrapy's slot).
+TRANSIENT_META = (LEASE_META, "playwright_page", "download_slot", "_slot_proxy")
+
+_MODES = {"scrapy_redis.queue.PriorityQueue": "zset", "scrapy_redis.queue.FifoQueue": "fifo",
+          "scrapy_redis.queue.LifoQueue": "lifo"}
+
+_POP_LUA = """
+local data, score
+if ARGV[1] == 'zset' then
+  local r = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if #r == 0 then return false end
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0)
+  data, score = r[1], r[2]
+else
+  if ARGV[1] == 'lifo' then data = redis.call('LPOP', KEYS[1])
+  else data = redis.call('RPOP', KEYS[1]) end
+  if not data then return false end
+  score = '0'
+end
+local lease = redis.call('INCR', KEYS[3])
+redis.call('HSET', KEYS[2], lease, score .. '\\n' .. data)
+redis.call('HINCRBY', KEYS[4], ARGV[2], 1)
+return {lease, data}
+"""
+
+_REQUEUE_LUA = """
+local all = redis.call('HGETALL', KEYS[2])
+for i = 1, #all, 2 do
+  local v = all[i + 1]
+  local nl = string.find(v, '\\n', 1, true)
+  local score, data = string.sub(v, 1, nl - 1), string.sub(v, nl + 1)
+  if ARGV[1] == 'zset' then redis.call('ZADD', KEYS[1], score, data)
+  elseif ARGV[1] == 'lifo' then redis.call('LPUSH', KEYS[1], data)
+  else redis.call('RPUSH', KEYS[1], data) end
+end
+redis.call('DEL', KEYS[2])
+return #all / 2
+"""
+
+
+class LeasingScheduler(RedisScheduler):
+    """scrapy-redis's scheduler with leases, heartbeat and recovery (see the module docstring)."""
+
+    cluster: ClusterConfig
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> LeasingScheduler:
+        """Build as scrapy-redis does (its settings apply), then attach the worker."""
+        config = ClusterConfig.from_settings(crawler.settings)
+        if config is None:
+            raise ValueError("LeasingScheduler needs CORPUSCRAWL_REDIS_URL")
+        instance = redis_retry(lambda: super(LeasingScheduler, cls).from_crawler(crawler),
+                               "connecting the scheduler")
+        instance._attach(crawler, config)
+        return instance
+
+    def _attach(self, crawler: Any, config: ClusterConfig) -> None:
+        self.crawler = crawler
+        self.cluster = config
+        self.mode = _MODES.get(self.queue_cls if isinstance(self.queue_cls, str)
+                               else f"{self.queue_cls.__module__}.{self.queue_cls.__name__}")
+        if self.mode is None:
+            logger.warning("SCHEDULER_QUEUE_CLASS %s has no leases: requests in flight when a "
+                           "worker dies are lost", self.queue_cls)
+        p = config.prefix
+        self.k_workers, self.k_seq = p + "workers", p + "lease_seq"
+        self.k_inflight, self.k_alive = p + "inflight:", p + "alive:"
+        self.k_busy = p + "busy"
+        self._pop = self.server.register_script(_POP_LUA)
+        self._requeue = self.server.register_script(_REQUEUE_LUA)
+        self.tracker = CompletionTracker(self._acks_append)
+        self._acks: list[int] = []
+        self._active = 0  # handed-out request objects still alive
+        self._others_busy = 0
+        self._others_checked = 0.0
+        self._last_recovery = 0.0
+        self._loop: LoopingCall | None = None
+        self._feed_files: dict[int, Any] = {}
+        self._memory: deque[Any] = deque()
+        self._beaten = False
+        crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
+
+    # --- Scrapy scheduler interface -------------------------------------------------------
+    def open(self, spider: Any) -> Any:
+        """Open scrapy-redis's queue, register this worker and recover dead ones."""
+        redis_retry(lambda: super(LeasingScheduler, self).open(spider), "opening the queue")
+        self._recover(self.cluster.worker, "restarted")  # a previous life under this id
+        self._heartbeat()
+        self._recover_dead()
+        logger.info("cluster worker %s on %s: %d requests queued", self.cluster.worker,
+                    self.cluster.url, len(self))
+        return None
+
+    def close(self, reason: str) -> Any:
+        """Close scrapy-redis's scheduler (the worker leaves the cluster when the engine stops,
+        after the feeds wrote the export stage's last documents)."""
+        return super().close(reason)
+
+    def __len__(self) -> int:
+        return redis_retry(lambda: len(self.queue), "reading the queue length")
+
+    def enqueue_request(self, request: Any) -> bool:
+        """Push to the shared queue (unless seen); retried while Redis is away.
+
+        Per-process meta (scrapy-playwright's page, the download slot) is not
+        stored; a request that cannot be serialized at all stays in this
+        process's memory (``corpuscrawl/cluster/unserializable``: lost if it dies).
+        """
+        if any(key in request.meta for key in TRANSIENT_META):
+            request = request.replace(meta={k: v for k, v in request.meta.items()
+                                            if k not in TRANSIENT_META})
+        try:
+            return redis_retry(lambda: super(LeasingScheduler, self).enqueue_request(request),
+                               "enqueueing a request")
+        except (TypeError, ValueError, AttributeError, pickle.PicklingError) as exc:
+            logger.warning("%s kept in this worker's memory only (cannot be serialized: %s)",
+                           request, exc)
+            if self.stats:
+                self.stats.inc_value("corpuscrawl/cluster/unserializable")
+            self._memory.append(request)
+            return True
+
+    def next_request(self) -> Any:
+        """Pop the best request into this worker's in-flight hash (a lease)."""
+        self.tracker.settle()
+        if self._memory:
+            return self._memory.popleft()
+        if self.mode is None:
+            return redis_retry(lambda: super(LeasingScheduler, self).next_request(),
+                               "popping a request")
+        got = redis_retry(lambda: self._pop(
+            keys=[self.queue.key, self._inflight_key(), self.k_seq, self.k_busy],
+            args=[self.mode, self.cluster.worker]),
+            "popping a request")
+        if not got:
+            return None
+        lease, data = int(got[0]), got[1]
+        request = self.queue._decode_request(data)
+        request.meta[LEASE_META] = lease
+        self.tracker.handed_out(lease, request)
+        self._active += 1
+        weakref.finalize(request, self._request_gone)
+        if self.stats:
+            self.stats.inc_value("scheduler/dequeued/redis")
+        return request
+
+    def has_pending_requests(self) -> bool:
+        """True while the queue has requests or another live worker's engine has some."""
+        if self._memory or len(self) > 0:
+            return True
+        now = time.monotonic()
+        if now - self._others_checked >= self.cluster.commit_interval:
+            self._others_checked = now
+            busy = redis_retry(lambda: self.server.hgetall(self.k_busy), "reading workers")
+            me = self.cluster.worker.encode()
+            self._others_busy = sum(int(v) for k, v in busy.items() if k != me)
+            if self._others_busy and now - self._last_recovery >= self.cluster.commit_interval:
+                self._recover_dead()
+                if len(self) > 0:
+                    return True
+        return self._others_busy > 0
+
+    # --- leases -----------------------------------------------------------------------------
+    def _acks_append(self, lease: int) -> None:
+        self._acks.append(lease)
+
+    def _request_gone(self) -> None:
+        self._active -= 1
+
+    def _inflight_key(self, worker: str | None = None) -> str:
+        return self.k_inflight + (worker or self.cluster.worker)
+
+    def _spider_opened(self, spider: Any) -> None:
+        from corpuscrawl.boilerplate.redis_history import RedisHistory
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        history = export.history if export is not None else None
+        if isinstance(history, RedisHistory):  # its client: retried and logged like ours
+            history._redis.set_retry(logging_retry("the boilerplate history"))
+        self.crawler.signals.connect(self._item_scraped, signal=signals.item_scraped)
+        self.crawler.signals.connect(self._response_received, signal=signals.response_received)
+        self._loop = LoopingCall(self._round)
+        self._loop.start(self.cluster.commit_interval, now=False)
+
+    def _response_received(self, response: Any, request: Any, spider: Any) -> None:
+        lease = request.meta.get(LEASE_META)
+        if isinstance(lease, int):
+            self.tracker.reached_spider(lease)
+
+    def _item_scraped(self, item: Any, response: Any, spider: Any) -> None:
+        """Hold a lease while the export stage holds its documents; mark final documents."""
+        if not isinstance(item, Document):
+            return
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        outcomes = export.released_with(item) if export is not None else None
+        if outcomes is None:
+            return
+        key = (item.url, int(item.unit_index or 0))
+        final = [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes]
+        index = getattr(export.stage, "dedup", None)
+        if hasattr(index, "final"):
+            index.final(o.document.url for o in outcomes)
+        for other in final:
+            if other != key:
+                self.tracker.released(other)
+        request = getattr(response, "request", None)
+        lease = request.meta.get(LEASE_META) if request is not None else None
+        if key not in final and isinstance(lease, int):
+            self.tracker.held(key, lease)
+
+    def _flush_feeds(self) -> list[Any]:
+        """Flush the feed files (to the OS: a killed process loses nothing written); return them."""
+        from scrapy.extensions.feedexport import FeedExporter
+
+        files = []
+        for ext in getattr(self.crawler.extensions, "middlewares", ()):
+            if isinstance(ext, FeedExporter):
+                for slot in getattr(ext, "slots", ()):
+                    file = getattr(slot, "file", None)
+                    if file is None:
+                        continue
+                    if not getattr(file, "closed", False):
+                        file.flush()
+                    files.append(file)
+        self._feed_files.update({id(f): f for f in files})
+        return list(self._feed_files.values())
+
+    def _round(self) -> None:
+        """Flush feeds, commit claims, acknowledge done leases, beat; recover now and then."""
+        self.tracker.settle()
+        files = self._flush_feeds()
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        index = getattr(export.stage, "dedup", None) if export is not None else None
+        sizes = feed_sizes(files)
+        if hasattr(index, "commit"):
+            index.commit(feeds_key(self.cluster), sizes)
+        elif sizes:
+            redis_retry(lambda: self.server.hset(feeds_key(self.cluster), mapping=sizes),
+                        "recording feed sizes")
+        if self._acks:
+            acks = list(self._acks)
+            redis_retry(lambda: self.server.hdel(self._inflight_key(), *acks), "acknowledging")
+            del self._acks[:len(acks)]
+            if self.stats:
+                self.stats.inc_value("corpuscrawl/cluster/acknowledged", len(acks))
+        self._heartbeat()
+        if self._loop is not None and self._loop.running and \
+                time.monotonic() - self._last_recovery >= self.cluster.lease_timeout / 2:
+            self._recover_dead()
+
+    def _heartbeat(self) -> None:
+        worker = self.cluster.worker
+        ttl = int(self.cluster.lease_timeout * 1000)
+
+        def beat() -> Any:
+            pipe = self.server.pipeline()
+            pipe.sadd(self.k_workers, worker)
+            pipe.set(self.k_alive + worker, "1", px=ttl, get=True)
+            pipe.hset(self.k_busy, worker, max(self._active, 0))
+            return pipe.execute()[1]
+
+        previous = redis_retry(beat, "heartbeat")
+        if previous is None and self._beaten:
+            logger.error("cluster worker %s went without a heartbeat for more than "
+                         "CORPUSCRAWL_CLUSTER_LEASE_TIMEOUT (%.0f s): its leases may have gone "
+                         "to other workers, so some pages may be fetched and exported twice",
+                         worker, self.cluster.lease_timeout)
+            if self.stats:
+                self.stats.inc_value("corpuscrawl/cluster/heartbeat_lost")
+        self._beaten = True
+
+    def _leave(self) -> None:
+        worker = self.cluster.worker
+        pipe = self.server.pipeline()
+        pipe.srem(self.k_workers, worker)
+        pipe.delete(self.k_alive + worker)
+        pipe.hdel(self.k_busy, worker)
+        pipe.execute()
+
+    def _recover_dead(self) -> None:
+        """Recover every registered worker whose heartbeat expired."""
+        self._last_recovery = time.monotonic()
+        workers = redis_retry(lambda: self.server.smembers(self.k_workers), "reading workers")
+        for raw in workers:
+            worker = raw.decode() if isinstance(raw, bytes) else str(raw)
+            if worker == self.cluster.worker:
+                continue
+            if not redis_retry(lambda w=worker: self.server.exists(self.k_alive + w),
+                               "reading workers"):
+                self._recover(worker, "dead")
+
+    def _recover(self, worker: str, why: str) -> None:
+        """Release ``worker``'s uncommitted claims and requeue its leases (one recoverer)."""
+        prefix = self.cluster.prefix
+        lock = f"{prefix}recovering:{worker}"
+
+        def recover() -> tuple[int, int]:
+            if not self.server.set(lock, self.cluster.worker, nx=True, px=30000):
+                return 0, 0
+            try:
+                claims = release_claims(self.server, prefix + "dedup:", worker)
+                leases = int(self._requeue(keys=[self.queue.key, self._inflight_key(worker)],
+                                           args=[self.mode or "fifo"]))
+                if worker != self.cluster.worker:
+                    pipe = self.server.pipeline()
+                    pipe.srem(self.k_workers, worker)
+                    pipe.hdel(self.k_busy, worker)
+                    pipe.execute()
+                return claims, leases
+            finally:
+                self.server.delete(lock)
+
+        claims, leases = redis_retry(recover, "recovering a worker")
+        if claims or leases:
+            logger.warning("cluster: recovered %s worker %s: %d leased requests back into the "
+                           "queue, %d unwritten document claims released", why, worker, leases,
+                           claims)
+            if self.stats:
+                self.stats.inc_value("corpuscrawl/cluster/recovered_requests", leases)
+
+    def _engine_stopped(self) -> None:
+        """Every document is written now: commit, acknowledge, requeue what is unfinished, leave."""
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        self.tracker.settle()
+        self.tracker.release_all()
+        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+
+        export = existing_state(self.crawler)
+        index = getattr(export.stage, "dedup", None) if export is not None else None
+        if hasattr(index, "all_final"):
+            index.all_final()
+        self._round()
+        # Leases still open now were never finished (a stop by signal cancels downloads):
+        # back into the queue at once, for the other workers or the next run.
+        self._recover(self.cluster.worker, "stopping")
+        redis_retry(self._leave, "leaving the cluster")
