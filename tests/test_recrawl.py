@@ -90,7 +90,9 @@ def test_recrawl_exports_only_new_and_changed(tmp_path: Path) -> None:
         hubs = {p for p in server.bodies if p.startswith("/section/")}
         assert {f"/section/{s}/1.html" for s in range(3)} <= hubs
         assert not {p for p in server.conditional if p == "/" or p.startswith("/section/")}
-        assert stat(log2, "corpuscrawl/recrawl/revisited_hubs") == 3  # the section pages
+        # which section pages count as hubs depends on which page first led to each article in
+        # the first crawl (its order); every section is fetched in full either way (above)
+        assert 1 <= stat(log2, "corpuscrawl/recrawl/revisited_hubs") <= 3
         assert stat(log2, "corpuscrawl/recrawl/revisited_sources") == 1  # the feed
         assert server.bodies["/feed.xml"] == 1 and "/feed.xml" not in server.conditional
         # a 304 is no request error (the 404s are: the deleted article, /sitemap.xml)
