@@ -89,7 +89,7 @@ def parse_sitemap(body: bytes, base_url: str = "",
         kind = _local(entry.tag)
         for child in entry:
             if _local(child.tag) == "loc" and child.text and child.text.strip():
-                url = urljoin(base_url, child.text.strip())
+                url = join_url(base_url, child.text)
                 (sitemaps if kind == "sitemap" else pages).append(url)
     return SitemapEntries(pages=pages, sitemaps=sitemaps)
 

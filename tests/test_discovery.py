@@ -87,3 +87,13 @@ def test_a_gzip_bomb_sitemap_is_refused_in_bounded_time():
         parse_sitemap(gzip.compress(head + b"</urlset>"), max_size=10)
     assert time.perf_counter() - start < 10
     assert parse_sitemap(gzip.compress(head + b"</urlset>")).pages == []
+
+
+def test_a_malformed_sitemap_loc_does_not_lose_the_other_entries() -> None:
+    from corpuscrawl.discovery import parse_sitemap
+
+    body = (b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+            b"<url><loc>http://[::1</loc></url><url><loc>/good.html</loc></url></urlset>")
+    entries = parse_sitemap(body, "http://example.com/sitemap.xml")
+    assert entries is not None
+    assert "http://example.com/good.html" in entries.pages
