@@ -249,18 +249,14 @@ class LeasingScheduler(RedisScheduler):
         outcomes = export.released_with(item) if export is not None else None
         if outcomes is None:
             return
-        key = (item.url, int(item.unit_index or 0))
-        final = [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes]
         index = getattr(export.stage, "dedup", None)
         if hasattr(index, "final"):
             index.final(o.document.url for o in outcomes)
-        for other in final:
-            if other != key:
-                self.tracker.released(other)
         request = getattr(response, "request", None)
-        lease = request.meta.get(LEASE_META) if request is not None else None
-        if key not in final and isinstance(lease, int):
-            self.tracker.held(key, lease)
+        self.tracker.account(
+            (item.url, int(item.unit_index or 0)),
+            [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes],
+            request.meta.get(LEASE_META) if request is not None else None)
 
     def _flush_feeds(self) -> list[Any]:
         """Flush the feed files (to the OS: a killed process loses nothing written); return them."""

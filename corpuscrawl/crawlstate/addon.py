@@ -186,15 +186,11 @@ class RunState:
         outcomes = export.released_with(item) if export is not None else None
         if outcomes is None:
             return
-        key = (item.url, int(item.unit_index or 0))
-        final = [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes]
-        for other in final:
-            if other != key:
-                self.tracker.released(other)
         request = getattr(response, "request", None)
-        row_id = request.meta.get(FRONTIER_META) if request is not None else None
-        if key not in final and isinstance(row_id, int):
-            self.tracker.held(key, row_id)
+        self.tracker.account(
+            (item.url, int(item.unit_index or 0)),
+            [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes],
+            request.meta.get(FRONTIER_META) if request is not None else None)
 
     def _engine_stopped(self) -> None:
         if self._closed:

@@ -106,6 +106,16 @@ class CompletionTracker:
             flight.held -= 1
             self._maybe_done(row_id, flight)
 
+    def account(self, key: DocumentKey, final: list[DocumentKey], row_id: Any) -> None:
+        """The export stage took the document ``key`` of row ``row_id`` and made ``final``
+        (written or dropped) with it: the others in ``final`` are released, and ``key``
+        is held unless it is among them."""
+        for other in final:
+            if other != key:
+                self.released(other)
+        if key not in final and isinstance(row_id, int):
+            self.held(key, row_id)
+
     def release_all(self) -> None:
         """The export stage released every document (the crawl's end): no hold is left."""
         self._held_docs.clear()
