@@ -46,7 +46,7 @@ setup(
     ext_modules=[
         Extension("corpuscrawl.boilerplate._fold", ["corpuscrawl/boilerplate/_fold.c"],
                   optional=True),
-        Extension("corpuscrawl.extract._forest", ["corpuscrawl/extract/_forest.c"],
+        Extension("corpuscrawl.extract.learned._forest", ["corpuscrawl/extract/learned/_forest.c"],
                   optional=True),
     ],
 )

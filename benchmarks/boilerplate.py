@@ -71,8 +71,8 @@ from corpuscrawl.evaluation.datasets import Dataset, datasets_root, is_test  # n
 from corpuscrawl.evaluation.metrics import score  # noqa: E402
 from corpuscrawl.exporters import CorpusJsonLinesExporter  # noqa: E402
 from corpuscrawl.extract import get_extractor, names  # noqa: E402
+from corpuscrawl.html.page import Page, domain_of  # noqa: E402
 from corpuscrawl.items import Document  # noqa: E402
-from corpuscrawl.page import Page, domain_of  # noqa: E402
 
 GOLD_DATASETS = ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "readability",
                  "scrapinghub")

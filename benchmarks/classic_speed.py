@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root, split  # noqa: E402
 from corpuscrawl.evaluation.metrics import score, summarize  # noqa: E402
 from corpuscrawl.extract import get_extractor  # noqa: E402
-from corpuscrawl.page import Page  # noqa: E402
+from corpuscrawl.html.page import Page  # noqa: E402
 
 EXTRACTORS = ("bte", "boilerpipe-default", "boilerpipe-article", "readability", "newsfeed",
               "energy", "linkblocks")
@@ -57,8 +57,8 @@ def peer_functions() -> dict[str, object]:
     from boilerpy3 import extractors as bp
     from readability import Document
 
-    from corpuscrawl.extract.dom import render_text
-    from corpuscrawl.page import parse_html
+    from corpuscrawl.html.dom import render_text
+    from corpuscrawl.html.page import parse_html
 
     def readability_lxml(html: str) -> str:
         return render_text(parse_html(Document(html).summary(html_partial=True)))

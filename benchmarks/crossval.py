@@ -54,15 +54,16 @@ from peers import available_peers  # noqa: E402
 
 from corpuscrawl.evaluation.datasets import datasets_root, fold_of  # noqa: E402
 from corpuscrawl.evaluation.metrics import Score, score, summarize  # noqa: E402
-from corpuscrawl.extract.training import build_extractor, fit_model  # noqa: E402
-from corpuscrawl.extract.trainset import (  # noqa: E402
+from corpuscrawl.extract.learned.models import load_model  # noqa: E402
+from corpuscrawl.learn.model_files import save_model  # noqa: E402
+from corpuscrawl.learn.training import build_extractor, fit_model  # noqa: E402
+from corpuscrawl.learn.trainset import (  # noqa: E402
     BaseOutputs,
     Doc,
     cache_dir,
     documents,
     package_hash,
 )
-from corpuscrawl.models import load_model, save_model  # noqa: E402
 
 #: Learned models cross-validated by default (the hybrids are the thesis' baselines, in
 #: ``benchmarks/learned.py``; here they would triple the run time).

@@ -124,7 +124,7 @@ def judge_datasets(root: Path) -> str:
 
     from corpuscrawl.browse.classifier import load_classifier
     from corpuscrawl.browse.decision import RenderDecider
-    from corpuscrawl.page import Page, PageError
+    from corpuscrawl.html.page import Page, PageError
 
     classify = load_classifier().predict
     per_set: dict[str, Counter] = defaultdict(Counter)

@@ -9,7 +9,7 @@ summed word-LCS precision/recall/F1, per-document mean F1, and documents per
 second, all measured in one process in one run.
 
 Fairness of the timing: each page is decoded once (not timed) and parsed once
-into a :class:`~corpuscrawl.page.Page`; the parse time is **added to every
+into a :class:`~corpuscrawl.html.page.Page`; the parse time is **added to every
 corpuscrawl extractor's time**, and the Page's cached derived trees are
 dropped before each extractor, so each pays what it would pay standalone.
 Peers get the decoded HTML string and do their own parsing (timed).
@@ -48,7 +48,7 @@ from corpuscrawl.evaluation.runner import available_specs, build_extractors, met
 from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_texts, scored_ids  # noqa: E402
 from corpuscrawl.evaluation.snippets import SnippetSummary  # noqa: E402
 from corpuscrawl.extract.base import Extractor  # noqa: E402
-from corpuscrawl.page import Page  # noqa: E402
+from corpuscrawl.html.page import Page  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "extraction.md"
 NOTES_MARKER = "<!-- notes: everything below this line is kept when the file is regenerated -->"

@@ -42,7 +42,7 @@ def page_files(paths: list[str], sample: int) -> list[tuple[Path, str]]:
 def fingerprints(files: list[tuple[Path, str]], extractors: list[str]) -> dict[str, str]:
     """``"extractor file" -> sha1`` of each output (or of the error's type)."""
     from corpuscrawl.extract import get_extractor
-    from corpuscrawl.page import Page
+    from corpuscrawl.html.page import Page
 
     built = {name: get_extractor(name) for name in extractors}
     out: dict[str, str] = {}
@@ -62,7 +62,7 @@ def page_cost(files: list[tuple[Path, str]], runs: int = 5) -> float:
     import gzip
     import time
 
-    from corpuscrawl.page import Page
+    from corpuscrawl.html.page import Page
 
     datas = [gzip.decompress(f.read_bytes()) if f.name.endswith(".gz") else f.read_bytes()
              for f, _ in files]

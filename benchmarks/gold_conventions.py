@@ -36,7 +36,7 @@ from learned import DATASETS, build_methods, fmt_table  # noqa: E402
 
 from corpuscrawl.evaluation.datasets import datasets_root  # noqa: E402
 from corpuscrawl.evaluation.metrics import Score, score, summarize, tokenize  # noqa: E402
-from corpuscrawl.extract.trainset import Doc, documents  # noqa: E402
+from corpuscrawl.learn.trainset import Doc, documents  # noqa: E402
 
 #: Methods whose outputs are checked for the headline on the test split.
 METHODS = ("auto", "sequence", "readability", "boilerpipe-article", "trafilatura",

@@ -36,7 +36,7 @@ def build_extraction(extractor: str, overrides: dict | None = None):  # -> Extra
     """The crawl's Extraction with default budget settings (or ``overrides``), using ``extractor``."""
     from scrapy.settings import Settings
 
-    from corpuscrawl.extract.template import TemplateExtractor, parse_template
+    from corpuscrawl.extract.classic.template import TemplateExtractor, parse_template
     from corpuscrawl.extraction import Extraction
 
     settings = Settings()
@@ -91,7 +91,7 @@ def forked(task, timeout: float = 600) -> dict:
 def pages_table(pages: list[str], extractors: list[str]) -> list[str]:
     """Markdown rows: one per (page, extractor), each extraction in a forked child."""
     from corpuscrawl.evaluation.hostile_pages import page_named
-    from corpuscrawl.page import Page
+    from corpuscrawl.html.page import Page
 
     built = {}
     for name in extractors:
@@ -129,7 +129,7 @@ def pages_table(pages: list[str], extractors: list[str]) -> list[str]:
 def scaling_table() -> list[str]:
     """Time and memory of unbudgeted extractions of 1-8 MB pages: why the size cap."""
     from corpuscrawl.evaluation.hostile_pages import _paragraphs
-    from corpuscrawl.page import Page
+    from corpuscrawl.html.page import Page
 
     rows = ["| page MB | extractor | extract s | RSS growth MB |", "|---|---|---|---|"]
     off = {"CORPUSCRAWL_EXTRACTION_MAX_BYTES": 0, "CORPUSCRAWL_EXTRACTION_TIMEOUT": 0}
@@ -161,7 +161,7 @@ def fork_cost(extractor: str, repeat: int = 3) -> tuple[float, float, float]:
     import multiprocessing
     import statistics
 
-    from corpuscrawl.page import Page
+    from corpuscrawl.html.page import Page
 
     extraction = build_extraction(extractor)
     htmls = _fixture_pages()
@@ -211,7 +211,7 @@ def _worker_init(extractor: str) -> None:
 
 
 def _worker_extract(html: str) -> str:
-    from corpuscrawl.page import Page
+    from corpuscrawl.html.page import Page
 
     result = _WORKER["extraction"].run(Page.from_html(html, url="http://a.test/"))
     if result.error:
@@ -222,7 +222,7 @@ def _worker_extract(html: str) -> str:
 def alarm_overshoot(extractor: str, page_name: str, limit: float) -> tuple[float, str]:
     """Seconds the SIGALRM budget returned after ``limit`` on a page, and the outcome."""
     from corpuscrawl.evaluation.hostile_pages import MARKER, HostilePage, _paragraphs, page_named
-    from corpuscrawl.page import Page
+    from corpuscrawl.html.page import Page
 
     spec = (HostilePage(page_name, "", lambda: _paragraphs(3 << 20), marker=MARKER)
             if page_name == "paragraphs-3" else page_named(page_name))

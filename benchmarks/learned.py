@@ -42,8 +42,8 @@ from corpuscrawl.evaluation.snippets import (  # noqa: E402
     summarize_snippets,
 )
 from corpuscrawl.extract import get_extractor  # noqa: E402
-from corpuscrawl.extract.trainset import documents  # noqa: E402
-from corpuscrawl.page import Page  # noqa: E402
+from corpuscrawl.html.page import Page  # noqa: E402
+from corpuscrawl.learn.trainset import documents  # noqa: E402
 
 DATASETS = ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "readability", "scrapinghub")
 #: Snippet datasets run whole as out-of-domain pages (no model trains on them).

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import lxml.html
 
-from corpuscrawl.extract.dom import render_text
+from corpuscrawl.html.dom import render_text
 
 PeerFunc = Callable[[str, str], str]
 

@@ -16,7 +16,7 @@ def main() -> None:
     """Print links/s of ``normalize_url`` from the checkout given (default: this one)."""
     repo = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
     sys.path.insert(0, str(repo))
-    from corpuscrawl.urls import normalize_url
+    from corpuscrawl.net.urls import normalize_url
 
     menu = [f"https://www.example.com/section/{i}/" for i in range(40)]
     pages = [menu + [f"https://www.example.com/news/{p}/story-{j}.html?utm_source=x&id={j}"

@@ -18,8 +18,8 @@ from scrapy.robotstxt import ProtegoRobotParser
 from scrapy.utils.gz import gunzip
 
 from corpuscrawl.browse.elements import decode_proxy, same_site
-from corpuscrawl.extract.dom import normalize_space
-from corpuscrawl.page import Page
+from corpuscrawl.html.dom import normalize_space
+from corpuscrawl.html.page import Page
 
 #: Feed MIME types announced by ``<link rel="alternate" type=…>``.
 FEED_TYPES = frozenset(("application/rss+xml", "application/atom+xml", "application/feed+json",
@@ -181,7 +181,7 @@ def page_links(page: Page) -> Iterator[Link]:
 
     Never raises: an href that cannot be resolved (a broken IPv6 literal, say) is
     passed on as written, so the crawler's URL check rejects it with a reason
-    (:func:`corpuscrawl.urls.check_url`) and the page's other links still count.
+    (:func:`corpuscrawl.net.urls.check_url`) and the page's other links still count.
     Only same-page ``#fragment`` links are left out; ``mailto:``, ``javascript:``
     and the like are yielded for the crawler to count and skip.
 

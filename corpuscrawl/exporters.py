@@ -8,7 +8,7 @@ cleaned documents.
 
 They are thin: the decisions (boilerplate removal, cold-start holding,
 near-duplicates, stats) are made once per document by the export stage,
-driven by :class:`corpuscrawl.boilerplate.scrapy_glue.ExportStagePipeline`;
+driven by :class:`corpuscrawl.export_glue.ExportStagePipeline`;
 an exporter writes, for each item Scrapy hands it, the documents the stage
 released with that item, and at the end of the crawl the documents released
 by the final flush (see that module's docstring for why this shape).  Items
@@ -40,10 +40,10 @@ from scrapy.exporters import (
     XmlItemExporter,
 )
 
-from corpuscrawl.boilerplate.scrapy_glue import ExportState, existing_state
 from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.crawlstate.addon import run_state
 from corpuscrawl.crawlstate.ledger import ExportLedger
+from corpuscrawl.export_glue import ExportState, existing_state
 from corpuscrawl.items import Document
 
 __all__ = [

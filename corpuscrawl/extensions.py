@@ -33,9 +33,9 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from w3lib.url import file_uri_to_path
 
-from corpuscrawl.boilerplate.scrapy_glue import PROBE_META, existing_state
+from corpuscrawl.export_glue import PROBE_META, existing_state
+from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document
-from corpuscrawl.page import domain_of
 from corpuscrawl.summary import (
     STATE_SUMMARY_FILE,
     DomainCounts,

@@ -26,11 +26,11 @@ from typing import Any
 from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.extract.base import Extractor, ExtractorError
-from corpuscrawl.extract.linkblocks import coherent_texts
-from corpuscrawl.extract.metadata import extract_metadata
-from corpuscrawl.extract.template import TemplateExtractor, load_template
+from corpuscrawl.extract.classic.linkblocks import coherent_texts
+from corpuscrawl.extract.classic.template import TemplateExtractor, load_template
+from corpuscrawl.extract.meta.metadata import extract_metadata
+from corpuscrawl.html.page import Page
 from corpuscrawl.language import detect
-from corpuscrawl.page import Page
 from corpuscrawl.rules import DomainRule, DomainRules
 
 logger = logging.getLogger("corpuscrawl.extraction")

@@ -23,12 +23,12 @@ from typing import Any
 from scrapy.exceptions import DropItem
 
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document, FailedPage, content_hash
-from corpuscrawl.page import domain_of
 
 logger = logging.getLogger("corpuscrawl.pipelines")
 
-#: What each page note means, for the log (see corpuscrawl.page.PAGE_NOTES).
+#: What each page note means, for the log (see corpuscrawl.html.page.PAGE_NOTES).
 NOTE_MEANINGS = {
     "binary": "the body is not text",
     "charset_label_ignored": "a UTF-16/32 charset label contradicted by the bytes was not believed",

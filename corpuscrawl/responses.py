@@ -11,7 +11,7 @@ log line; :class:`RedirectLoopMiddleware` stops a redirect back into its own
 chain at once (Scrapy would follow it until ``REDIRECT_MAX_TIMES``, or drop it
 silently as a duplicate); :func:`body_kind` decides from the Content-Type and,
 for unknown types, from the body (WHATWG MIME sniffing) whether a response is
-a page; :func:`page_from_response` builds the :class:`~corpuscrawl.page.Page`
+a page; :func:`page_from_response` builds the :class:`~corpuscrawl.html.page.Page`
 from the bytes, so the charset is decided as browsers do.
 """
 
@@ -28,7 +28,7 @@ from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from w3lib.url import safe_url_string
 
 from corpuscrawl.content import http_charset, sniff_markup
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 logger = logging.getLogger("corpuscrawl.responses")
 

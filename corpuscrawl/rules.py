@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from corpuscrawl.page import domain_of
+from corpuscrawl.html.page import domain_of
 from corpuscrawl.shipped import templates_dirs
 
 RENDER_MODES = ("never", "always", "auto")

@@ -32,13 +32,13 @@ SCHEDULER_PRIORITY_QUEUE = "scrapy.pqueues.DownloaderAwarePriorityQueue"
 ITEM_PIPELINES = {
     "corpuscrawl.pipelines.ExtractionPipeline": 300,
     # Must stay last: it drives the export stage (boilerplate, near-duplicates) for the feeds.
-    "corpuscrawl.boilerplate.scrapy_glue.ExportStagePipeline": 900,
+    "corpuscrawl.export_glue.ExportStagePipeline": 900,
 }
 
 DOWNLOADER_MIDDLEWARES = {
     # One 404 probe per new domain seeds its boilerplate template (near the engine: sees
     # the final, decompressed response).
-    "corpuscrawl.boilerplate.scrapy_glue.ErrorPageSeeder": 50,
+    "corpuscrawl.export_glue.ErrorPageSeeder": 50,
 }
 
 FEED_EXPORTERS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from scrapy.settings import Settings
 
 from corpuscrawl.extract import names
-from corpuscrawl.extract.template import TemplateExtractor, parse_template
+from corpuscrawl.extract.classic.template import TemplateExtractor, parse_template
 from corpuscrawl.extraction import Extraction
 
 #: The template engine's entry: a template selecting headings, paragraphs and a class.
@@ -43,7 +43,7 @@ class StuckOnThree:
     name = "stuck-on-three"
 
     def extract(self, page):  # noqa: ANN001, ANN201 - the extractor contract
-        from corpuscrawl.extract.bte import BTEExtractor
+        from corpuscrawl.extract.classic.bte import BTEExtractor
 
         if "Good article number 3" in page.html:
             while True:

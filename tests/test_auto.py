@@ -8,22 +8,19 @@ import pytest
 
 from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.auto import (
-    AutoExtractor,
-    _held_out_probabilities,
-    decoded_labels,
-    fallback_region,
-)
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.extract.block_features import UNARY_FEATURE_NAMES
-from corpuscrawl.extract.cdom import tree_blocks
-from corpuscrawl.extract.sections import cut_comments, cut_related
-from corpuscrawl.extract.stacking import CONTEXT_FEATURE_NAMES, context_matrix, out_of_fold
-from corpuscrawl.extract.title_features import TITLE_FEATURE_NAMES
-from corpuscrawl.extract.training import train
-from corpuscrawl.extract.trainset import documents
-from corpuscrawl.models import load_model
-from corpuscrawl.page import Page
+from corpuscrawl.extract.learned.auto import AutoExtractor, decoded_labels, fallback_region
+from corpuscrawl.extract.learned.block_features import UNARY_FEATURE_NAMES
+from corpuscrawl.extract.learned.models import load_model
+from corpuscrawl.extract.learned.stacking import CONTEXT_FEATURE_NAMES, context_matrix
+from corpuscrawl.extract.learned.title_features import TITLE_FEATURE_NAMES
+from corpuscrawl.extract.segment.cdom import tree_blocks
+from corpuscrawl.extract.segment.sections import cut_comments, cut_related
+from corpuscrawl.html.page import Page
+from corpuscrawl.learn.auto import _held_out_probabilities
+from corpuscrawl.learn.folds import out_of_fold
+from corpuscrawl.learn.training import train
+from corpuscrawl.learn.trainset import documents
 
 
 @pytest.fixture(autouse=True)

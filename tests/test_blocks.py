@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from corpuscrawl.extract.blocks import Segment, TextBlock, segment_kind, select_main, text_blocks
-from corpuscrawl.page import Page
+from corpuscrawl.extract.segment.blocks import (
+    CoherentText,
+    TextBlock,
+    segment_kind,
+    select_main,
+    text_blocks,
+)
+from corpuscrawl.html.page import Page
 
 
 def blocks_of(html: str) -> list[TextBlock]:
@@ -65,7 +71,7 @@ def test_segment_kind():
 
 
 def test_select_main_keeps_best_and_comparable_link_poor_units():
-    units = [Segment("a", "body", "/a", 0, 100, 0), Segment("b", "body", "/b", 0, 60, 2),
-             Segment("c", "text", "/c", 0, 10, 0), Segment("d", "links", "/d", 0, 80, 70)]
+    units = [CoherentText("a", "body", "/a", 0, 100, 0), CoherentText("b", "body", "/b", 0, 60, 2),
+             CoherentText("c", "text", "/c", 0, 10, 0), CoherentText("d", "links", "/d", 0, 80, 70)]
     assert [u.text for u in select_main(units)] == ["a", "b"]
     assert select_main([]) == []

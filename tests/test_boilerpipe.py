@@ -6,15 +6,15 @@ import pytest
 
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.extract.blocks import TextBlock
-from corpuscrawl.extract.boilerpipe import (
+from corpuscrawl.extract.classic.boilerpipe import (
     END_OF_TEXT,
     BoilerpipeArticleExtractor,
     classify_words_tree,
     fuse_proximity,
     is_end_marker,
 )
-from corpuscrawl.page import Page
+from corpuscrawl.extract.segment.blocks import TextBlock
+from corpuscrawl.html.page import Page
 
 
 def block(words: int, link_words: int = 0, offset: int = 0, text: str = "") -> TextBlock:

@@ -5,8 +5,8 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corpuscrawl.extract.bte import BTEExtractor, best_span, best_span_quadratic, tokenize
-from corpuscrawl.page import Page
+from corpuscrawl.extract.classic.bte import BTEExtractor, best_span, best_span_quadratic, tokenize
+from corpuscrawl.html.page import Page
 
 
 @given(st.lists(st.integers(min_value=-30, max_value=30), max_size=60))

@@ -10,7 +10,7 @@ import pytest
 
 from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
 from corpuscrawl.extraction import Extraction, ExtractionConfig
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 
 class Spinning:

@@ -11,7 +11,7 @@ import pytest
 
 from corpuscrawl import extract as registry_module
 from corpuscrawl.cli import main
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 
 class BoomExtractor:

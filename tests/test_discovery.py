@@ -9,7 +9,7 @@ from corpuscrawl.discovery import (
     parse_sitemap,
     sitemaps_from_robots,
 )
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 URLSET = b"""<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 <url><loc>http://a.com/1.html</loc></url><url><loc> /2.html </loc></url></urlset>"""

@@ -7,7 +7,7 @@ from lxml import etree
 
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.extract.energy import (
+from corpuscrawl.extract.classic.energy import (
     EnergyExtractor,
     assign_energies,
     build,
@@ -16,7 +16,7 @@ from corpuscrawl.extract.energy import (
     segments,
     units,
 )
-from corpuscrawl.page import Page, parse_html
+from corpuscrawl.html.page import Page, parse_html
 
 
 @pytest.fixture

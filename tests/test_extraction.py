@@ -5,7 +5,7 @@ import pytest
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import UnknownExtractorError
 from corpuscrawl.extraction import ConfigError, Extraction, ExtractionConfig
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 from corpuscrawl.rules import DomainRules, parse_rule
 
 HTML = ("<html><head><title>Story | Site</title></head><body><nav><a href='/'>Site</a></nav>"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpuscrawl.extract.features import (
+from corpuscrawl.extract.learned.features import (
     COUNTED_TAGS,
     FEATURE_NAMES,
     N_FEATURES,

@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-from corpuscrawl.extract.auto import AutoExtractor, decode
-from corpuscrawl.extract.forest import CompiledForest, compile_forest
-from corpuscrawl.extract.sequence import page_inputs
-from corpuscrawl.extract.training import train
-from corpuscrawl.extract.trainset import documents
+from corpuscrawl.extract.learned.auto import AutoExtractor, decode
+from corpuscrawl.extract.learned.forest import CompiledForest, compile_forest
+from corpuscrawl.extract.learned.sequence import page_inputs
+from corpuscrawl.learn.training import train
+from corpuscrawl.learn.trainset import documents
 
-_forest = pytest.importorskip("corpuscrawl.extract._forest",
+_forest = pytest.importorskip("corpuscrawl.extract.learned._forest",
                               reason="the optional C accelerator is not built")
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-from corpuscrawl.extract.forest import NODE_FIELDS, ForestLayoutError, check_layout, covers
+from corpuscrawl.extract.learned.forest import NODE_FIELDS, ForestLayoutError, check_layout, covers
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def test_a_changed_layout_is_refused_with_the_version(model, monkeypatch) -> Non
 
 
 def test_the_shipped_auto_model_has_the_layout() -> None:
-    from corpuscrawl.extract.auto import AutoExtractor
+    from corpuscrawl.extract.learned.auto import AutoExtractor
 
     try:
         state = AutoExtractor().state

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from corpuscrawl.boilerplate.backends import open_history
 from corpuscrawl.boilerplate.history import (
     DomainHistory,
     HistoryError,
     ParagraphStats,
     document_key,
-    open_history,
 )
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
 from corpuscrawl.boilerplate.redis_history import RedisHistory

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corpuscrawl.content import sanitize_text
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 from tests.hostile_helpers import every_extraction
 
 EXTRACTIONS = every_extraction(CORPUSCRAWL_EXTRACTION_TIMEOUT=5)

@@ -8,7 +8,7 @@ import pytest
 
 from corpuscrawl.content import sanitize_text
 from corpuscrawl.evaluation.hostile_pages import PAGES, HostilePage, page_named
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 from tests.hostile_helpers import every_extraction, extraction_for
 
 #: Pages of a few MB at most: every extractor runs on them in CI (200,000 siblings take

@@ -6,19 +6,20 @@ import numpy as np
 import pytest
 
 from corpuscrawl.evaluation.metrics import score
-from corpuscrawl.extract import get_extractor, trainset
+from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.extract.hybrid import (
+from corpuscrawl.extract.learned.hybrid import (
     HybridAExtractor,
     HybridBExtractor,
     SegmentSVMExtractor,
-    best_extractor,
     segment_rows,
 )
-from corpuscrawl.extract.segments import segment_page
-from corpuscrawl.extract.training import train
-from corpuscrawl.extract.trainset import BaseOutputs, documents
-from corpuscrawl.page import Page
+from corpuscrawl.extract.segment.segments import segment_page
+from corpuscrawl.html.page import Page
+from corpuscrawl.learn import trainset
+from corpuscrawl.learn.hybrid import best_extractor
+from corpuscrawl.learn.training import train
+from corpuscrawl.learn.trainset import BaseOutputs, documents
 
 
 @pytest.fixture
@@ -75,7 +76,7 @@ def test_registry_builds_hybrids_and_reports_a_missing_model(tmp_path):
 
 
 def test_document_features_come_from_the_page_html(data_dir):
-    from corpuscrawl.extract.hybrid import document_features
+    from corpuscrawl.extract.learned.hybrid import document_features
 
     page = Page.from_file(data_dir / "learned" / "segments.html")
     assert np.isclose(sum(document_features(page)[:6]), 1.0)

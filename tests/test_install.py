@@ -166,7 +166,7 @@ def test_demo_crawl_from_the_installed_package(installed):
 
 
 def test_new_models_are_never_written_into_the_installed_package(installed, tmp_path):
-    code = "from corpuscrawl.models import model_path; print(model_path('mine'))"
+    code = "from corpuscrawl.learn.model_files import model_path; print(model_path('mine'))"
     proc = run(installed, str(installed["python"]), "-c", code)
     assert proc.returncode != 0 and "Set CORPUSCRAWL_MODELS_DIR" in proc.stderr
     assert python(installed, code, CORPUSCRAWL_MODELS_DIR=str(tmp_path)).strip() == \

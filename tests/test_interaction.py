@@ -14,8 +14,8 @@ from corpuscrawl.browse.browser import chromium_path
 from corpuscrawl.browse.classifier import load_classifier
 from corpuscrawl.browse.interaction import InteractionOptions, InteractionResult, interact
 from corpuscrawl.browse.localsite import LocalSite
-from corpuscrawl.extract.dom import render_text
-from corpuscrawl.page import Page
+from corpuscrawl.html.dom import render_text
+from corpuscrawl.html.page import Page
 
 pytestmark = [
     pytest.mark.browser,

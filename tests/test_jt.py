@@ -4,7 +4,7 @@ import pytest
 
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 EN = ("<p>The volunteers who cleaned the river on Saturday said that they had found more "
       "plastic than in any of the previous years, and they want the council to act before "

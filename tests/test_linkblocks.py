@@ -7,8 +7,8 @@ from lxml import etree
 
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.extract.linkblocks import coherent_texts, segments, structural_links
-from corpuscrawl.page import Page, parse_html
+from corpuscrawl.extract.classic.linkblocks import coherent_texts, segments, structural_links
+from corpuscrawl.html.page import Page, parse_html
 
 
 @pytest.fixture

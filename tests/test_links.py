@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from corpuscrawl.browse.elements import ElementRecord
 from corpuscrawl.browse.links import alternates, discovered_links, head_alternates
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 PAGE = "http://www.euronews.com/2017/03/06/merkel"
 

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from corpuscrawl.extract.metadata import Metadata, clean_author, extract_metadata, normalize_date
-from corpuscrawl.page import Page
+from corpuscrawl.extract.meta.metadata import (
+    Metadata,
+    clean_author,
+    extract_metadata,
+    normalize_date,
+)
+from corpuscrawl.html.page import Page
 
 
 @pytest.fixture

@@ -9,16 +9,8 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from corpuscrawl.models import (
-    ModelCard,
-    ModelFileError,
-    ModelNotFoundError,
-    card_path,
-    load_model,
-    model_path,
-    save_model,
-    write_card,
-)
+from corpuscrawl.extract.learned.models import ModelFileError, ModelNotFoundError, load_model
+from corpuscrawl.learn.model_files import ModelCard, card_path, model_path, save_model, write_card
 
 
 class NotAModelPart:

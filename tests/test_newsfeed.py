@@ -6,13 +6,13 @@ import pytest
 from lxml import etree
 
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.newsfeed import (
+from corpuscrawl.extract.classic.newsfeed import (
     NewsFeedExtractor,
     content_bearing,
     fallback_block,
     preprocess,
 )
-from corpuscrawl.page import Page, parse_html
+from corpuscrawl.html.page import Page, parse_html
 
 LONG = "This paragraph is long enough to carry content for the heuristic."  # 65 chars
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import lxml.html
 
-from corpuscrawl.page import parse_html_noted
+from corpuscrawl.html.page import parse_html_noted
 from corpuscrawl.parse_limits import (
     cap_nesting,
     flatten_to_text,

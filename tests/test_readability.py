@@ -6,7 +6,7 @@ import pytest
 from lxml import etree
 
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.readability import (
+from corpuscrawl.extract.classic.readability import (
     ATTEMPTS,
     Flags,
     ReadabilityExtractor,
@@ -14,7 +14,7 @@ from corpuscrawl.extract.readability import (
     score_paragraphs,
     strip_unlikely,
 )
-from corpuscrawl.page import Page, parse_html
+from corpuscrawl.html.page import Page, parse_html
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from corpuscrawl.browse.render import (
     render_meta,
     script_built_reasons,
 )
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 from corpuscrawl.rules import DomainRule
 
 DYNAMIC = Path(__file__).parent / "data" / "dynamic"

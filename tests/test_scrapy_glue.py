@@ -12,7 +12,7 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from corpuscrawl.boilerplate.normalize import Paragraph
-from corpuscrawl.boilerplate.scrapy_glue import (
+from corpuscrawl.export_glue import (
     PROBE_META,
     ErrorPageSeeder,
     ExportConfig,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from corpuscrawl.extract.segments import segment_page, segment_tree
-from corpuscrawl.page import Page
+from corpuscrawl.extract.segment.segments import segment_page, segment_tree
+from corpuscrawl.html.page import Page
 
 
 def texts(page: Page) -> list[str]:

@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from corpuscrawl.extract.alignment import lcs_coverage, sequence_coverage
-from corpuscrawl.extract.block_features import (
+from corpuscrawl.extract.learned.block_features import (
     EDGE_FEATURE_NAMES,
     UNARY_FEATURE_NAMES,
     edge_matrix,
     unary_matrix,
     vote_matrix,
 )
-from corpuscrawl.extract.cdom import page_blocks, word_count
-from corpuscrawl.extract.sequence import SequenceExtractor, viterbi
-from corpuscrawl.extract.trainset import documents
-from corpuscrawl.page import Page
+from corpuscrawl.extract.learned.sequence import SequenceExtractor, viterbi
+from corpuscrawl.extract.segment.cdom import page_blocks, word_count
+from corpuscrawl.html.page import Page
+from corpuscrawl.learn.alignment import lcs_coverage, sequence_coverage
+from corpuscrawl.learn.trainset import documents
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_bias_moves_the_decision_threshold():
 
 def test_train_save_load_predict_round_trip(data_dir, tmp_path):
     from corpuscrawl.evaluation.metrics import score
-    from corpuscrawl.extract.training import train
+    from corpuscrawl.learn.training import train
 
     tinyset = data_dir / "learned" / "tinyset"
     train("sequence", [tinyset], models_dir=tmp_path, show_progress=False, hidden=(30, 10))
@@ -127,8 +127,8 @@ def test_train_save_load_predict_round_trip(data_dir, tmp_path):
 
 def test_a_model_depends_on_its_training_pages_not_their_order(data_dir):
     """The MLP's mini-batches follow row order: fit_model takes the pages by key."""
-    from corpuscrawl.extract.sequence import collect
-    from corpuscrawl.extract.training import fit_model
+    from corpuscrawl.learn.sequence import collect
+    from corpuscrawl.learn.training import fit_model
 
     docs = documents([data_dir / "learned" / "tinyset"], "train")
     forward = fit_model("sequence", docs, None, show_progress=False, hidden=(30, 10))

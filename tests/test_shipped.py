@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from corpuscrawl import shipped
-from corpuscrawl.models import ModelNotFoundError, load_model
+from corpuscrawl.extract.learned.models import ModelNotFoundError, load_model
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -6,14 +6,14 @@ import pytest
 
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.extract.template import (
+from corpuscrawl.extract.classic.template import (
     TemplateError,
     TemplateExtractor,
     load_template,
     parse_line,
     parse_template,
 )
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 TEMPLATES_DIR = Path(__file__).parent.parent / "templates"
 FIXTURES = Path(__file__).parent / "data" / "templates"

@@ -1,7 +1,7 @@
 """NewsFeed title heuristic: first title source, site name stripped."""
 
-from corpuscrawl.extract.title import extract_title, raw_title, strip_site_name
-from corpuscrawl.page import Page
+from corpuscrawl.extract.meta.title import extract_title, raw_title, strip_site_name
+from corpuscrawl.html.page import Page
 
 
 def test_seed_example_suffix_is_stripped():

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from corpuscrawl.extract.block_features import TEXT_FEATURES, tree_distance
-from corpuscrawl.extract.cdom import page_blocks
-from corpuscrawl.extract.sequence import page_inputs
-from corpuscrawl.extract.title_features import TITLE_FEATURE_NAMES, title_matrix
-from corpuscrawl.page import Page
+from corpuscrawl.extract.learned.block_features import TEXT_FEATURES, tree_distance
+from corpuscrawl.extract.learned.sequence import page_inputs
+from corpuscrawl.extract.learned.title_features import TITLE_FEATURE_NAMES, title_matrix
+from corpuscrawl.extract.segment.cdom import page_blocks
+from corpuscrawl.html.page import Page
 
 COL = {n: i for i, n in enumerate(TITLE_FEATURE_NAMES)}
 

@@ -1,6 +1,6 @@
 """URL normalization and filters."""
 
-from corpuscrawl.urls import has_non_html_extension, normalize_url, same_site
+from corpuscrawl.net.urls import has_non_html_extension, normalize_url, same_site
 
 
 def test_tracking_parameters_fragments_and_order_are_normalized():
@@ -36,7 +36,7 @@ from hypothesis import strategies as st  # noqa: E402
 from scrapy import Request  # noqa: E402
 
 from corpuscrawl.discovery import join_url  # noqa: E402
-from corpuscrawl.urls import check_url  # noqa: E402
+from corpuscrawl.net.urls import check_url  # noqa: E402
 
 
 @pytest.mark.parametrize(("href", "expected"), [

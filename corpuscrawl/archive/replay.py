@@ -56,17 +56,18 @@ from scrapy.signalmanager import SignalManager
 from scrapy.utils.misc import load_object
 
 from corpuscrawl.archive.reader import ArchivedRecord, WarcReadError, read_records
+from corpuscrawl.boilerplate.backends import open_history
 from corpuscrawl.boilerplate.detector import Detector
-from corpuscrawl.boilerplate.history import DomainHistory, open_history
-from corpuscrawl.boilerplate.scrapy_glue import ERROR_STATUSES, ExportConfig
+from corpuscrawl.boilerplate.history import DomainHistory
 from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.dedup import NearDuplicateIndex
-from corpuscrawl.extract.dom import render_text
+from corpuscrawl.export_glue import ERROR_STATUSES, ExportConfig
 from corpuscrawl.extraction import Extraction, ExtractionResult
+from corpuscrawl.html.dom import render_text
+from corpuscrawl.html.page import Page, domain_of
 from corpuscrawl.items import Document
-from corpuscrawl.page import Page, domain_of
 from corpuscrawl.pipelines import ExtractionPipeline, PipelineConfig
 
 __all__ = ["Replay", "ReplaySummary", "feed_format"]

@@ -73,8 +73,8 @@ from corpuscrawl.archive.records import (
     header_pairs,
     warc_date,
 )
-from corpuscrawl.boilerplate.scrapy_glue import PROBE_META
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.export_glue import PROBE_META
 
 __all__ = ["WarcArchive", "WarcConfig", "WarcConfigError", "WarcConversionMiddleware",
            "WarcMiddleware", "archive_for"]

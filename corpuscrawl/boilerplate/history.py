@@ -33,7 +33,6 @@ import hashlib
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
@@ -45,7 +44,7 @@ __all__ = [
     "HistoryError",
     "ParagraphStats",
     "document_key",
-    "open_history",
+    "observation",
 ]
 
 class HistoryError(RuntimeError):
@@ -85,7 +84,7 @@ def document_key(url: str, text: str = "") -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def _observation(paragraphs: Iterable[Paragraph],
+def observation(paragraphs: Iterable[Paragraph],
                  now: float | None) -> tuple[list[int], float]:
     """A document's distinct fingerprints (sorted) and the time it is counted at."""
     return sorted({p.fingerprint for p in paragraphs}), time.time() if now is None else now
@@ -97,7 +96,7 @@ class DomainHistory(ABC):
     def observe(self, domain: str, doc_key: int, paragraphs: Iterable[Paragraph],
                 now: float | None = None) -> bool:
         """Count one document's paragraphs; False (and nothing counted) if it was counted before."""
-        return self._observe(domain, doc_key, *_observation(paragraphs, now))
+        return self._observe(domain, doc_key, *observation(paragraphs, now))
 
     def record(self, domain: str, doc_key: int, paragraphs: Iterable[Paragraph],
                floor: Floor | None = None,
@@ -112,7 +111,7 @@ class DomainHistory(ABC):
         count it is counting, so the floor is a function of it.  A document
         counted before is only looked up.
         """
-        fps, when = _observation(paragraphs, now)
+        fps, when = observation(paragraphs, now)
         self._observe(domain, doc_key, fps, when)
         documents = self.document_count(domain)
         least = None if floor is None else floor(documents)
@@ -176,18 +175,3 @@ class DomainHistory(ABC):
         self.close()
 
 
-def open_history(location: str | Path, commit_every: int | None = None,
-                 redis_prefix: str = "corpuscrawl:bp:") -> DomainHistory:
-    """Open the store at ``location``: a ``redis://``/``rediss://``/``unix://`` URL, else a SQLite path.
-
-    ``":memory:"`` gives a throwaway in-memory SQLite history; ``commit_every``
-    (SQLite only) defaults to its ``COMMIT_EVERY_DEFAULT``.
-    """
-    text = str(location)
-    if text.startswith(("redis://", "rediss://", "unix://")):
-        from corpuscrawl.boilerplate.redis_history import RedisHistory
-
-        return RedisHistory(text, prefix=redis_prefix)
-    from corpuscrawl.boilerplate.sqlite_history import COMMIT_EVERY_DEFAULT, SQLiteHistory
-
-    return SQLiteHistory(text, commit_every=commit_every or COMMIT_EVERY_DEFAULT)

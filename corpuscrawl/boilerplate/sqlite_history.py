@@ -24,7 +24,7 @@ from corpuscrawl.boilerplate.history import (
     Floor,
     HistoryError,
     ParagraphStats,
-    _observation,
+    observation,
 )
 from corpuscrawl.boilerplate.normalize import Paragraph
 
@@ -271,7 +271,7 @@ class SQLiteHistory(DomainHistory):
                now: float | None = None) -> tuple[int, dict[int, ParagraphStats] | None]:
         """Count and look up (see :meth:`DomainHistory.record`): the count read while
         counting, the qualifying paragraphs found while counting them."""
-        fps, when = _observation(paragraphs, now)
+        fps, when = observation(paragraphs, now)
         documents, found = self._add_document(self._new_id(domain), doc_key, fps, when, floor)
         if documents is None:  # counted before: read the count
             documents = self.document_count(domain)

@@ -2,7 +2,7 @@
 
 This is the decision-making half of the export path (SPEC §1 "feed exporter:
 cleaned documents, with boilerplate that repeats across a domain's history
-detected and removed"); the Scrapy half (:mod:`corpuscrawl.boilerplate.scrapy_glue`,
+detected and removed"); the Scrapy half (:mod:`corpuscrawl.export_glue`,
 :mod:`corpuscrawl.exporters`) only feeds it and writes what it releases.
 Plain library code: no Scrapy.
 
@@ -59,8 +59,8 @@ from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import ParagraphStats, document_key
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
 from corpuscrawl.dedup import NearDuplicateIndex
+from corpuscrawl.html.page import state_key
 from corpuscrawl.items import Document, content_hash
-from corpuscrawl.page import state_key
 
 __all__ = ["BUFFER_SIZE_DEFAULT", "EXPORTED", "BOILERPLATE", "DUPLICATE", "EMPTY",
            "STAT_NAMES", "ExportStage", "Outcome"]

@@ -11,7 +11,7 @@ Per page, from the plain response (:meth:`RenderDecider.after_plain`), any of:
   ``scroll-loading`` — text or links held back for scripts
   (:func:`corpuscrawl.browse.static.hidden_content_evidence`).
 
-Per site (``host:port``, :func:`corpuscrawl.page.state_key`), from experience
+Per site (``host:port``, :func:`corpuscrawl.html.page.state_key`), from experience
 (:class:`RenderExperience`): once a site's plainly judged pages mostly needed a
 browser — at least :data:`DIRECT_MIN_PAGES_DEFAULT` of them and a share of
 :data:`DIRECT_SHARE_DEFAULT` whose rendering added text — its next pages are
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from corpuscrawl.browse.elements import ElementRecord
 from corpuscrawl.browse.render import script_built_reasons
 from corpuscrawl.browse.static import hidden_content_evidence, reveal_controls
-from corpuscrawl.extract.dom import normalize_space
-from corpuscrawl.page import Page, state_key
+from corpuscrawl.html.dom import normalize_space
+from corpuscrawl.html.page import Page, state_key
 
 #: Rendering "added text" when the rendered page shows this many more characters...
 GAIN_MIN_CHARS_DEFAULT = 200

@@ -27,9 +27,9 @@ from typing import Any
 
 from corpuscrawl.browse.browser import launch_options
 from corpuscrawl.browse.interaction import MAX_SCROLLS_DEFAULT, InteractionOptions
-from corpuscrawl.extract.dom import normalize_space
+from corpuscrawl.html.dom import normalize_space
+from corpuscrawl.html.page import Page
 from corpuscrawl.net.browser import guarded
-from corpuscrawl.page import Page
 from corpuscrawl.rules import FOLLOW_MODES, RENDER_MODES, DomainRule
 
 #: A page with less visible body text than this (characters) may be script-built

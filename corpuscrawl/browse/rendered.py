@@ -26,7 +26,7 @@ from corpuscrawl.browse.decision import RenderDecider, RenderDecision, visible_c
 from corpuscrawl.browse.interaction import PageInteraction
 from corpuscrawl.browse.links import FoundLink, alternates
 from corpuscrawl.browse.render import RenderPlan
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 from corpuscrawl.rules import DomainRules
 
 logger = logging.getLogger("corpuscrawl.browse")

@@ -20,7 +20,7 @@ Two uses:
   iframes, links that exist only for scripts (``onclick``, ``data-href``) and
   inline scripts that fetch more content on scroll.
 
-No Scrapy; reads a :class:`~corpuscrawl.page.Page` and never modifies its
+No Scrapy; reads a :class:`~corpuscrawl.html.page.Page` and never modifies its
 shared trees.
 """
 
@@ -40,8 +40,8 @@ from corpuscrawl.browse.elements import (
     is_clickable_in_place,
     layout_view,
 )
-from corpuscrawl.extract.dom import normalize_space
-from corpuscrawl.page import Page
+from corpuscrawl.html.dom import normalize_space
+from corpuscrawl.html.page import Page
 
 #: Class/id words of overlay containers (consent managers, modals, paywalls, popups).
 #: ("newsletter" alone is not one: an inline signup box is boilerplate for the domain

@@ -223,7 +223,7 @@ class LeasingScheduler(RedisScheduler):
 
     def _spider_opened(self, spider: Any) -> None:
         from corpuscrawl.boilerplate.redis_history import RedisHistory
-        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+        from corpuscrawl.export_registry import existing_state
 
         export = existing_state(self.crawler)
         history = export.history if export is not None else None
@@ -243,7 +243,7 @@ class LeasingScheduler(RedisScheduler):
         """Hold a lease while the export stage holds its documents; mark final documents."""
         if not isinstance(item, Document):
             return
-        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+        from corpuscrawl.export_registry import existing_state
 
         export = existing_state(self.crawler)
         outcomes = export.released_with(item) if export is not None else None
@@ -279,7 +279,7 @@ class LeasingScheduler(RedisScheduler):
         """Flush feeds, commit claims, acknowledge done leases, beat; recover now and then."""
         self.tracker.settle()
         files = self._flush_feeds()
-        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+        from corpuscrawl.export_registry import existing_state
 
         export = existing_state(self.crawler)
         index = getattr(export.stage, "dedup", None) if export is not None else None
@@ -376,7 +376,7 @@ class LeasingScheduler(RedisScheduler):
             self._loop.stop()
         self.tracker.settle()
         self.tracker.release_all()
-        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+        from corpuscrawl.export_registry import existing_state
 
         export = existing_state(self.crawler)
         index = getattr(export.stage, "dedup", None) if export is not None else None

@@ -49,7 +49,7 @@ def settings_from(pairs: list[str]) -> Any:
 
 def extractor_setting(spec: str, settings: Any) -> str:
     """The extractor name of ``NAME[:key=value,...]``; its options go into the settings."""
-    from corpuscrawl.evaluation.runner import parse_spec
+    from corpuscrawl.extract.spec import parse_spec
 
     parsed = parse_spec(spec)
     if parsed.options:

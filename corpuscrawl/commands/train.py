@@ -25,7 +25,7 @@ from corpuscrawl.evaluation.datasets import DatasetError, datasets_root
 
 def register(subparsers: Any) -> None:
     """Add the ``train`` subcommand."""
-    from corpuscrawl.extract.training import SHIPPED_DATASETS, SHIPPED_MODELS
+    from corpuscrawl.learn.training import SHIPPED_DATASETS, SHIPPED_MODELS
 
     p = subparsers.add_parser(
         "train", help="train a learned extractor (hybrid-a, hybrid-b, segment-svm, sequence, "
@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
 
 def dataset_dirs(arg: str | None) -> list[Path]:
     """The dataset directories named by ``--data`` (or the shipped ones)."""
-    from corpuscrawl.extract.training import SHIPPED_DATASETS
+    from corpuscrawl.learn.training import SHIPPED_DATASETS
 
     if arg:
         dirs = [Path(p.strip()) for p in arg.split(",") if p.strip()]
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     """Train the requested model(s); returns the exit code."""
     from threadpoolctl import threadpool_limits
 
-    from corpuscrawl.extract.training import SHIPPED_MODELS, train
+    from corpuscrawl.learn.training import SHIPPED_MODELS, train
 
     try:
         dirs = dataset_dirs(args.data)

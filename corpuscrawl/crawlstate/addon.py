@@ -135,7 +135,7 @@ class RunState:
     def _remember_exported(self) -> None:
         """Feed the documents exported before the restart to the export stage's near-duplicate
         index, read back from a JSON Lines feed (cut to the committed size already)."""
-        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+        from corpuscrawl.export_registry import existing_state
 
         export = existing_state(self.crawler)
         path = next((p for p, fmt, _ in self.feeds if fmt in ("jsonl", "jsonlines")), None)
@@ -180,7 +180,7 @@ class RunState:
         """Account documents the export stage holds or released with ``item`` (already written)."""
         if not isinstance(item, Document):
             return
-        from corpuscrawl.boilerplate.scrapy_glue import existing_state
+        from corpuscrawl.export_registry import existing_state
 
         export = existing_state(self.crawler)
         outcomes = export.released_with(item) if export is not None else None

@@ -63,13 +63,13 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
 from scrapy.utils.misc import load_object
 
-from corpuscrawl.boilerplate.scrapy_glue import existing_state
 from corpuscrawl.crawlstate.location import (
     COLLECTION_SETTING,
     collection_from_seeds,
     state_dir,
 )
 from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
+from corpuscrawl.export_registry import existing_state
 from corpuscrawl.items import Document, content_hash
 
 __all__ = ["REVISIT_PRIORITY", "ChangeFilter", "Fetched", "NotModified", "RecrawlConfig",

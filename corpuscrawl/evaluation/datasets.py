@@ -31,7 +31,7 @@ from pathlib import Path
 
 from w3lib.encoding import read_bom
 
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 __all__ = [
     "DATASETS_ENV",

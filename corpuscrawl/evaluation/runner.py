@@ -1,6 +1,6 @@
 """Run registered extractors over a dataset's pages and write one directory per method.
 
-Each page is read and parsed once (:class:`~corpuscrawl.page.Page`), then every
+Each page is read and parsed once (:class:`~corpuscrawl.html.page.Page`), then every
 requested extractor runs on that same Page; the text goes to
 ``<out>/<method>/<id>.txt`` where ``<method>`` is :func:`method_name` of the
 extractor instance.  Work is spread over processes; every worker builds its
@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.evaluation.datasets import Dataset
-from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import Extractor, ExtractorError
-from corpuscrawl.page import Page
+from corpuscrawl.extract.spec import ExtractorSpec, parse_spec
+from corpuscrawl.html.page import Page
 
 logger = logging.getLogger("corpuscrawl.evaluation")
 
@@ -55,33 +55,6 @@ def method_name(extractor: Extractor) -> str:
     if not name or "/" in name or name in {".", ".."}:
         raise ExtractorError(f"extractor {extractor!r} has an unusable method name {name!r}")
     return str(name)
-
-
-@dataclass(frozen=True, slots=True)
-class ExtractorSpec:
-    """A registry name plus the keyword options to build it with."""
-
-    name: str
-    options: tuple[tuple[str, str], ...] = ()
-
-    def build(self) -> Extractor:
-        """Build the extractor through the registry (raises ExtractorError on bad input)."""
-        options: dict[str, Any] = dict(self.options)
-        return get_extractor(self.name, None, **options)
-
-
-def parse_spec(text: str) -> ExtractorSpec:
-    """Parse ``NAME`` or ``NAME:key=value,key=value`` (e.g. ``template:path=t/site.txt``)."""
-    name, _, rest = text.partition(":")
-    options: list[tuple[str, str]] = []
-    for part in filter(None, rest.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
-            raise ExtractorError(f"bad extractor option {part!r} in {text!r}: expected key=value")
-        options.append((key.strip(), value.strip()))
-    if not name.strip():
-        raise ExtractorError(f"bad extractor spec {text!r}: no name")
-    return ExtractorSpec(name.strip(), tuple(options))
 
 
 def build_extractors(specs: Sequence[ExtractorSpec]) -> list[Extractor]:

@@ -18,21 +18,21 @@ from corpuscrawl.extract.base import Extractor, ExtractorError, UnknownExtractor
 
 #: Built-in extractors: registry name -> "module:attribute" of a class or factory.
 EXTRACTORS_BASE: dict[str, str] = {
-    "bte": "corpuscrawl.extract.bte:BTEExtractor",
-    "justext": "corpuscrawl.extract.jt:JusTextExtractor",
-    "template": "corpuscrawl.extract.template:TemplateExtractor",
-    "boilerpipe-default": "corpuscrawl.extract.boilerpipe:BoilerpipeDefaultExtractor",
-    "boilerpipe-article": "corpuscrawl.extract.boilerpipe:BoilerpipeArticleExtractor",
-    "readability": "corpuscrawl.extract.readability:ReadabilityExtractor",
-    "newsfeed": "corpuscrawl.extract.newsfeed:NewsFeedExtractor",
-    "energy": "corpuscrawl.extract.energy:EnergyExtractor",
-    "linkblocks": "corpuscrawl.extract.linkblocks:LinkBlocksExtractor",
+    "bte": "corpuscrawl.extract.classic.bte:BTEExtractor",
+    "justext": "corpuscrawl.extract.classic.jt:JusTextExtractor",
+    "template": "corpuscrawl.extract.classic.template:TemplateExtractor",
+    "boilerpipe-default": "corpuscrawl.extract.classic.boilerpipe:BoilerpipeDefaultExtractor",
+    "boilerpipe-article": "corpuscrawl.extract.classic.boilerpipe:BoilerpipeArticleExtractor",
+    "readability": "corpuscrawl.extract.classic.readability:ReadabilityExtractor",
+    "newsfeed": "corpuscrawl.extract.classic.newsfeed:NewsFeedExtractor",
+    "energy": "corpuscrawl.extract.classic.energy:EnergyExtractor",
+    "linkblocks": "corpuscrawl.extract.classic.linkblocks:LinkBlocksExtractor",
     # Learned extractors (models under models/, trained with `corpuscrawl train NAME`).
-    "hybrid-a": "corpuscrawl.extract.hybrid:HybridAExtractor",
-    "hybrid-b": "corpuscrawl.extract.hybrid:HybridBExtractor",
-    "segment-svm": "corpuscrawl.extract.hybrid:SegmentSVMExtractor",
-    "sequence": "corpuscrawl.extract.sequence:SequenceExtractor",
-    "auto": "corpuscrawl.extract.auto:AutoExtractor",
+    "hybrid-a": "corpuscrawl.extract.learned.hybrid:HybridAExtractor",
+    "hybrid-b": "corpuscrawl.extract.learned.hybrid:HybridBExtractor",
+    "segment-svm": "corpuscrawl.extract.learned.hybrid:SegmentSVMExtractor",
+    "sequence": "corpuscrawl.extract.learned.sequence:SequenceExtractor",
+    "auto": "corpuscrawl.extract.learned.auto:AutoExtractor",
 }
 
 

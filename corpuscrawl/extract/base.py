@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from corpuscrawl.page import Page
+from corpuscrawl.html.page import Page
 
 
 @runtime_checkable

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpuscrawl.net.addresses import IPAddress, embedded_ipv4, ip_of_host, non_global_reason
-from corpuscrawl.urls import canonical_host
+from corpuscrawl.net.urls import canonical_host
 
 logger = logging.getLogger("corpuscrawl.net.guard")
 

@@ -65,11 +65,17 @@ from corpuscrawl.discovery import (
 )
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
-from corpuscrawl.page import Page, domain_of
+from corpuscrawl.html.page import Page, domain_of
+from corpuscrawl.net.urls import (
+    check_url,
+    has_non_html_extension,
+    normalize_url,
+    same_site,
+    site_root,
+)
 from corpuscrawl.responses import body_kind, count_failure, page_from_response
 from corpuscrawl.rules import DomainRules
 from corpuscrawl.summary import error_type
-from corpuscrawl.urls import check_url, has_non_html_extension, normalize_url, same_site, site_root
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
 SEED_PRIORITY = 1000

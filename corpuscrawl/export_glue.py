@@ -1,0 +1,344 @@
+"""Scrapy adapters of the export stage: settings, the driving pipeline, error-page seeding.
+
+Why this shape.  Scrapy builds one item exporter per feed (and per batch) —
+``-O corpus.jsonl`` and every ``FEEDS`` entry each get their own — while the
+boilerplate decision must be made once per document and be the same in every
+feed, and the stats must count each document once.  So:
+
+* :class:`ExportStagePipeline` (the *last* item pipeline) is the single
+  driver: it submits every :class:`~corpuscrawl.items.Document` to the
+  crawl's :class:`~corpuscrawl.boilerplate.stage.ExportStage`, counts the
+  stats, and attaches the outcomes that became final to the item it returns
+  (a side table keyed by the item, cleared when the item is garbage
+  collected).  It never drops an item: a held cold-start document still
+  travels to the feeds, which simply write nothing for it yet.
+* the feed exporters (:mod:`corpuscrawl.exporters`; in Scrapy 2.12+ they are
+  built with ``from_crawler``) write, for each item they are handed, the
+  exported documents attached to it — possibly earlier held documents of a
+  domain that just became warm.  Every feed therefore writes the same
+  documents in the same order, batches included.
+* at the end of the crawl Scrapy calls the pipelines' ``close_spider``
+  *before* it sends ``spider_closed``, on which the feeds are finished.  The
+  pipeline flushes the stage there (releasing every held document with all
+  the crawl's evidence) and each exporter writes that final release in its
+  ``finish_exporting``.
+* :class:`ErrorPageSeeder` (a downloader middleware) seeds each domain's
+  template in the history from its first real 404/410 HTML answer — often
+  robots.txt or a dead link, else one probe of a random non-existent path.
+  The probe never reaches the spider.
+
+The shared state per crawler lives in :class:`ExportState` (``state_for``).
+Consequences worth knowing: Scrapy's own ``item_scraped_count`` counts every
+document handed to the feeds, held and dropped ones included (the
+``corpuscrawl/export/*`` stats count what was written and why not); a feed in
+a format not registered by corpuscrawl (``marshal``, ``pickle``) writes the
+items as they come, uncleaned.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import weakref
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import Response
+from scrapy.settings import BaseSettings
+
+from corpuscrawl.boilerplate.backends import open_history
+from corpuscrawl.boilerplate.detector import (
+    MIN_DOCUMENTS_DEFAULT,
+    MIN_FRACTION_DEFAULT,
+    WARM_DOCUMENTS_DEFAULT,
+    Detector,
+    DetectorConfig,
+)
+from corpuscrawl.boilerplate.history import DomainHistory, HistoryError
+from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
+from corpuscrawl.boilerplate.stage import BUFFER_SIZE_DEFAULT, ExportStage, Outcome
+from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
+from corpuscrawl.dedup import (
+    NUM_PERM_DEFAULT,
+    SHINGLE_WORDS_DEFAULT,
+    THRESHOLD_DEFAULT,
+    NearDuplicateIndex,
+)
+from corpuscrawl.export_registry import existing_state, register_state, registered_state
+from corpuscrawl.html.dom import render_text
+from corpuscrawl.html.page import Page, domain_of, state_key
+from corpuscrawl.items import Document
+
+__all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportState",
+           "existing_state", "state_for"]
+
+logger = logging.getLogger("corpuscrawl.export")
+
+#: File name of the default SQLite history, in the collection's state directory
+#: (corpuscrawl.crawlstate.location.state_dir; the working directory outside a collection).
+HISTORY_FILE_DEFAULT = "corpuscrawl-history.sqlite3"
+#: Request meta key marking an error-page probe.
+PROBE_META = "corpuscrawl_error_probe"
+#: Statuses whose body is taken as the site template (a soft 404 answering 200 is not).
+ERROR_STATUSES = frozenset({404, 410})
+STATS_PREFIX = "corpuscrawl/export/"
+
+
+class ExportConfigError(ValueError):
+    """A CORPUSCRAWL_BOILERPLATE_* / CORPUSCRAWL_DEDUP_* setting has an invalid value."""
+
+
+@dataclass(frozen=True)
+class ExportConfig:
+    """The export stage's settings, read once and validated (names in corpuscrawl/settings.py)."""
+
+    boilerplate: bool = True
+    history: str = ""
+    redis_prefix: str = "corpuscrawl:bp:"
+    detector: DetectorConfig = DetectorConfig()
+    buffer_size: int = BUFFER_SIZE_DEFAULT
+    error_pages: bool = True
+    dedup: bool = True
+    dedup_threshold: float = THRESHOLD_DEFAULT
+    dedup_shingle_words: int = SHINGLE_WORDS_DEFAULT
+    dedup_num_perm: int = NUM_PERM_DEFAULT
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> ExportConfig:
+        """Read and validate the settings; errors name the offending key."""
+        def number(key: str, default: float, kind: type = int,
+                   low: float | None = None, high: float | None = None) -> Any:
+            raw = settings.get(key, default)
+            try:
+                value = kind(raw)
+            except (TypeError, ValueError):
+                raise ExportConfigError(f"{key} must be a {kind.__name__}, got {raw!r}") from None
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise ExportConfigError(f"{key} must be within [{low}, {high}], got {value!r}")
+            return value
+
+        p = "CORPUSCRAWL_BOILERPLATE_"
+        detector = DetectorConfig(
+            min_documents=number(p + "MIN_DOCUMENTS", MIN_DOCUMENTS_DEFAULT, int, 1),
+            min_fraction=number(p + "MIN_FRACTION", MIN_FRACTION_DEFAULT, float, 0.0, 1.0),
+            warm_documents=number(p + "WARM_DOCUMENTS", WARM_DOCUMENTS_DEFAULT, int, 0),
+            use_patterns=settings.getbool(p + "PATTERNS", True),
+            pattern_max_words=number(p + "PATTERN_MAX_WORDS", PATTERN_MAX_WORDS_DEFAULT, int, 0),
+        )
+        history = settings.get(p + "HISTORY") or ""
+        if not history:
+            history = (str(state_dir(settings) / HISTORY_FILE_DEFAULT)
+                       if settings.get(COLLECTION_SETTING) or settings.get("JOBDIR")
+                       else HISTORY_FILE_DEFAULT)
+        return cls(
+            boilerplate=settings.getbool(p + "ENABLED", True),
+            history=str(history),
+            redis_prefix=settings.get(p + "REDIS_PREFIX") or "corpuscrawl:bp:",
+            detector=detector,
+            buffer_size=number(p + "BUFFER_SIZE", BUFFER_SIZE_DEFAULT, int, 0),
+            error_pages=settings.getbool(p + "ERROR_PAGES", True),
+            dedup=settings.getbool("CORPUSCRAWL_DEDUP_ENABLED", True),
+            dedup_threshold=number("CORPUSCRAWL_DEDUP_THRESHOLD", THRESHOLD_DEFAULT, float,
+                                   0.01, 0.99),
+            dedup_shingle_words=number("CORPUSCRAWL_DEDUP_SHINGLE_WORDS",
+                                       SHINGLE_WORDS_DEFAULT, int, 1),
+            dedup_num_perm=number("CORPUSCRAWL_DEDUP_NUM_PERM", NUM_PERM_DEFAULT, int, 2),
+        )
+
+
+class ExportState:
+    """Everything the export path of one crawl shares: history, stage, released outcomes."""
+
+    def __init__(self, crawler: Crawler, config: ExportConfig) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.history: DomainHistory | None = None
+        detector = None
+        if config.boilerplate:
+            try:
+                self.history = open_history(config.history, redis_prefix=config.redis_prefix)
+            except HistoryError as exc:
+                raise ExportConfigError(
+                    f"CORPUSCRAWL_BOILERPLATE_HISTORY={config.history!r}: {exc}") from exc
+            detector = Detector(self.history, config.detector)
+        dedup = (NearDuplicateIndex(config.dedup_threshold, config.dedup_num_perm,
+                                    config.dedup_shingle_words) if config.dedup else None)
+        if config.dedup:  # cluster mode: one index for all workers, in Redis
+            from corpuscrawl.cluster.addon import cluster_index
+
+            shared = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
+                                   config.dedup_shingle_words)
+            dedup = shared if shared is not None else dedup
+        self.stage = ExportStage(detector, dedup, config.buffer_size)
+        #: True once the driving pipeline is enabled; exporters only clean when it is.
+        self.driven = False
+        #: Set by the pipeline's close_spider: the last outcomes, written by every live feed.
+        self.final: list[Outcome] | None = None
+        self._attached: dict[int, list[Outcome]] = {}
+        self._reported: Counter[str] = Counter()
+        #: Documents exported per domain (the crawl summary's per-domain figure).
+        self.exported_by_domain: Counter[str] = Counter()
+        crawler.signals.connect(self.close, signal=signals.engine_stopped)
+
+    def attach(self, item: Any, outcomes: list[Outcome]) -> None:
+        """Remember the outcomes released while ``item`` was processed, for the feeds."""
+        key = id(item)
+        self._attached[key] = outcomes
+        self._count_exported(outcomes)
+        weakref.finalize(item, self._attached.pop, key, None)
+
+    def _count_exported(self, outcomes: list[Outcome]) -> None:
+        for outcome in outcomes:
+            if outcome.exported:
+                doc = outcome.document
+                self.exported_by_domain[doc.domain or domain_of(doc.url)] += 1
+
+    def released_with(self, item: Any) -> list[Outcome] | None:
+        """The outcomes attached to ``item`` (None when the stage never saw it)."""
+        return self._attached.get(id(item))
+
+    def report_stats(self) -> None:
+        """Copy the stage's counters that changed into the crawler stats."""
+        stats = self.crawler.stats
+        if stats is None:
+            return
+        for key, value in self.stage.stats.items():
+            delta = value - self._reported[key]
+            if delta:
+                stats.inc_value(STATS_PREFIX + key, delta)
+                self._reported[key] = value
+
+    def finish(self) -> list[Outcome]:
+        """Release every held document (once) and make the history durable."""
+        if self.final is None:
+            self.final = self.stage.flush()
+            self._count_exported(self.final)
+            self.report_stats()
+            if self.history is not None:
+                self.history.flush()
+        return self.final
+
+    def close(self) -> None:
+        """Close the history (idempotent; also on engine_stopped as a safety net)."""
+        if self.history is not None:
+            self.history.close()
+            self.history = None
+
+
+def state_for(crawler: Crawler) -> ExportState:
+    """The crawl's shared export state, created from its settings on first use."""
+    state = registered_state(crawler)
+    if state is None:
+        state = ExportState(crawler, ExportConfig.from_settings(crawler.settings))
+        register_state(crawler, state)
+    return state
+
+
+class ExportStagePipeline:
+    """Last item pipeline: submits each Document to the export stage (see module docstring).
+
+    Disabled (``NotConfigured``) when both boilerplate removal and the duplicate
+    check are switched off; the feeds then write documents as they come.
+    """
+
+    def __init__(self, state: ExportState) -> None:
+        self.state = state
+        state.driven = True
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ExportStagePipeline:
+        """Build from the crawl's settings."""
+        config = ExportConfig.from_settings(crawler.settings)
+        if not config.boilerplate and not config.dedup:
+            raise NotConfigured("boilerplate removal and near-duplicate check are both off")
+        return cls(state_for(crawler))
+
+    def process_item(self, item: Any) -> Any:
+        """Submit a Document; attach what became final to it; pass every item on."""
+        if isinstance(item, Document):
+            self.state.attach(item, self.state.stage.submit(item))
+            self.state.report_stats()
+        return item
+
+    def close_spider(self) -> None:
+        """Release every held document before the feeds are finished."""
+        final = self.state.finish()
+        logger.info("export stage: %d documents released at close, %s", len(final),
+                    dict(self.state.stage.stats))
+
+
+class ErrorPageSeeder:
+    """Downloader middleware: a domain's first 404 page seeds its template in the history.
+
+    Any 404/410 HTML answer of a domain (robots.txt, a dead link) is used when
+    it comes; otherwise one random non-existent path is fetched for each new
+    domain.  A domain whose history already records an error page (an earlier
+    crawl, or another crawler sharing a Redis history) is not probed again.
+    A soft 404 (status 200) is never used: it may be a normal page.
+    """
+
+    def __init__(self, crawler: Crawler, state: ExportState) -> None:
+        self.crawler = crawler
+        self.state = state
+        self._probed: set[str] = set()
+        self._seeded: set[str] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ErrorPageSeeder:
+        """Build from settings; NotConfigured when boilerplate removal or seeding is off."""
+        config = ExportConfig.from_settings(crawler.settings)
+        if not (config.boilerplate and config.error_pages):
+            raise NotConfigured("boilerplate error-page seeding is off")
+        return cls(crawler, state_for(crawler))
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        """Consume probe answers; seed from any 404; probe a new domain once."""
+        if request.meta.get(PROBE_META):
+            self._seed(request.meta[PROBE_META], response)
+            raise IgnoreRequest(f"error-page probe of {request.meta[PROBE_META]} done")
+        domain = state_key(response.url)  # host:port when the URL names one
+        if not domain or domain in self._seeded or self.state.history is None:
+            return response
+        if response.status in ERROR_STATUSES:  # a free sample (robots.txt, a dead link)
+            self._seed(domain, response)
+        elif domain not in self._probed:
+            self._probed.add(domain)
+            if self.state.history.error_pages(domain):
+                self._seeded.add(domain)
+            else:
+                self._probe(domain, response.url)
+        return response
+
+    def _probe(self, domain: str, url: str) -> None:
+        parts = urlsplit(url)
+        probe_url = f"{parts.scheme}://{parts.netloc}/corpuscrawl-{secrets.token_hex(8)}"
+        probe = Request(probe_url, priority=1000, dont_filter=True,
+                        meta={PROBE_META: domain, "dont_retry": True,
+                              "handle_httpstatus_all": True, "dont_redirect": True})
+        engine = self.crawler.engine
+        if engine is not None:
+            engine.crawl(probe)
+            self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_probes")
+
+    def _seed(self, domain: str, response: Response) -> None:
+        if response.status not in ERROR_STATUSES or self.state.history is None:
+            return
+        content_type = (response.headers.get("Content-Type") or b"").decode("latin-1").lower()
+        body = getattr(response, "body", b"")
+        if not body or (content_type and "html" not in content_type):
+            return
+        page = Page.from_html(body, url=response.url, status=response.status)
+        body_el = page.clean_tree.find("body")
+        lines = render_text(body_el if body_el is not None else page.clean_tree)
+        if not lines:
+            return
+        seeded = self.state.history.seed_from_error_page(domain, [lines])
+        self._seeded.add(domain)
+        self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_pages_seeded")
+        logger.debug("seeded %d template paragraphs of %s from %s", seeded, domain,
+                     response.url)

@@ -1,0 +1,279 @@
+"""Block features, edge features and base-extractor votes over a collapsed-DOM block sequence.
+
+Source: seed 001 (Web2Text) §3.3: per block, features of the block itself
+(text, link and stopword statistics, tag path, position) and aggregates of
+its parent and grandparent in the collapsed DOM; per pair of neighbouring
+blocks, edge features (tree distance bucketed 1, 2, 3, 4, > 4, tags crossed).
+Web2Text has 128 block and 25 edge features; this module has
+:data:`N_BLOCK_FEATURES` block features (own + ancestors + page) to which
+:func:`unary_matrix` adds the features of the two blocks on either side,
+because the models here are not convolutional and see context only that way.
+
+:func:`vote_matrix` adds seed 000's idea (§4.2.3, the agreement features of
+hybrid B) at block level: for each base extractor, the share of the block's
+word 3-grams (words, for blocks under 3 words) found in that extractor's
+output.  Deviation: the thesis measures agreement by LCS; on blocks the
+n-gram test is linear, order-aware enough, and does not match a short block
+("Home") against one stray word of a long output.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
+
+#: Container tags with a one-hot feature each (any other tag sets "other").
+CONTAINER_TAGS = (
+    "p", "div", "td", "th", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "pre",
+    "blockquote", "section", "article", "center", "caption", "figcaption", "address",
+    "header", "footer", "nav", "aside", "body", "tr", "form", "label", "strong",
+)
+_CONTAINER_INDEX = {t: i for i, t in enumerate(CONTAINER_TAGS)}
+_N_MASK_BITS = len(ANCESTOR_TAGS) + len(CLASS_KEYWORDS)
+#: Numeric own-text features, in order (see :func:`block_matrix`).
+TEXT_FEATURES = (
+    "log_words", "log_chars", "link_density", "mean_word_len", "upper_initial_ratio",
+    "digit_ratio", "sentence_punct_per_word", "ends_with_punct", "comma_per_word",
+    "stopword_ratio", "copyright", "separators", "log_gap", "gap_break", "gap_heading",
+    "depth", "rel_depth", "rel_index", "rel_word_pos",
+    "log_page_words", "log_page_blocks", "page_link_density",
+    "log_window_words", "window_long_share",
+    *(f"up{k}_{f}" for k in range(1, 6)
+      for f in ("log_words", "link_density", "log_blocks", "share_of", "page_long_share")),
+)
+BLOCK_FEATURE_NAMES = (
+    *TEXT_FEATURES,
+    *(f"container_{t}" for t in CONTAINER_TAGS), "container_other",
+    *(f"in_{t}" for t in ANCESTOR_TAGS), *(f"class_{k}" for k, _ in CLASS_KEYWORDS),
+)
+N_BLOCK_FEATURES = len(BLOCK_FEATURE_NAMES)
+#: Ancestor levels above the container whose subtree aggregates are features (Web2Text uses 2).
+ANCESTOR_LEVELS_DEFAULT = 5
+#: A "long" block (running text, not a link list): at least this many words ...
+LONG_BLOCK_WORDS_DEFAULT = 15  # about one sentence; jusText's LENGTH_LOW is 70 characters
+#: ... and at most this link density.
+LONG_BLOCK_LINK_DENSITY_DEFAULT = 0.3
+#: Blocks on either side counted by the window features.
+WINDOW_DEFAULT = 3
+#: Offsets of the neighbouring blocks whose key features join a block's row.
+NEIGHBOUR_OFFSETS_DEFAULT = (-2, -1, 1, 2)
+#: Features copied from each neighbour (indices into TEXT_FEATURES).
+NEIGHBOUR_FEATURES = ("log_words", "link_density", "stopword_ratio", "sentence_punct_per_word")
+_NEIGHBOUR_INDEX = [TEXT_FEATURES.index(n) for n in NEIGHBOUR_FEATURES]
+UNARY_FEATURE_NAMES = (
+    *BLOCK_FEATURE_NAMES,
+    *(f"n{o:+d}_{n}" for o in NEIGHBOUR_OFFSETS_DEFAULT for n in (*NEIGHBOUR_FEATURES, "same_parent")),
+)
+EDGE_FEATURE_NAMES = (
+    "dist_1", "dist_2", "dist_3", "dist_4", "dist_gt4", "same_container", "log_gap",
+    "gap_br", "gap_hr", "gap_heading", "link_diff", "log_words_diff",
+)
+
+_SENT_RE = re.compile(r"[.!?](?:\s|$)")
+_SEP_RE = re.compile(r"[|»›·•]")
+
+
+def _ratio(num: float, den: float) -> float:
+    return num / den if den else 0.0
+
+
+def _aggregates(blocks: Sequence[Block], level: int, long_words: Sequence[int]
+                ) -> tuple[list[int], dict[int, int], dict[int, int], dict[int, int],
+                           dict[int, int]]:
+    """Per ancestor node ``level`` steps above the containers: words, link words, blocks and
+    words of long blocks in its subtree; and the node of each block."""
+    words: dict[int, int] = defaultdict(int)
+    links: dict[int, int] = defaultdict(int)
+    count: dict[int, int] = defaultdict(int)
+    longw: dict[int, int] = defaultdict(int)
+    nodes = []
+    for b, lw in zip(blocks, long_words, strict=True):
+        node = b.path[min(level, len(b.path) - 1)]
+        nodes.append(node)
+        words[node] += b.words
+        links[node] += b.link_words
+        count[node] += 1
+        longw[node] += lw
+    return nodes, words, links, count, longw
+
+
+def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
+    """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features."""
+    n = len(blocks)
+    out = np.zeros((n, N_BLOCK_FEATURES), dtype=np.float32)
+    if n == 0:
+        return out
+    total_words = sum(b.words for b in blocks)
+    total_links = sum(b.link_words for b in blocks)
+    max_depth = max(b.depth for b in blocks) or 1
+    long_words = [b.words if b.words >= LONG_BLOCK_WORDS_DEFAULT
+                  and b.link_words <= LONG_BLOCK_LINK_DENSITY_DEFAULT * b.words else 0
+                  for b in blocks]
+    total_long = sum(long_words)
+    word_cum = np.concatenate([[0], np.cumsum([b.words for b in blocks])])
+    long_cum = np.concatenate([[0], np.cumsum(long_words)])
+    aggs = [_aggregates(blocks, k, long_words) for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)]
+    n_text = len(TEXT_FEATURES)
+    mask_col = n_text + len(CONTAINER_TAGS) + 1
+    words_before = 0
+    page = [math.log1p(total_words), math.log1p(n), _ratio(total_links, total_words)]
+    other = len(CONTAINER_TAGS)
+    # One list per row, stored once: item-by-item stores into a numpy row cost more than
+    # computing the features (same float32 values either way).
+    for i, b in enumerate(blocks):
+        text = b.text
+        tokens = text.split()
+        chars = len(text)
+        nw = b.words
+        upper = sum(1 for t in tokens if t[0].isupper())
+        digits = sum(map(str.isdigit, text))
+        stops = sum(1 for t in tokens if t.lower() in stopwords)
+        lo, hi = max(0, i - WINDOW_DEFAULT), min(n, i + WINDOW_DEFAULT + 1)
+        window = float(word_cum[hi] - word_cum[lo])
+        vals = [
+            math.log1p(nw), math.log1p(chars), _ratio(b.link_words, nw),
+            _ratio(chars - nw + 1, nw), _ratio(upper, nw), _ratio(digits, chars),
+            _ratio(len(_SENT_RE.findall(text)), nw),
+            float(text[-1] in ".!?\"'”)") if text else 0.0,
+            _ratio(text.count(","), nw), _ratio(stops, nw),
+            float("©" in text or "copyright" in text.lower()),
+            min(len(_SEP_RE.findall(text)), 5) / 5, math.log1p(b.gap),
+            float("br" in b.gap_tags or "hr" in b.gap_tags),
+            float(any(t[0] == "h" for t in b.gap_tags)),
+            min(b.depth, 60) / 60, b.depth / max_depth, i / n, _ratio(words_before, total_words),
+            *page, math.log1p(window), _ratio(float(long_cum[hi] - long_cum[lo]), window),
+        ]
+        for nodes, words, links, count, longw in aggs:
+            node = nodes[i]
+            vals += (math.log1p(words[node]), _ratio(links[node], words[node]),
+                     math.log1p(count[node]), _ratio(nw, words[node]),
+                     _ratio(longw[node], total_long))
+        out[i, :n_text] = vals
+        out[i, n_text + _CONTAINER_INDEX.get(b.container_tag, other)] = 1.0
+        words_before += nw
+    masks = np.array([b.mask for b in blocks], dtype=np.uint64)
+    bits = (masks[:, None] >> np.arange(_N_MASK_BITS, dtype=np.uint64)) & np.uint64(1)
+    out[:, mask_col:] = bits
+    return out
+
+
+def with_neighbours(blocks: Sequence[Block], base: np.ndarray,
+                    offsets: Sequence[int] = NEIGHBOUR_OFFSETS_DEFAULT) -> np.ndarray:
+    """Append each neighbour's key features (zeros past the ends) and a same-parent flag."""
+    n = len(blocks)
+    cols = [base]
+    parents = np.array([b.path[1] if len(b.path) > 1 else -1 for b in blocks], dtype=np.int64)
+    key = base[:, _NEIGHBOUR_INDEX] if n else np.zeros((0, len(_NEIGHBOUR_INDEX)), np.float32)
+    for off in offsets:
+        shifted = np.zeros((n, len(_NEIGHBOUR_INDEX) + 1), dtype=np.float32)
+        if n and abs(off) < n:
+            if off > 0:
+                shifted[:-off, :-1] = key[off:]
+                shifted[:-off, -1] = parents[:-off] == parents[off:]
+            else:
+                shifted[-off:, :-1] = key[:off]
+                shifted[-off:, -1] = parents[-off:] == parents[:off]
+        cols.append(shifted)
+    return np.hstack(cols)
+
+
+def unary_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
+    """Block features plus neighbour features: the input of the unary potentials."""
+    return with_neighbours(blocks, block_matrix(blocks, stopwords))
+
+
+def tree_distance(a: Block, b: Block) -> int:
+    """Edges between the containers of two blocks through their lowest common ancestor."""
+    return tree_distances((a,), b)[0]
+
+
+def tree_distances(blocks: Sequence[Block], head: Block) -> list[int]:
+    """:func:`tree_distance` of every block to ``head`` (``head``'s path indexed once)."""
+    steps = {node: k for k, node in enumerate(head.path)}
+    out = []
+    for b in blocks:
+        # Paths run from the container up to the root: the first of b's nodes on head's
+        # path is the lowest common ancestor.
+        for k, node in enumerate(b.path):
+            if node in steps:
+                out.append(k + steps[node])
+                break
+        else:
+            out.append(len(b.path) + len(head.path))
+    return out
+
+
+def edge_matrix(blocks: Sequence[Block]) -> np.ndarray:
+    """The ``(len(blocks) - 1) × len(EDGE_FEATURE_NAMES)`` features between neighbours."""
+    n = max(len(blocks) - 1, 0)
+    out = np.zeros((n, len(EDGE_FEATURE_NAMES)), dtype=np.float32)
+    for i in range(n):
+        a, b = blocks[i], blocks[i + 1]
+        dist = tree_distance(a, b)
+        out[i, min(max(dist, 1), 5) - 1] = 1.0
+        out[i, 5] = a.path[0] == b.path[0]
+        out[i, 6] = math.log1p(b.gap)
+        out[i, 7] = "br" in b.gap_tags
+        out[i, 8] = "hr" in b.gap_tags
+        out[i, 9] = any(t[0] == "h" for t in b.gap_tags)
+        out[i, 10] = abs(_ratio(a.link_words, a.words) - _ratio(b.link_words, b.words))
+        out[i, 11] = abs(math.log1p(a.words) - math.log1p(b.words))
+    return out
+
+
+def pair_matrix(unary: np.ndarray, edges: np.ndarray, columns: int | None = None) -> np.ndarray:
+    """Input of the pairwise potentials: both blocks' unary rows (their first ``columns``
+    columns, or all) and the edge features."""
+    width = unary.shape[1] if columns is None else min(columns, unary.shape[1])
+    if len(unary) < 2:
+        return np.zeros((0, 2 * width + edges.shape[1]), dtype=np.float32)
+    return np.hstack([unary[:-1, :width], unary[1:, :width], edges])
+
+
+def _shingles(tokens: Sequence[str], n: int = 3) -> set[tuple[str, ...]]:
+    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
+
+
+def vote_matrix(blocks: Sequence[Block], outputs: Sequence[str]) -> np.ndarray:
+    """For each base extractor output, the share of each block found in it (see module doc)."""
+    out = np.zeros((len(blocks), len(outputs)), dtype=np.float32)
+    for j, text in enumerate(outputs):
+        tokens = text.split()
+        if not tokens:
+            continue
+        grams = _shingles(tokens)
+        vocab = set(tokens)
+        padded = f" {' '.join(tokens)} "
+        for i, b in enumerate(blocks):
+            bt = b.text.split()
+            if len(bt) >= 3:
+                found = sum(1 for k in range(len(bt) - 2) if tuple(bt[k : k + 3]) in grams)
+                out[i, j] = found / (len(bt) - 2)
+            elif all(t in vocab for t in bt):
+                out[i, j] = float(f" {' '.join(bt)} " in padded)
+    return out
+
+
+__all__ = [
+    "BLOCK_FEATURE_NAMES",
+    "CONTAINER_TAGS",
+    "EDGE_FEATURE_NAMES",
+    "NEIGHBOUR_OFFSETS_DEFAULT",
+    "N_BLOCK_FEATURES",
+    "TEXT_FEATURES",
+    "UNARY_FEATURE_NAMES",
+    "block_matrix",
+    "edge_matrix",
+    "pair_matrix",
+    "tree_distance",
+    "tree_distances",
+    "unary_matrix",
+    "vote_matrix",
+    "with_neighbours",
+]

@@ -1,0 +1,73 @@
+"""Where each block stands relative to the page's headline.
+
+The headline is a strong, site-independent cue: the article text follows it,
+usually in the same container, while navigation, teasers and footers sit
+before it or in other subtrees.  boilerpipe's ArticleExtractor (seed 000 §3)
+uses the same cue as a rule (the block matching the ``<title>`` starts the
+content); here it becomes features for the learned ``auto`` model: how well
+a block matches the headline (:func:`corpuscrawl.extract.meta.title.extract_title`,
+the ``<title>`` without the site name), whether it is the best-matching
+heading, and the block's position and tree distance relative to that heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from corpuscrawl.extract.learned.block_features import tree_distances
+from corpuscrawl.extract.segment.cdom import Block
+
+TITLE_FEATURE_NAMES = (
+    "title_cover", "title_in_block", "is_title_block", "has_title_block",
+    "words_from_title", "blocks_from_title", "tree_distance_to_title",
+)
+#: A block is the headline when its title-match F-score reaches this ...
+TITLE_MATCH_MIN_DEFAULT = 0.5
+#: ... and it has at most this many words (a heading, not a paragraph quoting the title).
+TITLE_BLOCK_MAX_WORDS_DEFAULT = 40
+
+_WORD_RE = re.compile(r"\w+")
+
+
+def _tokens(text: str) -> list[str]:
+    return _WORD_RE.findall(text.lower())
+
+
+def title_matrix(blocks: Sequence[Block], title: str) -> np.ndarray:
+    """The ``len(blocks) × len(TITLE_FEATURE_NAMES)`` headline features of a page."""
+    n = len(blocks)
+    out = np.zeros((n, len(TITLE_FEATURE_NAMES)), dtype=np.float32)
+    wanted = set(_tokens(title))
+    if not n or not wanted:
+        return out
+    best, best_score = -1, TITLE_MATCH_MIN_DEFAULT
+    for i, b in enumerate(blocks):
+        tokens = _tokens(b.text)
+        if not tokens:
+            continue
+        found = wanted.intersection(tokens)
+        if not found:
+            continue
+        cover = len(found) / len(wanted)
+        inside = sum(1 for t in tokens if t in wanted) / len(tokens)
+        out[i, 0], out[i, 1] = cover, inside
+        f = 2 * cover * inside / (cover + inside)
+        if b.words <= TITLE_BLOCK_MAX_WORDS_DEFAULT and f > best_score:
+            best, best_score = i, f
+    if best < 0:
+        return out
+    out[best, 2] = 1.0
+    out[:, 3] = 1.0
+    words = np.cumsum([0, *(b.words for b in blocks)])[:-1].astype(np.float64)
+    total = float(words[-1] + blocks[-1].words) or 1.0
+    out[:, 4] = (words - words[best]) / total
+    steps = np.arange(n, dtype=np.float64) - best
+    out[:, 5] = np.sign(steps) * np.log1p(np.abs(steps))
+    out[:, 6] = np.log1p(tree_distances(blocks, blocks[best]))
+    return out
+
+
+__all__ = ["TITLE_FEATURE_NAMES", "title_matrix"]

@@ -1,0 +1,1 @@
+"""Page metadata: the headline/title and structured metadata (dates, authors, language)."""

@@ -1,0 +1,95 @@
+"""Title heuristic of NewsFeed (seed 002, §2 "a separate heuristic for extracting the title").
+
+Take the first of: a single ``<title>`` element, ``<meta name="title">``,
+``og:title``; then strip the site name that sites put before or after the
+headline ("First medal for Tanzania in Sochi | BBC Sports").
+
+Deviation: ``og:title`` is an extra fallback (it rarely carries the site name).
+The site name is recognized as the shorter side of a separator when it is
+short, or as the side that matches the host name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpuscrawl.html.dom import normalize_space
+from corpuscrawl.html.page import Page
+
+#: Separators sites put between headline and site name, most specific first.
+SEPARATORS = (" | ", " || ", " – ", " — ", " - ", " :: ", " » ", " « ", " · ", " • ", " / ")
+#: A side with at most this many words can be a site name (seed example: "BBC Sports").
+SITE_NAME_MAX_WORDS_DEFAULT = 4
+
+
+def raw_title(page: Page) -> str:
+    """The first non-empty of ``<title>``, ``<meta name=title>``, ``og:title``."""
+    titles = page.tree.findall(".//title")
+    if titles:
+        text = normalize_space(titles[0].text_content())
+        if text:
+            return text
+    for xpath in ('//meta[@name="title"]/@content', '//meta[@property="og:title"]/@content',
+                  '//meta[@name="og:title"]/@content'):
+        values = page.tree.xpath(xpath)
+        if values and normalize_space(values[0]):
+            return normalize_space(values[0])
+    return ""
+
+
+def site_names(page: Page) -> set[str]:
+    """Names the site calls itself: og:site_name, application-name, home-link texts."""
+    names: set[str] = set()
+    for xpath in ('//meta[@property="og:site_name"]/@content',
+                  '//meta[@name="application-name"]/@content'):
+        names.update(normalize_space(v).lower() for v in page.tree.xpath(xpath))
+    for a in page.body.iter("a"):
+        href = (a.get("href") or "").strip()
+        if href in ("/", "./", "index.html", "/index.html") or href.rstrip("/") == page.url.rstrip("/"):
+            text = normalize_space(a.text_content()).lower()
+            if text and len(text.split()) <= 8:
+                names.add(text)
+    names.discard("")
+    return names
+
+
+def _looks_like_site(part: str, host_words: set[str], names: set[str]) -> bool:
+    if part.lower() in names:
+        return True
+    tokens = re.findall(r"\w+", part.lower())
+    return not tokens or any(t in host_words for t in tokens if len(t) > 2)
+
+
+def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
+                    max_words: int = SITE_NAME_MAX_WORDS_DEFAULT) -> str:
+    """Remove a leading or trailing site name from a title, when one is recognizable.
+
+    Evidence, strongest first: a side equal to a known site name (``names``), a
+    side containing a word of the host name, and failing both, a short side
+    (suffixes are the common case: "Headline | Site").
+    """
+    names = names or set()
+    host_words = {w for w in re.split(r"[.\-]", host.lower())
+                  if w and w not in ("www", "com", "org", "net")}
+    for sep in SEPARATORS:
+        if sep not in title:
+            continue
+        parts = [p.strip() for p in title.split(sep)]
+        first, last = parts[0], parts[-1]
+        after_first, before_last = sep.join(parts[1:]), sep.join(parts[:-1])
+        if _looks_like_site(last, host_words, names) and \
+                not _looks_like_site(before_last, host_words, names):
+            return before_last
+        if _looks_like_site(first, host_words, names) and \
+                not _looks_like_site(after_first, host_words, names):
+            return after_first
+        if len(last.split()) <= max_words and len(last.split()) <= len(before_last.split()):
+            return before_last
+        if len(first.split()) <= max_words and len(first.split()) < len(after_first.split()):
+            return after_first
+    return title
+
+
+def extract_title(page: Page) -> str:
+    """The page's headline: its title stripped of the site name ("" if it has none)."""
+    return strip_site_name(raw_title(page), page.domain, site_names(page))

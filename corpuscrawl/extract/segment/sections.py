@@ -1,0 +1,225 @@
+"""Section cuts after the article: reader comments and related-content regions.
+
+Why: the block model scores a reader comment or a teaser of another story by what the block
+looks like, and inside a news or blog page both look like article text (same container tags,
+classes, sentence lengths).  What gives them away is the short heading that introduces them
+("12 Comments", "Also on HuffPost:", "Related Coverage").  These functions take the labels
+decoded by ``auto`` (:mod:`.auto`) and drop what such a heading introduces; the thresholds were
+chosen on the training split's out-of-fold predictions (numbers at each constant and in
+``benchmarks/results/learned.md``).
+
+* :func:`cut_comments`: after the first comment heading that follows enough kept text, kept
+  blocks outside the element holding most of the kept text before it are dropped (a thread
+  rarely comes back to the article); when the heading introduces a thread — signature lines
+  such as "Posted by Ellen at September 10, 2012 11:40 AM" or "Report this comment" follow
+  it — every kept block after it is dropped, since such threads often sit in the article's
+  own element.
+* :func:`cut_related`: after a related-content heading, the kept blocks that follow it
+  outside that element are dropped until the page returns to that element or reaches a link
+  list.  A related box inside an article ("Related" and three links, then the article goes
+  on) introduces a link list, which the model does not keep, so the cut stops at once; a
+  slideshow or teaser block ("Also on HuffPost:" and 3 000 words of captions) introduces
+  text, which the model kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from corpuscrawl.extract.segment.cdom import Block
+
+#: A comment-section heading: a short block starting with one of these (seed-independent;
+#: the phrases are the usual CMS headings seen on the training pages).  "Discussion" counts
+#: only after a number ("12 discussions"): alone it is the section of a paper, and on the
+#: out-of-fold predictions of cross-validation folds 1-4 (train split) it cut two CleanEval
+#: papers after their table of contents (summed F1 0.9308 → 0.9325, cleaneval 0.942 → 0.945,
+#: no dataset lower).
+COMMENT_HEADING_RE = re.compile(
+    r"^\W*(\d+\s+)?(comments?|responses?|replies|reader comments|leave a (reply|comment)"
+    r"|post a comment|add (a|your) comment|join the discussion|(?<=\d\s)discussions?"
+    r"|\d+ thoughts on"
+    r"|what do you think\??$|have your say|your comments?|readers'? comments?"
+    r"|comment on this|trackbacks?)\b", re.I)
+#: A heading block has at most this many words (6 and 10 tried on the inner validation part).
+COMMENT_HEADING_MAX_WORDS_DEFAULT = 10
+#: The cut applies only after this share of the page's kept words (0, 0.05, 0.1, 0.15, 0.2
+#: tried on the inner validation part; lower values cut pages whose text follows a
+#: "Comments" link near the top).
+COMMENT_MIN_BEFORE_DEFAULT = 0.15
+#: ... or after this many kept words.  The share alone counts the comments themselves, so a
+#: thread of 23 000 words hid the "Comments (408)" heading after a 1 900-word article.  Chosen
+#: on the out-of-fold predictions of cross-validation folds 1-4 (the train split, 1 785
+#: pages; ``benchmarks/crossval.py``): summed F1 0.9141 (share only) → 0.9308 / 0.9332 /
+#: 0.9335 / 0.9317 / 0.9290 with 50 / 75 / 100 / 150-300 / 500-1000 words (dragnet 0.834 →
+#: 0.885, l3s-gn1 0.908 → 0.966, cleaneval 0.949 → 0.948); on the inner validation part,
+#: which holds no such thread, 0.9495 → 0.9491 at the same decoding parameters.
+COMMENT_MIN_BEFORE_WORDS_DEFAULT: int | None = 100
+#: A heading the block model itself scores at least this likely to be content starts no cut:
+#: "Response" as a section of an API article, "Comment" heading a blog's own commentary,
+#: CleanEval threads whose gold keeps the comments.  Chosen on the out-of-fold predictions of
+#: cross-validation folds 1-4 (train split), the threshold picked inside each fold's other
+#: three folds (0.3 ... 0.9 and no guard tried; 0.5 chosen in three folds, 0.6 in one):
+#: summed F1 0.9360 → 0.9373 (cleaneval 0.947 → 0.950, readability 0.944 → 0.953,
+#: l3s-gn1 0.970 → 0.962: one page whose "Comments are now closed" line scored 0.99).
+COMMENT_HEADING_MAX_PROBABILITY_DEFAULT = 0.5
+#: A comment's signature line (at most :data:`THREAD_SIGNATURE_MAX_WORDS` words): "Posted by X
+#: on <date>", "Report this comment", "Report abuse", "Reply", "Flag", "Permalink".
+THREAD_SIGNATURE_RE = re.compile(
+    r"^\W*(posted|submitted|written) by\b.*\d|^\W*report (this )?(comment|abuse)\W*$"
+    r"|^\W*(reply|flag|permalink)\W*$", re.I)
+THREAD_SIGNATURE_MAX_WORDS = 15
+#: A comment heading introduces a thread when at least this many signature lines follow it,
+#: the first within :data:`THREAD_MAX_GAP_WORDS_DEFAULT` words (a "Comments" link in a share
+#: bar above the article is followed by the whole article first), and no more than
+#: :data:`THREAD_MAX_HEADINGS_DEFAULT` further comment headings (a blog's front page repeats
+#: "Comments (3)" and "posted by Aaron @ 9:43 AM" under every post: CleanEval ``final-179``).
+#: Then every kept block after the heading is dropped, not only those outside the article's
+#: element: the Telegraph, Movable Type and TypePad threads of the training pages sit
+#: in the article's own element.  Chosen on the out-of-fold predictions of cross-validation
+#: folds 1-4 (train split; λ and bias chosen inside each fold's other three folds): summed F1
+#: 0.9392 → 0.9405 (l3s-gn1 0.962 → 0.969, dragnet 0.899 → 0.902; five pages gain 53-2 389
+#: words of precision, none loses).  Without the heading limit 0.9401 (``final-179`` lost 1 282
+#: words); with 3 signatures or a gap of 150 words the same five pages change.
+THREAD_MIN_SIGNATURES_DEFAULT = 2
+THREAD_MAX_GAP_WORDS_DEFAULT = 300
+THREAD_MAX_HEADINGS_DEFAULT = 2
+#: A related-content heading: a short block, not a link, starting with one of these.  "Read
+#: more" is not one: it also heads an inline box in the middle of articles whose text goes on
+#: in another element (on the out-of-fold predictions below it cut a scrapinghub article
+#: 0.998 → 0.403).  Chosen on the out-of-fold predictions of cross-validation folds 1-4 (the
+#: train split; λ and bias chosen inside each fold's other three folds): summed F1 0.9376 →
+#: 0.9392 (dragnet 0.893 → 0.899, readability 0.953 → 0.954, no dataset lower by more than
+#: 0.0001).  Dropping every kept block after such a heading outside the main element (no
+#: stop at a link list) scored 0.9379: readability 0.953 → 0.938 (inline boxes of the New York
+#: Times, CityLab and The Verge, whose article goes on after them).
+RELATED_HEADING_RE = re.compile(
+    r"^\W*(also on\b|related\b|more (from|on|in|stories|news|articles)\b"
+    r"|you (may|might) (also )?(like|enjoy|be interested)|recommended\b|further reading"
+    r"|most (read|popular|viewed|shared)\b|popular (stories|posts|articles)"
+    r"|other (stories|news|articles)|in other news|around the web|from around the web"
+    r"|trending\b|what'?s popular)", re.I)
+
+
+def _enough(blocks: Sequence[Block], labels: Sequence[int], min_before: float,
+            min_before_words: int | None) -> float:
+    """Kept words that must precede a heading for it to count (see the constants)."""
+    total = sum(b.words for b, lab in zip(blocks, labels, strict=True) if lab)
+    return min(min_before * total, min_before_words) if min_before_words else min_before * total
+
+
+def _main_parent(blocks: Sequence[Block], labels: Sequence[int], end: int) -> int:
+    """The parent element holding most of the kept words before block ``end``."""
+    weight: dict[int, int] = {}
+    for b, lab in zip(blocks[:end], labels[:end], strict=True):
+        if lab:
+            weight[_parent(b)] = weight.get(_parent(b), 0) + b.words
+    return max(weight, key=weight.__getitem__)
+
+
+def _parent(block: Block) -> int:
+    return block.path[1] if len(block.path) > 1 else block.path[0]
+
+
+def _is_link(block: Block) -> bool:
+    """More than half of the block's words are link text (an entry of a link list)."""
+    return block.link_words * 2 > block.words
+
+
+def _is_comment_heading(block: Block, max_words: int) -> bool:
+    return block.words <= max_words and COMMENT_HEADING_RE.search(block.text) is not None
+
+
+def _thread_follows(after: Sequence[Block], max_words: int, min_signatures: int,
+                    max_gap_words: int, max_headings: int) -> bool:
+    """Whether the blocks after a comment heading are a thread (see
+    :data:`THREAD_MIN_SIGNATURES_DEFAULT`)."""
+    signatures = [k for k, b in enumerate(after) if b.words <= THREAD_SIGNATURE_MAX_WORDS
+                  and THREAD_SIGNATURE_RE.search(b.text)]
+    gap = sum(b.words for b in after[:signatures[0]]) if signatures else 0
+    return (len(signatures) >= min_signatures and gap <= max_gap_words
+            and sum(_is_comment_heading(b, max_words) for b in after) <= max_headings)
+
+
+def cut_comments(blocks: Sequence[Block], labels: list[int],
+                 probabilities: Sequence[float] | None = None,
+                 max_words: int = COMMENT_HEADING_MAX_WORDS_DEFAULT,
+                 min_before: float = COMMENT_MIN_BEFORE_DEFAULT,
+                 min_before_words: int | None = COMMENT_MIN_BEFORE_WORDS_DEFAULT,
+                 max_probability: float = COMMENT_HEADING_MAX_PROBABILITY_DEFAULT,
+                 min_signatures: int | None = THREAD_MIN_SIGNATURES_DEFAULT,
+                 max_gap_words: int = THREAD_MAX_GAP_WORDS_DEFAULT,
+                 max_headings: int = THREAD_MAX_HEADINGS_DEFAULT) -> list[int]:
+    """Drop kept reader comments: after the first comment heading that follows at least
+    ``min_before`` of the kept words (or at least ``min_before_words`` kept words), keep
+    only blocks whose parent element is the one holding most of the kept words before the
+    heading (the heading itself is dropped), or none at all when a thread of at least
+    ``min_signatures`` signature lines follows (``None``: never).  With the blocks' content
+    ``probabilities``, a heading scored at least ``max_probability`` is taken for article
+    text, not a cut."""
+    enough = _enough(blocks, labels, min_before, min_before_words)
+    before = 0
+    for i, block in enumerate(blocks):
+        if (before and before >= enough
+                and (probabilities is None or probabilities[i] < max_probability)
+                and _is_comment_heading(block, max_words)):
+            main = _main_parent(blocks, labels, i)
+            thread = min_signatures is not None and _thread_follows(
+                blocks[i + 1:], max_words, min_signatures, max_gap_words, max_headings)
+            return [lab if j < i or (j > i and not thread and _parent(blocks[j]) == main)
+                    else 0 for j, lab in enumerate(labels)]
+        if labels[i]:
+            before += block.words
+    return labels
+
+
+def cut_related(blocks: Sequence[Block], labels: list[int],
+                max_words: int = COMMENT_HEADING_MAX_WORDS_DEFAULT,
+                min_before: float = COMMENT_MIN_BEFORE_DEFAULT,
+                min_before_words: int | None = COMMENT_MIN_BEFORE_WORDS_DEFAULT) -> list[int]:
+    """Drop what a related-content heading introduces: after a heading (not a link) that
+    follows as much kept text as a comment heading must, the heading and the kept blocks after
+    it are dropped, up to the first block in the parent element holding most of the kept
+    words before it or the first link-dominated block the labels do not keep.  Every such
+    heading cuts; the blocks of a cut region count neither as text before a later heading
+    nor as headings."""
+    enough = _enough(blocks, labels, min_before, min_before_words)
+    out = list(labels)
+    before = 0
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        if (before and before >= enough and block.words <= max_words
+                and not _is_link(block)
+                and RELATED_HEADING_RE.search(block.text)):
+            main = _main_parent(blocks, labels, i)
+            out[i] = 0
+            i += 1
+            while i < len(blocks) and _parent(blocks[i]) != main:
+                if out[i]:
+                    out[i] = 0
+                elif _is_link(blocks[i]):
+                    break
+                i += 1
+            continue
+        if labels[i]:
+            before += block.words
+        i += 1
+    return out
+
+
+__all__ = [
+    "COMMENT_HEADING_MAX_PROBABILITY_DEFAULT",
+    "COMMENT_HEADING_MAX_WORDS_DEFAULT",
+    "COMMENT_HEADING_RE",
+    "COMMENT_MIN_BEFORE_DEFAULT",
+    "COMMENT_MIN_BEFORE_WORDS_DEFAULT",
+    "RELATED_HEADING_RE",
+    "THREAD_MAX_GAP_WORDS_DEFAULT",
+    "THREAD_MAX_HEADINGS_DEFAULT",
+    "THREAD_MIN_SIGNATURES_DEFAULT",
+    "THREAD_SIGNATURE_MAX_WORDS",
+    "THREAD_SIGNATURE_RE",
+    "cut_comments",
+    "cut_related",
+]

@@ -1,0 +1,258 @@
+"""The package's import graph: no cycle between top-level parts, and crawl-time code never
+imports training (``corpuscrawl.learn``) or evaluation (``corpuscrawl.evaluation``) code.
+
+The graph is read from the source (every ``import`` statement, including those inside
+functions; not those under ``if TYPE_CHECKING:``), so an import that only runs on some
+path is caught as well.  Importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__``
+too, so those count as imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+import corpuscrawl
+
+PACKAGE_DIR = Path(corpuscrawl.__file__).resolve().parent
+ROOT = "corpuscrawl"
+#: Training and evaluation: what crawl-time code must never reach.
+OFFLINE_PACKAGES = ("corpuscrawl.learn", "corpuscrawl.evaluation")
+#: Offline entry points allowed to reach them: the command line's training, evaluation,
+#: dataset extraction, labelling and report commands (and the dispatcher of all commands).
+OFFLINE_ENTRY_POINTS = (
+    "corpuscrawl.cli",
+    "corpuscrawl.commands.evaluate",
+    "corpuscrawl.commands.extract",
+    "corpuscrawl.commands.label",
+    "corpuscrawl.commands.report",
+    "corpuscrawl.commands.train",
+)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One import statement: ``source`` imports ``target`` at ``line``."""
+
+    source: str
+    target: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.source} -> {self.target} (line {self.line})"
+
+
+def module_files() -> dict[str, Path]:
+    """Dotted module name -> source file, for every module of the package."""
+    out = {}
+    for path in PACKAGE_DIR.rglob("*.py"):
+        parts = [ROOT, *path.relative_to(PACKAGE_DIR).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _import_nodes(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement of a module, skipping ``if TYPE_CHECKING:`` bodies."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+            continue
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _targets(module: str, is_package: bool, node: ast.Import | ast.ImportFrom,
+             modules: dict[str, Path]) -> list[str]:
+    """The package modules one import statement runs (with their parent packages)."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        if node.level:
+            base = module.split(".") if is_package else module.split(".")[:-1]
+            base = base[:len(base) - node.level + 1]
+            prefix = ".".join(base + ([node.module] if node.module else []))
+        else:
+            prefix = node.module or ""
+        names = [f"{prefix}.{a.name}" if f"{prefix}.{a.name}" in modules else prefix
+                 for a in node.names]
+    out = []
+    for name in names:
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            candidate = ".".join(parts[:i])
+            if candidate in modules and candidate != ROOT:
+                out.append(candidate)
+    return out
+
+
+def import_edges() -> list[Edge]:
+    """Every import edge between the package's modules."""
+    modules = module_files()
+    edges = []
+    for module, path in sorted(modules.items()):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in _import_nodes(tree):
+            for target in _targets(module, path.name == "__init__.py", node, modules):
+                if target != module:
+                    edges.append(Edge(module, target, node.lineno))
+    return edges
+
+
+def part_of(module: str) -> str:
+    """The top-level part a module belongs to: ``corpuscrawl.X`` (a package or a module)."""
+    return ".".join(module.split(".")[:2])
+
+
+def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components with more than one node."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def _cycle_through(component: list[str], graph: dict[str, set[str]]) -> list[str]:
+    """One cycle inside a strongly connected component, as a list of parts (first = last)."""
+    start = component[0]
+    members = set(component)
+    parents: dict[str, str] = {}
+    queue = deque([start])
+    while queue:
+        v = queue.popleft()
+        for w in sorted(graph.get(v, ())):
+            if w == start:
+                path = [v]
+                while path[-1] != start:
+                    path.append(parents[path[-1]])
+                return [*reversed(path), start]
+            if w in members and w not in parents and w != start:
+                parents[w] = v
+                queue.append(w)
+    return [start, start]
+
+
+def part_cycles(edges: list[Edge]) -> list[str]:
+    """Each cycle between top-level parts, with the module imports that close it."""
+    graph: dict[str, set[str]] = {}
+    witness: dict[tuple[str, str], Edge] = {}
+    for e in edges:
+        a, b = part_of(e.source), part_of(e.target)
+        if a != b:
+            graph.setdefault(a, set()).add(b)
+            witness.setdefault((a, b), e)
+    reports = []
+    for component in _strongly_connected(graph):
+        cycle = _cycle_through(component, graph)
+        hops = [str(witness[(a, b)]) for a, b in zip(cycle, cycle[1:], strict=False)]
+        reports.append(" -> ".join(cycle) + "\n    " + "\n    ".join(hops))
+    return reports
+
+
+def _offline(module: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in OFFLINE_PACKAGES)
+
+
+def offline_reaches(edges: list[Edge], modules: list[str] | None = None) -> list[str]:
+    """For each crawl-time module (of ``modules``, default all) that reaches training or
+    evaluation code, the chain of imports that does."""
+    graph: dict[str, list[Edge]] = {}
+    for e in edges:
+        graph.setdefault(e.source, []).append(e)
+    reports = []
+    for module in sorted(module_files() if modules is None else modules):
+        if _offline(module) or module in OFFLINE_ENTRY_POINTS or module == ROOT:
+            continue
+        came_by: dict[str, Edge] = {}
+        queue = deque([module])
+        seen = {module}
+        while queue:
+            v = queue.popleft()
+            if _offline(v):
+                chain = []
+                while v != module:
+                    chain.append(came_by[v])
+                    v = came_by[v].source
+                reports.append(f"{module}:\n    " + "\n    ".join(map(str, reversed(chain))))
+                break
+            for e in graph.get(v, ()):
+                if e.target not in seen:
+                    seen.add(e.target)
+                    came_by[e.target] = e
+                    queue.append(e.target)
+    return reports
+
+
+def test_graph_is_read_from_every_module():
+    edges = import_edges()
+    sources = {e.source for e in edges}
+    assert "corpuscrawl.spiders.corpus" in sources
+    # an import inside a function counts, and so does the package it runs
+    assert {"corpuscrawl.learn.auto", "corpuscrawl.learn"} <= {
+        e.target for e in edges if e.source == "corpuscrawl.learn.training"}
+
+
+def test_no_cycle_between_top_level_parts():
+    cycles = part_cycles(import_edges())
+    assert not cycles, "import cycles between parts of the package:\n" + "\n".join(cycles)
+
+
+def test_crawl_time_code_never_imports_training_or_evaluation():
+    chains = offline_reaches(import_edges())
+    assert not chains, ("crawl-time modules that import training/evaluation code:\n"
+                        + "\n".join(chains))
+
+
+def test_the_checks_catch_a_cycle_and_a_crawl_time_import():
+    edges = [Edge("corpuscrawl.a.x", "corpuscrawl.b.y", 3), Edge("corpuscrawl.b.y", "corpuscrawl.a.z", 5)]
+    (report,) = part_cycles(edges)
+    assert "corpuscrawl.a -> corpuscrawl.b -> corpuscrawl.a" in report
+    assert "corpuscrawl.b.y -> corpuscrawl.a.z (line 5)" in report
+    edges = [Edge("corpuscrawl.spiders.corpus", "corpuscrawl.extract.learned.auto", 7),
+             Edge("corpuscrawl.extract.learned.auto", "corpuscrawl.learn.folds", 9)]
+    (chain,) = offline_reaches(edges, ["corpuscrawl.spiders.corpus"])
+    assert chain.splitlines()[1:] == [
+        "    corpuscrawl.spiders.corpus -> corpuscrawl.extract.learned.auto (line 7)",
+        "    corpuscrawl.extract.learned.auto -> corpuscrawl.learn.folds (line 9)"]
