@@ -1,6 +1,6 @@
 """Link sources besides page links: sitemaps, robots.txt ``Sitemap:`` lines, RSS/Atom feeds.
 
-Seed 003 §4.3 points at feeds and sitemaps as link sources.  Everything here
+Komporday's thesis (§4.3) points at feeds and sitemaps as link sources.  Everything here
 parses bytes the crawler already downloaded; nothing fetches.
 """
 

@@ -36,13 +36,13 @@ SHIPPED_DATASETS = ("scrapinghub", "cleaneval", "cleanportaleval", "dragnet", "l
                     "readability")
 
 DESCRIPTIONS = {
-    "hybrid-a": "Document-level selector (seed 000 §4.2.2): an SVM on the page's 37 features "
+    "hybrid-a": "Document-level selector (Bakić's thesis §4.2.2): an SVM on the page's 37 features "
                 "picks the base extractor to run.",
-    "segment-svm": "Segment classifier (seed 000 §4.3): an SVM on each div/table segment's 37 "
+    "segment-svm": "Segment classifier (Bakić's thesis §4.3): an SVM on each div/table segment's 37 "
                    "features keeps or drops the segment.",
-    "hybrid-b": "Segment classifier with agreement features (seed 000 §4.2.3): 37 features + "
+    "hybrid-b": "Segment classifier with agreement features (Bakić's thesis §4.2.3): 37 features + "
                 "LCS coverage of the segment by each base extractor's output.",
-    "sequence": "Web2Text-style block sequence labelling (seed 001): MLP unary and pairwise "
+    "sequence": "Web2Text-style block sequence labelling (Vogels, Ganea & Eickhoff 2018): MLP unary and pairwise "
                 "potentials over collapsed-DOM blocks, Viterbi decoding.",
     "auto": "corpuscrawl's learned extractor: gradient-boosted block classifier over block, "
             "context and headline features (optionally base-extractor votes and a second "

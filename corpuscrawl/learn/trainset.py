@@ -33,7 +33,7 @@ logger = logging.getLogger("corpuscrawl.train")
 
 #: Environment variable naming the cache directory.
 CACHE_ENV = "CORPUSCRAWL_CACHE"
-#: Base extractors of the thesis' hybrids (seed 000 §4.2.2: BTE, Readability, Boilerpipe DE/AE).
+#: Base extractors of the thesis' hybrids (Bakić's thesis §4.2.2: BTE, Readability, Boilerpipe DE/AE).
 THESIS_BASE_DEFAULT = ("bte", "readability", "boilerpipe-default", "boilerpipe-article")
 
 

@@ -20,8 +20,8 @@ Arguments (``-a name=value``):
 * ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
 * ``extractor`` — default extractor name for this crawl (rules per domain still win).
 * ``render=never|always|auto``, ``max_reveals``, ``max_scrolls``, ``follow=inner|all``,
-  ``extract_continuously``, ``follow_alternates`` — JavaScript pages (corpuscrawl.browse,
-  SPEC §5); per-domain rules override them.
+  ``extract_continuously``, ``follow_alternates`` — JavaScript pages (corpuscrawl.browse);
+  per-domain rules override them.
 """
 
 from __future__ import annotations
@@ -143,12 +143,11 @@ class CorpusSpider(scrapy.Spider):
                  extract_continuously: str = "", follow_alternates: str = "",
                  collection: str = "", **kwargs: Any):
         super().__init__(**kwargs)
-        # --- corpuscrawl.browse: rendering arguments, resolved in from_crawler ---
+        # Rendering arguments (corpuscrawl.browse), resolved in from_crawler.
         self._render_args = {"render": render, "max_reveals": max_reveals,
                              "max_scrolls": max_scrolls, "follow": follow,
                              "extract_continuously": extract_continuously,
                              "follow_alternates": follow_alternates}
-        # --- end corpuscrawl.browse ---
         self.seed_urls = read_seeds(seeds, seeds_file)
         self.depth_limit = _int_arg(depth, "depth")
         self.any_domain = _flag(any_domain, "any_domain")
@@ -182,13 +181,12 @@ class CorpusSpider(scrapy.Spider):
                                spider.demo_server.url)
         spider.allowed = {domain_of(u) for u in spider.seed_urls} | spider.extra_domains
         spider._name_collection(settings)
-        # --- corpuscrawl.browse: rendering plan; the add-on reads CORPUSCRAWL_RENDER
-        # (settings are not frozen yet) to install scrapy-playwright only when needed ---
+        # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
+        # yet) to install scrapy-playwright only when needed.
         plan = RenderPlan.from_args(settings, **spider._render_args)
         spider.renderer = Renderer(plan, DomainRules.from_settings(settings))
         if spider._render_args["render"] and not settings.frozen:
             settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
-        # --- end corpuscrawl.browse ---
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
@@ -211,14 +209,13 @@ class CorpusSpider(scrapy.Spider):
     # --- requests -------------------------------------------------------------
 
     def _request(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request:
-        # --- corpuscrawl.browse: pages the renderer routes to Chromium before any fetch ---
+        # Pages the renderer routes to Chromium before any fetch.
         if callback is None:
             decision = self.renderer.route(url)
             if decision.render:
                 self._count_render(decision, "direct")
                 return self._rendered_request(url, priority,
                                               {**meta, REASON_META_KEY: decision.reason})
-        # --- end corpuscrawl.browse ---
         return scrapy.Request(url, callback=callback or self.parse, priority=priority,
                               meta=meta, errback=self._errback)
 
@@ -378,8 +375,8 @@ class CorpusSpider(scrapy.Spider):
             stats.inc_value("corpuscrawl/dropped/binary")
             self.logger.info("dropped %s: the body is not text", response.url)
             return
-        # --- corpuscrawl.browse: render=auto re-requests pages that need a browser (the
-        # plain version is then never emitted); overlays of the static HTML are dropped ---
+        # render=auto re-requests pages that need a browser (the plain version is then
+        # never emitted); overlays of the static HTML are dropped.
         stats.inc_value("corpuscrawl/fetch/plain")
         decision = self.renderer.judge(page)
         if decision.render:
@@ -393,7 +390,6 @@ class CorpusSpider(scrapy.Spider):
         if decision.reason:
             self._count_render(decision, "kept_plain")
         page = without_overlays(page)
-        # --- end corpuscrawl.browse ---
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
@@ -437,7 +433,7 @@ class CorpusSpider(scrapy.Spider):
                 if request is not None:
                     yield request
 
-    # --- corpuscrawl.browse: rendered pages ---------------------------------------------
+    # --- rendered pages (corpuscrawl.browse) ---------------------------------------------
 
     def _count_render(self, decision: RenderDecision, route: str) -> None:
         stats = self.crawler.stats
@@ -551,4 +547,3 @@ class CorpusSpider(scrapy.Spider):
         for item in self._plain_fallback(request.meta, request.url):
             yield item
 
-    # --- end corpuscrawl.browse ---
