@@ -1,4 +1,4 @@
-"""F1 and speed of the classic extractors (issue 4) next to BTE, in one process, one run.
+"""F1 and speed of the classic extractors next to BTE, in one process, one run.
 
 Pages are read and parsed once (``Page.clean_tree`` warmed, as in the crawl
 pipeline, where every extractor shares the parsed page); each extractor then

@@ -182,7 +182,7 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
              "`corpuscrawl train` procedure (`corpuscrawl.evaluation.datasets.fold_of`; fold 0 "
              "is the train/test split's test part)",
              "- scoring: word-level LCS; P/R/F1 from TP/FP/FN summed over documents; mean F1 "
-             "= per-document average (SPEC §2)",
+             "= per-document average",
              "- caveat: the learned extractors' design and hyper-parameters were chosen on the "
              "train split (inner validation parts, out-of-fold predictions), which is folds 1 … "
              f"{args.folds - 1}; fold 0 is the only fold no choice looked at", ""]

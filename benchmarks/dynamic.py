@@ -1,4 +1,4 @@
-"""Benchmarks of rendering and page interaction (SPEC §5, issue 6).
+"""Benchmarks of rendering and page interaction.
 
     .venv/bin/python benchmarks/dynamic.py latency --pages 10
         time per rendered page with 10 revealers and 5 scrolls (library, one page at a time)

@@ -182,7 +182,7 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
         f"- run: {when}, {elapsed / 60:.1f} min wall time; machine: {machine}",
         f"- documents: split `{split}`" + (f", first {limit} per dataset" if limit else "")
         + f"; scoring: word-level LCS, {'ASCII-only' if ascii_only else 'Unicode'} words, "
-        "P/R/F1 from TP/FP/FN summed over documents, mean F1 = per-document average (SPEC §2); "
+        "P/R/F1 from TP/FP/FN summed over documents, mean F1 = per-document average; "
         "snippet data: P/R/F1 from snippet counts (found \"with\" = TP, missing = FN, "
         "found \"without\" = FP)",
         "- docs/s: one process, same run; corpuscrawl extractors include the lxml parse of "

@@ -8,7 +8,7 @@ interleaved, document by document, in one process, so machine load (shared
 CPUs) affects them alike; docs/s of corpuscrawl extractors include parsing the
 HTML into a Page, peers include their own parsing (decoding the file is not
 timed).  Scores: word-level LCS, P/R/F1 from counts summed over documents and
-the per-document mean F1 (SPEC §2).  Peers come from ``benchmarks/peers.py``.
+the per-document mean F1.  Peers come from ``benchmarks/peers.py``.
 
 Out of domain: every page of the snippet datasets (``--snippets``, the trafilatura
 evaluation pages, mostly German) is run too and scored by its with/without snippets
@@ -56,7 +56,7 @@ PEERS = ("trafilatura", "readability-lxml", "justext-raw", "boilerpy3-article")
 COMPARED = ("auto", "sequence")
 #: Generated tables end here; the hand-written analysis below it survives re-runs.
 ANALYSIS_MARKER = "<!-- analysis -->"
-#: The lead over the best peer that issue 5 asks for.
+#: The lead over the best peer a learned extractor is expected to keep.
 TARGET_MARGIN = 0.02
 
 
@@ -254,7 +254,7 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
              f"- documents: the test part of `corpuscrawl.evaluation.datasets.split` (by id, "
              f"20 %) of each dataset, {n_docs} in all; models trained on the train part only",
              "- scoring: word-level LCS; P/R/F1 from TP/FP/FN summed over documents; mean F1 "
-             "= per-document average (SPEC §2)",
+             "= per-document average",
              "- docs/s: methods interleaved document by document in one process; ours include "
              "parsing the page, peers their own parsing; every method gets the page's URL "
              "(from the dataset's manifest, as `benchmarks/extraction.py` does)", ""]
