@@ -23,10 +23,9 @@ import threading
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from corpuscrawl.browse.localsite import LocalSite
 
-from corpuscrawl.browse.localsite import LocalSite  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 SITE = REPO / "tests" / "data" / "dynamic"
 
