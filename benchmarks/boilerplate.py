@@ -2,6 +2,11 @@
 
     .venv/bin/python benchmarks/boilerplate.py                    # everything
     .venv/bin/python benchmarks/boilerplate.py --extractors bte,justext --sections f1,overhead
+    PYTHONPATH=OTHER_CHECKOUT .venv/bin/python benchmarks/boilerplate.py --sections overhead
+
+The code measured is the ``corpuscrawl`` Python imports: run from the repository
+root with ``PYTHONPATH=$PWD`` (or an installed package), or with another checkout on
+``PYTHONPATH`` to time it side by side.
 
 What it does (results: benchmarks/results/boilerplate.md):
 
@@ -41,93 +46,29 @@ import hashlib
 import io
 import json
 import random
-import re
 import shlex
 import statistics
 import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-# --code DIR: time another checkout's corpuscrawl (the overhead section, side by side with
-# this one); read before the imports below, which must come from it.
-_CODE = sys.argv[sys.argv.index("--code") + 1] if "--code" in sys.argv[:-1] else str(REPO)
-sys.path.insert(0, str(Path(_CODE).resolve()))
-
-from corpuscrawl.boilerplate.detector import Detector, DetectorConfig  # noqa: E402
-from corpuscrawl.boilerplate.normalize import split_paragraphs  # noqa: E402
-from corpuscrawl.boilerplate.patterns import notice_kind  # noqa: E402
-
-try:
-    from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory  # noqa: E402
-except ImportError:  # --code of a checkout before 2026-11-22 19:00 (kept in history.py)
-    from corpuscrawl.boilerplate.history import SQLiteHistory  # type: ignore[no-redef]  # noqa: E402
-from corpuscrawl.boilerplate.stage import ExportStage  # noqa: E402
-from corpuscrawl.dedup import MinHasher, NearDuplicateIndex  # noqa: E402
-from corpuscrawl.evaluation.datasets import Dataset, datasets_root, is_test  # noqa: E402
-from corpuscrawl.evaluation.metrics import score  # noqa: E402
-from corpuscrawl.exporters import CorpusJsonLinesExporter  # noqa: E402
-from corpuscrawl.extract import get_extractor, names  # noqa: E402
-from corpuscrawl.html.page import Page, domain_of  # noqa: E402
-from corpuscrawl.items import Document  # noqa: E402
-
-GOLD_DATASETS = ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "readability",
-                 "scrapinghub")
-_CANONICAL_RE = re.compile(
-    rb"<link[^>]+rel=[\"']?canonical[\"']?[^>]*href=[\"']([^\"']+)"
-    rb"|<meta[^>]+property=[\"']og:url[\"'][^>]*content=[\"']([^\"']+)"
-    rb"|href=[\"']([^\"']+)[\"'][^>]*rel=[\"']canonical", re.I)
-
-
-@dataclass(frozen=True)
-class Doc:
-    dataset: str
-    id: str
-    domain: str
-    url: str
-    path: Path
-    gold: str
-
-    @property
-    def key(self) -> str:
-        return f"{self.dataset}/{self.id}"
-
-    @property
-    def test(self) -> bool:
-        return is_test(self.id)
-
-
-def page_domain(ds: Dataset, doc_id: str) -> tuple[str, str]:
-    url = ds.urls.get(doc_id, "")
-    if not url:
-        raw = ds.html_files[doc_id].read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        m = _CANONICAL_RE.search(raw)
-        url = next((g for g in m.groups() if g), b"").decode("latin-1") if m else ""
-    return domain_of(url), url
-
-
-def repeated_domains(root: Path) -> list[Doc]:
-    docs: list[Doc] = []
-    for name in GOLD_DATASETS:
-        ds = Dataset(root / name)
-        by_domain: dict[str, list[Doc]] = defaultdict(list)
-        for doc_id in ds.ids():
-            gold = ds.gold(doc_id)
-            if gold is None:
-                continue
-            domain, url = page_domain(ds, doc_id)
-            if domain:
-                by_domain[domain].append(Doc(name, doc_id, domain, url,
-                                             ds.html_files[doc_id], gold))
-        for group in by_domain.values():
-            if len(group) >= 2:
-                docs.extend(group)
-    return docs
+from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
+from corpuscrawl.boilerplate.normalize import split_paragraphs
+from corpuscrawl.boilerplate.patterns import notice_kind
+from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
+from corpuscrawl.boilerplate.stage import ExportStage
+from corpuscrawl.dedup import MinHasher, NearDuplicateIndex
+from corpuscrawl.evaluation.datasets import Dataset, datasets_root
+from corpuscrawl.evaluation.domains import Doc, repeated_domains
+from corpuscrawl.evaluation.metrics import score
+from corpuscrawl.evaluation.names import GOLD_DATASETS
+from corpuscrawl.evaluation.tables import markdown_table
+from corpuscrawl.exporters import CorpusJsonLinesExporter
+from corpuscrawl.extract import get_extractor, names
+from corpuscrawl.html.page import Page
+from corpuscrawl.items import Document
 
 
 def buildable_extractors(wanted: list[str] | None) -> dict[str, object]:
@@ -206,9 +147,8 @@ def clean_all(docs: list[Doc], texts: dict[str, str], config: DetectorConfig) ->
 
 
 def table(rows: list[list[str]], header: list[str]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines)
+    """One Markdown table (:func:`corpuscrawl.evaluation.tables.markdown_table`)."""
+    return "\n".join(markdown_table(header, rows))
 
 
 def f1_section(docs, outputs, scorer, config: DetectorConfig) -> str:
@@ -539,8 +479,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sections", default="grid,warm,f1,synthetic,overhead,breakdown,commit,dedup,prior",
                     help="comma-separated subset of: grid,warm,f1,synthetic,overhead,"
                          "breakdown,commit,dedup,prior")
-    ap.add_argument("--code", default=str(REPO),
-                    help="checkout whose corpuscrawl to time (the overhead section only)")
     ap.add_argument("--overhead-docs", type=int, default=400)
     ap.add_argument("--overhead-order",
                     choices=("cleaning-first", "alternate", "each-after-extraction"),

@@ -2,8 +2,8 @@
 
     # the code before a change, from git, and the code now:
     git archive HEAD corpuscrawl benchmarks | tar -x -C /tmp/before
-    .venv/bin/python benchmarks/boilerplate_identity.py --code /tmp/before --out /tmp/before.out
-    .venv/bin/python benchmarks/boilerplate_identity.py --out /tmp/after.out
+    PYTHONPATH=/tmp/before .venv/bin/python benchmarks/boilerplate_identity.py --out /tmp/before.out
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/boilerplate_identity.py --out /tmp/after.out
     .venv/bin/python benchmarks/boilerplate_identity.py --compare /tmp/before.out /tmp/after.out
 
 What it does: the ``bte`` outputs of the pages of the benchmark datasets whose
@@ -14,8 +14,8 @@ configurations (the defaults; judging from the first document; a small
 buffer that releases domains early; no prior and no near-duplicate check).
 One ``<configuration>.jsonl`` per configuration is written to ``--out``;
 ``--compare`` says whether two such directories are byte-identical.
-``--code`` runs another checkout of ``corpuscrawl`` (its extractor outputs
-are read from the same cache, so only the export stage differs).
+The ``corpuscrawl`` on ``PYTHONPATH`` is the code run (the extractor outputs are
+read from the same cache, so only the export stage differs).
 """
 
 from __future__ import annotations
@@ -27,27 +27,20 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-
 
 def export_all(out: Path, cache: Path, datasets: str | None, limit: int) -> None:
-    """Write one JSON Lines file per configuration for the code on sys.path."""
+    """Write one JSON Lines file per configuration for the corpuscrawl on PYTHONPATH."""
     import corpuscrawl
     from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
-    try:
-        from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
-    except ImportError:  # code before 2026-11-22 19:00 kept it in history.py
-        from corpuscrawl.boilerplate.history import SQLiteHistory  # type: ignore[no-redef]
+    from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
     from corpuscrawl.boilerplate.stage import ExportStage
     from corpuscrawl.dedup import NearDuplicateIndex
     from corpuscrawl.exporters import CorpusJsonLinesExporter
     from corpuscrawl.items import Document
     print(f"code: {Path(corpuscrawl.__file__).parent}")
     texts = json.loads((cache / "bte.json").read_text())
-    sys.path.insert(0, str(REPO / "benchmarks"))
-    from boilerplate import repeated_domains  # the benchmark's documents, in its order
-
     from corpuscrawl.evaluation.datasets import datasets_root
+    from corpuscrawl.evaluation.domains import repeated_domains  # boilerplate.py's documents
     docs = [d for d in repeated_domains(datasets_root(datasets)) if d.key in texts][:limit]
     configs = {
         "default": (DetectorConfig(), 1000, True),
@@ -89,7 +82,6 @@ def compare(a: Path, b: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--code", default=str(REPO), help="checkout whose corpuscrawl to run")
     ap.add_argument("--out", help="directory for the JSON Lines files")
     ap.add_argument("--compare", nargs=2, metavar="DIR", help="compare two --out directories")
     ap.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "cc-bench-bp"),
@@ -101,7 +93,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if compare(Path(args.compare[0]), Path(args.compare[1])) else 1
     if not args.out:
         ap.error("--out or --compare is required")
-    sys.path.insert(0, str(Path(args.code).resolve()))
     export_all(Path(args.out), Path(args.cache), args.datasets, args.limit)
     return 0
 

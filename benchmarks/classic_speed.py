@@ -1,4 +1,4 @@
-"""F1 and speed of the classic extractors (issue 4) next to BTE, in one process, one run.
+"""F1 and speed of the classic extractors next to BTE, in one process, one run.
 
 Pages are read and parsed once (``Page.clean_tree`` warmed, as in the crawl
 pipeline, where every extractor shares the parsed page); each extractor then
@@ -17,18 +17,13 @@ from __future__ import annotations
 import argparse
 import io
 import random
-import sys
 import time
 from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from corpuscrawl.evaluation.datasets import Dataset, datasets_root, split  # noqa: E402
-from corpuscrawl.evaluation.metrics import score, summarize  # noqa: E402
-from corpuscrawl.extract import get_extractor  # noqa: E402
-from corpuscrawl.html.page import Page  # noqa: E402
+from corpuscrawl.evaluation.datasets import Dataset, datasets_root, split
+from corpuscrawl.evaluation.metrics import score, summarize
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.html.page import Page
 
 EXTRACTORS = ("bte", "boilerpipe-default", "boilerpipe-article", "readability", "newsfeed",
               "energy", "linkblocks")

@@ -25,10 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from tests.resume_site import ResumeSite
 
-from tests.resume_site import ResumeSite  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:

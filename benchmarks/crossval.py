@@ -38,32 +38,25 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-from learned import (  # noqa: E402
-    BASE,
-    DATASETS,
-    PEERS,
-    fmt_table,
-    pooled,
-    sampling_section,
-    write_keeping_analysis,
-)
-from peers import available_peers  # noqa: E402
-
-from corpuscrawl.evaluation.datasets import datasets_root, fold_of  # noqa: E402
-from corpuscrawl.evaluation.metrics import Score, score, summarize  # noqa: E402
-from corpuscrawl.extract.learned.models import load_model  # noqa: E402
-from corpuscrawl.learn.model_files import save_model  # noqa: E402
-from corpuscrawl.learn.training import build_extractor, fit_model  # noqa: E402
-from corpuscrawl.learn.trainset import (  # noqa: E402
+from corpuscrawl.evaluation.datasets import datasets_root, fold_of
+from corpuscrawl.evaluation.lead import MARGIN_DEFAULT, pooled, sampling_section
+from corpuscrawl.evaluation.methods import PEER_SUFFIX, run_method
+from corpuscrawl.evaluation.metrics import Score, score, summarize
+from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, COMPARED, GOLD_DATASETS, PEERS
+from corpuscrawl.evaluation.peers import available_peers
+from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.extract.learned.models import load_model
+from corpuscrawl.learn.model_files import save_model
+from corpuscrawl.learn.training import build_extractor, fit_model
+from corpuscrawl.learn.trainset import (
     BaseOutputs,
     Doc,
     cache_dir,
     documents,
     package_hash,
 )
+
+REPO = Path(__file__).resolve().parent.parent
 
 #: Learned models cross-validated by default (the hybrids are the thesis' baselines, in
 #: ``benchmarks/learned.py``; here they would triple the run time).
@@ -93,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "crossval.md"))
     parser.add_argument("--folds", type=int, default=FOLDS_DEFAULT)
     parser.add_argument("--models", default=",".join(MODELS_DEFAULT))
-    parser.add_argument("--datasets", default=",".join(DATASETS))
+    parser.add_argument("--datasets", default=",".join(GOLD_DATASETS))
     parser.add_argument("--peers", default=",".join(PEERS), help="peer tools, or none")
     parser.add_argument("--limit", type=int, default=0,
                         help="at most N documents per dataset (a quick check, not a result)")
@@ -112,11 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no gold documents under {root} for {args.datasets}")
     folds = {d.key: fold_of(d.id, args.folds) for d in docs}
     models = [m for m in args.models.split(",") if m]
-    base = BaseOutputs(BASE)
+    base = BaseOutputs(CLASSIC_EXTRACTORS)
     peers, notes = available_peers([p for p in args.peers.split(",") if p and p != "none"])
     urls = {ds.name: ds.urls for ds in {d.dataset.name: d.dataset for d in docs}.values()}
     directory = cache_dir() / "crossval" / package_hash()
-    methods = [*models, *base.names, *(f"{p.name} (peer)" for p in peers)]
+    methods = [*models, *base.names, *(p.name + PEER_SUFFIX for p in peers)]
     scores: dict[str, dict[str, list[Score]]] = {m: {} for m in methods}
     per_fold: dict[str, dict[int, list[Score]]] = {m: {} for m in methods}
     doc_ids: list[str] = []
@@ -139,10 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             for n in base.names:
                 texts[n] = base.get(doc, n)
             for p in peers:
-                try:
-                    texts[f"{p.name} (peer)"] = p.extract(html, url)
-                except Exception:
-                    texts[f"{p.name} (peer)"] = ""
+                texts[p.name + PEER_SUFFIX] = run_method(p.extract, html, url)[0]
             row: dict[str, Any] = {"doc": doc.key, "fold": fold}
             for m in methods:
                 s = score(texts[m], doc.gold, with_levenshtein=False)
@@ -182,7 +172,7 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
              "`corpuscrawl train` procedure (`corpuscrawl.evaluation.datasets.fold_of`; fold 0 "
              "is the train/test split's test part)",
              "- scoring: word-level LCS; P/R/F1 from TP/FP/FN summed over documents; mean F1 "
-             "= per-document average (SPEC §2)",
+             "= per-document average",
              "- caveat: the learned extractors' design and hyper-parameters were chosen on the "
              "train split (inner validation parts, out-of-fold predictions), which is folds 1 … "
              f"{args.folds - 1}; fold 0 is the only fold no choice looked at", ""]
@@ -193,7 +183,7 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
         p = summarize(pooled(scores[m]))
         rows.append([m, *(f"{summarize(scores[m].get(ds, [])).f1:.4f}" for ds in ds_names),
                      f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}"])
-    lines += fmt_table(["method", *ds_names, "pooled F1", "pooled mean F1"], rows) + [""]
+    lines += markdown_table(["method", *ds_names, "pooled F1", "pooled mean F1"], rows) + [""]
     lines += ["## Who is first", ""]
     for m in models:
         behind = []
@@ -214,8 +204,9 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
         label = f"{fold} (test split)" if fold == 0 and args.folds == FOLDS_DEFAULT else str(fold)
         rows.append([label, str(len(per_fold[methods[0]].get(fold, []))),
                      *(f"{summarize(per_fold[m].get(fold, [])).f1:.4f}" for m in shown)])
-    lines += fmt_table(["fold", "docs", *shown], rows) + [""]
-    lines += sampling_section(scores, doc_ids, f"all {len(doc_ids)} documents")
+    lines += markdown_table(["fold", "docs", *shown], rows) + [""]
+    lines += sampling_section(scores, doc_ids, COMPARED, MARGIN_DEFAULT,
+                              f"all {len(doc_ids)} documents")
     lines += ["## By dataset, P/R/F1", ""]
     for ds in ds_names:
         lines += [f"### {ds}", ""]
@@ -224,8 +215,8 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
             s = summarize(scores[m].get(ds, []))
             rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
                          f"{s.f1:.4f}", f"{s.mean_f1:.4f}"])
-        lines += fmt_table(["method", "docs", "P", "R", "F1", "mean F1"], rows) + [""]
-    write_keeping_analysis(out, lines)
+        lines += markdown_table(["method", "docs", "P", "R", "F1", "mean F1"], rows) + [""]
+    write_keeping_notes(out, lines, ANALYSIS_MARKER)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Benchmarks of rendering and page interaction (SPEC §5, issue 6).
+"""Benchmarks of rendering and page interaction.
 
     .venv/bin/python benchmarks/dynamic.py latency --pages 10
         time per rendered page with 10 revealers and 5 scrolls (library, one page at a time)
@@ -23,10 +23,9 @@ import threading
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from corpuscrawl.browse.localsite import LocalSite
 
-from corpuscrawl.browse.localsite import LocalSite  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 SITE = REPO / "tests" / "data" / "dynamic"
 

@@ -30,11 +30,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from tests.crawl_helpers import run_crawl, stat  # noqa: E402
-from tests.dynamic_bed import PATTERN_SPECS, TestBed, score  # noqa: E402
+from tests.crawl_helpers import run_crawl, stat
+from tests.dynamic_bed import PATTERN_SPECS, TestBed, score
 
 _RENDER_LOG = re.compile(r"rendered (\S+) in ([\d.]+) s")
 

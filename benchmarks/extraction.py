@@ -38,17 +38,15 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # for peers.py when run as a script
-
-from peers import Peer, available_peers  # noqa: E402
-
-from corpuscrawl.evaluation.datasets import Dataset, datasets_root, list_datasets, split  # noqa: E402
-from corpuscrawl.evaluation.lcs import lcs_length, levenshtein  # noqa: E402
-from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name  # noqa: E402
-from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_texts, scored_ids  # noqa: E402
-from corpuscrawl.evaluation.snippets import SnippetSummary  # noqa: E402
-from corpuscrawl.extract.base import Extractor  # noqa: E402
-from corpuscrawl.html.page import Page  # noqa: E402
+from corpuscrawl.evaluation.datasets import Dataset, datasets_root, list_datasets, split
+from corpuscrawl.evaluation.lcs import lcs_length, levenshtein
+from corpuscrawl.evaluation.peers import Peer, available_peers
+from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
+from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_texts, scored_ids
+from corpuscrawl.evaluation.snippets import SnippetSummary
+from corpuscrawl.evaluation.tables import markdown_table, write_keeping_notes
+from corpuscrawl.extract.base import Extractor
+from corpuscrawl.html.page import Page
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "extraction.md"
 NOTES_MARKER = "<!-- notes: everything below this line is kept when the file is regenerated -->"
@@ -182,7 +180,7 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
         f"- run: {when}, {elapsed / 60:.1f} min wall time; machine: {machine}",
         f"- documents: split `{split}`" + (f", first {limit} per dataset" if limit else "")
         + f"; scoring: word-level LCS, {'ASCII-only' if ascii_only else 'Unicode'} words, "
-        "P/R/F1 from TP/FP/FN summed over documents, mean F1 = per-document average (SPEC §2); "
+        "P/R/F1 from TP/FP/FN summed over documents, mean F1 = per-document average; "
         "snippet data: P/R/F1 from snippet counts (found \"with\" = TP, missing = FN, "
         "found \"without\" = FP)",
         "- docs/s: one process, same run; corpuscrawl extractors include the lxml parse of "
@@ -200,8 +198,7 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
     ]
     header = ["method", *gold_names, *(f"{n} (snippets)" for n in snip_names),
               "macro F1 (gold sets)", "docs/s"]
-    out.append("| " + " | ".join(header) + " |")
-    out.append("|---|" + "---:|" * (len(header) - 1))
+    rows: list[list[str]] = []
 
     def macro(m: str) -> float:
         return statistics.fmean(by_key[n, m].summary.f1 for n in gold_names) if gold_names else 0.0
@@ -212,16 +209,15 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
         label = m + (" (peer)" if m in peer_names else "")
         cells = [_f(by_key[n, m].summary.f1) for n in names if n in gold_names]
         cells += [_f(by_key[n, m].summary.f1) for n in snip_names]
-        out.append(f"| {label} | " + " | ".join(cells)
-                   + f" | {_f(macro(m))} | {docs / secs if secs else 0:.1f} |")
+        rows.append([label, *cells, _f(macro(m)), f"{docs / secs if secs else 0:.1f}"])
+    out += markdown_table(header, rows, right_from=1)
     for n in names:
         snippets = n in snip_names
         out += ["", f"## {n}" + (" (snippets)" if snippets else ""), ""]
         cols = ["method", "docs", "precision", "recall", "F1", "mean F1"]
         cols += ["with found", "without absent"] if snippets else []
         cols += ["docs/s", "failures"]
-        out.append("| " + " | ".join(cols) + " |")
-        out.append("|---|" + "---:|" * (len(cols) - 1))
+        rows = []
         for m in sorted(methods, key=lambda m: -by_key[n, m].summary.f1):
             s = by_key[n, m].summary
             label = m + (" (peer)" if m in peer_names else "")
@@ -230,7 +226,8 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
                 row += [_f(s.with_found_share), _f(s.without_absent_share)]
             secs = seconds[n, m]
             row += [f"{s.documents / secs if secs else 0:.1f}", str(failures[n, m])]
-            out.append("| " + " | ".join(row) + " |")
+            rows.append(row)
+        out += markdown_table(cols, rows, right_from=1)
     if notes:
         out += ["", "## Not run", ""] + [f"- {note}" for note in notes]
     return "\n".join(out) + "\n"
@@ -281,14 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         evaluations=evaluations, seconds=seconds, failures=failures, methods=methods,
         notes=notes, elapsed=elapsed, peer_names={p.name for p in peers},
     )
-    old_notes = ""
-    if args.out.is_file():
-        previous = args.out.read_text(encoding="utf-8")
-        if NOTES_MARKER in previous:
-            old_notes = previous.split(NOTES_MARKER, 1)[1]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n" + NOTES_MARKER + (old_notes or "\n"), encoding="utf-8")
-    print(f"wrote {args.out}")
+    write_keeping_notes(args.out, text.rstrip("\n").split("\n"), NOTES_MARKER)
     for ev in evaluations:
         s = ev.summary
         extra = (f" with={s.with_found_share:.3f} without-absent={s.without_absent_share:.3f}"

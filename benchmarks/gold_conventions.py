@@ -11,7 +11,7 @@ match all of them.  This measures one disagreement that is easy to pin down, the
   by keeping headlines the gold leaves out, and the recall it loses by dropping those
   the gold keeps (model-free: no extractor runs here);
 * on the *test* split, how often each method's output contains it (``auto`` and
-  ``sequence`` never trained on these pages; the peers come from ``benchmarks/peers.py``),
+  ``sequence`` never trained on these pages; the peers come from ``corpuscrawl.evaluation.peers``),
   and each method's summed F1 as extracted and with the headline as the gold has it: about
   what a headline decision matching the gold's would add to it.
 
@@ -29,14 +29,14 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from corpuscrawl.evaluation.datasets import datasets_root
+from corpuscrawl.evaluation.methods import build_methods, run_method
+from corpuscrawl.evaluation.metrics import Score, score, summarize, tokenize
+from corpuscrawl.evaluation.names import GOLD_DATASETS
+from corpuscrawl.evaluation.tables import markdown_table
+from corpuscrawl.learn.trainset import Doc, documents
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-from learned import DATASETS, build_methods, fmt_table  # noqa: E402
-
-from corpuscrawl.evaluation.datasets import datasets_root  # noqa: E402
-from corpuscrawl.evaluation.metrics import Score, score, summarize, tokenize  # noqa: E402
-from corpuscrawl.learn.trainset import Doc, documents  # noqa: E402
 
 #: Methods whose outputs are checked for the headline on the test split.
 METHODS = ("auto", "sequence", "readability", "boilerpipe-article", "trafilatura",
@@ -124,10 +124,7 @@ def method_rows(root: Path, names: Sequence[str], methods: dict
                 gold_kept[name] += not left_out
             html = doc.dataset.read_html(doc.id)
             for method, run in methods.items():
-                try:
-                    text = run(html, urls.get(doc.id, ""))
-                except Exception:  # a failing peer keeps nothing
-                    text = ""
+                text, _ = run_method(run, html, urls.get(doc.id, ""))
                 out = tokenize(text)
                 has = bool(words) and contains(out, words)
                 kept[method][name] += has
@@ -168,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out",
                         default=str(REPO / "benchmarks" / "results" / "gold_conventions.md"))
-    parser.add_argument("--datasets", default=",".join(DATASETS))
+    parser.add_argument("--datasets", default=",".join(GOLD_DATASETS))
     args = parser.parse_args(argv)
     started = time.monotonic()
     root = datasets_root()
@@ -196,13 +193,13 @@ def main(argv: list[str] | None = None) -> int:
         "positives where the gold leaves it out; *kept* is what dropping every headline "
         "costs in false negatives where the gold keeps it.",
         "",
-        *fmt_table(["dataset", "pages", "with a headline", "gold keeps it",
+        *markdown_table(["dataset", "pages", "with a headline", "gold keeps it",
                     "left-out headline words per 100 gold words",
                     "kept headline words per 100 gold words"], gold),
         "",
         "## Which methods keep it? (test split, pages with a headline)",
         "",
-        *fmt_table(["method", *names, "all"], kept),
+        *markdown_table(["method", *names, "all"], kept),
         "",
         "## What the headline is worth (test split, summed F1 over every page)",
         "",
@@ -211,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         "the gold's would add (the first occurrence is removed; where a second one is the "
         "headline the gold aligns with, a figure drops by a hair).",
         "",
-        *fmt_table(["method", *names, "pooled"], f1_rows),
+        *markdown_table(["method", *names, "pooled"], f1_rows),
         "",
     ]
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")

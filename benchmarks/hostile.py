@@ -206,7 +206,6 @@ _WORKER: dict = {}
 
 
 def _worker_init(extractor: str) -> None:
-    sys.path.insert(0, str(REPO))
     _WORKER["extraction"] = build_extraction(extractor)
 
 

@@ -8,7 +8,7 @@ interleaved, document by document, in one process, so machine load (shared
 CPUs) affects them alike; docs/s of corpuscrawl extractors include parsing the
 HTML into a Page, peers include their own parsing (decoding the file is not
 timed).  Scores: word-level LCS, P/R/F1 from counts summed over documents and
-the per-document mean F1 (SPEC §2).  Peers come from ``benchmarks/peers.py``.
+the per-document mean F1.  Peers come from ``corpuscrawl.evaluation.peers``.
 
 Out of domain: every page of the snippet datasets (``--snippets``, the trafilatura
 evaluation pages, mostly German) is run too and scored by its with/without snippets
@@ -28,63 +28,33 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-from peers import available_peers  # noqa: E402
-
-from corpuscrawl.evaluation.datasets import Dataset, datasets_root  # noqa: E402
-from corpuscrawl.evaluation.metrics import Score, score, summarize  # noqa: E402
-from corpuscrawl.evaluation.sampling import bootstrap_difference, influential_pages  # noqa: E402
-from corpuscrawl.evaluation.snippets import (  # noqa: E402
+from corpuscrawl.evaluation.datasets import Dataset, datasets_root
+from corpuscrawl.evaluation.lead import MARGIN_DEFAULT, pooled, sampling_section
+from corpuscrawl.evaluation.methods import build_methods, timed
+from corpuscrawl.evaluation.metrics import Score, score, summarize
+from corpuscrawl.evaluation.names import (
+    CLASSIC_EXTRACTORS,
+    COMPARED,
+    GOLD_DATASETS,
+    LEARNED_EXTRACTORS,
+    PEERS,
+    SNIPPET_DATASETS,
+)
+from corpuscrawl.evaluation.snippets import (
     SnippetScore,
     score_snippets,
     summarize_snippets,
 )
-from corpuscrawl.extract import get_extractor  # noqa: E402
-from corpuscrawl.html.page import Page  # noqa: E402
-from corpuscrawl.learn.trainset import documents  # noqa: E402
+from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.html.page import Page
+from corpuscrawl.learn.trainset import documents
 
-DATASETS = ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "readability", "scrapinghub")
-#: Snippet datasets run whole as out-of-domain pages (no model trains on them).
-SNIPPET_DATASETS = ("trafilatura",)
-BASE = ("bte", "justext", "boilerpipe-default", "boilerpipe-article", "readability",
-        "newsfeed", "energy", "linkblocks")
-LEARNED = ("hybrid-a", "segment-svm", "hybrid-b", "sequence", "auto")
-PEERS = ("trafilatura", "readability-lxml", "justext-raw", "boilerpy3-article")
-#: Learned methods whose lead over the best peer is put through the bootstrap.
-COMPARED = ("auto", "sequence")
-#: Generated tables end here; the hand-written analysis below it survives re-runs.
-ANALYSIS_MARKER = "<!-- analysis -->"
-#: The lead over the best peer that issue 5 asks for.
-TARGET_MARGIN = 0.02
+REPO = Path(__file__).resolve().parent.parent
 
-
-def build_methods(names: list[str]) -> tuple[dict, list[str]]:
-    """name -> callable(html, url) -> text, for corpuscrawl extractors and peers."""
-    methods: dict = {}
-    notes: list[str] = []
-    for name in names:
-        if name in PEERS:
-            continue
-        try:
-            extractor = get_extractor(name)
-        except Exception as exc:
-            notes.append(f"{name} not available: {exc}")
-            continue
-        methods[name] = (lambda ex: lambda html, url: ex.extract(Page.from_html(html, url)))(
-            extractor)
-    peers, peer_notes = available_peers([n for n in names if n in PEERS])
-    notes += peer_notes
-    for peer in peers:
-        methods[f"{peer.name} (peer)"] = peer.extract
-    return methods, notes
-
-
-def fmt_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Markdown table lines."""
-    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + \
-        ["| " + " | ".join(r) + " |" for r in rows]
+DATASETS = GOLD_DATASETS
+BASE = CLASSIC_EXTRACTORS
+LEARNED = LEARNED_EXTRACTORS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     root = datasets_root()
     names = [*LEARNED, *BASE, *PEERS]
-    methods, notes = build_methods(names)
+    methods, notes = build_methods(names, PEERS)
     scores: dict[str, dict[str, list[Score]]] = {m: {} for m in methods}
     seconds: Counter[str] = Counter()
     failures: Counter[str] = Counter()
@@ -137,20 +107,6 @@ def main(argv: list[str] | None = None) -> int:
     write_report(Path(args.out), args, methods, scores, seconds, failures, choices, oracle,
                  n_docs, notes, time.monotonic() - started, doc_ids, snippets)
     return 0
-
-
-def timed(name: str, run, html: str, url: str, seconds: Counter[str],
-          failures: Counter[str]) -> str:
-    """``run(html, url)`` with its time added to ``seconds[name]``; a failure counts in
-    ``failures`` and extracts nothing."""
-    t0 = time.perf_counter()
-    try:
-        text = run(html, url)
-    except Exception:
-        text = ""
-        failures[name] += 1
-    seconds[name] += time.perf_counter() - t0
-    return text
 
 
 def run_snippets(root: Path, names: list[str], methods: dict, limit: int, notes: list[str]
@@ -198,42 +154,9 @@ def snippet_section(ds_name: str, scores: dict[str, list[SnippetScore]],
             "missing a false negative; a \"without\" snippet found is a false positive "
             "(whitespace-normalised substring match, `corpuscrawl.evaluation.snippets`). The "
             "learned models never saw these pages; trafilatura's authors evaluate on them, so "
-            "for that peer they are not out of domain.", ""] + fmt_table(
+            "for that peer they are not out of domain.", ""] + markdown_table(
         ["method", "docs", "P", "R", "F1", "mean F1", "with found", "without absent", "docs/s",
          "failures"], rows) + [""]
-
-
-def pooled(per_ds: dict[str, list[Score]]) -> list[Score]:
-    """All documents' scores of one method."""
-    return [s for v in per_ds.values() for s in v]
-
-
-def sampling_section(scores, doc_ids: list[str], population: str = "the test documents"
-                     ) -> list[str]:
-    """Bootstrap intervals of each compared method's pooled lead over the best peer."""
-    peers = [m for m in scores if m.endswith("(peer)")]
-    mine = [m for m in COMPARED if m in scores]
-    if not peers or not mine:
-        return []
-    best = max(peers, key=lambda m: summarize(pooled(scores[m])).f1)
-    strata = [k.split("/", 1)[0] for k in doc_ids]
-    lines = ["## Is the lead more than the sample of pages?", "",
-             f"Pooled summed-F1 difference to the best peer ({best}); 95 % interval of a "
-             f"stratified bootstrap over {population} (2 000 resamples, documents drawn "
-             "within each dataset; `corpuscrawl.evaluation.sampling`), the share of resamples "
-             f"in which the lead is at least {TARGET_MARGIN * 100:.0f} points, and the pages "
-             "whose removal moves the difference most (leave-one-out change).", ""]
-    rows = []
-    for m in mine:
-        a, b = pooled(scores[m]), pooled(scores[best])
-        d = bootstrap_difference(a, b, strata)
-        pages = influential_pages(a, b, doc_ids)
-        rows.append([m, f"{d.observed * 100:+.2f}", f"{d.low * 100:+.2f} to {d.high * 100:+.2f}",
-                     f"{d.share_at_least(0.0):.0%}", f"{d.share_at_least(TARGET_MARGIN):.0%}",
-                     pages])
-    return lines + fmt_table(["method", "lead (points)", "95 % interval", "resamples ahead",
-                      f"resamples ≥ +{TARGET_MARGIN * 100:.0f}", "pages moving it most"],
-                     rows) + [""]
 
 
 def write_report(out: Path, args, methods, scores, seconds, failures, choices, oracle,
@@ -254,7 +177,7 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
              f"- documents: the test part of `corpuscrawl.evaluation.datasets.split` (by id, "
              f"20 %) of each dataset, {n_docs} in all; models trained on the train part only",
              "- scoring: word-level LCS; P/R/F1 from TP/FP/FN summed over documents; mean F1 "
-             "= per-document average (SPEC §2)",
+             "= per-document average",
              "- docs/s: methods interleaved document by document in one process; ours include "
              "parsing the page, peers their own parsing; every method gets the page's URL "
              "(from the dataset's manifest, as `benchmarks/extraction.py` does)", ""]
@@ -270,7 +193,7 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
         cells += [f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}",
                   f"{len(pooled(scores[m])) / seconds[m]:.1f}" if seconds[m] else "-"]
         rows.append(cells)
-    lines += fmt_table(header, rows) + [""]
+    lines += markdown_table(header, rows) + [""]
     for ds in [*ds_names, "pooled"]:
         lines += [f"## {ds}", ""]
         rows = []
@@ -279,7 +202,7 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
             rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
                          f"{s.f1:.4f}", f"{s.mean_precision:.4f}", f"{s.mean_recall:.4f}",
                          f"{s.mean_f1:.4f}", str(failures[m])])
-        lines += fmt_table(["method", "docs", "P", "R", "F1", "mean P", "mean R", "mean F1",
+        lines += markdown_table(["method", "docs", "P", "R", "F1", "mean P", "mean R", "mean F1",
                             "failures"], rows) + [""]
     if choices:
         total = sum(choices.values())
@@ -291,22 +214,10 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
                   f"chosen with the gold text): pooled F1 {o.f1:.4f}; "
                   + ", ".join(f"{ds} {summarize(v).f1:.4f}" for ds, v in oracle.items()), ""]
     if len(doc_ids) == n_docs:
-        lines += sampling_section(scores, list(doc_ids))
+        lines += sampling_section(scores, list(doc_ids), COMPARED, MARGIN_DEFAULT)
     for ds_name, (snip_scores, snip_seconds, snip_failures) in (snippets or {}).items():
         lines += snippet_section(ds_name, snip_scores, snip_seconds, snip_failures)
-    write_keeping_analysis(out, lines)
-
-
-def write_keeping_analysis(out: Path, lines: list[str]) -> None:
-    """Write a report's generated ``lines``, then the hand-written analysis that followed
-    :data:`ANALYSIS_MARKER` in the previous version of ``out``."""
-    lines = [*lines, ANALYSIS_MARKER, ""]
-    previous = out.read_text(encoding="utf-8") if out.is_file() else ""
-    if ANALYSIS_MARKER in previous:
-        lines.append(previous.split(ANALYSIS_MARKER, 1)[1].strip())
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {out}", file=sys.stderr)
+    write_keeping_notes(out, lines, ANALYSIS_MARKER)
 
 
 if __name__ == "__main__":

@@ -30,10 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from tests.recrawl_site import ChangingSite, SiteServer
 
-from tests.recrawl_site import ChangingSite, SiteServer  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 #: The crawler measured, not a polite guest: one local host, no delays.
 SETTINGS = {"CONCURRENT_REQUESTS": "16", "CONCURRENT_REQUESTS_PER_DOMAIN": "16",

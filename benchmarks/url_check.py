@@ -2,21 +2,21 @@
 
 200 pages, each with the same 40 menu links and 10 links of its own (with a
 tracking parameter) — the shape of a news site's link stream.  Run it on two
-checkouts side by side to compare: ``python benchmarks/url_check.py REPO_DIR``.
+checkouts side by side to compare: ``PYTHONPATH=CHECKOUT python benchmarks/url_check.py``.
 """
 
 from __future__ import annotations
 
-import sys
 import timeit
 from pathlib import Path
 
 
 def main() -> None:
-    """Print links/s of ``normalize_url`` from the checkout given (default: this one)."""
-    repo = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent)
-    sys.path.insert(0, str(repo))
+    """Print links/s of ``normalize_url`` of the corpuscrawl on ``PYTHONPATH``."""
+    import corpuscrawl
     from corpuscrawl.net.urls import normalize_url
+
+    repo = Path(corpuscrawl.__file__).resolve().parent.parent
 
     menu = [f"https://www.example.com/section/{i}/" for i in range(40)]
     pages = [menu + [f"https://www.example.com/news/{p}/story-{j}.html?utm_source=x&id={j}"

@@ -1,6 +1,6 @@
 """Link sources besides page links: sitemaps, robots.txt ``Sitemap:`` lines, RSS/Atom feeds.
 
-Seed 003 §4.3 points at feeds and sitemaps as link sources.  Everything here
+Komporday's thesis (§4.3) points at feeds and sitemaps as link sources.  Everything here
 parses bytes the crawler already downloaded; nothing fetches.
 """
 
@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from lxml import etree
+from protego import Protego
 from scrapy.robotstxt import ProtegoRobotParser
 from scrapy.utils.gz import gunzip
 
@@ -95,13 +96,12 @@ def parse_sitemap(body: bytes, base_url: str = "",
 
 
 def sitemaps_from_robots(text: str, base_url: str) -> list[str]:
-    """URLs of the ``Sitemap:`` lines of a robots.txt (case-insensitive, relative allowed)."""
-    out = []
-    for line in text.splitlines():
-        key, _, value = line.partition(":")
-        if key.strip().lower() == "sitemap" and value.strip():
-            out.append(join_url(base_url, value))
-    return out
+    """URLs of the ``Sitemap:`` lines of a robots.txt, joined with ``base_url``.
+
+    Protego (Scrapy's robots.txt parser) reads the lines: case-insensitive,
+    comments stripped, relative URLs allowed.
+    """
+    return [join_url(base_url, url) for url in Protego.parse(text).sitemaps]
 
 
 class SitemapRobotParser(ProtegoRobotParser):
@@ -115,8 +115,7 @@ class SitemapRobotParser(ProtegoRobotParser):
 
     def __init__(self, robotstxt_body: bytes, spider: Any = None) -> None:
         super().__init__(robotstxt_body, spider)
-        text = robotstxt_body.decode("utf-8", errors="ignore")
-        self.sitemaps: list[str] = sitemaps_from_robots(text, "")
+        self.sitemaps: list[str] = list(self.rp.sitemaps)
 
 
 def parse_feed(body: bytes, base_url: str = "",

@@ -9,8 +9,8 @@ feed, and the stats must count each document once.  So:
   driver: it submits every :class:`~corpuscrawl.items.Document` to the
   crawl's :class:`~corpuscrawl.boilerplate.stage.ExportStage`, counts the
   stats, and attaches the outcomes that became final to the item it returns
-  (a side table keyed by the item, cleared when the item is garbage
-  collected).  It never drops an item: a held cold-start document still
+  (an attribute of the item, :data:`RELEASED_ATTRIBUTE`, not one of its fields:
+  the feeds read it and never write it; it goes when the item goes).  It never drops an item: a held cold-start document still
   travels to the feeds, which simply write nothing for it yet.
 * the feed exporters (:mod:`corpuscrawl.exporters`; in Scrapy 2.12+ they are
   built with ``from_crawler``) write, for each item they are handed, the
@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import weakref
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +83,8 @@ logger = logging.getLogger("corpuscrawl.export")
 HISTORY_FILE_DEFAULT = "corpuscrawl-history.sqlite3"
 #: Request meta key marking an error-page probe.
 PROBE_META = "corpuscrawl_error_probe"
+#: Attribute of a Document holding the outcomes the export stage released with it.
+RELEASED_ATTRIBUTE = "_corpuscrawl_released"
 #: Statuses whose body is taken as the site template (a soft 404 answering 200 is not).
 ERROR_STATUSES = frozenset({404, 410})
 STATS_PREFIX = "corpuscrawl/export/"
@@ -179,18 +180,16 @@ class ExportState:
         self.driven = False
         #: Set by the pipeline's close_spider: the last outcomes, written by every live feed.
         self.final: list[Outcome] | None = None
-        self._attached: dict[int, list[Outcome]] = {}
         self._reported: Counter[str] = Counter()
         #: Documents exported per domain (the crawl summary's per-domain figure).
         self.exported_by_domain: Counter[str] = Counter()
         crawler.signals.connect(self.close, signal=signals.engine_stopped)
 
     def attach(self, item: Any, outcomes: list[Outcome]) -> None:
-        """Remember the outcomes released while ``item`` was processed, for the feeds."""
-        key = id(item)
-        self._attached[key] = outcomes
+        """Carry the outcomes released while ``item`` was processed on the item itself, for
+        the feeds and the ``item_scraped`` handlers (resume ledger, recrawl, cluster)."""
+        setattr(item, RELEASED_ATTRIBUTE, outcomes)
         self._count_exported(outcomes)
-        weakref.finalize(item, self._attached.pop, key, None)
 
     def _count_exported(self, outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
@@ -200,7 +199,7 @@ class ExportState:
 
     def released_with(self, item: Any) -> list[Outcome] | None:
         """The outcomes attached to ``item`` (None when the stage never saw it)."""
-        return self._attached.get(id(item))
+        return getattr(item, RELEASED_ATTRIBUTE, None)
 
     def report_stats(self) -> None:
         """Copy the stage's counters that changed into the crawler stats."""

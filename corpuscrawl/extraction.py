@@ -36,7 +36,7 @@ from corpuscrawl.rules import DomainRule, DomainRules
 logger = logging.getLogger("corpuscrawl.extraction")
 
 
-#: Coherent-text splitters (seed 004) for ``CORPUSCRAWL_SPLIT_METHOD``.
+#: Coherent-text splitters (Dorosz's coherent-text paper) for ``CORPUSCRAWL_SPLIT_METHOD``.
 SPLIT_METHODS = ("linkblocks", "energy")
 
 

@@ -23,7 +23,7 @@ class Document:
     ``text`` holds paragraphs separated by newlines.  ``extractor`` names the
     method (or ``template-<name>``) that produced it.  With
     ``CORPUSCRAWL_SPLIT_COHERENT`` a page yields one document per coherent text
-    (seed 004), numbered by ``unit_index`` with its ``unit_kind`` (body, teaser,
+    (Dorosz's coherent-text paper), numbered by ``unit_index`` with its ``unit_kind`` (body, teaser,
     text).  ``removed_boilerplate``
     and ``boilerplate_hashes`` are filled by the export stage when it removes
     paragraphs that repeat across the domain's history.

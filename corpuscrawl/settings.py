@@ -23,7 +23,7 @@ TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = "INFO"
 FEED_EXPORT_ENCODING = "utf-8"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
-# Pages over this size are skipped (SPEC §1: "skips ... oversized pages").
+# Pages over this size are skipped.
 DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 0
 # The crawl is focused: requests carry a relevance priority; breadth-first among equals.
@@ -68,7 +68,7 @@ CORPUSCRAWL_DOMAINS: dict = {}
 CORPUSCRAWL_RULES_FILE = None
 #: Where the raw HTML of pages whose extraction failed is kept ("" = do not keep).
 CORPUSCRAWL_FAILED_DIR = "failed_pages"
-#: Write each coherent text of a page (seed 004: title+teaser units, article body, ...) as a
+#: Write each coherent text of a page (Dorosz's coherent-text paper: title+teaser units, article body, ...) as a
 #: document of its own instead of one main text per page.
 CORPUSCRAWL_SPLIT_COHERENT = False
 #: How pages are split into coherent texts: "linkblocks" (link-position rules) or "energy".
@@ -115,7 +115,7 @@ CORPUSCRAWL_DEDUP_SHINGLE_WORDS = 5
 #: MinHash functions per signature.
 CORPUSCRAWL_DEDUP_NUM_PERM = 128
 
-# --- rendering and page interaction (corpuscrawl.browse, SPEC §5) -------------
+# --- rendering and page interaction (corpuscrawl.browse) -------------
 # The add-on installs scrapy-playwright with Debian's Chromium only when some rendering
 # can happen (CORPUSCRAWL_RENDER != "never" or a domain rule asks for it).
 ADDONS = {"corpuscrawl.browse.render.RenderingAddon": 100}

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -33,11 +32,9 @@ def datasets_dir() -> Path:
 
 
 @pytest.fixture
-def benchmark_module() -> Iterator[Callable[[str], ModuleType]]:
-    """Loader of a script in ``benchmarks/`` by name, with that directory importable for the
-    script's own imports (``peers``, ``learned``) while the test runs."""
+def benchmark_module() -> Callable[[str], ModuleType]:
+    """Loader of a script in ``benchmarks/`` by name (scripts import only corpuscrawl)."""
     bench_dir = REPO_DIR / "benchmarks"
-    sys.path.insert(0, str(bench_dir))
 
     def load(name: str) -> ModuleType:
         spec = importlib.util.spec_from_file_location(f"bench_{name}", bench_dir / f"{name}.py")
@@ -46,7 +43,4 @@ def benchmark_module() -> Iterator[Callable[[str], ModuleType]]:
         spec.loader.exec_module(module)
         return module
 
-    try:
-        yield load
-    finally:
-        sys.path.remove(str(bench_dir))
+    return load

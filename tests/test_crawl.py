@@ -45,7 +45,7 @@ def test_robots_offsite_and_non_html_are_respected(crawl):
     assert not any("private" in d["url"] for d in docs)
     assert not any("example.org" in d["url"] or d["url"].endswith(".pdf") for d in docs)
     assert stat(log, "robotstxt/forbidden") >= 1
-    assert stat(log, "corpuscrawl/offsite") >= 1
+    assert stat(log, "offsite/filtered") >= 1
     assert stat(log, "corpuscrawl/skipped_extension") >= 1
 
 

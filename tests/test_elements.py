@@ -18,7 +18,7 @@ from corpuscrawl.browse.elements import (
 )
 
 INDEX = "http://index.hu/tudomany/2017/03/06/cikk/"
-# The seed's two dex.hu examples (003 §9.1): an inner and an outer link through one proxy.
+# The seed's two dex.hu examples (Komporday's thesis §9.1): an inner and an outer link through one proxy.
 DEX_INNER = ("http://dex.hu/x.php?id=inxcl&url=http%3A%2F%2Findex.hu%2Ftudomany%2F2017%2F03%2F06"
              "%2Fnem_periodikusan_csapodnak_a_foldre_az_aszteroidak%2F")
 DEX_OUTER = ("http://dex.hu/x.php?id=inxpfb&url=http%3A%2F%2Fwww.portfolio.hu%2Fgazdasag%2F"

@@ -1,4 +1,4 @@
-"""Node energy (seed 004 §3.1): formula, descent, coverage, and portal splitting."""
+"""Node energy (Dorosz's coherent-text paper §3.1): formula, descent, coverage, and portal splitting."""
 
 from __future__ import annotations
 

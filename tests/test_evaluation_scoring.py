@@ -1,4 +1,4 @@
-"""Scoring method directories and the evaluation.csv format (SPEC §2)."""
+"""Scoring method directories and the evaluation.csv format."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The 37-value feature vector of seed 000 §4.2.1, checked against hand-computed values."""
+"""The 37-value feature vector of Bakić's thesis §4.2.1, checked against hand-computed values."""
 
 from __future__ import annotations
 

@@ -36,4 +36,40 @@ def test_bad_links_before_good_ones_do_not_lose_the_page_links(tmp_path):
     assert stat(log, "corpuscrawl/links_skipped/bad_port") == 2
     assert stat(log, "corpuscrawl/links_skipped/too_long") == 2
     assert stat(log, "corpuscrawl/links_skipped/bad_host") >= 2
-    assert stat(log, "corpuscrawl/offsite") >= 2  # ::1 and the IDN host are valid, only offsite
+    assert stat(log, "offsite/filtered") >= 2  # ::1 and the IDN host are valid, only offsite
+
+
+def _spider(**args):
+    from scrapy.crawler import Crawler
+    from scrapy.settings import Settings
+    from scrapy.statscollectors import MemoryStatsCollector
+
+    from corpuscrawl.spiders.corpus import CorpusSpider
+
+    settings = Settings()
+    settings.setmodule("corpuscrawl.settings", priority="project")
+    crawler = Crawler(CorpusSpider, settings)
+    spider = CorpusSpider.from_crawler(crawler, **args)
+    crawler.stats = MemoryStatsCollector(crawler)
+    return spider
+
+
+def test_offsite_is_left_to_scrapy_with_the_seeds_domains():
+    spider = _spider(seeds="http://www.example.com/,https://пример.испытание/",
+                     domains="Example.ORG")
+    assert spider.allowed_domains == ["example.com", "example.org", "xn--e1afmkfd.xn--80akhbyknj4f"]
+    assert _spider(seeds="http://www.example.com/", any_domain="1").allowed_domains == []
+    request = spider.follow("http://elsewhere.net/page.html", 1)
+    assert request is not None and not request.meta.get("allow_offsite")
+
+
+def test_links_that_may_leave_the_site_pass_the_same_filters():
+    spider = _spider(seeds="http://www.example.com/")
+    outer = spider.follow("http://elsewhere.net/a.html?utm_source=x", 1, allow_offsite=True)
+    assert outer is not None and outer.meta["allow_offsite"]
+    assert outer.url == "http://elsewhere.net/a.html"
+    assert spider.follow("http://elsewhere.net/report.pdf", 1, allow_offsite=True) is None
+    assert spider.follow("javascript:void(0)", 1, allow_offsite=True) is None
+    stats = spider.crawler.stats
+    assert stats.get_value("corpuscrawl/skipped_extension") == 1
+    assert stats.get_value("corpuscrawl/links_skipped/scheme") == 1

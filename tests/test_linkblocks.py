@@ -1,4 +1,4 @@
-"""Link-position rules (seed 004 §3.2): link structures, teasers, inline links, coherent texts."""
+"""Link-position rules (Dorosz's coherent-text paper §3.2): link structures, teasers, inline links, coherent texts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Word-level LCS scoring of one document and summed aggregation over a set (SPEC §2)."""
+"""Word-level LCS scoring of one document and summed aggregation over a set."""
 
 from __future__ import annotations
 

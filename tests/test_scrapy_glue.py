@@ -69,6 +69,25 @@ def test_two_feeds_write_the_same_cleaned_documents_and_stats_count_once(tmp_pat
     assert stats["corpuscrawl/export/dropped_boilerplate"] == 1
     assert stats["corpuscrawl/export/dropped_duplicates"] == 1
     assert stats["corpuscrawl/export/paragraphs_removed"] == 8
+    # the outcomes travel on the item, outside its fields: no feed writes them
+    assert all(set(r) == set(Document.__dataclass_fields__) for r in rows)
+
+
+def test_the_released_documents_travel_on_the_item_and_die_with_it(tmp_path):
+    import gc
+    import weakref
+
+    crawler = get_crawler(settings_dict=settings(tmp_path, CORPUSCRAWL_BOILERPLATE_ENABLED=False))
+    pipeline = ExportStagePipeline.from_crawler(crawler)
+    state = existing_state(crawler)
+    item = pipeline.process_item(documents(1)[0])
+    outcomes = state.released_with(item)
+    assert [o.document.url for o in outcomes] == [item.url]
+    assert state.released_with(documents(1)[0]) is None  # a document the stage never saw
+    gone = weakref.ref(item)
+    del item, outcomes
+    gc.collect()
+    assert gone() is None
 
 
 def test_exporters_write_items_unchanged_without_the_pipeline(tmp_path):

@@ -1,4 +1,4 @@
-"""The thesis' div/table segmentation (seed 000 §6.3.4) on hand-written pages."""
+"""The thesis' div/table segmentation (Bakić's thesis §6.3.4) on hand-written pages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Template syntax (seed 000 §4.6): every selector form, nesting, errors naming file and line."""
+"""Template syntax (Bakić's thesis §4.6): every selector form, nesting, errors naming file and line."""
 
 from pathlib import Path
 

@@ -29,5 +29,4 @@ def open_history(location: str | Path, commit_every: int | None = None,
     return SQLiteHistory(text, commit_every=commit_every or COMMIT_EVERY_DEFAULT)
 
 
-
 __all__ = ["open_history"]

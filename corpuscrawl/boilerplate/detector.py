@@ -1,6 +1,6 @@
 """Which paragraphs of a document are its domain's boilerplate.
 
-Source: SPEC §6 (seed 002, end): notices "do not change or change very
+Source: NewsFeed (Trampuš & Novak), end: notices "do not change or change very
 infrequently, they would be easy to detect" given the previous articles of
 the domain; the site-level methods the spec cites (Bar-Yossef & Rajagopalan,
 Site Style Tree, Gibson et al.) share the idea that blocks repeated across a
@@ -15,7 +15,7 @@ site's pages are template.  A paragraph is boilerplate of its domain when
    (:mod:`corpuscrawl.boilerplate.patterns`); this works on a domain's very
    first page.
 
-Deviation from the seed: the seed gives no rule, only the observation; the
+Deviation from the source: NewsFeed gives no rule, only the observation; the
 rule and its defaults were chosen by measurement on the benchmark datasets
 grouped by domain (``benchmarks/boilerplate.py``, results in
 ``benchmarks/results/boilerplate.md``).

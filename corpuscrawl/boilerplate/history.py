@@ -1,6 +1,6 @@
 """The domain history: which paragraphs each domain's documents contained, persistently.
 
-Source: SPEC §6 (seed 002, end; 003 §6): "make the algorithm aware, as it is
+Source: NewsFeed (Trampuš & Novak), end; Komporday's thesis §6: "make the algorithm aware, as it is
 cleaning an article, of previous articles coming from that domain"; the
 history "must persist between crawls and be shared by parallel crawlers".
 

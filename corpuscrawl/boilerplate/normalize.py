@@ -1,6 +1,6 @@
 """Paragraph normalization and fingerprints for the domain history.
 
-Source: SPEC §6 (seed 002, end): copyright notices "do not change or change
+Source: NewsFeed (Trampuš & Novak), end: copyright notices "do not change or change
 very infrequently" — what changes is the year ("© 2019" → "© 2024"), a date
 ("Updated 3 March 2021") or a counter ("12 comments").  A paragraph is
 therefore compared in a normalized form where

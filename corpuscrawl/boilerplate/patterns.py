@@ -1,6 +1,6 @@
 """A small built-in prior: copyright, rights-reserved and cookie-consent lines.
 
-Source: SPEC §6 / seed 002 (end): NewsFeed's remaining "garbage" is a long
+Source: NewsFeed (Trampuš & Novak), end: NewsFeed's remaining "garbage" is a long
 copyright or similar notice taken as (or appended to) the body.  History finds
 such notices once a domain has a few pages; this prior catches them on the
 very first page of a domain.  It is deliberately narrow — a paragraph counts

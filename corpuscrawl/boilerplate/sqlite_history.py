@@ -9,8 +9,7 @@ Rows are keyed by the domain's integer id, not its name: on the benchmark
 pages that made counting and looking up a document ~18 % cheaper (smaller
 keys, cheaper comparisons, a smaller file to checkpoint; benchmarks/results/
 boilerplate.md, "Reading the numbers").  A version-1 file
-(keyed by domain name, written before 2026-11-22 19:00) is converted in place
-when opened.
+(keyed by domain name) is converted in place when opened.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from corpuscrawl.boilerplate.normalize import Paragraph
 __all__ = ["COMMIT_EVERY_DEFAULT", "SCHEMA_VERSION", "SQLiteHistory"]
 
 #: SQLite commits after this many recorded documents (and on close).  Measured
-#: (benchmarks/results/boilerplate.md, 2026-11-22 06:17): recording a document costs
+#: (benchmarks/results/boilerplate.md, "commit interval"): recording a document costs
 #: 0.37 ms with a commit each, 0.24 ms with one per 100 and 0.23 ms with one per
 #: 1000; a crash loses at most 100 documents of history.
 COMMIT_EVERY_DEFAULT = 100

@@ -1,8 +1,8 @@
 """The export stage: documents in, cleaned documents out, in a crawl's order.
 
-This is the decision-making half of the export path (SPEC §1 "feed exporter:
-cleaned documents, with boilerplate that repeats across a domain's history
-detected and removed"); the Scrapy half (:mod:`corpuscrawl.export_glue`,
+This is the decision-making half of the export path (the feeds get cleaned
+documents: boilerplate that repeats across a domain's history is detected and
+removed); the Scrapy half (:mod:`corpuscrawl.export_glue`,
 :mod:`corpuscrawl.exporters`) only feeds it and writes what it releases.
 Plain library code: no Scrapy.
 

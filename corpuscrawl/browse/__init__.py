@@ -1,4 +1,6 @@
-"""Crawling JavaScript-built pages (seed 003 part III, SPEC §5).
+"""Crawling JavaScript-built pages (Komporday's thesis, part III:
+András Komporday, "Tartalomkinyerés futásidőben generált weblapokról", Pázmány Péter
+Catholic University, 2016).
 
 * :mod:`~corpuscrawl.browse.elements` — actionable elements, href kinds, features
 * :mod:`~corpuscrawl.browse.classifier` — the decision tree (Revealer, Inner, Outer,

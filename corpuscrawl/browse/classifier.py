@@ -1,6 +1,6 @@
 """Decision-tree classifier of page elements: Revealer, Inner, Outer, Closer, LanguageSelection, Other.
 
-Source: seed 003 part III §9.1 and §9.3 (SPEC §5): "a decision tree
+Source: Komporday's thesis, part III §9.1 and §9.3: "a decision tree
 classifies the page's links and elements".  We train scikit-learn's
 ``DecisionTreeClassifier`` on the features of :mod:`corpuscrawl.browse.elements`.
 

@@ -1,9 +1,9 @@
 """Actionable elements of a rendered page and the features the element classifier reads.
 
-Source: seed 003 part III §9.1–9.2 (SPEC §5).  An *element* is anything that
+Source: Komporday's thesis, part III §9.1–9.2.  An *element* is anything that
 navigates, moves within the page or reveals/modifies part of it — not only
 ``<a>``: buttons, ``role=button``, ``onclick`` handlers and script-bound
-``<div>``s with a pointer cursor and data attributes.  The seed's training
+``<div>``s with a pointer cursor and data attributes.  The thesis' training
 record holds the tag, standard attributes, non-standard (``data-*``)
 attributes and the full source HTML; we keep that record format and add the
 visible text and, when the element was collected from a live page, its layout
@@ -20,11 +20,11 @@ Training record (JSON Lines, one element per line)::
 ``label`` is one of :data:`LABELS`; ``layout`` and ``page_lang`` may be
 absent (features then assume a visible element in the page flow).
 
-Deviation from the seed: the seed fed the tree the raw attributes; a decision
+Deviation from the thesis: it fed the tree the raw attributes; a decision
 tree cannot split on free text, so we derive a fixed numeric vector
-(:func:`features`): tag, href kind (with redirect-proxy decoding, SPEC §5),
+(:func:`features`): tag, href kind (with redirect-proxy decoding),
 ARIA/role hints, multilingual keyword hits in text and class/id, language
-hints and layout.  The keyword lists are ours, not the seed's.
+hints and layout.  The keyword lists are ours, not the thesis'.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urljoin, urlsplit
 
-#: The classes of seed 003 §9.3 plus LanguageSelection (the seed's future work) and Other.
+#: The classes of Komporday's thesis §9.3 plus LanguageSelection (the thesis' future work) and Other.
 LABELS = ("Revealer", "Inner", "Outer", "Closer", "LanguageSelection", "Other")
 
 #: Kinds of ``href`` (see :func:`href_kind`).

@@ -1,11 +1,11 @@
 """The reveal / close / scroll loop on a live Playwright page.
 
-Source: seed 003 part III §9.3 (SPEC §5).  The seed's loop clicks Revealers up
+Source: Komporday's thesis, part III §9.3.  The thesis' loop clicks Revealers up
 to a user limit while continuously checking for Closers, scrolls up to N times
 to trigger infinite loading, then follows Inner (and, if allowed, Outer)
 links; extraction may run after every reveal (``extract_continuously``).
 
-Deviations, all for speed (the seed needed 13–16 minutes per page):
+Deviations, all for speed (the thesis needed 13–16 minutes per page):
 
 * no fixed sleeps: after each action we wait until the page has settled — no
   request in flight (seen by Playwright and by the page's own ``fetch``/XHR), no
@@ -75,7 +75,7 @@ CLICK_TIMEOUT_MS_DEFAULT = 1500
 #: Pause before the one retry of a scroll that loaded nothing (ms): longer than a
 #: typical scroll-handler debounce (100-300 ms) plus a local fetch.
 SCROLL_RETRY_PAUSE_MS_DEFAULT = 400
-#: Scrolls to the bottom when ``max_scrolls`` is not given (the seed's benchmark used 5).
+#: Scrolls to the bottom when ``max_scrolls`` is not given (the thesis' benchmark used 5).
 MAX_SCROLLS_DEFAULT = 5
 #: Safety cap on reveals when ``max_reveals`` is None ("all"): endless "load more" feeds.
 REVEALS_CAP_DEFAULT = 200

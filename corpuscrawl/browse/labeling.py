@@ -1,6 +1,6 @@
 """Labelling tool: render a page, list its elements with the model's guess, accept or correct.
 
-Source: seed 003 part III §9.2.2 — the training set is built by hand, and a
+Source: Komporday's thesis, part III §9.2.2 — the training set is built by hand, and a
 tool (there a Chromium extension) should make that quick.  Ours renders the
 page in headless Chromium, runs the interaction loop so that elements that
 appear only after reveals or scrolls are listed too, and shows each distinct

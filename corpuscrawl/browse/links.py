@@ -1,8 +1,8 @@
 """Links found by the element classifier: what to follow and which pages are translations.
 
-Source: seed 003 part III §9.1 and §9.3 (SPEC §5): after revealing, the
+Source: Komporday's thesis, part III §9.1 and §9.3: after revealing, the
 crawler follows Inner links (and Outer ones when the policy allows);
-LanguageSelection links (the seed's future work) become the document's
+LanguageSelection links (the thesis' future work) become the document's
 ``alternates`` for parallel corpora.
 
 The classifier decides *whether* an element is a navigation link; the site

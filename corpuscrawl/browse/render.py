@@ -1,6 +1,6 @@
 """When to render a page in Chromium, and how the crawl is wired to scrapy-playwright.
 
-Source: SPEC §5.  ``render=never|always|auto`` (spider argument,
+``render=never|always|auto`` (spider argument,
 ``CORPUSCRAWL_RENDER`` setting, or per domain in the rules).  ``auto`` fetches
 plainly first and re-requests with rendering only when the static page needs a
 browser (:mod:`corpuscrawl.browse.decision`); one part of that evidence is here,
@@ -8,7 +8,7 @@ whether the page looks script-built (:func:`script_built_reasons`): little
 extractable text, an empty app root, a ``<noscript>`` asking for JavaScript, or
 far more script than text.
 
-The thresholds below are ours (the seed always rendered); they are set so that
+The thresholds below are ours (the thesis always rendered); they are set so that
 every static page of the bundled fixtures and the benchmark datasets' typical
 article stays plain, while an SPA shell is rendered.
 

@@ -1,6 +1,6 @@
 """Build the element training set from the local dynamic pages and train the shipped model.
 
-Source: seed 003 part III §9.2 (SPEC §5): the training set is a JSON file of
+Source: Komporday's thesis, part III §9.2: the training set is a JSON file of
 elements (tag, attributes, source HTML, class label) labelled by a person.
 Ours is built from the hand-written pages in ``tests/data/dynamic/`` (modelled
 on news sites, forums, feeds, recipe blogs, multilingual portals); their gold
@@ -261,7 +261,7 @@ def write_card(path: Path, model: ElementClassifier, records: Sequence[ElementRe
 Decision tree (scikit-learn `DecisionTreeClassifier`, params `{model.get_params()}`)
 over the {len(model.to_json()['feature_names'])} features of
 `corpuscrawl/browse/elements.py`, classifying a rendered page's actionable elements into
-Revealer, Inner, Outer, Closer, LanguageSelection and Other (seed 003 part III, SPEC §5).
+Revealer, Inner, Outer, Closer, LanguageSelection and Other (Komporday's thesis, part III).
 Stored as plain JSON (`element-classifier.json`: node arrays, no pickle); the tree has
 {len(model.to_json()['nodes']['left'])} nodes.
 

@@ -5,7 +5,7 @@
     corpuscrawl evaluate DATASET_DIR --report /tmp/report
     corpuscrawl evaluate ../shared/datasets/dragnet ../shared/datasets/cleaneval --compare auto,bte
 
-Writes ``evaluation.csv`` into each method directory (SPEC §2; format in
+Writes ``evaluation.csv`` into each method directory (format in
 :mod:`corpuscrawl.evaluation.scoring`) and prints a comparison table.
 ``--compare A,B`` adds A's summed-F1 lead over B per gold dataset and over all
 of them, with a stratified bootstrap interval and the documents that move the

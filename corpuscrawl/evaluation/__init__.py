@@ -1,4 +1,4 @@
-"""Offline evaluation of extractors (SPEC §2): datasets, word-LCS scoring, runs, reports.
+"""Offline evaluation of extractors: datasets, word-LCS scoring, runs, reports.
 
 Modules: :mod:`.lcs` (bit-parallel LCS / Levenshtein), :mod:`.metrics`
 (tokenize, per-document score, summed aggregation), :mod:`.datasets` (dataset

@@ -1,6 +1,6 @@
 """Evaluation datasets on disk: layout, gold text, snippets, and the shared train/test split.
 
-Layout (SPEC §2; ``../shared/datasets/README.md``)::
+Layout (as in ``../shared/datasets/README.md``)::
 
     <dataset>/html/<id>.html[.gz]     input pages (.htm, .htm.gz accepted too)
     <dataset>/clean/<id>.txt          gold main text (gold-text datasets)

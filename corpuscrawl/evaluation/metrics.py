@@ -1,6 +1,6 @@
 """Word-level precision, recall and F1 of an extraction against gold text.
 
-Source: SPEC §2 (seed 000 ch. 2, §4.4, §6.2).  Both texts lose any leftover
+Source: Bakić's thesis ch. 2, §4.4, §6.2.  Both texts lose any leftover
 HTML tags and are split into words on whitespace (optionally dropping every
 character above 127 first, as the thesis did).  TP is the length of the
 longest common subsequence of the two word sequences, FP = |extracted| − TP,

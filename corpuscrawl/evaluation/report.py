@@ -136,7 +136,7 @@ def write_report(datasets: Sequence[Dataset], evaluations: Sequence[MethodEvalua
     body = ["<!DOCTYPE html><meta charset='utf-8'><title>corpuscrawl evaluation report</title>",
             f"<style>{_STYLE}</style><h1>Extraction evaluation</h1>",
             "<p>Word-level LCS precision/recall/F1 from counts summed over documents; "
-            "mean F1 is the per-document average (SPEC §2). "
+            "mean F1 is the per-document average. "
             f"ASCII-only: {'yes' if ascii_only else 'no'}."
             + (f" Method directories from {html.escape(methods_dir)}." if methods_dir else "")
             + "</p>",

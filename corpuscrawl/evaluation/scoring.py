@@ -1,6 +1,6 @@
 """Score method directories against a dataset's gold and write ``evaluation.csv``.
 
-SPEC §2: evaluation walks every method directory of a dataset, scores each
+Evaluation walks every method directory of a dataset, scores each
 document that has gold text, and writes ``evaluation.csv`` in the method
 directory: the overall result first (id :data:`OVERALL_ID`), then one row per
 document.  Columns for gold-text datasets are :data:`GOLD_COLUMNS`; for

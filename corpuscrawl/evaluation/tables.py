@@ -1,14 +1,20 @@
-"""Comparison tables of method evaluations, as aligned plain text or Markdown."""
+"""Tables of results, as aligned plain text or Markdown, and results files regenerated
+with their hand-written notes kept."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from corpuscrawl.evaluation.metrics import Summary
 from corpuscrawl.evaluation.scoring import MethodEvaluation
 from corpuscrawl.evaluation.snippets import SnippetSummary
 
-__all__ = ["comparison_rows", "format_table", "render"]
+#: Generated tables end here; the hand-written analysis below it survives re-runs.
+ANALYSIS_MARKER = "<!-- analysis -->"
+
+__all__ = ["ANALYSIS_MARKER", "comparison_rows", "format_table", "markdown_table", "render", "write_keeping_notes"]
 
 GOLD_HEADER = ("dataset", "method", "docs", "missing", "precision", "recall", "F1", "mean F1",
                "Levenshtein")
@@ -62,3 +68,25 @@ def format_table(evaluations: Sequence[MethodEvaluation], markdown: bool = False
     if snip:
         parts.append(render(SNIPPET_HEADER, snip, markdown))
     return "\n\n".join(parts) if parts else "(no method directories to evaluate)"
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]],
+                   right_from: int | None = None) -> list[str]:
+    """The lines of one Markdown table (every benchmark report writes its tables so);
+    columns from index ``right_from`` on are right-aligned (numbers)."""
+    rule = "".join("---:|" if right_from is not None and i >= right_from else "---|"
+                   for i in range(len(header)))
+    return ["| " + " | ".join(header) + " |", "|" + rule] + \
+        ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+
+
+def write_keeping_notes(out: Path, lines: Sequence[str], marker: str) -> None:
+    """Write a results file's generated ``lines``, then ``marker`` and the hand-written notes
+    that followed ``marker`` in the previous version of ``out`` (they survive re-runs)."""
+    text = [*lines, marker, ""]
+    previous = out.read_text(encoding="utf-8") if out.is_file() else ""
+    if marker in previous:
+        text.append(previous.split(marker, 1)[1].strip())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(text) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)

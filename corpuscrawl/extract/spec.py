@@ -27,7 +27,6 @@ class ExtractorSpec:
         return get_extractor(self.name, None, **options)
 
 
-
 def parse_spec(text: str) -> ExtractorSpec:
     """Parse ``NAME`` or ``NAME:key=value,key=value`` (e.g. ``template:path=t/site.txt``)."""
     name, _, rest = text.partition(":")
@@ -40,7 +39,6 @@ def parse_spec(text: str) -> ExtractorSpec:
     if not name.strip():
         raise ExtractorError(f"bad extractor spec {text!r}: no name")
     return ExtractorSpec(name.strip(), tuple(options))
-
 
 
 __all__ = ["ExtractorSpec", "parse_spec"]

@@ -1,6 +1,6 @@
 """Training labels from gold text: how much of a segment or block the gold text covers.
 
-Source: seed 000 §4.2.3: a segment is content when the LCS of its words with
+Source: Bakić's thesis §4.2.3: a segment is content when the LCS of its words with
 the gold text's words, divided by its word count, exceeds a threshold
 (0.9 in the thesis, chosen among 0.5–0.9 whose results were "very similar").
 :func:`lcs_coverage` is exactly that, used for the thesis' segments.
@@ -23,9 +23,9 @@ from difflib import SequenceMatcher
 from corpuscrawl.evaluation.metrics import tokenize
 from corpuscrawl.extract.learned.agreement import lcs_coverage
 
-#: Coverage above which a segment is content (seed 000 §4.2.3).
+#: Coverage above which a segment is content (Bakić's thesis §4.2.3).
 SEGMENT_THRESHOLD_DEFAULT = 0.9
-#: Coverage above which a block is content; the seed's rule, for blocks aligned as a sequence.
+#: Coverage above which a block is content; the thesis' rule, for blocks aligned as a sequence.
 BLOCK_THRESHOLD_DEFAULT = 0.5
 
 

@@ -43,11 +43,8 @@ from corpuscrawl.learn.folds import FOLDS_DEFAULT, cross_fit, out_of_fold
 from corpuscrawl.learn.sequence import collect, pair_targets, sample_rows
 from corpuscrawl.learn.trainset import BaseOutputs, Doc, Progress, no_progress
 
-#: Base extractors whose votes are features (none by default: they did not help, see above).
+#: Base extractors whose votes are features (none by default: they did not help, ``benchmarks/results/learned.md``).
 VOTES_DEFAULT: tuple[str, ...] = ()
-
-
-
 #: Gradient boosting: iterations, leaves per tree, learning rate (sklearn's defaults are
 #: 100 / 31 / 0.1).  Chosen by a 4-fold cross-validation inside the train split (folds 1-4
 #: of ``datasets.fold_of``; each fold's pages decoded by models fitted on the other three,
@@ -55,69 +52,35 @@ VOTES_DEFAULT: tuple[str, ...] = ()
 #: 200 / 31: 0.9326 (0.9342 with the second stage); 400 / 31: 0.9351 (0.9360 with the
 #: second stage); 200 / 63: 0.9352; 800 / 31 at rate 0.05: 0.9359; 400 / 63: 0.9360.
 MAX_ITER_DEFAULT = 400
-
-
-
 MAX_LEAF_NODES_DEFAULT = 63
-
-
-
 LEARNING_RATE_DEFAULT = 0.1
-
-
-
 #: Second-stage ("auto-context") classifier over the first stage's out-of-fold probabilities
-#: of the block's surroundings (:mod:`.stacking`): inner validation 0.9410 → 0.9440 when the
+#: of the block's surroundings (:mod:`corpuscrawl.extract.learned.stacking`): inner validation 0.9410 → 0.9440 when the
 #: first stage had 200 trees of 31 leaves; off since a first stage of 400 trees of 63 leaves
 #: alone scores as well (0.9360, see above) at a quarter of the training fits (the second
 #: stage needs three out-of-fold first stages in every decoding fold) and no second model to
 #: apply per page.
 STACKING_DEFAULT = False
-
-
-
 #: Iterations of the second stage (inner validation 0.9440 with 100, 0.9442 with 200, 0.9431
 #: with 100 in both stages): 100 halves its prediction time.
 STAGE2_MAX_ITER_DEFAULT = 100
-
-
-
-#: Headline features (:mod:`.title_features`) join the block rows.
+#: Headline features (:mod:`corpuscrawl.extract.learned.title_features`) join the block rows.
 TITLE_FEATURES_DEFAULT = True
-
-
-
 #: Unary columns repeated in the pairwise rows: the block's own text features.
 PAIR_COLUMNS_DEFAULT = len(TEXT_FEATURES)
-
-
-
 #: Most rows used to fit the pairwise model.
 MAX_PAIR_ROWS_DEFAULT = 200_000
-
-
-
 #: Candidate pairwise weights and decision biases searched on the out-of-fold decoding.
 LAMBDA_GRID_DEFAULT = (0.0, 0.1, 0.3, 0.6, 1.0)
-
-
-
 BIAS_GRID_DEFAULT = (-0.4, -0.2, 0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
-
-
-
 #: λ and the bias are chosen on out-of-fold predictions of *every* training page: the
 #: whole fit is repeated on all but one of this many folds (by a hash of the page key) and
-#: the held-out fold decoded.  Before, one inner validation part (25 % of the pages) chose
-#: them, and the choice flipped between training draws (λ 0.1 / 0.3, bias −0.2 / −0.4).
+#: the held-out fold decoded; a single inner validation part (25 % of the pages) gave a
+#: choice that flipped between training draws (λ 0.1 / 0.3, bias −0.2 / −0.4).
 DECODING_FOLDS_DEFAULT = 3
-
-
-
 #: Seed of the decoding folds (:func:`~corpuscrawl.evaluation.datasets.fold_of`): not the
 #: stacking folds' seed, or a stacking fold would be empty inside every decoding fold.
 DECODING_FOLD_SEED = "corpuscrawl-auto-decoding"
-
 
 
 def unary_model(max_iter: int, max_leaf_nodes: int, learning_rate: float) -> Any:
@@ -127,11 +90,9 @@ def unary_model(max_iter: int, max_leaf_nodes: int, learning_rate: float) -> Any
                                           random_state=0)
 
 
-
 def pair_model() -> Any:
     """The pairwise potential: multinomial logistic regression on standardised features."""
     return make_pipeline(StandardScaler(), LogisticRegression(max_iter=500))
-
 
 
 def _fit(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.ndarray],
@@ -167,7 +128,6 @@ def _fit(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.ndarray]
     return models
 
 
-
 class _Constant:
     """A stand-in classifier predicting one probability (training folds with one class)."""
 
@@ -177,7 +137,6 @@ class _Constant:
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
         """``[1 - p, p]`` for every row."""
         return np.tile([1.0 - self.p, self.p], (len(x), 1))
-
 
 
 def _choose_decoding(blocks: Sequence[Sequence[Block]], golds: Sequence[str],
@@ -203,7 +162,6 @@ def _choose_decoding(blocks: Sequence[Sequence[Block]], golds: Sequence[str],
     return best[1], best[2], best[0]
 
 
-
 def _held_out_probabilities(keys: Sequence[str], xs: Sequence[np.ndarray],
                             ys: Sequence[np.ndarray], ps: Sequence[np.ndarray],
                             blocks: Sequence[Sequence[Block]], folds: int,
@@ -222,7 +180,6 @@ def _held_out_probabilities(keys: Sequence[str], xs: Sequence[np.ndarray],
 
     return cross_fit(keys, [bool(len(y)) for y in ys], folds, DECODING_FOLD_SEED, fit_fold,
                      predict)
-
 
 
 def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
@@ -281,7 +238,6 @@ def fit_auto(docs: Sequence[Doc], votes: BaseOutputs | None = None,
     state["params"] = params
     state["label_counts"] = {"content": int(y.sum()), "boilerplate": int(len(y) - y.sum())}
     return state
-
 
 
 __all__ = [

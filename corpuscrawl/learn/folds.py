@@ -19,14 +19,10 @@ from corpuscrawl.evaluation.datasets import fold_of
 
 #: Folds of the out-of-fold first-stage probabilities (3 measured; more cost training time).
 FOLDS_DEFAULT = 3
-
-
-
 #: Seed of the out-of-fold partition (:func:`~corpuscrawl.evaluation.datasets.fold_of`): its own,
 #: since under the train/test split's seed the train part's hashes all lie above the test
 #: fraction and its folds would be unequal.
 FOLD_SEED = "corpuscrawl-stacking"
-
 
 
 def cross_fit(keys: Sequence[str], usable: Sequence[bool], folds: int, seed: str,
@@ -48,7 +44,6 @@ def cross_fit(keys: Sequence[str], usable: Sequence[bool], folds: int, seed: str
     return out
 
 
-
 def out_of_fold(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.ndarray],
                 fit: Callable[[np.ndarray, np.ndarray], Any],
                 folds: int = FOLDS_DEFAULT) -> list[np.ndarray]:
@@ -58,7 +53,6 @@ def out_of_fold(keys: Sequence[str], xs: Sequence[np.ndarray], ys: Sequence[np.n
                                       np.concatenate([ys[i] for i in train])),
                     lambda model, i: model.predict_proba(xs[i])[:, 1])
     return [np.zeros(0) if p is None else p for p in out]
-
 
 
 __all__ = ["FOLDS_DEFAULT", "FOLD_SEED", "cross_fit", "out_of_fold"]

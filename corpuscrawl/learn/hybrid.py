@@ -28,24 +28,16 @@ from corpuscrawl.learn.trainset import BaseOutputs, Doc, Progress, no_progress
 
 #: SVM regularisation (libsvm's default C; the thesis reports no other value).
 SVM_C_DEFAULT = 1.0
-
-
-
 #: Most segments used to fit the segment SVMs (RBF SVC training is quadratic).
 MAX_SEGMENTS_DEFAULT = 20_000
-
-
-
 #: Seed of the deterministic segment sample.
 SAMPLE_SEED_DEFAULT = 13
-
 
 
 def best_extractor(outputs: Sequence[str], gold: str) -> int:
     """Index of the output with the best F1 against ``gold`` (the first one on ties)."""
     f1s = [score(o, gold, with_levenshtein=False).f1 for o in outputs]
     return int(np.argmax(f1s))
-
 
 
 def fit_hybrid_a(docs: Sequence[Doc], base: BaseOutputs, c: float = SVM_C_DEFAULT,
@@ -66,7 +58,6 @@ def fit_hybrid_a(docs: Sequence[Doc], base: BaseOutputs, c: float = SVM_C_DEFAUL
             "constant": int(labels[0]) if labels else 0,
             "params": {"C": c, "kernel": "rbf", "gamma": "scale"},
             "label_counts": dict(counts)}
-
 
 
 def fit_segment_svm(docs: Sequence[Doc], base: BaseOutputs | None,
@@ -95,7 +86,6 @@ def fit_segment_svm(docs: Sequence[Doc], base: BaseOutputs | None,
             "params": {"C": c, "kernel": "rbf", "gamma": "scale", "threshold": threshold,
                        "max_segments": max_segments},
             "label_counts": {"content": int(y.sum()), "boilerplate": int(len(y) - y.sum())}}
-
 
 
 __all__ = [

@@ -25,17 +25,14 @@ def model_path(name: str, directory: str | Path | None = None) -> Path:
     return models_write_dir(directory) / f"{name}{MODEL_SUFFIX}"
 
 
-
 def card_path(name: str, directory: str | Path | None = None) -> Path:
     """Where the card of the model called ``name`` is written, beside the model."""
     return models_write_dir(directory) / f"{name}.md"
 
 
-
 def file_sha256(path: Path) -> str:
     """Hex SHA-256 of a file (recorded on the card so a changed file can be noticed)."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
 
 
 def save_model(name: str, state: Mapping[str, Any], directory: str | Path | None = None) -> Path:
@@ -46,7 +43,6 @@ def save_model(name: str, state: Mapping[str, Any], directory: str | Path | None
     sio.dump(dict(state), tmp)
     tmp.replace(path)
     return path
-
 
 
 @dataclass
@@ -79,14 +75,13 @@ class ModelCard:
         lines += ["## Hyper-parameters", ""]
         lines += [f"- {k}: `{v}`" for k, v in self.hyperparameters.items()]
         lines += ["", "## Scores on the test split (never trained or tuned on)", "",
-                  "Word-level LCS scores (SPEC §2): P/R/F1 from summed counts, and mean per-document F1.",
+                  "Word-level LCS scores: P/R/F1 from summed counts, and mean per-document F1.",
                   "", "| dataset | docs | P | R | F1 | mean F1 |", "|---|---|---|---|---|---|"]
         lines += [f"| {d} | {n} | {p:.4f} | {r:.4f} | {f:.4f} | {m:.4f} |"
                   for d, n, p, r, f, m in self.test_scores]
         if self.notes:
             lines += ["", "## Notes", ""] + [f"- {n}" for n in self.notes]
         return "\n".join(lines) + "\n"
-
 
 
 def write_card(card: ModelCard, directory: str | Path | None = None,
@@ -98,7 +93,6 @@ def write_card(card: ModelCard, directory: str | Path | None = None,
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(card.render(sha, seconds), encoding="utf-8")
     return path
-
 
 
 __all__ = ["ModelCard", "card_path", "file_sha256", "model_path", "save_model", "write_card"]

@@ -25,26 +25,18 @@ from corpuscrawl.extract.segment.cdom import Block
 from corpuscrawl.learn.alignment import BLOCK_THRESHOLD_DEFAULT, sequence_coverage
 from corpuscrawl.learn.trainset import BaseOutputs, Doc, Progress, no_progress
 
-#: Hidden layers of the potentials (seed 001: CNN layers of 50, 50, 50, 10 channels).
+#: Hidden layers of the potentials (Web2Text: CNN layers of 50, 50, 50, 10 channels).
 HIDDEN_DEFAULT = (50, 50, 50, 10)
-
-
-
-#: L2 penalty (seed 001: 1e-4).
+#: L2 penalty (Web2Text: 1e-4).
 ALPHA_DEFAULT = 1e-4
-
-
-
 #: Most rows used to fit the pairwise model (a deterministic sample; keeps training short).
 MAX_PAIR_ROWS_DEFAULT = 150_000
-
 
 
 def block_labels(doc: Doc, blocks: Sequence[Block], threshold: float) -> np.ndarray:
     """0/1 content labels of a training page's blocks from its gold text."""
     cov = sequence_coverage([b.text.split() for b in blocks], doc.gold_words)
     return (np.asarray(cov) > threshold).astype(np.int8)
-
 
 
 def collect(docs: Sequence[Doc], votes: BaseOutputs | None, threshold: float,
@@ -69,11 +61,9 @@ def collect(docs: Sequence[Doc], votes: BaseOutputs | None, threshold: float,
     return xs, ys, ps, ws
 
 
-
 def pair_targets(labels: np.ndarray) -> np.ndarray:
     """Pair class of each neighbour pair: 2·l_i + l_i+1."""
     return (2 * labels[:-1] + labels[1:]).astype(np.int8)
-
 
 
 def sample_rows(n: int, limit: int, seed: int = 7) -> np.ndarray:
@@ -83,13 +73,11 @@ def sample_rows(n: int, limit: int, seed: int = 7) -> np.ndarray:
     return np.asarray(sorted(random.Random(seed).sample(range(n), limit)))
 
 
-
 def mlp(hidden: Sequence[int] = HIDDEN_DEFAULT, alpha: float = ALPHA_DEFAULT) -> Any:
     """The potential model of ``sequence``: standardisation + MLP (see module docstring)."""
     return make_pipeline(StandardScaler(), MLPClassifier(
         hidden_layer_sizes=tuple(hidden), alpha=alpha, early_stopping=True, max_iter=60,
         random_state=0))
-
 
 
 def fit_sequence(docs: Sequence[Doc], threshold: float = BLOCK_THRESHOLD_DEFAULT,
@@ -109,7 +97,6 @@ def fit_sequence(docs: Sequence[Doc], threshold: float = BLOCK_THRESHOLD_DEFAULT
             "params": {"threshold": threshold, "lambda": lam, "hidden": list(hidden),
                        "alpha": alpha, "max_pair_rows": max_pair_rows},
             "label_counts": {"content": int(y.sum()), "boilerplate": int(len(y) - y.sum())}}
-
 
 
 __all__ = [

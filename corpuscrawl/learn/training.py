@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 from corpuscrawl.evaluation.datasets import SPLIT_SEED_DEFAULT, TEST_FRACTION_DEFAULT
 from corpuscrawl.evaluation.metrics import score, summarize
+from corpuscrawl.evaluation.names import GOLD_DATASETS, LEARNED_EXTRACTORS
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import Extractor
 from corpuscrawl.learn.model_files import ModelCard, save_model, write_card
@@ -30,19 +31,19 @@ from corpuscrawl.learn.trainset import (
 )
 
 #: Models ``corpuscrawl train all`` trains, in this order.
-SHIPPED_MODELS = ("hybrid-a", "segment-svm", "hybrid-b", "sequence", "auto")
-#: Gold-text datasets the shipped models are trained on (under the datasets root).
-SHIPPED_DATASETS = ("scrapinghub", "cleaneval", "cleanportaleval", "dragnet", "l3s-gn1",
-                    "readability")
+SHIPPED_MODELS = LEARNED_EXTRACTORS
+#: Gold-text datasets the shipped models are trained on (under the datasets root), in the
+#: order their documents were read when the shipped models were trained.
+SHIPPED_DATASETS = ("scrapinghub", *(d for d in GOLD_DATASETS if d != "scrapinghub"))
 
 DESCRIPTIONS = {
-    "hybrid-a": "Document-level selector (seed 000 §4.2.2): an SVM on the page's 37 features "
+    "hybrid-a": "Document-level selector (Bakić's thesis §4.2.2): an SVM on the page's 37 features "
                 "picks the base extractor to run.",
-    "segment-svm": "Segment classifier (seed 000 §4.3): an SVM on each div/table segment's 37 "
+    "segment-svm": "Segment classifier (Bakić's thesis §4.3): an SVM on each div/table segment's 37 "
                    "features keeps or drops the segment.",
-    "hybrid-b": "Segment classifier with agreement features (seed 000 §4.2.3): 37 features + "
+    "hybrid-b": "Segment classifier with agreement features (Bakić's thesis §4.2.3): 37 features + "
                 "LCS coverage of the segment by each base extractor's output.",
-    "sequence": "Web2Text-style block sequence labelling (seed 001): MLP unary and pairwise "
+    "sequence": "Web2Text-style block sequence labelling (Vogels, Ganea & Eickhoff 2018): MLP unary and pairwise "
                 "potentials over collapsed-DOM blocks, Viterbi decoding.",
     "auto": "corpuscrawl's learned extractor: gradient-boosted block classifier over block, "
             "context and headline features (optionally base-extractor votes and a second "

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from corpuscrawl.evaluation.datasets import Dataset, split
 from corpuscrawl.evaluation.metrics import tokenize
+from corpuscrawl.evaluation.names import THESIS_BASE
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.extract.base import Extractor
 from corpuscrawl.html.page import Page
@@ -33,8 +34,8 @@ logger = logging.getLogger("corpuscrawl.train")
 
 #: Environment variable naming the cache directory.
 CACHE_ENV = "CORPUSCRAWL_CACHE"
-#: Base extractors of the thesis' hybrids (seed 000 §4.2.2: BTE, Readability, Boilerpipe DE/AE).
-THESIS_BASE_DEFAULT = ("bte", "readability", "boilerpipe-default", "boilerpipe-article")
+#: Base extractors of the thesis' hybrids (Bakić's thesis §4.2.2: BTE, Readability, Boilerpipe DE/AE).
+THESIS_BASE_DEFAULT = THESIS_BASE
 
 
 def cache_dir() -> Path:

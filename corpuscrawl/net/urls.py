@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import re
+from collections.abc import Iterable
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
 import idna
@@ -44,7 +45,6 @@ _C0_CONTROL_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_NEWLINE_RE = re.compile(r"[\t\n\r]")
 #: One DNS label (underscores allowed: real hosts use them although RFC 952 does not).
 _LABEL_RE = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
-_SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)
 
 
 def is_tracking_param(name: str) -> bool:
@@ -181,12 +181,16 @@ def _site_host(host: str) -> str:
     return host[4:] if host.startswith("www.") else host
 
 
+def offsite_domains(domains: Iterable[str]) -> list[str]:
+    """``domains`` spelled for Scrapy's ``allowed_domains`` (its OffsiteMiddleware allows each
+    and its subdomains): punycode, lower case, ``www.`` and IPv6 brackets dropped, sorted."""
+    hosts = {_site_host(d).strip("[]") for d in domains}
+    return sorted(h for h in hosts if h)
+
+
 def site_root(url: str) -> str:
     """The root URL (``scheme://host[:port]/``) of ``url``'s site: where robots.txt lives."""
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
 
 
-def looks_absolute(url: str) -> bool:
-    """True when the string starts with a URL scheme."""
-    return bool(_SCHEME_RE.match(url))

@@ -20,8 +20,8 @@ Arguments (``-a name=value``):
 * ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
 * ``extractor`` — default extractor name for this crawl (rules per domain still win).
 * ``render=never|always|auto``, ``max_reveals``, ``max_scrolls``, ``follow=inner|all``,
-  ``extract_continuously``, ``follow_alternates`` — JavaScript pages (corpuscrawl.browse,
-  SPEC §5); per-domain rules override them.
+  ``extract_continuously``, ``follow_alternates`` — JavaScript pages (corpuscrawl.browse);
+  per-domain rules override them.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import scrapy
 from scrapy import signals
@@ -69,8 +69,7 @@ from corpuscrawl.html.page import Page, domain_of
 from corpuscrawl.net.urls import (
     check_url,
     has_non_html_extension,
-    normalize_url,
-    same_site,
+    offsite_domains,
     site_root,
 )
 from corpuscrawl.responses import body_kind, count_failure, page_from_response
@@ -143,12 +142,11 @@ class CorpusSpider(scrapy.Spider):
                  extract_continuously: str = "", follow_alternates: str = "",
                  collection: str = "", **kwargs: Any):
         super().__init__(**kwargs)
-        # --- corpuscrawl.browse: rendering arguments, resolved in from_crawler ---
+        # Rendering arguments (corpuscrawl.browse), resolved in from_crawler.
         self._render_args = {"render": render, "max_reveals": max_reveals,
                              "max_scrolls": max_scrolls, "follow": follow,
                              "extract_continuously": extract_continuously,
                              "follow_alternates": follow_alternates}
-        # --- end corpuscrawl.browse ---
         self.seed_urls = read_seeds(seeds, seeds_file)
         self.depth_limit = _int_arg(depth, "depth")
         self.any_domain = _flag(any_domain, "any_domain")
@@ -180,15 +178,16 @@ class CorpusSpider(scrapy.Spider):
             relax_for_local_demo(settings)  # our own site on 127.0.0.1: no throttling
             spider.logger.info("no seeds given: crawling the bundled demo site at %s",
                                spider.demo_server.url)
-        spider.allowed = {domain_of(u) for u in spider.seed_urls} | spider.extra_domains
+        # Scrapy's OffsiteMiddleware keeps the crawl on these domains and their subdomains.
+        spider.allowed_domains = [] if spider.any_domain else offsite_domains(
+            {domain_of(u) for u in spider.seed_urls} | spider.extra_domains)
         spider._name_collection(settings)
-        # --- corpuscrawl.browse: rendering plan; the add-on reads CORPUSCRAWL_RENDER
-        # (settings are not frozen yet) to install scrapy-playwright only when needed ---
+        # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
+        # yet) to install scrapy-playwright only when needed.
         plan = RenderPlan.from_args(settings, **spider._render_args)
         spider.renderer = Renderer(plan, DomainRules.from_settings(settings))
         if spider._render_args["render"] and not settings.frozen:
             settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
-        # --- end corpuscrawl.browse ---
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
@@ -211,14 +210,13 @@ class CorpusSpider(scrapy.Spider):
     # --- requests -------------------------------------------------------------
 
     def _request(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request:
-        # --- corpuscrawl.browse: pages the renderer routes to Chromium before any fetch ---
+        # Pages the renderer routes to Chromium before any fetch.
         if callback is None:
             decision = self.renderer.route(url)
             if decision.render:
                 self._count_render(decision, "direct")
                 return self._rendered_request(url, priority,
                                               {**meta, REASON_META_KEY: decision.reason})
-        # --- end corpuscrawl.browse ---
         return scrapy.Request(url, callback=callback or self.parse, priority=priority,
                               meta=meta, errback=self._errback)
 
@@ -237,7 +235,8 @@ class CorpusSpider(scrapy.Spider):
         self._sitemap_roots = set(roots)  # before any request: robots.txt may come back first
         own_robots = not self._robots_via_middleware()
         for url in self.seed_urls:  # seen ones (a resumed crawl) are dropped by the dupefilter
-            yield self._request(url, SEED_PRIORITY, corpuscrawl_seed=True)
+            # A seed may redirect to another site; the crawl then stays on the seeds' domains.
+            yield self._request(url, SEED_PRIORITY, corpuscrawl_seed=True, allow_offsite=True)
             root = site_root(url)
             if root in roots:
                 roots.discard(root)
@@ -281,15 +280,12 @@ class CorpusSpider(scrapy.Spider):
         if not count_failure(self.crawler.stats, failure, self.logger):
             self.logger.debug("request failed: %s (%s)", request.url, failure.value)
 
-    def allowed_url(self, url: str) -> bool:
-        """Stay on the seeds' domains (and ``domains``) unless ``any_domain`` is set."""
-        return self.any_domain or same_site(urlsplit(url).hostname or "", self.allowed)
-
     def follow(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request | None:
-        """A request for a discovered URL, or ``None`` if it is filtered.
+        """A request for a discovered URL, or ``None`` if it is unusable or not HTML.
 
-        URLs already requested are dropped by the scheduler's duplicate filter
-        (durable: :mod:`corpuscrawl.crawlstate.frontier`).
+        Offsite URLs are dropped by Scrapy's OffsiteMiddleware (``allowed_domains``;
+        ``allow_offsite=True`` in ``meta`` lets one through), URLs already requested
+        by the scheduler's duplicate filter (durable: :mod:`corpuscrawl.crawlstate.frontier`).
         """
         url, reason = check_url(url)
         stats = self.crawler.stats
@@ -298,9 +294,6 @@ class CorpusSpider(scrapy.Spider):
             return None
         if callback is None and has_non_html_extension(url):  # sitemaps may be .xml.gz
             stats.inc_value("corpuscrawl/skipped_extension")
-            return None
-        if not self.allowed_url(url):
-            stats.inc_value("corpuscrawl/offsite")
             return None
         return self._request(url, priority, callback, **meta)
 
@@ -378,8 +371,8 @@ class CorpusSpider(scrapy.Spider):
             stats.inc_value("corpuscrawl/dropped/binary")
             self.logger.info("dropped %s: the body is not text", response.url)
             return
-        # --- corpuscrawl.browse: render=auto re-requests pages that need a browser (the
-        # plain version is then never emitted); overlays of the static HTML are dropped ---
+        # render=auto re-requests pages that need a browser (the plain version is then
+        # never emitted); overlays of the static HTML are dropped.
         stats.inc_value("corpuscrawl/fetch/plain")
         decision = self.renderer.judge(page)
         if decision.render:
@@ -393,7 +386,6 @@ class CorpusSpider(scrapy.Spider):
         if decision.reason:
             self._count_render(decision, "kept_plain")
         page = without_overlays(page)
-        # --- end corpuscrawl.browse ---
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
@@ -437,7 +429,7 @@ class CorpusSpider(scrapy.Spider):
                 if request is not None:
                     yield request
 
-    # --- corpuscrawl.browse: rendered pages ---------------------------------------------
+    # --- rendered pages (corpuscrawl.browse) ---------------------------------------------
 
     def _count_render(self, decision: RenderDecision, route: str) -> None:
         stats = self.crawler.stats
@@ -512,11 +504,9 @@ class CorpusSpider(scrapy.Spider):
                                            final_result.title)
         for link in self.renderer.links_to_follow(outcome):
             score = self.focus.link_score(page_score, link.text, link.url, False)
-            if link.kind == "inner":
-                request = self.follow(link.url, self.focus.priority(score))
-            else:  # Outer (follow=all) and translations may leave the seeds' sites
-                url = normalize_url(link.url)
-                request = self._request(url, self.focus.priority(score)) if url else None
+            # Outer (follow=all) and translation links may leave the seeds' sites.
+            request = self.follow(link.url, self.focus.priority(score),
+                                  allow_offsite=link.kind != "inner")
             if request is not None:
                 yield request
 
@@ -551,4 +541,3 @@ class CorpusSpider(scrapy.Spider):
         for item in self._plain_fallback(request.meta, request.url):
             yield item
 
-    # --- end corpuscrawl.browse ---

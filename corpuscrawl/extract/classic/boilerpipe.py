@@ -1,11 +1,11 @@
 """boilerpipe (Kohlschütter, Fankhauser & Nejdl 2010): shallow-text-feature block classification.
 
-Source: seed 003 §5.4.4 (algorithm 4, the decision tree), seed 000 §4.1.1 (the
-feature families and the two extractors), SPEC §3 "Boilerpipe".  Implemented
+Source: Komporday's thesis §5.4.4 (algorithm 4, the decision tree), Bakić's thesis §4.1.1 (the
+feature families and the two extractors).  Implemented
 here on the Page's lxml tree (read-only); no boilerpipe port is called.
 
 The page is cut into text blocks (``blocks.py``: words, link density, text
-density, tag level).  :func:`classify_words_tree` is the seed's tree: a block is
+density, tag level).  :func:`classify_words_tree` is the thesis' tree: a block is
 content unless its link density is above 1/3, or it is short and its
 neighbours are short too (the exact thresholds are in the function).  The
 block before the first and after the last one is an empty block (0 words, link
@@ -28,11 +28,11 @@ heuristics, in the order of boilerpipe's ArticleExtractor filter chain:
 
 Deviations, all deliberate:
 
-* The seed (003 §5.4.4) prints the words-based tree under the name
+* Komporday's thesis (§5.4.4) prints the words-based tree under the name
   "DefaultExtractor"; in the boilerpipe library that tree is the
   NumWordsRulesClassifier of ArticleExtractor, while its DefaultExtractor uses
-  a text-density tree (DensityRulesClassifier).  We follow the seed: both
-  extractors use the seed's tree by default.  The library's density tree is
+  a text-density tree (DensityRulesClassifier).  We follow the thesis: both
+  extractors use the thesis' tree by default.  The library's density tree is
   available as :func:`classify_density_tree` (option ``tree="density"``) so the
   two can be compared on the benchmarks.
 * Output keeps one line per original block (boilerpipe also joins merged
@@ -53,7 +53,7 @@ from corpuscrawl.extract.segment.blocks import TextBlock, text_blocks
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
 
-#: Tree thresholds, all from seed 003 §5.4.4 (algorithm 4).
+#: Tree thresholds, all from Komporday's thesis §5.4.4 (algorithm 4).
 MAX_LINK_DENSITY_DEFAULT = 0.333333
 MAX_PREV_LINK_DENSITY_DEFAULT = 0.555556
 #: Content words that must precede an end-of-text marker before it cuts the page
@@ -76,7 +76,7 @@ Classifier = Callable[[TextBlock | None, TextBlock, TextBlock | None], bool]
 
 
 def classify_words_tree(prev: TextBlock | None, cur: TextBlock, nxt: TextBlock | None) -> bool:
-    """The seed's decision tree (003 §5.4.4): True when ``cur`` is content.
+    """The thesis' decision tree (Komporday's thesis §5.4.4): True when ``cur`` is content.
 
     ``None`` neighbours are boilerpipe's empty start/end blocks (0 words, link density 0).
     """

@@ -1,6 +1,6 @@
 """Body Text Extraction (BTE), Finn, Kushmerick & Smyth (2001).
 
-Source: seed 000 (Croatian thesis) §4.1.3 and §6.3.1; SPEC §3.
+Source: Bakić's thesis (Josip Bakić, University of Zagreb, 2012) §4.1.3 and §6.3.1.
 
 The document (scripts, styles and comments removed) becomes a token sequence
 where every tag counts 1 and every word 0.  BTE picks the span ``[i, j]``
@@ -50,7 +50,7 @@ class Run:
 
 
 def tokenize(root: etree._Element) -> list[Run]:
-    """Turn a tree into merged runs of tags and text nodes (seed 000 §6.3.1).
+    """Turn a tree into merged runs of tags and text nodes (Bakić's thesis §6.3.1).
 
     Scripts, styles and comments are skipped as if removed (their tails kept),
     so the shared tree needs no cleaned copy.

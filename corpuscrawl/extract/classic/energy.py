@@ -1,7 +1,7 @@
 """Node energy (Dorosz): coherent texts are the DOM nodes where text energy peaks.
 
-Source: seed 004 §3 (assumption of one coherent node per text) and §3.1
-(formula 1 and the descent); SPEC §3 "Coherent-text methods".
+Source: Dorosz's coherent-text paper §3 (assumption of one coherent node per text) and §3.1
+(formula 1 and the descent).
 
 Every text node ``t`` has energy ``m(t)`` — its information, here its number of
 characters (or words, option ``metric="words"``).  An element's energy is the
@@ -18,7 +18,7 @@ exactly when no single child holds a share ``r`` or more of its children's
 energy: long runs of sibling paragraphs stay together, while a wrapper whose
 energy comes mostly from one child hands it down.
 
-The seed writes the factor as ``p/k`` (``k`` = height of the DOM tree) but its
+The paper writes the factor as ``p/k`` (``k`` = height of the DOM tree) but its
 prose says the opposite of that formula: energy dissipates *less* per step in
 high trees ("in relatively high DOM trees the dissipated energy is relatively
 small").  We follow the prose, the stated intent: a fraction ``p/k`` of the
@@ -49,7 +49,7 @@ from corpuscrawl.extract.segment.blocks import (
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page
 
-#: Dissipation constant p (a fraction p/k of energy is lost per level).  The seed fixes it
+#: Dissipation constant p (a fraction p/k of energy is lost per level).  The paper fixes it
 #: "a priori" without a value; 10 was best of {4, 6, 8, 10, 12, 15} on the train part of
 #: cleaneval+dragnet (100 pages each; benchmarks/results/classic.md).
 DISSIPATION_DEFAULT = 10.0

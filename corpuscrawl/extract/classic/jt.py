@@ -1,13 +1,13 @@
 """jusText (Pomikálek 2011) through the ``justext`` package, on the Page's own tree.
 
-Source: seed 003 §5.4.3; SPEC §3.  The package's classification is used as is
+Source: Komporday's thesis §5.4.3.  The package's classification is used as is
 (MAX_LINK_DENSITY 0.2, LENGTH_LOW 70, LENGTH_HIGH 200, STOPWORDS_LOW 0.30,
 STOPWORDS_HIGH 0.32, context-sensitive revision of short/near-good blocks).
 
 Deviations: the HTML is not parsed again (jusText's preprocessor runs on a copy
 of the Page's tree); ``language="auto"`` picks the stoplist from the language
 identified in the page text (English when unknown); paragraphs containing ``©``
-are bad, as the seed's description of jusText says.
+are bad, as Komporday's description of jusText says.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Coherent texts predicted from link positions (Dorosz): links cut a page into its texts.
 
-Source: seed 004 §3.2 (with the coherence assumptions of §3); SPEC §3
-"Coherent-text methods".  The rules, as the seed states them:
+Source: Dorosz's coherent-text paper §3.2 (with the coherence assumptions of §3)
+"Coherent-text methods".  The rules, as the paper states them:
 
 1. General rule: every ``<a>`` is a coherent node, and what remains once the
    links are carved out aggregates the remaining text nodes.
@@ -22,7 +22,7 @@ teaser unit (rule 4); otherwise the children are split, and the link-free
 children and text nodes between two link-bearing children are aggregated into
 one unit (rule 1).
 
-The seed gives the rules in words, not thresholds; the numbers we had to
+The paper gives the rules in words, not thresholds; the numbers we had to
 choose are the module constants below.  The extractor (``linkblocks``)
 returns the main text (the unit with most non-link words, plus comparable
 link-poor units).  :func:`coherent_texts` is the exporter's entry point for
@@ -228,7 +228,7 @@ def coherent_texts(page: Page, method: str = "linkblocks",
                    min_words: int = DOCUMENT_MIN_WORDS_DEFAULT) -> list[tuple[str, str]]:
     """``(kind, text)`` units of a page, each fit to be a separate corpus document.
 
-    ``method`` is ``"linkblocks"`` (default; the seed finds it the more robust)
+    ``method`` is ``"linkblocks"`` (default; the paper finds it the more robust)
     or ``"energy"``; units of other ``kinds`` or under ``min_words`` words are
     left out (bare link lists by default).
     """

@@ -1,6 +1,6 @@
 """NewsFeed's DOM heuristic (Trampuš & Novak): content-bearing paragraphs under one parent.
 
-Source: seed 002 §2.4.4, algorithm 2.1; SPEC §3 "NewsFeed DOM heuristic".
+Source: the NewsFeed description, §2.4.4, algorithm 2.1.
 
 1. Preprocess (:func:`preprocess`, on a private copy of the cleaned tree, so
    scripts, styles and comments are already gone): remove ``<figure>``,
@@ -32,9 +32,9 @@ Interpretations and deviations:
   region); we follow the algorithm as printed, which also avoids taking the
   outermost page wrapper (on the train pages the two readings differ by less
   than 0.01 F1).
-* ``<nav>`` is removed along with ``<figure>`` and ``<aside>`` (the seed lists
+* ``<nav>`` is removed along with ``<figure>`` and ``<aside>`` (the NewsFeed description lists
   HTML5 elements "like" these two).
-* Paragraph texts are joined with newlines (the seed returns the element text
+* Paragraph texts are joined with newlines (the NewsFeed description returns the element text
   with tags discarded).
 """
 
@@ -47,15 +47,15 @@ from lxml import etree
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page
 
-#: Minimum characters of a content-bearing paragraph (seed 002: C_P = 40).
+#: Minimum characters of a content-bearing paragraph (NewsFeed: C_P = 40).
 C_P_DEFAULT = 40
-#: Characters per nested tag (or per link/image in the fallback) (seed 002: C_T = 30).
+#: Characters per nested tag (or per link/image in the fallback) (NewsFeed: C_T = 30).
 C_T_DEFAULT = 30
-#: Minimum characters of the chosen paragraphs (seed 002: C_Σ = 350).
+#: Minimum characters of the chosen paragraphs (NewsFeed: C_Σ = 350).
 C_SUM_DEFAULT = 350
-#: HTML5 elements removed in preprocessing (seed 002 names figure and aside; nav added).
+#: HTML5 elements removed in preprocessing (NewsFeed names figure and aside; nav added).
 REMOVED_TAGS = ("figure", "aside", "nav")
-#: Inline CSS that hides an element (the seed considers only these two).
+#: Inline CSS that hides an element (the NewsFeed description considers only these two).
 HIDDEN_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 #: id/class words of elements that are clearly not the article (seed: "navigation, sidebar, social etc.").
 SUSPICIOUS_RE = re.compile(

@@ -1,12 +1,12 @@
 """Readability (Arc90, 2009): paragraph scores flow to containers; the best one plus its siblings.
 
-Source: seed 003 §5.3, algorithm 1; seed 000 §4.1.2; SPEC §3 "Readability".
-The seed gives the skeleton — remove scripts, find the title, drop nodes from
+Source: Komporday's thesis §5.3, algorithm 1; Bakić's thesis §4.1.2.
+The thesis gives the skeleton — remove scripts, find the title, drop nodes from
 a static "unlikely" list, score every paragraph by its text, add the score to
 the parent and half of it to the grandparent, pick the top candidate, collect
 its qualifying siblings, and rerun with relaxed parameters when the result has
-fewer than 250 characters.  The constants and sub-rules that the seed leaves
-unnamed are those of arc90's readability.js 1.7.1, the version the seed
+fewer than 250 characters.  The constants and sub-rules that the thesis leaves
+unnamed are those of arc90's readability.js 1.7.1, the version the thesis
 describes:
 
 * unlikely candidates: class+id matches :data:`UNLIKELY_RE` and not
@@ -29,7 +29,7 @@ Deviations: the page is never re-parsed — each attempt works on a fresh
 ``page.copy_tree()``; when every attempt stays under 250 characters the
 longest attempt is returned (Mozilla's later fix) instead of arc90's "unable to
 parse" (null), so short pages keep their text; the output is plain text (one
-line per block) rather than HTML, as the thesis post-processes it (000 §4.1.2);
+line per block) rather than HTML, as the thesis post-processes it (Bakić's thesis §4.1.2);
 the title is found (``extract_title``) but is not part of the text, as in
 Readability's ``<title, text>`` result.
 """
@@ -63,7 +63,7 @@ SENTENCE_END_RE = re.compile(r"\.( |$)")
 DIV_BLOCK_CHILDREN = ("a", "blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul")
 #: Elements scored as paragraphs (arc90 1.7.1: P, TD, PRE).
 PARAGRAPH_TAGS = ("p", "td", "pre")
-#: Result shorter than this triggers a relaxed rerun (seed 003 §5.3).
+#: Result shorter than this triggers a relaxed rerun (Komporday's thesis §5.3).
 MIN_LENGTH_DEFAULT = 250
 #: Paragraphs shorter than this are not scored (arc90).
 MIN_PARAGRAPH_LENGTH_DEFAULT = 25

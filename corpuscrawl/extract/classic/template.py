@@ -1,6 +1,6 @@
-"""Template extractor: per-site selectors in the seed's one-line syntax.
+"""Template extractor: per-site selectors in the one-line syntax of Bakić's thesis.
 
-Source: seed 000 §4.6 and §6.3.7; SPEC §3.  A template is a text file with one
+Source: Bakić's thesis §4.6 and §6.3.7.  A template is a text file with one
 selector per line (blank lines skipped):
 
 * ``name``        every element with that tag name;
@@ -13,7 +13,7 @@ contain both ``'`` and ``"`` (XPath 1.0 has no escape for that).  The
 selectors compile to one XPath union; an element inside another selected
 element is skipped; the texts are joined with newlines.
 
-Deviation: a line starting with ``#`` is a comment (the seed has none), so
+Deviation: a line starting with ``#`` is a comment (the thesis has none), so
 shipped templates can say where they come from.
 """
 

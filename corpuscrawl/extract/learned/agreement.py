@@ -16,11 +16,10 @@ from rapidfuzz.distance import LCSseq
 
 
 def lcs_coverage(words: Sequence[Hashable], reference: Sequence[Hashable]) -> float:
-    """LCS(words, reference) / len(words); 0 for an empty ``words`` (seed 000 §4.2.3)."""
+    """LCS(words, reference) / len(words); 0 for an empty ``words`` (Bakić's thesis §4.2.3)."""
     if not words:
         return 0.0
     return LCSseq.similarity(words, reference) / len(words)
-
 
 
 __all__ = ["lcs_coverage"]

@@ -1,70 +1,36 @@
-"""``auto``: corpuscrawl's own learned extractor, built from what the measurements showed works.
+"""``auto``: block sequence labelling with gradient-boosted potentials and section cuts.
 
-Sources: seed 001 (Web2Text) for the block sequence, unary/pairwise potentials
-and Viterbi decoding (:mod:`.sequence`); seed 000 §4.2.3 for base-extractor
-agreement features (optional here, see below).  Measured on a validation part
-of the *training* split (``benchmarks/results/learned.md`` has the numbers):
+The page becomes the sequence of its collapsed-DOM blocks
+(:mod:`corpuscrawl.extract.segment.cdom`), as in Web2Text (Vogels, Ganea &
+Eickhoff 2018); each block is labelled content or boilerplate in five steps,
+each a function one can call alone:
 
-* a gradient-boosted tree classifier (scikit-learn's histogram GBDT, CPU-fast)
-  on the collapsed-DOM block features plus context — neighbours, a ±3-block
-  window and the subtree aggregates of the five ancestors above the block
-  (how much of the page's running text sits in the same region) — beats
-  every base extractor and peer tool on pooled F1;
-* where the block stands relative to the page's headline
-  (:mod:`.title_features`: its match with the ``<title>`` without the site
-  name, the best-matching short block, the position and tree distance from
-  it): inner validation 0.9450 → 0.9477 (five of six datasets higher); with the
-  block-text fixes of :mod:`.cdom` 0.9493 (the shipped model's fit, with its own
-  draw of λ and bias, 0.9491; test split 0.9357 and the cross-validation in
-  ``benchmarks/results/learned.md`` and ``crossval.md``);
-* the base extractors' votes (share of the block found in each one's output)
-  did not improve it on the validation split and cost the time of running
-  them, so by default ``auto`` uses none (``votes=`` re-enables them);
-* a second stage (:mod:`.stacking`, off by default): a second gradient-boosted
-  classifier over the block's features plus the first stage's (out-of-fold)
-  probabilities of its neighbours and of the regions holding it; on the
-  inner validation part summed F1 0.9410 → 0.9440 (test split: 0.9317 → 0.9325)
-  with a first stage of 200 trees of 31 leaves; a first stage of 400 trees of 63
-  leaves alone does as well (``MAX_ITER_DEFAULT``, ``STACKING_DEFAULT``);
-* the pairwise potentials (a logistic regression over the two blocks' text
-  features and the edge features) smooth the labels with Viterbi; λ and a
-  decision bias are chosen on out-of-fold decoding of every training page (the
-  whole fit repeated on two thirds of the pages, three times; before, one
-  inner validation quarter chose them and the choice flipped between training
-  draws), then the models are fitted on all pages;
-* per-page fallback (:func:`fallback_region`): when the model keeps nothing
-  on a page that has confident-enough blocks, it keeps the blocks within a
-  factor of the best one instead of returning an empty text;
-* reader comments inside the article container (:func:`.sections.cut_comments`): after
-  a short comment heading ("Comments", "Leave a reply", "12 responses" ...)
-  that follows enough kept text, kept blocks outside the element holding
-  most of the kept text before it are dropped.  Block features alone could
-  not separate such comments (same container and classes as the article); the
-  heading counts once 15 % of the kept words or 100 kept words precede it;
-  on the inner validation part this raised summed F1 0.9344 → 0.9410
-  (l3s-gn1 0.885 → 0.944, no dataset lower).  On the test split it lowered
-  pooled F1 0.9354 → 0.9317: CleanEval's gold keeps comments, so cleaneval
-  lost more than dragnet and scrapinghub gained (``benchmarks/results/learned.md``).
-  A heading the block model scores as content (p ≥ 0.5) starts no cut
-  (:data:`COMMENT_HEADING_MAX_PROBABILITY_DEFAULT`).  Comment-context block
-  features instead of the cut (heading seen before, its link share, blocks since
-  it, same parent) left the model as unable to drop comments as before
-  (out-of-fold, folds 1-4, without the cut 0.9225 → 0.9241; with it 0.9360 → 0.9359).
-  When signature lines follow the heading ("Posted by X on <date>", "Report this comment",
-  at least two, :func:`.sections.cut_comments`), every kept block after it goes, also in the
-  article's element (Telegraph, Movable Type, TypePad threads): out-of-fold, folds
-  1-4, 0.9392 → 0.9405 (l3s-gn1 0.962 → 0.969; five pages gain, none loses).
-  ``state["comment_cut"] = False`` switches it off;
-* related-content regions (:func:`.sections.cut_related`): after a heading such as "Also
-  on HuffPost:" or "Related Coverage", the kept blocks it introduces outside the article's
-  element are dropped up to the first link list or the article's element; on the
-  out-of-fold predictions of cross-validation folds 1-4 (train split) summed F1
-  0.9376 → 0.9392 (two HuffPost pages whose 2 300 and 4 300 words of slideshow captions the
-  model kept at p 0.6-1.0; the dragnet pages whose gold keeps "Related Posts" lose 15-30
-  words each).  ``state["related_cut"] = False`` switches it off.
+1. **Unary potential** (:func:`block_probabilities`): a histogram gradient-boosted
+   tree classifier (scikit-learn) gives each block's probability of being
+   content from its features (:mod:`corpuscrawl.extract.learned.block_features`:
+   its text, its ±2 neighbours, a ±3-block window and the subtree aggregates of
+   the five ancestors above it; :mod:`corpuscrawl.extract.learned.title_features`:
+   where it stands relative to the page's headline).  Base-extractor votes
+   (the share of the block found in each one's output, the agreement features
+   of Bakić's thesis §4.2.3) can be added; the shipped model has none.  An
+   optional second stage (stacked generalisation, Wolpert 1992;
+   :mod:`corpuscrawl.extract.learned.stacking`) re-scores each block from the
+   first stage's probabilities around it.
+2. **Pairwise potential** (:func:`page_probabilities`): a logistic regression
+   over two neighbouring blocks' text and edge features gives the
+   probabilities of their four label pairs.
+3. **Viterbi decoding** (:func:`decoded_labels`): the most probable label
+   sequence under both potentials, with the pairwise term weighted by λ and a
+   decision bias on the unary term (both chosen when the model is trained).
+4. **Fallback** (:func:`fallback_region`): a page on which nothing was kept but
+   whose best block is confident enough keeps the blocks within a factor of
+   the best one.
+5. **Section cuts** (:mod:`corpuscrawl.extract.segment.sections`): kept blocks
+   after a reader-comment heading outside the article's element, and kept
+   related-content regions, are dropped.
 
-Block labels: words aligned with the gold text (:mod:`.alignment`),
-coverage > 0.5.
+Training is :mod:`corpuscrawl.learn.auto`; the measurements behind each step are
+in ``benchmarks/results/learned.md``.
 """
 
 from __future__ import annotations
@@ -94,16 +60,10 @@ from corpuscrawl.extract.segment.sections import (
 from corpuscrawl.html.page import Page
 
 #: Fallback: a page whose best block has at least this probability is never left empty ...
-#: 0.2 before: on pages of sites and languages the gold sets do not have, a class keyword
-#: of the whole page or of the article's region (``<body class="... hidecomments ...">``)
-#: pulls every article block to 0.1-0.2 and the page came out empty.  On the trafilatura
-#: snippet pages (never trained on) 0.1 gives five of them their article back (snippet F1
-#: 0.9092 → 0.9113; a sixth page picks up a boilerplate line); 0.05 changes the same pages, 0
-#: one more.  On the out-of-fold decoding of the training pages (folds 1-4) it changes six
-#: pages at some λ/bias; summed F1 stays 0.9405 (cleaneval and readability +0.0001).  The
-#: cost, seen under cross-validation (``benchmarks/results/crossval.md``): the two
-#: CleanPortalEval pages without content (empty gold) now give 3 and 83 words instead of
-#: nothing.  Chosen on the snippet pages, so their figure in ``learned.md`` is no longer blind.
+#: A page-wide class keyword (``<body class="... hidecomments ...">``) can pull every
+#: article block of a site the gold sets do not have to 0.1-0.2; at 0.1 five trafilatura
+#: snippet pages keep their article (snippet F1 0.9092 -> 0.9113) while the out-of-fold
+#: decoding of the training pages stays at 0.9405 (``benchmarks/results/learned.md``).
 FALLBACK_MIN_PROBABILITY_DEFAULT = 0.1
 #: ... it keeps the blocks whose probability is at least this share of the best one.
 FALLBACK_RELATIVE_DEFAULT = 0.5
@@ -145,7 +105,7 @@ def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndar
                    lam: float, bias: float, fallback: bool = True,
                    comment_cut: bool = True, related_cut: bool = True) -> list[int]:
     """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
-    fallback, the comment cut and the related-content cut (:mod:`.sections`)."""
+    fallback, the comment cut and the related-content cut (:mod:`corpuscrawl.extract.segment.sections`)."""
     labels = viterbi(unary_p, pair_p, lam, bias)
     if fallback:
         labels = fallback_region(unary_p, labels)

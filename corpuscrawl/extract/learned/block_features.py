@@ -1,6 +1,6 @@
 """Block features, edge features and base-extractor votes over a collapsed-DOM block sequence.
 
-Source: seed 001 (Web2Text) §3.3: per block, features of the block itself
+Source: Web2Text (Vogels, Ganea & Eickhoff 2018) §3.3: per block, features of the block itself
 (text, link and stopword statistics, tag path, position) and aggregates of
 its parent and grandparent in the collapsed DOM; per pair of neighbouring
 blocks, edge features (tree distance bucketed 1, 2, 3, 4, > 4, tags crossed).
@@ -9,7 +9,7 @@ Web2Text has 128 block and 25 edge features; this module has
 :func:`unary_matrix` adds the features of the two blocks on either side,
 because the models here are not convolutional and see context only that way.
 
-:func:`vote_matrix` adds seed 000's idea (§4.2.3, the agreement features of
+:func:`vote_matrix` adds Bakić's thesis (§4.2.3, the agreement features of
 hybrid B) at block level: for each base extractor, the share of the block's
 word 3-grams (words, for blocks under 3 words) found in that extractor's
 output.  Deviation: the thesis measures agreement by LCS; on blocks the

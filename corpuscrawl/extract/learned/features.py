@@ -1,6 +1,6 @@
 """The 37-value structural feature vector of an HTML document or segment.
 
-Source: seed 000 (Croatian thesis) §4.2.1 and §6.3.2; SPEC §4.  Every value is
+Source: Bakić's thesis (Josip Bakić, University of Zagreb, 2012) §4.2.1 and §6.3.2.  Every value is
 in [0, 1] so that no feature dominates the SVM:
 
 * 6 one-hot size buckets of the HTML (bytes): < 100, < 1 000, < 10 000,

@@ -1,13 +1,13 @@
 """The thesis' learned hybrids: a document-level selector and two segment classifiers.
 
-Source: seed 000 §4.2.2–4.3, §5, §6.3.3–6.3.6; SPEC §4.
+Source: Bakić's thesis §4.2.2–4.3, §5, §6.3.3–6.3.6.
 
 * ``hybrid-a`` (§4.2.2): every training page is labelled with the base
   extractor whose output has the best word-LCS F1 on it (ties: the first in
   the base list, BTE first as in the thesis' numbering); an SVM learns that
   label from the page's 37 features (:mod:`.features`); at extraction time
   the predicted extractor runs.
-* ``hybrid-b`` (§4.2.3): pages are cut into segments (:mod:`.segments`);
+* ``hybrid-b`` (§4.2.3): pages are cut into segments (:mod:`corpuscrawl.extract.segment.segments`);
   each segment's vector is its 37 features plus, per base extractor, the LCS
   of the segment's words with the extractor's output divided by the
   segment's word count; a segment is content when the gold text covers it

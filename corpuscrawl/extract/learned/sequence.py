@@ -1,7 +1,7 @@
 """Block sequence labelling à la Web2Text: unary and pairwise potentials, Viterbi decoding.
 
-Source: seed 001 (Web2Text, Vogels, Ganea & Eickhoff 2018) §3; SPEC §4.
-A page becomes a sequence of collapsed-DOM blocks (:mod:`.cdom`) with block
+Source: Web2Text (Vogels, Ganea & Eickhoff, ECIR 2018) §3.
+A page becomes a sequence of collapsed-DOM blocks (:mod:`corpuscrawl.extract.segment.cdom`) with block
 and edge features (:mod:`.block_features`).  A unary model gives
 ``p_i(l_i)`` for each block being content (1) or boilerplate (0); a pairwise
 model gives ``p_i,i+1(l_i, l_i+1)`` over the four label pairs of neighbours.
@@ -18,7 +18,7 @@ L2 1e-4 on each block's features *plus its neighbours'* (±2 blocks: the
 receptive field the convolutions give), on standardised inputs; sklearn's
 MLP has no dropout, early stopping on 10 % of the rows regularises instead.
 Block labels come from aligning the page's words with the gold words
-(:func:`.alignment.sequence_coverage`, coverage > 0.5).  The same machinery,
+(:func:`corpuscrawl.learn.alignment.sequence_coverage`, coverage > 0.5).  The same machinery,
 with other models and extra vote features, is reused by :mod:`.auto`.
 """
 
@@ -45,7 +45,7 @@ from corpuscrawl.extract.segment.cdom import Block, page_blocks
 from corpuscrawl.html.page import Page
 from corpuscrawl.language import detect, stoplist_name
 
-#: Weight of the pairwise term in the Viterbi objective (seed 001: λ = 0.1).
+#: Weight of the pairwise term in the Viterbi objective (Web2Text: λ = 0.1).
 LAMBDA_DEFAULT = 0.1
 #: Probabilities are clipped here before taking logarithms.
 EPSILON = 1e-6

@@ -2,7 +2,7 @@
 
 The headline is a strong, site-independent cue: the article text follows it,
 usually in the same container, while navigation, teasers and footers sit
-before it or in other subtrees.  boilerpipe's ArticleExtractor (seed 000 §3)
+before it or in other subtrees.  boilerpipe's ArticleExtractor (Bakić's thesis §3)
 uses the same cue as a rule (the block matching the ``<title>`` starts the
 content); here it becomes features for the learned ``auto`` model: how well
 a block matches the headline (:func:`corpuscrawl.extract.meta.title.extract_title`,

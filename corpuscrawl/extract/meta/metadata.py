@@ -1,7 +1,7 @@
 """Title, publication date and author of a page, from its own markup (no network access).
 
-Source: SPEC §1 (title/metadata per Document) and issue 4 item 5; the title is
-NewsFeed's heuristic (seed 002, ``extract/title.py``).  Sources are tried from
+Every Document carries its page's title, date and author.  The title is NewsFeed's
+heuristic (Trampuš & Novak; :mod:`corpuscrawl.extract.meta.title`).  Sources are tried from
 the most explicit to the least:
 
 * **schema.org JSON-LD** (``<script type="application/ld+json">``, also inside

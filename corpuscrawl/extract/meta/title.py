@@ -1,4 +1,4 @@
-"""Title heuristic of NewsFeed (seed 002, §2 "a separate heuristic for extracting the title").
+"""Title heuristic of NewsFeed (Trampuš & Novak, §2 "a separate heuristic for extracting the title").
 
 Take the first of: a single ``<title>`` element, ``<meta name="title">``,
 ``og:title``; then strip the site name that sites put before or after the
@@ -18,7 +18,7 @@ from corpuscrawl.html.page import Page
 
 #: Separators sites put between headline and site name, most specific first.
 SEPARATORS = (" | ", " || ", " – ", " — ", " - ", " :: ", " » ", " « ", " · ", " • ", " / ")
-#: A side with at most this many words can be a site name (seed example: "BBC Sports").
+#: A side with at most this many words can be a site name (NewsFeed's example: "BBC Sports").
 SITE_NAME_MAX_WORDS_DEFAULT = 4
 
 

@@ -1,7 +1,7 @@
 """Page segmentation into text blocks with shallow text features, and coherent segments.
 
-Source: boilerpipe's block model (Kohlschütter et al. 2010, described in seed
-000 §4.1.1 and seed 003 §5.4.4); SPEC §3 "Boilerpipe".  A *text block* is a
+Source: boilerpipe's block model (Kohlschütter et al. 2010, described in
+Bakić's thesis §4.1.1 and Komporday's thesis §5.4.4).  A *text block* is a
 maximal run of text not interrupted by a block-level tag; inline tags (``<a>``,
 ``<b>``, ``<span>``...) do not interrupt it.  Each block carries the features
 the boilerpipe classifiers read:
@@ -19,7 +19,7 @@ Like boilerpipe, every tag that is not a known inline tag ends a block (so
 into the tree; boilerpipe's SAX handler has no tree.
 
 The module also holds :class:`CoherentText`, the coherent text unit that the
-seed-004 methods (``energy.py``, ``linkblocks.py``) split a page into.
+coherent-text methods (``energy.py``, ``linkblocks.py``) split a page into.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ IGNORED_TAGS = frozenset(("option", "object", "embed", "applet"))
 LINE_WIDTH_DEFAULT = 80
 
 #: A unit with at least this many non-link words is running text ("body"); 40 words is
-#: boilerpipe's threshold above which a block is content whatever its neighbours (003 §5.4.4).
+#: boilerpipe's threshold above which a block is content whatever its neighbours (Komporday's thesis §5.4.4).
 BODY_MIN_WORDS_DEFAULT = 40
-#: A unit with at least this share of its words in links is a link structure (seed 004 §3.2).
+#: A unit with at least this share of its words in links is a link structure (Dorosz's coherent-text paper §3.2).
 LINKS_MIN_DENSITY_DEFAULT = 0.5
 #: A second main-text unit needs this share of the best unit's non-link words; tuned on the
 #: train part of cleaneval+dragnet (benchmarks/results/classic.md).
@@ -103,7 +103,7 @@ class TextBlock:
 
 @dataclass(slots=True)
 class CoherentText:
-    """A coherent text of a page (seed 004): one unit that can be a document on its own.
+    """A coherent text of a page (Dorosz's coherent-text paper): one unit that can be a document on its own.
 
     ``kind`` says what the unit looks like: ``"body"`` (long running text),
     ``"teaser"`` (a link with its short summary), ``"text"`` (other short text),

@@ -1,6 +1,6 @@
 """The block sequence of a page: text-bearing leaves of a collapsed DOM (Web2Text).
 
-Source: seed 001 (Web2Text, Vogels, Ganea & Eickhoff 2018) §3.1–3.2; SPEC §4.
+Source: Web2Text (Vogels, Ganea & Eickhoff, ECIR 2018) §3.1–3.2.
 Web2Text collapses the DOM (single-child chains merged; empty and invisible
 nodes and ``br checkbox head hr iframe img input`` dropped) and labels the
 text-bearing leaves of that collapsed tree, in document order.
@@ -31,7 +31,7 @@ from lxml import etree
 from corpuscrawl.html.dom import INLINE_TAGS
 from corpuscrawl.html.page import Page
 
-#: Elements dropped with their content (seed 001 §3.1 list, plus form controls).
+#: Elements dropped with their content (Web2Text §3.1 list, plus form controls).
 DROPPED_TAGS_DEFAULT = frozenset(
     "head checkbox iframe img input button select option textarea map area".split()
 )

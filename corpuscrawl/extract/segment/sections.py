@@ -4,7 +4,7 @@ Why: the block model scores a reader comment or a teaser of another story by wha
 looks like, and inside a news or blog page both look like article text (same container tags,
 classes, sentence lengths).  What gives them away is the short heading that introduces them
 ("12 Comments", "Also on HuffPost:", "Related Coverage").  These functions take the labels
-decoded by ``auto`` (:mod:`.auto`) and drop what such a heading introduces; the thresholds were
+decoded by ``auto`` (:mod:`corpuscrawl.extract.learned.auto`) and drop what such a heading introduces; the thresholds were
 chosen on the training split's out-of-fold predictions (numbers at each constant and in
 ``benchmarks/results/learned.md``).
 
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from corpuscrawl.extract.segment.cdom import Block
 
-#: A comment-section heading: a short block starting with one of these (seed-independent;
+#: A comment-section heading: a short block starting with one of these (independent of the sources;
 #: the phrases are the usual CMS headings seen on the training pages).  "Discussion" counts
 #: only after a number ("12 discussions"): alone it is the section of a paper, and on the
 #: out-of-fold predictions of cross-validation folds 1-4 (train split) it cut two CleanEval

@@ -1,7 +1,7 @@
 """Segmentation of an HTML document into div/table segments, as in the Croatian thesis.
 
-Source: seed 000 §4.2.3 and §6.3.4 (algorithms "analiza segmenta" and
-"analiza tablice"); SPEC §4.  Starting at ``<body>`` (or the whole document),
+Source: Bakić's thesis §4.2.3 and §6.3.4 (algorithms "analiza segmenta" and
+"analiza tablice").  Starting at ``<body>`` (or the whole document),
 with ``total`` = the length of the document's text:
 
 * **segment analysis** of a node walks its child nodes (text and elements,

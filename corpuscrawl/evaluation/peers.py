@@ -1,4 +1,4 @@
-"""Adapters for peer extractors used only by the benchmarks (never runtime dependencies).
+"""Adapters for peer extractors, for the benchmarks only (never runtime dependencies).
 
 Every adapter takes the decoded HTML string (and the page URL) and returns
 plain text, so peers are timed on their own parsing as they would run
@@ -135,7 +135,7 @@ def available_peers(names: list[str] | None = None) -> tuple[list[Peer], list[st
     for name in names if names is not None else list(FACTORIES):
         factory = FACTORIES.get(name)
         if factory is None:
-            raise SystemExit(f"unknown peer {name!r}; known peers: {', '.join(FACTORIES)}")
+            raise ValueError(f"unknown peer {name!r}; known peers: {', '.join(FACTORIES)}")
         try:
             peers.append(factory())
         except ImportError as exc:
