@@ -25,6 +25,7 @@ def test_reading_time_badges(line: str) -> None:
     "The report is a 5 min read for anyone who wants to understand why the council changed its "
     "mind on the library budget.",
     "He ran the first mile in 5 min and read the results aloud.",
+    "The shot clock after the 20 minutes read Wings 16, Canucks 5.",
 ])
 def test_sentences_mentioning_reading_time_are_kept(line: str) -> None:
     assert not is_reading_time_badge(line)

@@ -185,7 +185,7 @@ def test_render_text_keeps_microdata_sentence_on_one_line() -> None:
      '<a href="/x">the plan</a>.</p>', "The WHO said no to the plan."),
     ('<p>Great news <img class="emoji" alt="🎉" src="/e.png"> for every<wbr>body today.</p>',
      "Great news for everybody today."),
-    ('<p>Price: <data value="12">twelve</data> <small>euros</small>, <label>see</label> '
+    ('<p>Price: <data value="12">twelve</data> <small>euros</small>, <mark>see</mark> '
      '<ruby>漢<rt>kan</rt></ruby> list.</p>', "Price: twelve euros, see 漢kan list."),
 ])
 def test_inline_elements_never_split_a_line(inner: str, line: str) -> None:

@@ -5,7 +5,7 @@ Every extractor built through the registry passes its normalised text through
 Two kinds of lines are never part of an article, whatever the page:
 
 * **reading-time badges** — a short line (at most
-  :data:`BADGE_MAX_WORDS_DEFAULT` words) holding "5 min read", "12 minute
+  :data:`BADGE_MAX_WORDS_DEFAULT` words, not ending like a sentence) holding "5 min read", "12 minute
   read", "Reading time: 3 minutes", "Lesezeit: 2 Minuten", "7 min Lesezeit",
   "4 min de lecture" ..., often together with the byline and date
   ("By Jane Doe · 5 min read");
@@ -59,12 +59,15 @@ _RELATED_HEADING_RE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END_RE = re.compile(r"[.!?…:;\"”»)]$")
+#: A line ending like a sentence is one ("The shot clock after the 20 minutes read 16-5."), not a badge.
+_SENTENCE_RE = re.compile(r"\w[.!?]$")
 
 
 def is_reading_time_badge(line: str, max_words: int = BADGE_MAX_WORDS_DEFAULT) -> bool:
     """True for a short line with a reading-time expression ("By Jane Doe · 5 min read")."""
     return ("min" in line.lower()  # every reading-time expression has "min" (min, minute, Minuten)
-            and len(line.split()) <= max_words and _READING_TIME_RE.search(line) is not None)
+            and len(line.split()) <= max_words and not _SENTENCE_RE.search(line)
+            and _READING_TIME_RE.search(line) is not None)
 
 
 #: A related-content heading is short ("More from Example Times"); a longer line is a sentence.
