@@ -296,3 +296,29 @@ def test_corpuscrawl_extract_writes_normalised_text(tmp_path: Path) -> None:
     run_extraction(Dataset(tmp_path), [ExtractorSpec("bte")], out_dir=out, jobs=1, progress=False)
     text = (out / "bte" / "p1.txt").read_text(encoding="utf-8")
     assert "Die Versicherung zahlt für den Schäden am Hafen und am Ufer." in text
+
+
+def test_warc_replay_writes_normalised_text(tmp_path: Path) -> None:
+    import json
+    from io import BytesIO
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    from corpuscrawl.cli import main
+
+    warc = tmp_path / "crawl.warc.gz"
+    body = HYGIENE_PAGE.encode("utf-8")
+    with open(warc, "wb") as fh:
+        writer = WARCWriter(fh, gzip=True)
+        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")],
+                                   protocol="HTTP/1.1")
+        writer.write_record(writer.create_warc_record(
+            "http://example.org/hafen", "response", payload=BytesIO(body), length=len(body),
+            http_headers=headers))
+    out = tmp_path / "out.jsonl"
+    assert main(["extract", "-e", "readability", str(warc), "-o", str(out)]) == 0
+    [doc] = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert "Die Versicherung zahlt für den Schäden am Hafen und am Ufer." in doc["text"].split("\n")
+    assert SENTENCE in doc["text"].split("\n")
+    assert doc["title"] == "Störung am Hafen"
