@@ -14,8 +14,8 @@ the boilerpipe classifiers read:
 
 Like boilerpipe, every tag that is not a known inline tag ends a block (so
 ``<br>`` does; deviation: phrasing elements without text such as ``<img>`` and
-``<meta>`` do not, so that they never split a sentence), and ``<option>``, ``<object>``, ``<embed>``,
-``<applet>`` are ignored with their content.  Deviation: the block's
+``<meta>`` do not, so that they never split a sentence), and ``<option>``,
+``<object>``, ``<embed>``, ``<applet>`` are ignored with their content.  Deviation: the block's
 ``element`` (the element its text starts in) is kept so callers can point back
 into the tree; boilerpipe's SAX handler has no tree.
 
