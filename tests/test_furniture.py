@@ -34,7 +34,7 @@ def test_sentences_mentioning_reading_time_are_kept(line: str) -> None:
 
 @pytest.mark.parametrize("heading", [
     "Related posts", "Related Stories:", "Related", "You might also like", "Recommended for you",
-    "More from Example Times", "Read more", "Das könnte dich auch interessieren", "Lesen Sie auch:",
+    "More stories", "Read more", "Das könnte dich auch interessieren", "Lesen Sie auch:",
     "À lire aussi",
 ])
 def test_related_heading_and_its_link_titles_are_dropped(heading: str) -> None:
@@ -48,6 +48,11 @@ def test_running_text_after_the_list_is_kept() -> None:
     text = (f"Related posts\nSnake plant care\nHow to propagate a monstera\n{ARTICLE}\n"
             "Short final line.")
     assert drop_furniture(text) == f"{ARTICLE}\nShort final line."
+
+
+def test_section_label_over_date_and_byline_is_kept() -> None:
+    text = f"More from Front Page\nFriday, January 11, 2008\nBy Jalilur Rehman, AFP\n{ARTICLE}"
+    assert drop_furniture(text) == text
 
 
 def test_headings_inside_sentences_are_not_headings() -> None:

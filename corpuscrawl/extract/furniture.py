@@ -10,8 +10,8 @@ Two kinds of lines are never part of an article, whatever the page:
   "4 min de lecture" ..., often together with the byline and date
   ("By Jane Doe · 5 min read");
 * **related-content lists** — a heading line such as "Related posts",
-  "Related Stories:", "You might also like", "Recommended for you", "More from
-  Example Times", "Das könnte dich auch interessieren", "Lesen Sie auch", and
+  "Related Stories:", "You might also like", "Recommended for you", "More
+  stories", "Das könnte dich auch interessieren", "Lesen Sie auch", and
   the short lines that follow it (the link titles, at most
   :data:`RELATED_ITEM_MAX_WORDS_DEFAULT` words each, without the final
   punctuation of a sentence).  The first line that reads like running text
@@ -49,7 +49,7 @@ _READING_TIME_RE = re.compile(
 )
 _RELATED_HEADING_RE = re.compile(
     r"(?:related(?: posts?| articles?| stories| story| news| content| coverage| reading| links| videos?)?"
-    r"|more (?:related )?(?:posts|articles|stories|news)|more from\b.*|more on this (?:story|topic)"
+    r"|more (?:related )?(?:posts|articles|stories|news)|more on this (?:story|topic)"
     r"|you (?:may|might) also (?:like|enjoy|be interested in)|recommended(?: for you| articles| stories| reading)?"
     r"|read (?:more|next|also)|(?:most )?popular (?:posts|stories|articles)|trending(?: now| stories)?"
     r"|das könnte dich auch interessieren|das könnte sie auch interessieren|lesen sie auch|auch interessant"
@@ -70,7 +70,8 @@ def is_reading_time_badge(line: str, max_words: int = BADGE_MAX_WORDS_DEFAULT) -
             and _READING_TIME_RE.search(line) is not None)
 
 
-#: A related-content heading is short ("More from Example Times"); a longer line is a sentence.
+#: A related-content heading is short ("You might also like"); a longer line is a sentence.
+#: ("More from <section>" is not one: news sites put it over the date and byline of the article.)
 HEADING_MAX_WORDS_DEFAULT = 6
 
 
