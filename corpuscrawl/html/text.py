@@ -17,14 +17,15 @@ all give the same text.  The rules, each a function one can call alone:
    carry meaning, and removed elsewhere:
 
    * ZWNJ and ZWJ between two letters or marks of a script whose shaping they
-     control — Arabic and Persian (``می‌خواهم``: the ZWNJ keeps the prefix
+     control — Arabic and Persian (``می`` U+200C ``خواهم``: the ZWNJ keeps the prefix
      unjoined; writing it without is a spelling error), Syriac, Thaana, N'Ko,
      Mongolian and the Brahmic scripts of South and South-East Asia (Devanagari
      to Sinhala, Myanmar, Khmer, Balinese, Javanese: half forms and explicit
      viramas).  Between Latin, Greek or Cyrillic letters they are only ligature
-     hints (``Auf‌lage``) and go.
+     hints (``Auf`` U+200C ``lage``) and go.
    * ZWJ inside an emoji sequence (a pictograph, with its skin-tone modifier or
-     variation selector, followed by another pictograph: 👩‍💻 is one emoji, not two).
+     variation selector, followed by another pictograph: woman U+200D laptop is
+     one emoji, a woman technologist, not two).
    * ZWSP between two letters of Thai, Lao, Khmer or Myanmar, scripts written
      without spaces where the ZWSP is the only word-boundary mark a page gives.
      Anywhere else (CMS editors scatter it in URLs and between Latin words) it
