@@ -5,7 +5,7 @@
 
 The CI test (tests/test_regression_suite.py) runs the suite for the default
 extractor and ``auto``; this script runs the same cases for any extractor of
-the registry and for the peer libraries of benchmarks/peers.py (their text as
+the registry and for the peer libraries of corpuscrawl/evaluation/peers.py (their text as
 they return it), and counts the cases passed, in total and per tag.
 """
 
@@ -17,14 +17,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # for peers.py when run as a script
-
-from peers import available_peers  # noqa: E402
-
-from corpuscrawl.evaluation.datasets import list_datasets  # noqa: E402
-from corpuscrawl.evaluation.regression import Case, check, load_cases, page_of  # noqa: E402
-from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name  # noqa: E402
-from corpuscrawl.html.page import Page  # noqa: E402
+from corpuscrawl.evaluation.datasets import list_datasets
+from corpuscrawl.evaluation.peers import available_peers
+from corpuscrawl.evaluation.regression import Case, check, load_cases, page_of
+from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
+from corpuscrawl.html.page import Page
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "regression"
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "regression_suite.md"
@@ -35,7 +32,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--extractors", help="comma-separated registry names (default: all buildable)")
     p.add_argument("--peers", default="trafilatura,readability-lxml",
-                   help="comma-separated peers of benchmarks/peers.py, or 'none'")
+                   help="comma-separated peers of corpuscrawl/evaluation/peers.py, or 'none'")
     p.add_argument("--root", help="datasets root (default: CORPUSCRAWL_DATASETS or ../shared/datasets)")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = p.parse_args(argv)
