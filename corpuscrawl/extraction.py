@@ -25,11 +25,12 @@ from typing import Any
 
 from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
 from corpuscrawl.extract import get_extractor, names
-from corpuscrawl.extract.base import Extractor, ExtractorError
+from corpuscrawl.extract.base import Extractor, ExtractorError, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
 from corpuscrawl.extract.classic.template import TemplateExtractor, load_template
 from corpuscrawl.extract.meta.metadata import extract_metadata
 from corpuscrawl.html.page import Page
+from corpuscrawl.html.text import normalize_line, normalize_text
 from corpuscrawl.language import detect
 from corpuscrawl.rules import DomainRule, DomainRules
 
@@ -196,7 +197,7 @@ class Extraction:
                     template = load_template(rule.template)
                 except ExtractorError as exc:
                     raise ConfigError(f"template for domain {rule.domain!r}: {exc}") from exc
-                self._by_template[rule.template] = TemplateExtractor(template)
+                self._by_template[rule.template] = normalized(TemplateExtractor(template))
             return self._by_template[rule.template]
         if rule.extractor:
             return self._named(rule.extractor, f"extractor rule for domain {rule.domain!r}")
@@ -257,14 +258,16 @@ class Extraction:
             return result
         try:
             meta = extract_metadata(page)
-            result.title, result.date, result.author = meta.title, meta.date, meta.author
+            result.title, result.date = normalize_line(normalize_text(meta.title)), meta.date
+            result.author = normalize_line(normalize_text(meta.author))
             if result.text:
                 result.language, result.language_prob = detect(result.text)
         except Exception as exc:  # metadata is best effort; keep the text
             logger.warning("metadata failed on %s: %r", page.url, exc)
         if self.config.split_coherent:
             try:
-                result.units = coherent_texts(page, method=self.config.split_method)
+                result.units = [(kind, normalize_text(text)) for kind, text
+                                in coherent_texts(page, method=self.config.split_method)]
             except Exception as exc:  # fall back to the whole page's text
                 logger.warning("coherent split failed on %s: %r", page.url, exc)
         return result

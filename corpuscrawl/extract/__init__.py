@@ -14,7 +14,13 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from corpuscrawl.extract.base import Extractor, ExtractorError, UnknownExtractorError
+from corpuscrawl.extract.base import (
+    Extractor,
+    ExtractorError,
+    NormalizedExtractor,
+    UnknownExtractorError,
+    normalized,
+)
 
 #: Built-in extractors: registry name -> "module:attribute" of a class or factory.
 EXTRACTORS_BASE: dict[str, str] = {
@@ -71,6 +77,7 @@ def get_extractor(name: str, overrides: Mapping[str, str | None] | None = None,
                   **options: Any) -> Extractor:
     """Build the extractor registered as ``name`` with keyword ``options``.
 
+    Its output is normalised text (:class:`NormalizedExtractor`), whoever calls it.
     Raises :class:`UnknownExtractorError` (listing the known names) for an
     unknown name and :class:`ExtractorError` for bad options.
     """
@@ -84,13 +91,14 @@ def get_extractor(name: str, overrides: Mapping[str, str | None] | None = None,
         raise ExtractorError(f"extractor {name!r} does not accept options {options}: {exc}") from exc
     if not isinstance(extractor, Extractor):
         raise ExtractorError(f"{table[name]} did not build an extractor (needs name and extract())")
-    return extractor
+    return normalized(extractor)
 
 
 __all__ = [
     "EXTRACTORS_BASE",
     "Extractor",
     "ExtractorError",
+    "NormalizedExtractor",
     "UnknownExtractorError",
     "get_extractor",
     "load_factory",

@@ -1,1 +1,1 @@
-"""HTML shared by every part: the parsed page (:mod:`.page`) and the DOM helpers and tag vocabulary (:mod:`.dom`)."""
+"""HTML shared by every part: the parsed page (:mod:`.page`), the DOM helpers and tag vocabulary (:mod:`.dom`) and text normalisation (:mod:`.text`)."""

@@ -132,7 +132,7 @@ def package_hash() -> str:
 
 def _source_hash(extractor: Extractor, package: str) -> str:
     try:
-        source = inspect.getsourcefile(type(extractor))
+        source = inspect.getsourcefile(type(getattr(extractor, "inner", extractor)))
         data = Path(source).read_bytes() if source else b""
     except (TypeError, OSError):
         data = b""

@@ -13,6 +13,7 @@ are bad, as Komporday's description of jusText says.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import justext
 from justext.core import (
@@ -23,7 +24,7 @@ from justext.core import (
 )
 
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.html.dom import normalize_space
+from corpuscrawl.html.dom import join_lines, normalize_space
 from corpuscrawl.html.page import Page
 from corpuscrawl.language import detect, stoplist_name
 
@@ -81,6 +82,20 @@ class JusTextExtractor:
     def extract(self, page: Page) -> str:
         """Text of the paragraphs jusText classifies as good, one per line."""
         return "\n".join(
-            normalize_space(p.text) for p in self.paragraphs(page)
-            if p.class_type == "good" and normalize_space(p.text)
+            text for text in (paragraph_text(p) for p in self.paragraphs(page)
+                              if p.class_type == "good") if text
         )
+
+
+def paragraph_text(paragraph: Any) -> str:
+    """A jusText paragraph's text, its single ``<br>`` line breaks kept as line breaks.
+
+    jusText starts a new paragraph at ``<br><br>`` and turns a single ``<br>``
+    into a space; its paragraph maker never stores blank text otherwise, so a
+    text node that is exactly one space is such a ``<br>``.  A line break
+    between two lines of text (an address, a poem, a sign-off) stays one.
+    """
+    nodes = getattr(paragraph, "text_nodes", None)
+    if not nodes:
+        return normalize_space(paragraph.text)
+    return join_lines("".join("\n" if node == " " else node for node in nodes).split("\n"))

@@ -43,7 +43,7 @@ from corpuscrawl.extract.segment.blocks import (
     segment_kind,
     select_main,
 )
-from corpuscrawl.html.dom import BLOCK_TAGS, join_lines, render_text
+from corpuscrawl.html.dom import BLOCK_TAGS, render_nodes
 from corpuscrawl.html.page import Page
 
 #: A link is inline only when its block has less than this share of link words (rule 2;
@@ -143,8 +143,7 @@ class Unit:
 
     def segment(self) -> CoherentText:
         """The unit as a :class:`CoherentText`."""
-        lines = [x if isinstance(x, str) else render_text(x) for x in self.parts]
-        text = join_lines("\n".join(lines).split("\n"))
+        text = render_nodes(self.parts)
         first = self.parts[0]
         el = first if len(self.parts) == 1 and not isinstance(first, str) else self.anchor
         return CoherentText(text, self.kind, el.getroottree().getpath(el),
@@ -161,6 +160,9 @@ class _Splitter:
 
     def unit(self, parts: list[etree._Element | str], anchor: etree._Element,
              kind: str | None = None) -> None:
+        while len(parts) > 1 and (parts[-1].isspace() if isinstance(parts[-1], str)
+                                  else not self.stats[parts[-1]].words):
+            parts = parts[:-1]  # trailing white space and wordless elements: not part of the unit
         words = link_words = links = 0
         for x in parts:
             if isinstance(x, str):
@@ -201,9 +203,9 @@ class _Splitter:
                     self.unit(run, el)
                 run = []
                 self.split(child, structure)
-            elif self.stats[child].words:
-                run.append(child)
-            if child.tail and child.tail.strip():
+            elif self.stats[child].words or run:  # a wordless <br>/<hr>/<img> inside a run
+                run.append(child)                  # still breaks or continues its lines
+            if child.tail and (run or child.tail.strip()):
                 run.append(child.tail)
         if run:
             self.unit(run, el)

@@ -13,8 +13,9 @@ the boilerpipe classifiers read:
 * ``tag_level`` — DOM depth where the block's text starts; ``offset`` — its index.
 
 Like boilerpipe, every tag that is not a known inline tag ends a block (so
-``<br>`` and ``<img>`` do), and ``<option>``, ``<object>``, ``<embed>``,
-``<applet>`` are ignored with their content.  Deviation: the block's
+``<br>`` does; deviation: phrasing elements without text such as ``<img>`` and
+``<meta>`` do not, so that they never split a sentence), and ``<option>``,
+``<object>``, ``<embed>``, ``<applet>`` are ignored with their content.  Deviation: the block's
 ``element`` (the element its text starts in) is kept so callers can point back
 into the tree; boilerpipe's SAX handler has no tree.
 
@@ -37,7 +38,8 @@ from corpuscrawl.html.dom import HEADING_TAGS, INLINE_TAGS, tag_name
 #: every tag it has no action for (form labels, ``<nobr>``); the figures of the extractors
 #: built on text blocks (boilerpipe, energy, link blocks, hybrid A) are measured so.
 BLOCK_ENDING_INLINE_TAGS = frozenset(("label", "nobr"))
-#: Tags that do not end a text block.
+#: Tags that do not end a text block (the phrasing elements without text, ``<meta>``,
+#: ``<img>``, ``<wbr>``, are inline too: they never split a sentence).
 TEXT_BLOCK_INLINE_TAGS = INLINE_TAGS - BLOCK_ENDING_INLINE_TAGS
 #: Elements skipped with their content (boilerpipe's TA_IGNORABLE_ELEMENT; script/style are
 #: already gone from ``Page.clean_tree``).

@@ -10,8 +10,9 @@ Deviation, stated: inline formatting elements (``a b i em strong span font
 the enclosing block-level element, as boilerpipe and jusText do.  A sentence
 with a bold word or a link is then one block, not three, which gives fewer,
 longer blocks whose labels are far less noisy, and the link share becomes a
-block feature (``link_words``).  ``<br>`` ends a block (it is a line break the
-reader sees).  Collapsing single-child chains is implicit: a block records the
+block feature (``link_words``).  Phrasing elements without text (``<meta>``
+microdata, ``<wbr>``, ``<picture>``) are inline too: they never split a
+sentence.  ``<br>`` ends a block (it is a line break the reader sees).  Collapsing single-child chains is implicit: a block records the
 element its text sits in (``container``) and the chain of ancestors above it;
 element chains without text never produce a block.
 

@@ -31,7 +31,7 @@ from html import escape
 import lxml.html
 from lxml import etree
 
-from corpuscrawl.html.dom import BLOCK_TAGS, join_lines, normalize_space, render_text, tag_name
+from corpuscrawl.html.dom import normalize_space, render_nodes, tag_name
 from corpuscrawl.html.page import Page
 
 #: A segment part: an element (with its whole content) or a loose text node.
@@ -63,15 +63,12 @@ class Segment:
     @cached_property
     def text(self) -> str:
         """The visible text, one line per block element."""
-        pieces = []
+        nodes: list[Part] = []
         for part in self.parts:
-            if isinstance(part, str):
-                pieces.append(part)
-            elif tag_name(part) in BLOCK_TAGS or tag_name(part) == "br":
-                pieces.append(f"\n{render_text(part)}\n")
-            else:  # inline element: its text continues the current line
-                pieces.append(render_text(part).replace("\n", " "))
-        return join_lines("".join(pieces).split("\n"))
+            nodes.append(part)
+            if not isinstance(part, str) and part.tail and part.tail.isspace():
+                nodes.append(" ")  # the white space after an inline element still separates words
+        return render_nodes(nodes)
 
     @cached_property
     def words(self) -> list[str]:
