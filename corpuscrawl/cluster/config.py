@@ -44,11 +44,19 @@ class ClusterConfig:
     worker: str
     lease_timeout: float = LEASE_TIMEOUT_DEFAULT
     commit_interval: float = COMMIT_INTERVAL_DEFAULT
+    #: The run generation this worker crawls (set by the add-on once it joined one;
+    #: :mod:`corpuscrawl.cluster.generation`), 0 before.
+    generation: int = 0
 
     @property
     def prefix(self) -> str:
         """Key prefix of the collection: ``corpuscrawl:<collection>:``."""
         return f"corpuscrawl:{self.collection}:"
+
+    @property
+    def run_prefix(self) -> str:
+        """Key prefix of the generation: ``corpuscrawl:<collection>:gen<N>:``."""
+        return f"{self.prefix}gen{self.generation}:"
 
     @classmethod
     def from_settings(cls, settings: Any) -> ClusterConfig | None:
