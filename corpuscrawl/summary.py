@@ -38,8 +38,9 @@ What the figures mean (keys of the JSON):
   private, link-local, ...).
 * ``cluster`` — in cluster mode (``CORPUSCRAWL_REDIS_URL``): the run
   ``generation`` and whether this worker ``joined`` it (else it started it);
-  the generation's totals over all workers (``responses_all``,
-  ``exported_all``, ``not_modified_all``) next to this worker's share;
+  the generation's totals over all workers when this worker closed
+  (``responses_all``, ``exported_all``, ``not_modified_all``; the last worker
+  to close sees them complete) next to this worker's share;
   ``recovered_requests`` (dead workers' leases it put back into the queue),
   ``heartbeat_lost`` and ``unserializable`` requests.  None on one machine.
 * ``nothing_fetched`` — true when not one page could be fetched (every seed

@@ -115,6 +115,15 @@ def test_two_workers_recrawl_a_changed_site_exporting_each_change_once(tmp_path,
         outs, logs = crawl_pair(tmp_path, redis_url, "gazette", "second", server.url)
         check_recrawl(site, server, outs, logs, new, edited, unchanged)
         assert client.hget("corpuscrawl:gazette:generation", "number") == b"2"
+        # each worker's summary: its share and the generation's totals when it closed (the
+        # last worker to close sees them complete)
+        summaries = [json.loads(out.with_name(out.name + ".summary.json").read_text())
+                     for out in outs]
+        assert all(s["cluster"]["generation"] == 2 and s["recrawl"]["generation"] == 2
+                   and s["nothing_fetched"] is False for s in summaries)
+        assert max(s["cluster"]["exported_all"] for s in summaries) == len(new | edited)
+        assert max(s["cluster"]["not_modified_all"] for s in summaries) == len(unchanged)
+        assert sorted(s["cluster"]["joined"] for s in summaries) == [False, True]
         assert total(logs, "corpuscrawl/cluster/generation") == 4  # both in generation 2
         gone = json.loads(client.hget("corpuscrawl:gazette:pages",
                                       server.url.rstrip("/") + "/news/00009.html"))

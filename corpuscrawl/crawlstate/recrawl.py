@@ -43,6 +43,12 @@ site moving to https does not re-export its whole corpus.
 Sitemaps and feeds that listed pages are remembered too and fetched again,
 in full, by every recrawl (also those only a page now answering 304 linked).
 
+In cluster mode (``CORPUSCRAWL_REDIS_URL``) the page store is
+:class:`~corpuscrawl.crawlstate.redis_pages.RedisPageStore`, shared by the
+workers, and the generation comes from :mod:`corpuscrawl.cluster.generation`:
+the known pages are re-queued by the workers that start before one of them has
+queued them all (the shared seen-set drops the copies).
+
 Stats: ``corpuscrawl/recrawl/new|changed|unchanged|not_modified|gone``, plus
 ``moved``, ``conditional``, ``revisited``, ``revisited_hubs``,
 ``revisited_sources`` and ``generation``.
