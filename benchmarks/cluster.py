@@ -95,15 +95,17 @@ def crawl(workers: int, redis: str, collection: str, seed: str, work: Path, tag:
             "warc_records": int(stat(text, "corpuscrawl/warc/records")),
             "warc_bytes": int(stat(text, "corpuscrawl/warc/bytes"))})
     pages = sum(w["pages"] for w in per_worker)
+    answered = pages + sum(w["not_modified"] for w in per_worker)
     return {"tag": tag, "workers": workers, "wall": wall, "pages": pages,
-            "pages_per_s": pages / wall, "exported": exported, "unique": len(urls),
+            "pages_per_s": answered / wall, "exported": exported, "unique": len(urls),
             "twice": sum(1 for n in urls.values() if n > 1), "per_worker": per_worker,
             "docs": {url for url, _ in urls}, "exit": [p.returncode for p in procs]}
 
 
 def table(results: list[dict], articles: set[str]) -> None:
     """Print the results as a Markdown table."""
-    print("| configuration | workers | wall s | pages fetched | pages/s | 304 | exported | "
+    print("| configuration | workers | wall s | pages fetched | answers/s (pages + 304) | 304 | "
+          "exported | "
           "unique docs | twice | articles missing | per worker: pages / docs / peak MB / "
           "CPU s | exit |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -174,8 +176,9 @@ def main() -> None:
     print(f"recrawl: {len(edited)} edited + {len(added)} new + {len(deleted)} deleted; "
           f"{sum(x['not_modified'] for x in recrawl['per_worker'])} answered 304, "
           f"{recrawl_bodies} bodies sent; exported {recrawl['exported']} "
-          f"(unique {recrawl['unique']}, twice {recrawl['twice']}); exported == edited + new: "
-          f"{recrawl['docs'] == changed}")
+          f"(unique {recrawl['unique']}, twice {recrawl['twice']}); every edited and new "
+          f"article exported: {changed <= recrawl['docs']}; exported besides them: "
+          f"{sorted(recrawl['docs'] - changed) or 'none'}")
     shutil.rmtree(work, ignore_errors=True)
 
 

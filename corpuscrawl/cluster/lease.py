@@ -58,6 +58,9 @@ SHARED_STATS = {"responses": "response_received_count",
                 "exported": "corpuscrawl/export/exported",
                 "not_modified": "corpuscrawl/recrawl/not_modified"}
 SHARED_STATS_PREFIX = "corpuscrawl/cluster/all/"
+#: Least seconds between two garbage collections of an idle worker (a full collection of a
+#: crawler's heap takes tens of milliseconds).
+GC_INTERVAL = 2.0
 
 _MODES = {"scrapy_redis.queue.PriorityQueue": "zset", "scrapy_redis.queue.FifoQueue": "fifo",
           "scrapy_redis.queue.LifoQueue": "lifo"}
@@ -141,6 +144,7 @@ class LeasingScheduler(RedisScheduler):
         self._memory: deque[Any] = deque()
         self._beaten = False
         self._reason = ""
+        self._collected = 0.0
         #: Counters of this worker already added to the generation's totals (``stats``).
         self._shared: dict[str, int] = {}
         self._limit_reached = False
@@ -331,8 +335,11 @@ class LeasingScheduler(RedisScheduler):
         finalized: their leases are acknowledged and this worker stops counting as busy."""
         engine = getattr(self.crawler, "engine", None)
         scraper_slot = getattr(getattr(engine, "scraper", None), "slot", None)
-        if (self._active > 0 and engine is not None and not engine.downloader.active
+        now = time.monotonic()
+        if (self._active > 0 and now - self._collected >= GC_INTERVAL and engine is not None
+                and not engine.downloader.active
                 and (scraper_slot is None or scraper_slot.is_idle())):
+            self._collected = now
             gc.collect()
 
     def _round(self) -> None:
