@@ -18,7 +18,12 @@ are pushed back into the queue.  A worker restarted under the same
 ``CORPUSCRAWL_CLUSTER_WORKER`` recovers its previous life's leases at once.
 
 A worker stays open while the queue has requests or another live worker has
-requests in its engine (they may still yield links).  Queue classes other than
+requests in its engine (they may still yield links); an idle worker wakes its
+engine when others queued requests and collects garbage (at most every
+:data:`GC_INTERVAL` seconds) so the request objects it let go of release their
+leases.  All these keys are the run generation's (``corpuscrawl:<collection>:gen<N>:``,
+:mod:`corpuscrawl.cluster.generation`); a crawl ending ``finished`` or
+``max_pages`` finishes the generation.  Queue classes other than
 scrapy-redis's Priority/Fifo/Lifo queues are used without leases (a warning
 says so).
 """
