@@ -291,7 +291,7 @@ DOWNLOADER_MIDDLEWARES.update({
 # dupefilter, the Redis boilerplate history and the Redis de-duplication index; scrapy-redis's
 # own settings (REDIS_URL, SCHEDULER_QUEUE_CLASS, SCHEDULER_PERSIST, ...) win when given.
 # The run generation is agreed in Redis; CORPUSCRAWL_PAGE_STORE_CLASS becomes
-# corpuscrawl.crawlstate.redis_pages.RedisPageStore (recrawls work as on one machine) and
+# corpuscrawl.cluster.pages.RedisPageStore (recrawls work as on one machine) and
 # max_pages counts over all workers of the generation.
 ADDONS = {**ADDONS, "corpuscrawl.cluster.addon.ClusterAddon": 60}
 #: redis://host:port/db shared by every worker of the collection; empty: single machine.

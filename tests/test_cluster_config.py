@@ -54,7 +54,7 @@ def test_addon_plugs_scrapy_redis_and_keeps_the_users_own_settings(redis_url, tm
     assert settings["CORPUSCRAWL_BOILERPLATE_HISTORY"] == redis_url
     assert settings["CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX"] == "corpuscrawl:news:bp:"
     assert settings["CORPUSCRAWL_PAGE_STORE_CLASS"] == \
-        "corpuscrawl.crawlstate.redis_pages.RedisPageStore"
+        "corpuscrawl.cluster.pages.RedisPageStore"
     assert settings["CORPUSCRAWL_RECRAWL"] == "changed"  # recrawls work in cluster mode
 
 

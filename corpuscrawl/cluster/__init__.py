@@ -10,7 +10,6 @@
 * ``feeds`` — each worker's committed feed sizes, to cut a killed worker's output back;
 * ``generation`` — the run generation the workers agree on (a finished one makes the next
   start a recrawl) and the removal of earlier generations' keys;
-* ``limit`` — ``max_pages`` counted over all workers of a generation.
-
-The recrawl page store in Redis is :mod:`corpuscrawl.crawlstate.redis_pages`.
+* ``limit`` — ``max_pages`` counted over all workers of a generation;
+* ``pages`` — :class:`RedisPageStore`, the recrawl page store shared by the workers.
 """

@@ -15,7 +15,7 @@ When the URL is set, before Scrapy freezes the settings, the add-on sets
 * ``CORPUSCRAWL_BOILERPLATE_HISTORY`` — the Redis history under
   ``corpuscrawl:<collection>:bp:``;
 * ``CORPUSCRAWL_PAGE_STORE_CLASS`` — the recrawl page store in Redis
-  (:class:`corpuscrawl.crawlstate.redis_pages.RedisPageStore`, ``:pages``);
+  (:class:`corpuscrawl.cluster.pages.RedisPageStore`, ``:pages``);
 * the export's de-duplication — :class:`corpuscrawl.cluster.dedup.RedisNearDuplicateIndex`
   (see :func:`cluster_index`).
 
@@ -50,7 +50,7 @@ logger = logging.getLogger("corpuscrawl.cluster")
 
 SCHEDULER = "corpuscrawl.cluster.lease.LeasingScheduler"
 DUPEFILTER = "scrapy_redis.dupefilter.RFPDupeFilter"
-PAGE_STORE = "corpuscrawl.crawlstate.redis_pages.RedisPageStore"
+PAGE_STORE = "corpuscrawl.cluster.pages.RedisPageStore"
 
 
 def cluster_config(settings: Any) -> ClusterConfig | None:
@@ -66,6 +66,11 @@ class ClusterAddon:
         #: The worker's config, with the generation it joined (None outside cluster mode).
         self.config: ClusterConfig | None = None
         self.run: ClusterRun | None = None
+
+    @property
+    def run_record(self) -> ClusterRun | None:
+        """The run generation, for the recrawl state (``crawlstate.recrawl``'s protocol)."""
+        return self.run
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ClusterAddon:

@@ -44,8 +44,8 @@ Sitemaps and feeds that listed pages are remembered too and fetched again,
 in full, by every recrawl (also those only a page now answering 304 linked).
 
 In cluster mode (``CORPUSCRAWL_REDIS_URL``) the page store is
-:class:`~corpuscrawl.crawlstate.redis_pages.RedisPageStore`, shared by the
-workers, and the generation comes from :mod:`corpuscrawl.cluster.generation`:
+``corpuscrawl.cluster.pages.RedisPageStore``, shared by the workers, and the
+generation is the cluster add-on's ``run_record`` (agreed in Redis):
 the known pages are re-queued by the workers that start before one of them has
 queued them all (the shared seen-set drops the copies).
 
@@ -340,13 +340,23 @@ def _store_class(settings: Any) -> type[PageStore]:
     return store_class
 
 
+#: Attribute of an add-on that keeps the crawl's run record in its own way (the cluster
+#: add-on: the generation agreed in Redis); read when the crawl-state add-on is off.
+RUN_RECORD_ATTRIBUTE = "run_record"
+
+
 def _run_info(crawler: Crawler) -> Any:
     """The collection's run record (generation, resumed, state_dir) when the crawl keeps one:
-    the crawl state's on one machine, the cluster's generation in cluster mode."""
-    from corpuscrawl.cluster.addon import cluster_run
+    the crawl state's on one machine, else an add-on's ``run_record`` (cluster mode)."""
     from corpuscrawl.crawlstate.addon import run_info
 
-    return run_info(crawler) or cluster_run(crawler)
+    info = run_info(crawler)
+    if info is None:
+        for addon in getattr(getattr(crawler, "addons", None), "addons", ()):
+            record = getattr(addon, RUN_RECORD_ATTRIBUTE, None)
+            if record is not None:
+                return record
+    return info
 
 
 def existing_recrawl_state(crawler: Crawler) -> RecrawlState | None:

@@ -1,4 +1,4 @@
-"""The page store in Redis, shared by the workers of a cluster (``CORPUSCRAWL_REDIS_URL``).
+"""The recrawl page store in Redis, shared by the workers of a cluster (``CORPUSCRAWL_REDIS_URL``).
 
 Same records and semantics as :class:`~corpuscrawl.crawlstate.pages.SQLitePageStore`
 (see :mod:`corpuscrawl.crawlstate.pages`), kept in one Redis hash per
