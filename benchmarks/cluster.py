@@ -1,11 +1,22 @@
-"""Cluster mode: one worker vs two workers on one Redis, over the same local site, in one run.
+"""Cluster mode: one worker vs two on one Redis, WARC's cost, and a recrawl by two workers.
 
-Starts a throwaway redis-server and a generated news site on 127.0.0.1
-(tests/resume_site.py: distinct article texts, ``--articles`` articles plus
-list pages), then crawls it with one ``scrapy crawl corpus`` worker, and again
-(fresh collection) with two workers at once.  Reports wall time, pages fetched
-and pages/s, documents exported over all outputs vs unique URLs, and each
-worker's peak memory (Scrapy's ``memusage/max``).
+Starts a throwaway redis-server and the changing news site of
+tests/recrawl_site.py on 127.0.0.1 (``--articles`` articles; ETag /
+Last-Modified, 304s; section pages give no document, so documents ==
+articles), then, in one run, side by side:
+
+1. one worker (cluster mode, collection ``one``);
+2. one worker with ``CORPUSCRAWL_WARC_DIR`` (collection ``one-warc``): WARC
+   writing's share of the crawl (wall and CPU time against 1, and the CPU time
+   inside the WARC code, ``corpuscrawl/warc/cpu_seconds``, over the process's);
+3. two workers at once (collection ``two``);
+4. the site changes (``--edits`` articles edited, ``--new`` added, ``--deleted``
+   removed) and two workers recrawl collection ``two``: pages answered 304,
+   bodies sent, documents exported (== edited + new, each once).
+
+Per configuration: wall time, pages fetched, pages/s, documents exported over
+all outputs vs unique URLs, and each worker's peak RSS and CPU seconds (from
+``wait4``).
 
     PYTHONPATH=. python benchmarks/cluster.py --articles 10000
 """
@@ -25,9 +36,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.resume_site import ResumeSite
+from tests.recrawl_site import ChangingSite, SiteServer
 
 REPO = Path(__file__).resolve().parent.parent
+
+SETTINGS = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16",
+            "-s", "LOG_LEVEL=INFO", "-s", "CORPUSCRAWL_MIN_TEXT_CHARS=500",
+            "-s", "CORPUSCRAWL_BOILERPLATE_ERROR_PAGES=False"]
 
 
 def free_port() -> int:
@@ -37,47 +52,80 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def crawl(workers: int, redis: str, collection: str, seed: str, work: Path,
-          articles: set[str]) -> dict:
-    """Run ``workers`` workers at once; their outputs, stats and the wall time."""
+def stat(text: str, key: str) -> float:
+    """The last value of ``key`` in a Scrapy stats dump (0 when absent)."""
+    found = re.findall(rf"'{re.escape(key)}': ([0-9.e+-]+)", text)
+    return float(found[-1]) if found else 0.0
+
+
+def crawl(workers: int, redis: str, collection: str, seed: str, work: Path, tag: str,
+          extra: list[str] | None = None) -> dict:
+    """Run ``workers`` workers at once; their outputs, stats, peak RSS, CPU and the wall time."""
     procs, outs, logs = [], [], []
     started = time.monotonic()
     for i in range(workers):
-        out, log = work / f"{collection}-{i}.jsonl", work / f"{collection}-{i}.log"
-        cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-o", str(out),
+        out, log = work / f"{tag}-{i}.jsonl", work / f"{tag}-{i}.log"
+        cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-O", str(out),
                "-a", f"seeds={seed}", "-a", f"collection={collection}",
                "-s", f"CORPUSCRAWL_REDIS_URL={redis}", "-s", f"CORPUSCRAWL_CLUSTER_WORKER=w{i}",
-               "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16",
-               "-s", "LOG_LEVEL=INFO"]
+               *SETTINGS, *(extra or [])]
         procs.append(subprocess.Popen(cmd, cwd=REPO, stdout=log.open("w"),
                                       stderr=subprocess.STDOUT,
                                       env=dict(os.environ, PYTHONPATH=str(REPO))))
         outs.append(out)
         logs.append(log)
+    usage = {}
     for proc in procs:
-        proc.wait()
+        _, status, rusage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        usage[proc.pid] = rusage
     wall = time.monotonic() - started
     per_worker, urls, exported = [], collections.Counter(), 0
-    for out, log in zip(outs, logs, strict=True):
+    for proc, out, log in zip(procs, outs, logs, strict=True):
         text = log.read_text()
-        pages = int((re.findall(r"'response_received_count': (\d+)", text) or ["0"])[-1])
-        memory = int((re.findall(r"'memusage/max': (\d+)", text) or ["0"])[-1])
+        rusage = usage[proc.pid]
         docs = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
         exported += len(docs)
         urls.update((d["url"], d.get("unit_index", 0)) for d in docs)
-        per_worker.append({"pages": pages, "documents": len(docs), "peak_mb": memory / 2**20})
+        per_worker.append({
+            "pages": int(stat(text, "response_received_count")), "documents": len(docs),
+            "not_modified": int(stat(text, "corpuscrawl/recrawl/not_modified")),
+            "peak_mb": rusage.ru_maxrss / 1024, "cpu": rusage.ru_utime + rusage.ru_stime,
+            "warc_cpu": stat(text, "corpuscrawl/warc/cpu_seconds"),
+            "warc_records": int(stat(text, "corpuscrawl/warc/records")),
+            "warc_bytes": int(stat(text, "corpuscrawl/warc/bytes"))})
     pages = sum(w["pages"] for w in per_worker)
-    return {"workers": workers, "wall": wall, "pages": pages, "pages_per_s": pages / wall,
-            "exported": exported, "unique": len(urls),
+    answered = pages + sum(w["not_modified"] for w in per_worker)
+    return {"tag": tag, "workers": workers, "wall": wall, "pages": pages,
+            "pages_per_s": answered / wall, "exported": exported, "unique": len(urls),
             "twice": sum(1 for n in urls.values() if n > 1), "per_worker": per_worker,
-            "missing": len(articles - {url for url, _ in urls}),
-            "exit": [p.returncode for p in procs]}
+            "docs": {url for url, _ in urls}, "exit": [p.returncode for p in procs]}
+
+
+def table(results: list[dict], articles: set[str]) -> None:
+    """Print the results as a Markdown table."""
+    print("| configuration | workers | wall s | pages fetched | answers/s (pages + 304) | 304 | "
+          "exported | "
+          "unique docs | twice | articles missing | per worker: pages / docs / peak MB / "
+          "CPU s | exit |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        per = "; ".join(f"{w['pages']} / {w['documents']} / {w['peak_mb']:.0f} / {w['cpu']:.1f}"
+                        for w in r["per_worker"])
+        missing = len(articles - r["docs"]) if r["tag"] != "recrawl" else "-"
+        print(f"| {r['tag']} | {r['workers']} | {r['wall']:.1f} | {r['pages']} | "
+              f"{r['pages_per_s']:.1f} | {sum(w['not_modified'] for w in r['per_worker'])} | "
+              f"{r['exported']} | {r['unique']} | {r['twice']} | {missing} | {per} | "
+              f"{r['exit']} |")
 
 
 def main() -> None:
-    """Run both configurations and print a Markdown table."""
+    """Run the four configurations and print Markdown tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--articles", type=int, default=10000)
+    parser.add_argument("--edits", type=int, default=100)
+    parser.add_argument("--new", type=int, default=50)
+    parser.add_argument("--deleted", type=int, default=20)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="cluster-bench-"))
     port = free_port()
@@ -86,24 +134,51 @@ def main() -> None:
                                "no", "--dir", str(work)], stdout=subprocess.DEVNULL)
     time.sleep(0.5)
     redis = f"redis://127.0.0.1:{port}/0"
+    site = ChangingSite.build(args.articles, sections=10, per_section=50)
     try:
-        with ResumeSite(articles=args.articles, delay=0.0) as site:
-            results = [crawl(1, redis, "one", site.url, work, site.article_urls()),
-                       crawl(2, redis, "two", site.url, work, site.article_urls())]
-            expected = args.articles
+        with SiteServer(site) as http:
+            paths = {http.url.rstrip("/") + a.path for a in site.articles.values()}
+            results = [crawl(1, redis, "one", http.url, work, "1 worker"),
+                       crawl(1, redis, "one-warc", http.url, work, "1 worker + WARC",
+                             ["-s", f"CORPUSCRAWL_WARC_DIR={work / 'warc'}"]),
+                       crawl(2, redis, "two", http.url, work, "2 workers")]
+            numbers = sorted(site.articles)
+            step = max(1, len(numbers) // max(1, args.edits))
+            edited = numbers[::step][:args.edits]
+            for number in edited:
+                site.edit(number)
+            deleted = [n for n in numbers[1::step] if n not in edited][:args.deleted]
+            for number in deleted:
+                site.delete(number)
+            added = [site.add(args.articles + 1 + i).path for i in range(args.new)]
+            http.reset_counts()
+            recrawl = crawl(2, redis, "two", http.url, work, "recrawl")
+            recrawl_bodies = sum(http.bodies.values())
+            changed = {http.url.rstrip("/") + site.articles[n].path for n in edited} | {
+                http.url.rstrip("/") + p for p in added}
+            results.append(recrawl)
     finally:
         server.terminate()
         server.wait()
-    print(f"site: {expected} articles (+ list pages), 127.0.0.1, no delay")
-    print("| workers | wall s | pages fetched | pages/s | exported | unique docs | twice | "
-          "articles missing | per worker: pages / docs / peak MB | exit |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for r in results:
-        per = "; ".join(f"{w['pages']} / {w['documents']} / {w['peak_mb']:.0f}"
-                        for w in r["per_worker"])
-        print(f"| {r['workers']} | {r['wall']:.1f} | {r['pages']} | {r['pages_per_s']:.1f} | "
-              f"{r['exported']} | {r['unique']} | {r['twice']} | "
-              f"{r['missing']} | {per} | {r['exit']} |")
+    print(f"site: tests/recrawl_site.py, {args.articles} articles in 10 sections "
+          "(50 per section page), 127.0.0.1, no delay")
+    table(results, paths)
+    plain, warc = results[0], results[1]
+    w = warc["per_worker"][0]
+    print()
+    print(f"WARC: {w['warc_records']} records, {w['warc_bytes'] / 2**20:.1f} MB; crawl time "
+          f"{warc['wall']:.1f} s vs {plain['wall']:.1f} s without "
+          f"({(warc['wall'] / plain['wall'] - 1) * 100:+.1f} %); process CPU "
+          f"{w['cpu']:.1f} s vs {plain['per_worker'][0]['cpu']:.1f} s "
+          f"({(w['cpu'] / plain['per_worker'][0]['cpu'] - 1) * 100:+.1f} %); CPU inside the "
+          f"WARC code {w['warc_cpu']:.2f} s = {w['warc_cpu'] / w['cpu'] * 100:.1f} % of the "
+          f"process's CPU, {w['warc_cpu'] / warc['wall'] * 100:.1f} % of its wall time")
+    print(f"recrawl: {len(edited)} edited + {len(added)} new + {len(deleted)} deleted; "
+          f"{sum(x['not_modified'] for x in recrawl['per_worker'])} answered 304, "
+          f"{recrawl_bodies} bodies sent; exported {recrawl['exported']} "
+          f"(unique {recrawl['unique']}, twice {recrawl['twice']}); every edited and new "
+          f"article exported: {changed <= recrawl['docs']}; exported besides them: "
+          f"{sorted(recrawl['docs'] - changed) or 'none'}")
     shutil.rmtree(work, ignore_errors=True)
 
 

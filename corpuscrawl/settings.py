@@ -290,6 +290,9 @@ DOWNLOADER_MIDDLEWARES.update({
 # With CORPUSCRAWL_REDIS_URL set the add-on plugs scrapy-redis's scheduler (with leases) and
 # dupefilter, the Redis boilerplate history and the Redis de-duplication index; scrapy-redis's
 # own settings (REDIS_URL, SCHEDULER_QUEUE_CLASS, SCHEDULER_PERSIST, ...) win when given.
+# The run generation is agreed in Redis; CORPUSCRAWL_PAGE_STORE_CLASS becomes
+# corpuscrawl.cluster.pages.RedisPageStore (recrawls work as on one machine) and
+# max_pages counts over all workers of the generation.
 ADDONS = {**ADDONS, "corpuscrawl.cluster.addon.ClusterAddon": 60}
 #: redis://host:port/db shared by every worker of the collection; empty: single machine.
 CORPUSCRAWL_REDIS_URL = ""

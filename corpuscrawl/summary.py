@@ -27,9 +27,25 @@ What the figures mean (keys of the JSON):
   ``pages.ignored`` counts requests not fetched on purpose (robots.txt, guards).
 * ``domains`` — per domain: responses, HTTP errors, download errors,
   documents extracted and exported.
+* ``recrawl`` — the collection's run generation and what the recrawl did:
+  ``conditional`` requests sent with validators, ``not_modified`` (304),
+  ``gone`` (404/410 of known pages), ``moved`` (301/308), known pages
+  ``revisited`` (``revisited_hubs``, ``revisited_sources``).
+* ``warc`` — when ``CORPUSCRAWL_WARC_DIR`` is set: ``records``, ``bytes``,
+  ``files`` written, ``write_errors`` (a full disk) and ``record_errors``.
+* ``net`` — requests refused by the private-network guard: ``blocked``, the
+  hosts concerned (``blocked_hosts``) and counts ``by_reason`` (loopback,
+  private, link-local, ...).
+* ``cluster`` — in cluster mode (``CORPUSCRAWL_REDIS_URL``): the run
+  ``generation`` and whether this worker ``joined`` it (else it started it);
+  the generation's totals over all workers when this worker closed
+  (``responses_all``, ``exported_all``, ``not_modified_all``; the last worker
+  to close sees them complete) next to this worker's share;
+  ``recovered_requests`` (dead workers' leases it put back into the queue),
+  ``heartbeat_lost`` and ``unserializable`` requests.  None on one machine.
 * ``nothing_fetched`` — true when not one page could be fetched (every seed
-  failing): ``corpuscrawl crawl`` and ``scrapy crawl`` then exit with
-  :data:`EXIT_NOTHING_FETCHED`.
+  failing; in cluster mode, by any worker of the generation): ``corpuscrawl
+  crawl`` and ``scrapy crawl`` then exit with :data:`EXIT_NOTHING_FETCHED`.
 """
 
 from __future__ import annotations
@@ -57,6 +73,11 @@ LOGGED_DOMAINS_DEFAULT = 5
 LOGGED_ERRORS_DEFAULT = 5
 
 RECRAWL_PREFIX = "corpuscrawl/recrawl/"
+WARC_PREFIX = "corpuscrawl/warc/"
+BLOCKED = "corpuscrawl/net/blocked"
+CLUSTER_PREFIX = "corpuscrawl/cluster/"
+#: Totals over all workers of a cluster generation (set by the lease scheduler at close).
+CLUSTER_ALL_PREFIX = CLUSTER_PREFIX + "all/"
 EXPORT_PREFIX = "corpuscrawl/export/"
 #: Final request failures by type (the spider's errback; after retries).
 REQUEST_ERROR_PREFIX = "corpuscrawl/request_errors/"
@@ -130,6 +151,11 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
                 else _int(stats, "item_scraped_count"))
     errors = errors_by_type(stats)
     elapsed = stats.get("elapsed_time_seconds")
+    cluster = _cluster(stats)
+    nothing = fetched == 0 and not_modified == 0
+    if cluster is not None and CLUSTER_ALL_PREFIX + "responses" in stats:
+        # a worker that got no share of the queue is no failure
+        nothing = cluster["responses_all"] + cluster["not_modified_all"] == 0
     return {
         "format": SUMMARY_FORMAT,
         "version": SUMMARY_VERSION,
@@ -141,7 +167,7 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
         "finished_at": _iso(stats.get("finish_time")),
         "elapsed_seconds": round(float(elapsed), 3) if isinstance(elapsed, int | float) else None,
         "finish_reason": stats.get("finish_reason"),
-        "nothing_fetched": fetched == 0 and not_modified == 0,
+        "nothing_fetched": nothing,
         "requests": {"sent": _int(stats, "downloader/request_count"),
                      "responses": _int(stats, "response_received_count"),
                      "bytes_received": _int(stats, "downloader/response_bytes")},
@@ -157,8 +183,34 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
         "duplicates_dropped": _int(stats, EXPORT_PREFIX + "dropped_duplicates"),
         "errors": {"total": sum(errors.values()), "by_type": errors},
         "domains": {d: asdict(c) for d, c in sorted((domains or {}).items())},
+        "recrawl": {k: _int(stats, RECRAWL_PREFIX + k) for k in RECRAWL_FIGURES},
+        "warc": ({k: _int(stats, WARC_PREFIX + k) for k in WARC_FIGURES}
+                 if any(key.startswith(WARC_PREFIX) for key in stats) else None),
+        "net": {"blocked": _int(stats, BLOCKED), "blocked_hosts": _int(stats, BLOCKED + "_hosts"),
+                "by_reason": {key[len(BLOCKED) + 1:]: _int(stats, key) for key in sorted(stats)
+                              if key.startswith(BLOCKED + "/")}},
+        "cluster": cluster,
         "outputs": list(outputs),
     }
+
+
+#: Recrawl figures of the summary (``corpuscrawl/recrawl/<name>``).
+RECRAWL_FIGURES = ("generation", "conditional", "not_modified", "gone", "moved", "revisited",
+                   "revisited_hubs", "revisited_sources")
+#: WARC figures of the summary (``corpuscrawl/warc/<name>``).
+WARC_FIGURES = ("records", "bytes", "files", "write_errors", "record_errors")
+
+
+def _cluster(stats: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The cluster figures (None outside cluster mode)."""
+    if CLUSTER_PREFIX + "generation" not in stats:
+        return None
+    return {"generation": _int(stats, CLUSTER_PREFIX + "generation"),
+            "joined": bool(_int(stats, CLUSTER_PREFIX + "joined")),
+            **{f"{k}_all": _int(stats, CLUSTER_ALL_PREFIX + k)
+               for k in ("responses", "exported", "not_modified")},
+            **{k: _int(stats, CLUSTER_PREFIX + k)
+               for k in ("recovered_requests", "heartbeat_lost", "unserializable")}}
 
 
 def human_summary(summary: Mapping[str, Any], max_domains: int = LOGGED_DOMAINS_DEFAULT,
@@ -178,6 +230,7 @@ def human_summary(summary: Mapping[str, Any], max_domains: int = LOGGED_DOMAINS_
              f"{docs['changed']}, unchanged {docs['unchanged']}); "
              f"{summary['boilerplate']['paragraphs_removed']} boilerplate paragraphs removed, "
              f"{summary['duplicates_dropped']} duplicates dropped"]
+    lines.extend(_optional_lines(summary))
     by_type = summary["errors"]["by_type"]
     if by_type:
         shown = list(by_type.items())[:max_errors]
@@ -192,6 +245,40 @@ def human_summary(summary: Mapping[str, Any], max_domains: int = LOGGED_DOMAINS_
             f"{d} {c['exported']}/{c['responses']}" for d, c in top)
             + " (exported/responses)" + (" ..." if len(domains) > len(top) else ""))
     return "\n".join(lines)
+
+
+def _optional_lines(summary: Mapping[str, Any]) -> list[str]:
+    """Lines for what only some crawls have: a recrawl, WARC files, blocked requests, a cluster."""
+    lines = []
+    recrawl = summary.get("recrawl") or {}
+    if recrawl.get("generation", 0) > 1 or recrawl.get("conditional"):
+        lines.append(f"recrawl: generation {recrawl['generation']}, {recrawl['revisited']} "
+                     f"known pages revisited, {recrawl['conditional']} conditional requests, "
+                     f"{recrawl['not_modified']} not modified, {recrawl['gone']} gone")
+    warc = summary.get("warc")
+    if warc:
+        lines.append(f"warc: {warc['records']} records in {warc['files']} file(s), "
+                     f"{warc['bytes'] / 2**20:.1f} MB"
+                     + (f", {warc['write_errors']} WRITE ERRORS" if warc["write_errors"] else "")
+                     + (f", {warc['record_errors']} record errors"
+                        if warc["record_errors"] else ""))
+    net = summary.get("net") or {}
+    if net.get("blocked"):
+        lines.append(f"blocked: {net['blocked']} requests to non-public addresses "
+                     f"({net['blocked_hosts']} hosts: " + ", ".join(
+                         f"{k} x{n}" for k, n in net["by_reason"].items()) + ")")
+    cluster = summary.get("cluster")
+    if cluster:
+        docs = summary["documents"]["exported"]
+        lines.append(f"cluster: generation {cluster['generation']} "
+                     f"({'joined' if cluster['joined'] else 'started by this worker'}); this "
+                     f"worker {summary['requests']['responses']} of {cluster['responses_all']} "
+                     f"responses, {docs} of {cluster['exported_all']} documents exported"
+                     + (f"; {cluster['recovered_requests']} requests of dead workers requeued"
+                        if cluster["recovered_requests"] else "")
+                     + ("; HEARTBEAT LOST (pages may be exported twice)"
+                        if cluster["heartbeat_lost"] else ""))
+    return lines
 
 
 def write_summary(summary: Mapping[str, Any], path: str | Path) -> Path:

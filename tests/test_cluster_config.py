@@ -40,14 +40,54 @@ def test_addon_plugs_scrapy_redis_and_keeps_the_users_own_settings(redis_url, tm
     settings.set("SCHEDULER_QUEUE_CLASS", "scrapy_redis.queue.FifoQueue", priority="cmdline")
     settings.set("SCHEDULER_QUEUE_KEY", "mine:requests", priority="cmdline")
     settings.set("FEEDS", {str(tmp_path / "out.jsonl"): {"format": "jsonl"}}, priority="cmdline")
-    ClusterAddon().update_settings(settings)
+    addon = ClusterAddon()
+    addon.update_settings(settings)
+    generation = addon.config.generation
+    assert generation >= 1 and addon.run.generation == generation
     assert settings["SCHEDULER"] == "corpuscrawl.cluster.lease.LeasingScheduler"
     assert settings["DUPEFILTER_CLASS"] == "scrapy_redis.dupefilter.RFPDupeFilter"
     assert settings.getbool("SCHEDULER_PERSIST")
     assert settings["REDIS_URL"] == redis_url
     assert settings["SCHEDULER_QUEUE_KEY"] == "mine:requests"  # the user's own
     assert settings["SCHEDULER_QUEUE_CLASS"] == "scrapy_redis.queue.FifoQueue"
-    assert settings["SCHEDULER_DUPEFILTER_KEY"] == "corpuscrawl:news:dupefilter"
+    assert settings["SCHEDULER_DUPEFILTER_KEY"] == f"corpuscrawl:news:gen{generation}:dupefilter"
     assert settings["CORPUSCRAWL_BOILERPLATE_HISTORY"] == redis_url
     assert settings["CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX"] == "corpuscrawl:news:bp:"
-    assert settings["CORPUSCRAWL_RECRAWL"] == "off"
+    assert settings["CORPUSCRAWL_PAGE_STORE_CLASS"] == \
+        "corpuscrawl.cluster.pages.RedisPageStore"
+    assert settings["CORPUSCRAWL_RECRAWL"] == "changed"  # recrawls work in cluster mode
+
+
+@pytest.mark.redis
+def test_workers_agree_on_the_generation_and_a_finished_one_starts_the_next(redis_url):  # noqa: F811
+    """Workers starting together join one generation; once it is finished the next start
+    begins the next one, empties the user's own scheduler keys and removes the old keys."""
+    import redis
+
+    from corpuscrawl.cluster.generation import begin_generation, finish_generation
+
+    client = redis.Redis.from_url(redis_url)
+
+    def config(worker: str) -> ClusterConfig:
+        return ClusterConfig.from_settings(Settings({
+            "CORPUSCRAWL_REDIS_URL": redis_url, "CORPUSCRAWL_COLLECTION": "gens",
+            "CORPUSCRAWL_CLUSTER_WORKER": worker}))
+
+    first = begin_generation(client, config("a"), ["mine:q"])
+    second = begin_generation(client, config("b"), ["mine:q"])
+    assert (first.generation, first.resumed, second.generation, second.resumed) == \
+        (1, False, 1, True)
+    client.set("corpuscrawl:gens:gen1:requests", "x")
+    client.rpush("mine:q", "request")
+    assert first.revisit_needed()
+    first.revisited()
+    assert not second.revisit_needed()
+    assert not finish_generation(client, config("a"), 1, "shutdown")  # Ctrl-C: continues
+    assert begin_generation(client, config("c"), ["mine:q"]).generation == 1
+    assert client.exists("mine:q")
+    assert finish_generation(client, config("a"), 1, "finished")
+    assert not finish_generation(client, config("b"), 1, "finished")  # once
+    third = begin_generation(client, config("c"), ["mine:q"])
+    assert (third.generation, third.resumed, third.revisit_needed()) == (2, False, True)
+    assert not client.exists("mine:q") and not client.exists("corpuscrawl:gens:gen1:requests")
+    assert client.hget("corpuscrawl:gens:generation", "state") == b"running"

@@ -167,3 +167,73 @@ def test_local_feed_paths():
     assert local_feed_path("/abs/out/index.tsv") == Path("/abs/out/index.tsv")
     assert local_feed_path("s3://bucket/corpus.jsonl") is None
     assert local_feed_path("ftp://host/corpus.jsonl") is None
+
+
+def test_warc_blocked_recrawl_and_cluster_figures_are_summarised():
+    stats = {
+        "corpuscrawl/fetch/plain": 5, "response_received_count": 5,
+        "corpuscrawl/warc/records": 15, "corpuscrawl/warc/bytes": 3 * 2**20,
+        "corpuscrawl/warc/files": 2, "corpuscrawl/warc/write_errors": 1,
+        "corpuscrawl/warc/cpu_seconds": 0.2,
+        "corpuscrawl/net/blocked": 4, "corpuscrawl/net/blocked_hosts": 2,
+        "corpuscrawl/net/blocked/loopback": 3, "corpuscrawl/net/blocked/private": 1,
+        "corpuscrawl/recrawl/generation": 3, "corpuscrawl/recrawl/conditional": 7,
+        "corpuscrawl/recrawl/not_modified": 6, "corpuscrawl/recrawl/gone": 1,
+        "corpuscrawl/recrawl/revisited": 9,
+        "corpuscrawl/cluster/generation": 3, "corpuscrawl/cluster/joined": 1,
+        "corpuscrawl/cluster/all/responses": 12, "corpuscrawl/cluster/all/exported": 8,
+        "corpuscrawl/cluster/all/not_modified": 10, "corpuscrawl/cluster/recovered_requests": 2,
+        "corpuscrawl/export/documents": 3, "corpuscrawl/export/exported": 3,
+    }
+    s = build_summary(stats)
+    assert s["warc"] == {"records": 15, "bytes": 3 * 2**20, "files": 2, "write_errors": 1,
+                         "record_errors": 0}
+    assert s["net"] == {"blocked": 4, "blocked_hosts": 2,
+                        "by_reason": {"loopback": 3, "private": 1}}
+    assert s["recrawl"]["generation"] == 3 and s["recrawl"]["conditional"] == 7
+    assert s["cluster"] == {"generation": 3, "joined": True, "responses_all": 12,
+                            "exported_all": 8, "not_modified_all": 10,
+                            "recovered_requests": 2, "heartbeat_lost": 0, "unserializable": 0}
+    json.dumps(s)
+    text = human_summary(s)
+    assert "warc: 15 records in 2 file(s), 3.0 MB, 1 WRITE ERRORS" in text
+    assert "blocked: 4 requests to non-public addresses (2 hosts: loopback x3, private x1)" in text
+    assert "recrawl: generation 3, 9 known pages revisited, 7 conditional requests, " \
+           "6 not modified, 1 gone" in text
+    assert "cluster: generation 3 (joined); this worker 5 of 12 responses, 3 of 8 documents " \
+           "exported; 2 requests of dead workers requeued" in text
+    # one machine, no WARC: no such sections, no such lines
+    plain = build_summary({"corpuscrawl/fetch/plain": 1})
+    assert plain["warc"] is None and plain["cluster"] is None and plain["net"]["blocked"] == 0
+    assert not {"warc:", "blocked:", "cluster:", "recrawl:"} & {
+        line.split(" ", 1)[0] for line in human_summary(plain).splitlines()}
+
+
+def test_a_cluster_worker_that_got_no_share_fetched_nothing_but_is_no_failure():
+    idle = {"corpuscrawl/cluster/generation": 1, "corpuscrawl/cluster/all/responses": 40}
+    assert build_summary(idle)["nothing_fetched"] is False
+    all_304 = {"corpuscrawl/cluster/generation": 2, "corpuscrawl/cluster/all/responses": 0,
+               "corpuscrawl/cluster/all/not_modified": 40}
+    assert build_summary(all_304)["nothing_fetched"] is False
+    failing = {"corpuscrawl/cluster/generation": 1, "corpuscrawl/cluster/all/responses": 0,
+               "corpuscrawl/request_errors": 1}
+    assert build_summary(failing)["nothing_fetched"] is True
+
+
+def test_a_crawl_writing_warc_and_meeting_a_private_address_says_so(tmp_path):
+    from tests.local_server import LocalServer, Reply, article
+
+    with LocalServer({"*": Reply(article("Secret admin page"))}, host="127.0.0.2") as admin:
+        links = [f"http://127.0.0.2:{admin.port}/admin"]
+        with LocalServer({"/": Reply(article("A public page", links))}) as seed:
+            out = tmp_path / "out.jsonl"
+            docs, log, code = run_crawl(out, f"seeds={seed.url}", "any_domain=1", "sitemaps=0",
+                                        settings={"CORPUSCRAWL_WARC_DIR": str(tmp_path / "warc")})
+        assert admin.paths() == []
+    assert code == 0, log[-3000:]
+    summary = json.loads((tmp_path / "out.jsonl.summary.json").read_text(encoding="utf-8"))
+    blocked = summary["net"]["blocked"]  # the link, and robots.txt of its host
+    assert blocked >= 1 and summary["net"]["by_reason"] == {"loopback": blocked}
+    assert summary["warc"]["files"] == 1 and summary["warc"]["records"] >= 3
+    assert summary["warc"]["write_errors"] == 0 and summary["cluster"] is None
+    assert "warc: " in log and f"blocked: {blocked} requests to non-public addresses" in log

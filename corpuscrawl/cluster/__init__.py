@@ -7,5 +7,9 @@
   worker's heartbeat, acknowledgements and recovery of dead workers;
 * ``dedup`` — :class:`RedisNearDuplicateIndex`, the export's document-level de-duplication
   shared by all workers;
-* ``feeds`` — each worker's committed feed sizes, to cut a killed worker's output back.
+* ``feeds`` — each worker's committed feed sizes, to cut a killed worker's output back;
+* ``generation`` — the run generation the workers agree on (a finished one makes the next
+  start a recrawl) and the removal of earlier generations' keys;
+* ``limit`` — ``max_pages`` counted over all workers of a generation;
+* ``pages`` — :class:`RedisPageStore`, the recrawl page store shared by the workers.
 """

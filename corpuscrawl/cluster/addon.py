@@ -7,36 +7,50 @@ When the URL is set, before Scrapy freezes the settings, the add-on sets
   (scrapy-redis's scheduler with leases), ``DUPEFILTER_CLASS`` —
   scrapy-redis's ``RFPDupeFilter``, ``SCHEDULER_PERSIST`` — True;
 * ``REDIS_URL`` — the URL; ``SCHEDULER_QUEUE_KEY`` /
-  ``SCHEDULER_DUPEFILTER_KEY`` — ``corpuscrawl:<collection>:requests`` /
+  ``SCHEDULER_DUPEFILTER_KEY`` — ``corpuscrawl:<collection>:gen<N>:requests`` /
   ``:dupefilter``, so every worker of a collection shares one frontier and
-  one seen-set (the seeds are therefore fetched once, by whichever worker
-  pushes them first: the others' copies are filtered as seen);
+  one seen-set per run generation (the seeds are therefore fetched once per
+  generation, by whichever worker pushes them first: the others' copies are
+  filtered as seen);
 * ``CORPUSCRAWL_BOILERPLATE_HISTORY`` — the Redis history under
   ``corpuscrawl:<collection>:bp:``;
+* ``CORPUSCRAWL_PAGE_STORE_CLASS`` — the recrawl page store in Redis
+  (:class:`corpuscrawl.cluster.pages.RedisPageStore`, ``:pages``);
 * the export's de-duplication — :class:`corpuscrawl.cluster.dedup.RedisNearDuplicateIndex`
   (see :func:`cluster_index`).
 
+Before that it joins the collection's running generation or starts the next
+one (:mod:`corpuscrawl.cluster.generation`): a cluster crawl of a collection
+crawled before to the end is a recrawl, with conditional requests and only
+new or changed documents exported, as on one machine.
+
 The single-machine crawl state (:mod:`corpuscrawl.crawlstate`: SQLite
-frontier, export ledger, recrawl page store) steps aside in this mode: Redis
-holds the frontier, and the committed document claims play the ledger's part.
+frontier, export ledger) steps aside in this mode: Redis holds the frontier
+and the run generation, and the committed document claims play the ledger's
+part.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from dataclasses import replace as replace_field
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from corpuscrawl.cluster.config import ClusterConfig, unreachable
 
-__all__ = ["ClusterAddon", "cluster_config", "cluster_index"]
+if TYPE_CHECKING:
+    from corpuscrawl.cluster.generation import ClusterRun
+
+__all__ = ["ClusterAddon", "active_config", "cluster_config", "cluster_index", "cluster_run"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
 
 SCHEDULER = "corpuscrawl.cluster.lease.LeasingScheduler"
 DUPEFILTER = "scrapy_redis.dupefilter.RFPDupeFilter"
+PAGE_STORE = "corpuscrawl.cluster.pages.RedisPageStore"
 
 
 def cluster_config(settings: Any) -> ClusterConfig | None:
@@ -46,6 +60,22 @@ def cluster_config(settings: Any) -> ClusterConfig | None:
 
 class ClusterAddon:
     """Scrapy add-on wiring cluster mode (see the module docstring)."""
+
+    def __init__(self, crawler: Any = None) -> None:
+        self.crawler = crawler
+        #: The worker's config, with the generation it joined (None outside cluster mode).
+        self.config: ClusterConfig | None = None
+        self.run: ClusterRun | None = None
+
+    @property
+    def run_record(self) -> ClusterRun | None:
+        """The run generation, for the recrawl state (``crawlstate.recrawl``'s protocol)."""
+        return self.run
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> ClusterAddon:
+        """Build for ``crawler`` (Scrapy passes it to add-ons)."""
+        return cls(crawler)
 
     def update_settings(self, settings: Any) -> None:
         """Plug scrapy-redis and the shared Redis state when CORPUSCRAWL_REDIS_URL is set."""
@@ -60,8 +90,16 @@ class ClusterAddon:
         problem = unreachable(config.url)
         if problem:
             raise RuntimeError(problem)
+        import redis
+
+        from corpuscrawl.cluster.generation import begin_generation
+
+        client = redis.Redis.from_url(config.url)
+        self.run = begin_generation(client, config, self._user_keys(settings))
+        config = self.config = replace_field(config, generation=self.run.generation)
+        self.run.config = config
         # The prefix is %-formatted by scrapy-redis (%(spider)s): escape the collection.
-        prefix = config.prefix.replace("%", "%%")
+        prefix = config.run_prefix.replace("%", "%%")
 
         def default(key: str, value: Any) -> None:
             if settings.getpriority(key) is None:  # scrapy-redis's keys: not Scrapy defaults
@@ -83,20 +121,41 @@ class ClusterAddon:
 
         replace("CORPUSCRAWL_BOILERPLATE_HISTORY", config.url)
         replace("CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX", config.prefix + "bp:")
-        # The recrawl page store is per machine: the cluster crawls one generation.
-        replace("CORPUSCRAWL_RECRAWL", "off")
-        import redis
-
+        replace("CORPUSCRAWL_PAGE_STORE_CLASS", PAGE_STORE)
         from corpuscrawl.cluster.feeds import prepare_feeds
 
-        prepare_feeds(settings, config, redis.Redis.from_url(config.url))
-        logger.info("cluster mode: worker %s, collection %s on %s", config.worker,
-                    config.collection, config.url)
+        prepare_feeds(settings, config, client)
+        logger.info("cluster mode: worker %s, collection %s, generation %d on %s", config.worker,
+                    config.collection, config.generation, config.url)
+
+    def _user_keys(self, settings: Any) -> list[str]:
+        """Scheduler keys the user gave (emptied when a new generation starts)."""
+        name = getattr(getattr(self.crawler, "spider", None), "name", "") or ""
+        keys = []
+        for key in ("SCHEDULER_QUEUE_KEY", "SCHEDULER_DUPEFILTER_KEY"):
+            if settings.getpriority(key) is not None and settings.get(key):
+                try:
+                    keys.append(str(settings.get(key)) % {"spider": name})
+                except (KeyError, ValueError, TypeError):
+                    keys.append(str(settings.get(key)))
+        return keys
+
+
+def active_config(crawler: Any) -> ClusterConfig | None:
+    """The running worker's config, with its generation (None outside cluster mode)."""
+    addon = crawler.get_addon(ClusterAddon) if crawler is not None else None
+    return addon.config if addon is not None else None
+
+
+def cluster_run(crawler: Any) -> ClusterRun | None:
+    """The generation this worker crawls (None outside cluster mode)."""
+    addon = crawler.get_addon(ClusterAddon) if crawler is not None else None
+    return addon.run if addon is not None else None
 
 
 def cluster_index(crawler: Any, threshold: float, num_perm: int, shingle_words: int) -> Any:
-    """The Redis de-duplication index in cluster mode, else None."""
-    config = cluster_config(crawler.settings)
+    """The Redis de-duplication index of this generation in cluster mode, else None."""
+    config = active_config(crawler)
     if config is None:
         return None
     import redis
@@ -104,5 +163,5 @@ def cluster_index(crawler: Any, threshold: float, num_perm: int, shingle_words: 
     from corpuscrawl.cluster.dedup import RedisNearDuplicateIndex
 
     client = redis.Redis.from_url(config.url)
-    return RedisNearDuplicateIndex(client, config.prefix + "dedup:", config.worker, threshold,
+    return RedisNearDuplicateIndex(client, config.run_prefix + "dedup:", config.worker, threshold,
                                    num_perm, shingle_words)

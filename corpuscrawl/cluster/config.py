@@ -44,11 +44,19 @@ class ClusterConfig:
     worker: str
     lease_timeout: float = LEASE_TIMEOUT_DEFAULT
     commit_interval: float = COMMIT_INTERVAL_DEFAULT
+    #: The run generation this worker crawls (set by the add-on once it joined one;
+    #: :mod:`corpuscrawl.cluster.generation`), 0 before.
+    generation: int = 0
 
     @property
     def prefix(self) -> str:
         """Key prefix of the collection: ``corpuscrawl:<collection>:``."""
         return f"corpuscrawl:{self.collection}:"
+
+    @property
+    def run_prefix(self) -> str:
+        """Key prefix of the generation: ``corpuscrawl:<collection>:gen<N>:``."""
+        return f"{self.prefix}gen{self.generation}:"
 
     @classmethod
     def from_settings(cls, settings: Any) -> ClusterConfig | None:
@@ -132,11 +140,18 @@ def logging_retry(what: str) -> Any:
     class LoggingRetry(Retry):
         def call_with_retry(self, do: Any, fail: Any, is_retryable: Any = None,
                             with_failure_count: bool = False) -> Any:
+            failed = [0]
+
             def logged(error: Exception, failures: int = 0) -> Any:
+                failed[0] = failures
                 logger.warning("Redis unreachable during %s (attempt %d): %s; retrying",
                                what, failures, error)
                 return fail(error, failures) if with_failure_count else fail(error)
 
-            return super().call_with_retry(do, logged, is_retryable, with_failure_count=True)
+            result = super().call_with_retry(do, logged, is_retryable, with_failure_count=True)
+            if failed[0]:
+                logger.warning("Redis reachable again after %d failed attempts (%s)", failed[0],
+                               what)
+            return result
 
     return LoggingRetry(ExponentialBackoff(cap=BACKOFF_MAX, base=0.5), retries=-1)

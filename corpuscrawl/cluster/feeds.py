@@ -9,9 +9,11 @@ Restarted under the same ``CORPUSCRAWL_CLUSTER_WORKER`` with the same output,
 the worker cuts each local feed file back to its committed size first (and
 appends to it, ``-O`` included); a worker that is never restarted leaves a
 file whose valid part is the size recorded in ``feeds:<worker>``.  The record
-outlives the run: while the collection's keys exist, a worker's feed files
-are continued (appended, ``-O`` included), since their documents are claimed
-and would not be exported again.
+outlives the run and the generation (field ``generation``): within one run
+generation a worker's feed files are continued (appended, ``-O`` included),
+since their documents are claimed and would not be exported again; a worker
+starting in a later generation (a recrawl) still cuts a file back to what its
+last life committed, then honours ``-O`` / ``-o`` as usual.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ __all__ = ["feed_sizes", "feeds_key", "prepare_feeds"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
 
+#: Field of ``feeds:<worker>`` naming the generation its sizes belong to.
+GENERATION_FIELD = "generation"
+
 
 def feeds_key(config: ClusterConfig) -> str:
     """The hash of committed feed sizes (path -> bytes) of this worker."""
@@ -37,11 +42,13 @@ def feeds_key(config: ClusterConfig) -> str:
 def prepare_feeds(settings: Any, config: ClusterConfig, client: Any) -> None:
     """Cut the local feeds back to their committed sizes after a kill; record the start sizes.
 
-    Rewrites FEEDS to append when a committed size exists (a restart after a
-    kill), so ``-O`` does not wipe what the previous life exported.
+    Rewrites FEEDS to append when a committed size of this generation exists (a
+    restart after a kill or a stop), so ``-O`` does not wipe what the previous
+    life exported.
     """
     key = feeds_key(config)
     committed = {k.decode(): int(v) for k, v in client.hgetall(key).items()}
+    same_generation = committed.pop(GENERATION_FIELD, None) == config.generation
     feeds = dict(settings.getdict("FEEDS"))
     sizes: dict[str, int] = {}
     rewritten = False
@@ -58,17 +65,18 @@ def prepare_feeds(settings: Any, config: ClusterConfig, client: Any) -> None:
                     fh.truncate(size)
                 logger.warning("cluster: %s cut back to its %d committed bytes (the previous "
                                "run of worker %s was killed)", path, size, config.worker)
+        if name in committed and same_generation:
             options["overwrite"] = False
             feeds[uri] = options
             rewritten = True
-            sizes[name] = size
+            sizes[name] = committed[name]
         else:
             overwrite = bool(options.get("overwrite", False))
             sizes[name] = 0 if overwrite or not path.is_file() else path.stat().st_size
     if rewritten:
         settings.set("FEEDS", feeds, priority=settings.getpriority("FEEDS"))
     if sizes:
-        client.hset(key, mapping=sizes)
+        client.hset(key, mapping={**sizes, GENERATION_FIELD: config.generation})
 
 
 def feed_sizes(files: list[Any]) -> dict[str, int]:

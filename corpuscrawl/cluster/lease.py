@@ -18,13 +18,19 @@ are pushed back into the queue.  A worker restarted under the same
 ``CORPUSCRAWL_CLUSTER_WORKER`` recovers its previous life's leases at once.
 
 A worker stays open while the queue has requests or another live worker has
-requests in its engine (they may still yield links).  Queue classes other than
+requests in its engine (they may still yield links); an idle worker wakes its
+engine when others queued requests and collects garbage (at most every
+:data:`GC_INTERVAL` seconds) so the request objects it let go of release their
+leases.  All these keys are the run generation's (``corpuscrawl:<collection>:gen<N>:``,
+:mod:`corpuscrawl.cluster.generation`); a crawl ending ``finished`` or
+``max_pages`` finishes the generation.  Queue classes other than
 scrapy-redis's Priority/Fifo/Lifo queues are used without leases (a warning
 says so).
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import pickle
 import time
@@ -50,6 +56,16 @@ logger = logging.getLogger("corpuscrawl.cluster")
 LEASE_META = "corpuscrawl_lease"
 #: Meta keys never stored: per-process objects (scrapy-playwright's page, Scrapy's slot).
 TRANSIENT_META = (LEASE_META, "playwright_page", "download_slot", "_slot_proxy")
+
+#: This worker's stats added up over all workers of a generation (hash ``stats``), and the
+#: prefix of the totals set in each worker's stats when it closes.
+SHARED_STATS = {"responses": "response_received_count",
+                "exported": "corpuscrawl/export/exported",
+                "not_modified": "corpuscrawl/recrawl/not_modified"}
+SHARED_STATS_PREFIX = "corpuscrawl/cluster/all/"
+#: Least seconds between two garbage collections of an idle worker (a full collection of a
+#: crawler's heap takes tens of milliseconds).
+GC_INTERVAL = 2.0
 
 _MODES = {"scrapy_redis.queue.PriorityQueue": "zset", "scrapy_redis.queue.FifoQueue": "fifo",
           "scrapy_redis.queue.LifoQueue": "lifo"}
@@ -96,9 +112,12 @@ class LeasingScheduler(RedisScheduler):
     @classmethod
     def from_crawler(cls, crawler: Any) -> LeasingScheduler:
         """Build as scrapy-redis does (its settings apply), then attach the worker."""
-        config = ClusterConfig.from_settings(crawler.settings)
+        from corpuscrawl.cluster.addon import active_config
+
+        config = active_config(crawler)
         if config is None:
-            raise ValueError("LeasingScheduler needs CORPUSCRAWL_REDIS_URL")
+            raise ValueError("LeasingScheduler needs CORPUSCRAWL_REDIS_URL and the cluster "
+                             "add-on (corpuscrawl.cluster.addon.ClusterAddon in ADDONS)")
         instance = redis_retry(lambda: super(LeasingScheduler, cls).from_crawler(crawler),
                                "connecting the scheduler")
         instance._attach(crawler, config)
@@ -112,10 +131,11 @@ class LeasingScheduler(RedisScheduler):
         if self.mode is None:
             logger.warning("SCHEDULER_QUEUE_CLASS %s has no leases: requests in flight when a "
                            "worker dies are lost", self.queue_cls)
-        p = config.prefix
+        p = config.run_prefix
         self.k_workers, self.k_seq = p + "workers", p + "lease_seq"
         self.k_inflight, self.k_alive = p + "inflight:", p + "alive:"
         self.k_busy = p + "busy"
+        self.k_stats = p + "stats"
         self._pop = self.server.register_script(_POP_LUA)
         self._requeue = self.server.register_script(_REQUEUE_LUA)
         self.tracker = CompletionTracker(self._acks_append)
@@ -128,6 +148,11 @@ class LeasingScheduler(RedisScheduler):
         self._feed_files: dict[int, Any] = {}
         self._memory: deque[Any] = deque()
         self._beaten = False
+        self._reason = ""
+        self._collected = 0.0
+        #: Counters of this worker already added to the generation's totals (``stats``).
+        self._shared: dict[str, int] = {}
+        self._limit_reached = False
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
 
@@ -138,14 +163,46 @@ class LeasingScheduler(RedisScheduler):
         self._recover(self.cluster.worker, "restarted")  # a previous life under this id
         self._heartbeat()
         self._recover_dead()
+        if self.stats:
+            from corpuscrawl.cluster.addon import cluster_run
+
+            run = cluster_run(self.crawler)
+            self.stats.set_value("corpuscrawl/cluster/generation", self.cluster.generation)
+            self.stats.set_value("corpuscrawl/cluster/joined", int(bool(run and run.resumed)))
         logger.info("cluster worker %s on %s: %d requests queued", self.cluster.worker,
                     self.cluster.url, len(self))
         return None
 
     def close(self, reason: str) -> Any:
         """Close scrapy-redis's scheduler (the worker leaves the cluster when the engine stops,
-        after the feeds wrote the export stage's last documents)."""
+        after the feeds wrote the export stage's last documents; a ``finished`` or
+        ``max_pages`` crawl then completes the generation)."""
+        self._reason = reason
+        self._share_counts()
+        if self.stats:  # the generation's totals over all workers, for the crawl summary
+            totals = redis_retry(lambda: self.server.hgetall(self.k_stats), "reading totals")
+            for name, value in totals.items():
+                self.stats.set_value(f"{SHARED_STATS_PREFIX}{name.decode()}", int(value))
         return super().close(reason)
+
+    def _share_counts(self) -> None:
+        """Add this worker's new responses and exported documents to the generation's totals."""
+        if not self.stats:
+            return
+        deltas = {}
+        for name, key in SHARED_STATS.items():
+            value = int(self.stats.get_value(key, 0) or 0)
+            if value != self._shared.get(name, 0):
+                deltas[name] = value - self._shared.get(name, 0)
+                self._shared[name] = value
+        if deltas:
+            def add() -> None:
+                pipe = self.server.pipeline(transaction=True)
+                for name, delta in deltas.items():
+                    pipe.hincrby(self.k_stats, name, delta)
+                pipe.execute()
+
+            redis_retry(add, "adding to the generation's totals")
 
     def __len__(self) -> int:
         return redis_retry(lambda: len(self.queue), "reading the queue length")
@@ -176,6 +233,8 @@ class LeasingScheduler(RedisScheduler):
         self.tracker.settle()
         if self._memory:
             return self._memory.popleft()
+        if self._limit_reached:  # max_pages reached by the cluster: nothing more is fetched
+            return None
         if self.mode is None:
             return redis_retry(lambda: super(LeasingScheduler, self).next_request(),
                                "popping a request")
@@ -275,8 +334,22 @@ class LeasingScheduler(RedisScheduler):
         self._feed_files.update({id(f): f for f in files})
         return list(self._feed_files.values())
 
+    def _collect_if_idle(self) -> None:
+        """When nothing is downloading or being scraped, collect garbage so the request objects
+        the engine let go of (a failure's traceback keeps them in a reference cycle) are
+        finalized: their leases are acknowledged and this worker stops counting as busy."""
+        engine = getattr(self.crawler, "engine", None)
+        scraper_slot = getattr(getattr(engine, "scraper", None), "slot", None)
+        now = time.monotonic()
+        if (self._active > 0 and now - self._collected >= GC_INTERVAL and engine is not None
+                and not engine.downloader.active
+                and (scraper_slot is None or scraper_slot.is_idle())):
+            self._collected = now
+            gc.collect()
+
     def _round(self) -> None:
         """Flush feeds, commit claims, acknowledge done leases, beat; recover now and then."""
+        self._collect_if_idle()
         self.tracker.settle()
         files = self._flush_feeds()
         from corpuscrawl.export_registry import existing_state
@@ -289,6 +362,11 @@ class LeasingScheduler(RedisScheduler):
         elif sizes:
             redis_retry(lambda: self.server.hset(feeds_key(self.cluster), mapping=sizes),
                         "recording feed sizes")
+        from corpuscrawl.crawlstate.recrawl import existing_recrawl_state
+
+        recrawl = existing_recrawl_state(self.crawler)
+        if recrawl is not None:
+            recrawl.flush()
         if self._acks:
             acks = list(self._acks)
             redis_retry(lambda: self.server.hdel(self._inflight_key(), *acks), "acknowledging")
@@ -296,9 +374,39 @@ class LeasingScheduler(RedisScheduler):
             if self.stats:
                 self.stats.inc_value("corpuscrawl/cluster/acknowledged", len(acks))
         self._heartbeat()
-        if self._loop is not None and self._loop.running and \
-                time.monotonic() - self._last_recovery >= self.cluster.lease_timeout / 2:
-            self._recover_dead()
+        self._share_counts()
+        if self._loop is not None and self._loop.running:
+            self._wake_engine()
+            self._check_limit()
+            if time.monotonic() - self._last_recovery >= self.cluster.lease_timeout / 2:
+                self._recover_dead()
+
+    def _wake_engine(self) -> None:
+        """Let an idle engine take requests other workers queued now, not at its next
+        heartbeat (Scrapy polls an idle scheduler every 5 s)."""
+        if self._active > 0 or self._limit_reached or len(self) == 0:
+            return
+        slot = getattr(self.crawler.engine, "_slot", None)
+        nextcall = getattr(slot, "nextcall", None)
+        if nextcall is not None:
+            nextcall.schedule()
+
+    def _check_limit(self) -> None:
+        """Close this worker when the cluster's documents reached ``max_pages``."""
+        limit = getattr(self.crawler.spider, "max_pages", None)
+        if limit is None or self._limit_reached:
+            return
+        from corpuscrawl.cluster.limit import shared_document_count
+
+        count = shared_document_count(self.crawler)
+        if count is None or count.total() < limit:
+            return
+        self._limit_reached = True
+        logger.info("cluster: max_pages (%d) reached over all workers (%d documents)", limit,
+                    count.latest)
+        from scrapy.utils.defer import deferred_from_coro
+
+        deferred_from_coro(self.crawler.engine.close_spider_async(reason="max_pages"))
 
     def _heartbeat(self) -> None:
         worker = self.cluster.worker
@@ -343,7 +451,7 @@ class LeasingScheduler(RedisScheduler):
 
     def _recover(self, worker: str, why: str) -> None:
         """Release ``worker``'s uncommitted claims and requeue its leases (one recoverer)."""
-        prefix = self.cluster.prefix
+        prefix = self.cluster.run_prefix
         lock = f"{prefix}recovering:{worker}"
 
         def recover() -> tuple[int, int]:
@@ -374,6 +482,7 @@ class LeasingScheduler(RedisScheduler):
         """Every document is written now: commit, acknowledge, requeue what is unfinished, leave."""
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+        gc.collect()  # finalize the request objects the engine let go of
         self.tracker.settle()
         self.tracker.release_all()
         from corpuscrawl.export_registry import existing_state
@@ -387,3 +496,6 @@ class LeasingScheduler(RedisScheduler):
         # back into the queue at once, for the other workers or the next run.
         self._recover(self.cluster.worker, "stopping")
         redis_retry(self._leave, "leaving the cluster")
+        from corpuscrawl.cluster.generation import finish_generation
+
+        finish_generation(self.server, self.cluster, self.cluster.generation, self._reason)

@@ -43,6 +43,12 @@ site moving to https does not re-export its whole corpus.
 Sitemaps and feeds that listed pages are remembered too and fetched again,
 in full, by every recrawl (also those only a page now answering 304 linked).
 
+In cluster mode (``CORPUSCRAWL_REDIS_URL``) the page store is
+``corpuscrawl.cluster.pages.RedisPageStore``, shared by the workers, and the
+generation is the cluster add-on's ``run_record`` (agreed in Redis):
+the known pages are re-queued by the workers that start before one of them has
+queued them all (the shared seen-set drops the copies).
+
 Stats: ``corpuscrawl/recrawl/new|changed|unchanged|not_modified|gone``, plus
 ``moved``, ``conditional``, ``revisited``, ``revisited_hubs``,
 ``revisited_sources`` and ``generation``.
@@ -73,7 +79,8 @@ from corpuscrawl.export_registry import existing_state
 from corpuscrawl.items import Document, content_hash
 
 __all__ = ["REVISIT_PRIORITY", "ChangeFilter", "Fetched", "NotModified", "RecrawlConfig",
-           "RecrawlConfigError", "RecrawlState", "recrawl_state", "required_state", "revisit"]
+           "RecrawlConfigError", "RecrawlState", "existing_recrawl_state", "recrawl_state",
+           "required_state", "revisit"]
 
 logger = logging.getLogger("corpuscrawl.recrawl")
 
@@ -188,6 +195,8 @@ class RecrawlState:
         #: resumes one: the kill may have come before all of them were queued, and the
         #: durable duplicate filter drops those that were.
         self.recrawl = generation > 1
+        #: The run record this state follows (crawl state or cluster generation), if any.
+        self.run: Any = None
         self._fetched: OrderedDict[str, Fetched] = OrderedDict()
         self._decided: dict[str, _Decided] = {}
         self._closed = False
@@ -202,15 +211,32 @@ class RecrawlState:
         """Open the collection's page store and place this run among its generations."""
         run = _run_info(crawler)
         directory = (Path(run.state_dir) if run is not None and run.state_dir
-                     else state_dir(crawler.settings, _collection(crawler)))
+                     else state_dir(crawler.settings, _collection(crawler), create=False))
         store = _store_class(crawler.settings).from_settings(crawler.settings, directory)
         if run is not None:
             generation, resumed = int(run.generation), bool(run.resumed)
         else:  # no run state kept: every run is a new generation after the store's last
             generation, resumed = store.last_generation() + 1, False
-        logger.info("collection state in %s: generation %d%s, %d known pages", directory,
-                    generation, " (resumed)" if resumed else "", len(store))
-        return cls(crawler, config, store, generation, resumed)
+        logger.info("collection state in %s: generation %d%s, %d known pages",
+                    getattr(store, "key", directory), generation,
+                    " (resumed)" if resumed else "", len(store))
+        state = cls(crawler, config, store, generation, resumed)
+        state.run = run
+        return state
+
+    def revisit_needed(self) -> bool:
+        """True when this run should re-queue the collection's known pages: a recrawl, unless
+        another worker of a cluster already queued them all for this generation."""
+        if not self.recrawl:
+            return False
+        check = getattr(self.run, "revisit_needed", None)
+        return check() if check is not None else True
+
+    def revisited(self) -> None:
+        """Every known page was re-queued (recorded for the other workers of a cluster)."""
+        done = getattr(self.run, "revisited", None)
+        if done is not None:
+            done()
 
     def inc(self, key: str, count: int = 1) -> None:
         """Increase ``corpuscrawl/recrawl/<key>``."""
@@ -291,6 +317,11 @@ class RecrawlState:
                 self.commit(outcome.document)
         self.close()
 
+    def flush(self) -> None:
+        """Make the store's writes so far durable (nothing once it is closed)."""
+        if not self._closed:
+            self.store.flush()
+
     def close(self) -> None:
         """Make the store durable and close it (idempotent)."""
         if not self._closed:
@@ -309,13 +340,28 @@ def _store_class(settings: Any) -> type[PageStore]:
     return store_class
 
 
+#: Attribute of an add-on that keeps the crawl's run record in its own way (the cluster
+#: add-on: the generation agreed in Redis); read when the crawl-state add-on is off.
+RUN_RECORD_ATTRIBUTE = "run_record"
+
+
 def _run_info(crawler: Crawler) -> Any:
-    """The collection's run record (generation, resumed, state_dir) when the crawl keeps one."""
-    try:
-        from corpuscrawl.crawlstate.addon import run_info
-    except ImportError:
-        return None
-    return run_info(crawler)
+    """The collection's run record (generation, resumed, state_dir) when the crawl keeps one:
+    the crawl state's on one machine, else an add-on's ``run_record`` (cluster mode)."""
+    from corpuscrawl.crawlstate.addon import run_info
+
+    info = run_info(crawler)
+    if info is None:
+        for addon in getattr(getattr(crawler, "addons", None), "addons", ()):
+            record = getattr(addon, RUN_RECORD_ATTRIBUTE, None)
+            if record is not None:
+                return record
+    return info
+
+
+def existing_recrawl_state(crawler: Crawler) -> RecrawlState | None:
+    """The crawl's recrawl state if a component built it already (never builds one)."""
+    return _STATES.get(crawler)
 
 
 _STATES: weakref.WeakKeyDictionary[Crawler, RecrawlState | None] = weakref.WeakKeyDictionary()
@@ -346,13 +392,14 @@ def revisit(crawler: Crawler) -> Iterator[tuple[str, str]]:
     document: asked conditionally, after every new page).
     """
     state = recrawl_state(crawler)
-    if state is None or not state.recrawl:
+    if state is None or not state.revisit_needed():
         return
     config = state.config
     for record in state.store.revisit(config.hub_min_documents, config.hub_words_per_document):
         kind = "source" if record.source else "hub" if state.is_hub(record) else "page"
         state.inc({"source": "revisited_sources", "hub": "revisited_hubs"}.get(kind, "revisited"))
         yield record.key, kind
+    state.revisited()
 
 
 class ChangeFilter:

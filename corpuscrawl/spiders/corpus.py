@@ -159,6 +159,7 @@ class CorpusSpider(scrapy.Spider):
         self.collection = check_collection(collection) if collection else ""
         self._sitemap_roots: set[str] = set()  # seed hosts whose robots.txt sitemaps to follow
         self._documents = 0
+        self._shared_count: Any = None  # cluster mode: max_pages counted over all workers
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CorpusSpider:
@@ -231,6 +232,10 @@ class CorpusSpider(scrapy.Spider):
         run = run_info(self.crawler)
         if run is not None and run.resumed:  # max_pages counts over the runs of a generation
             self._documents = run.exported_before
+        if self.max_pages is not None:
+            from corpuscrawl.cluster.limit import shared_document_count
+
+            self._shared_count = shared_document_count(self.crawler)
         roots = {site_root(url) for url in self.seed_urls} if self.use_sitemaps else set()
         self._sitemap_roots = set(roots)  # before any request: robots.txt may come back first
         own_robots = not self._robots_via_middleware()
@@ -410,6 +415,8 @@ class CorpusSpider(scrapy.Spider):
         """Count a page with text towards ``max_pages``; close the spider when it is reached."""
         if result.text:
             self._documents += 1
+            if self._shared_count is not None:
+                self._documents = self._shared_count.add()
             if self.max_pages is not None and self._documents >= self.max_pages:
                 raise CloseSpider("max_pages")
 
