@@ -8,55 +8,6 @@ are referred to by their index in ``window.__corpuscrawl.els``.
 
 from __future__ import annotations
 
-#: Installed before the page's own scripts (``page.add_init_script``) and again after load
-#: (idempotent): counts the page's pending work so that waiting ends when the page is done,
-#: not after a fixed pause.  Pending work is ``fetch``/XHR calls not yet answered and
-#: ``setTimeout`` timers due within ``horizon`` ms (a reveal that waits before fetching, a
-#: debounced scroll handler, a modal shown after a delay).  Timers scheduled by a chain of
-#: more than ``maxChain`` timers (a ticker or poller re-arming itself) and ``setInterval``
-#: are not counted: they never end.
-PENDING_JS = """
-(() => {
-  if (window.__corpuscrawlPending) return true;
-  const st = window.__corpuscrawlPending = {timers: new Map(), requests: 0};
-  const HORIZON = 4000, MAX_CHAIN = 3;
-  const setT = window.setTimeout, clearT = window.clearTimeout;
-  let chain = 0;
-  window.setTimeout = function (fn, ms, ...args) {
-    if (typeof fn !== 'function') return setT.call(window, fn, ms, ...args);
-    const delay = Math.max(0, Number(ms) || 0), depth = chain + 1;
-    let id = 0;
-    const run = function () {
-      st.timers.delete(id); const outer = chain; chain = depth;
-      try { return fn.apply(this, args); } finally { chain = outer; }
-    };
-    id = setT.call(window, run, ms);
-    if (delay <= HORIZON && depth <= MAX_CHAIN) st.timers.set(id, performance.now() + delay);
-    return id;
-  };
-  window.clearTimeout = function (id) { st.timers.delete(id); return clearT.call(window, id); };
-  const origFetch = window.fetch;
-  if (origFetch) {
-    window.fetch = function (...args) {
-      st.requests += 1;
-      const done = () => { st.requests = Math.max(0, st.requests - 1); };
-      const p = origFetch.apply(this, args);
-      p.then((r) => { if (r && r.clone) { r.clone().arrayBuffer().then(done, done); }
-                      else done(); }, done);
-      return p;
-    };
-  }
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (...args) {
-    st.requests += 1;
-    this.addEventListener('loadend', () => { st.requests = Math.max(0, st.requests - 1); },
-                          {once: true});
-    return send.apply(this, args);
-  };
-  return true;
-})()
-"""
-
 #: Creates the shared state and a MutationObserver counting DOM changes (idempotent).
 INSTALL_JS = """
 () => {
@@ -64,6 +15,11 @@ INSTALL_JS = """
     els: [], ids: new WeakMap(), state: new WeakMap(), revealed: new WeakSet(), mutations: 0,
     lastMutation: performance.now(), observer: null,
   });
+  if (!st.clickWatch) {
+    // where the last click landed (composed path: shadow DOM included), to confirm a click
+    st.clickWatch = true;
+    window.addEventListener('click', (e) => { st.lastClick = e.composedPath(); }, true);
+  }
   if (!st.observer && document.documentElement) {
     st.observer = new MutationObserver((records) => {
       st.mutations += records.length;
@@ -73,40 +29,6 @@ INSTALL_JS = """
       {childList: true, subtree: true, characterData: true, attributes: true});
   }
   return true;
-}
-"""
-
-#: Resolves after two animation frames (at most ``limit`` ms): scroll events and
-#: IntersectionObserver callbacks are delivered by the rendering steps, which a loaded
-#: machine runs late; waiting for them lets the work they start be seen as pending.
-FRAMES_JS = """
-(limit) => new Promise((done) => {
-  let finished = false;
-  const end = () => { if (!finished) { finished = true; done(true); } };
-  requestAnimationFrame(() => requestAnimationFrame(end));
-  setTimeout(end, limit);
-})
-"""
-
-#: Returns ``[mutation count, ms since the last mutation, visible text length, scroll height,
-#: pending requests, pending timers]`` (timers overdue by more than ``slack`` ms are dropped:
-#: a page frozen in the background must not hold the crawl).
-PROGRESS_JS = """
-(slack) => {
-  const st = window.__corpuscrawl;
-  const pending = window.__corpuscrawlPending;
-  const body = document.body;
-  const now = performance.now();
-  let timers = 0;
-  if (pending) {
-    for (const [id, due] of pending.timers) {
-      if (now > due + (slack || 2000)) pending.timers.delete(id); else timers += 1;
-    }
-  }
-  return [st ? st.mutations : 0, st ? now - st.lastMutation : 1e9,
-          body ? body.innerText.length : 0,
-          Math.max(body ? body.scrollHeight : 0, document.documentElement.scrollHeight),
-          pending ? pending.requests : 0, timers];
 }
 """
 
@@ -343,4 +265,42 @@ TEXT_FINGERPRINT_JS = """
 () => { const t = document.body ? document.body.innerText : ''; let h = 0;
   for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
   return t.length + ':' + h; }
+"""
+
+#: ``[text fingerprint (as TEXT_FINGERPRINT_JS), scroll height]``: whether a scroll loaded more.
+VIEW_JS = """
+() => { const body = document.body; const t = body ? body.innerText : ''; let h = 0;
+  for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
+  return [t.length + ':' + h, Math.max(body ? body.scrollHeight : 0,
+                                       document.documentElement.scrollHeight)]; }
+"""
+
+#: Before a click: scrolls the element into view and hit-tests its centre.  Returns
+#: ``['gone'|'hidden'|'covered'|'ok', x, y]`` (the centre in viewport coordinates).
+HIT_JS = """
+(index) => { const st = window.__corpuscrawl; const el = st.els[index]; st.lastClick = null;
+  if (!el || !el.isConnected) return ['gone', 0, 0];
+  el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0 || !el.checkVisibility({checkVisibilityCSS: true}))
+    return ['hidden', 0, 0];
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const top = document.elementFromPoint(x, y);
+  return [top && (top === el || el.contains(top)) ? 'ok' : 'covered', x, y]; }
+"""
+
+#: Whether the last click reached the element (or something inside it); forgets the click.
+CLICKED_JS = """
+(index) => { const st = window.__corpuscrawl; const path = st.lastClick; st.lastClick = null;
+  return !!path && path.includes(st.els[index]); }
+"""
+
+#: One round trip before and after a click: the text fingerprint (as TEXT_FINGERPRINT_JS),
+#: the visible text length and the clicked element's own text (null once it is gone).
+STATE_JS = """
+(index) => { const el = window.__corpuscrawl.els[index];
+  const t = document.body ? document.body.innerText : ''; let h = 0;
+  for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
+  return [t.length + ':' + h, t.length,
+          el && el.isConnected ? (el.innerText || el.value || '').trim() : null]; }
 """
