@@ -15,10 +15,32 @@ INSTALL_JS = """
     els: [], ids: new WeakMap(), state: new WeakMap(), revealed: new WeakSet(), mutations: 0,
     lastMutation: performance.now(), observer: null,
   });
+  if (!st.mark) {
+    // a click on an element: counted, exhausted or not; what it controls counts as revealed
+    st.mark = (el, exhausted) => {
+      const state = st.state.get(el) || {clicks: 0, exhausted: false};
+      state.clicks += 1; state.exhausted = state.exhausted || exhausted;
+      st.state.set(el, state);
+      for (const id of (el.getAttribute('aria-controls') || '').split(/\\s+/)) {
+        const target = id && document.getElementById(id);
+        if (target) st.revealed.add(target);
+      }
+    };
+    // [fingerprint of the visible text (length and a cheap rolling hash), its length]
+    st.text = () => { const t = document.body ? document.body.innerText : ''; let h = 0;
+      for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
+      return [t.length + ':' + h, t.length]; };
+  }
   if (!st.clickWatch) {
-    // where the last click landed (composed path: shadow DOM included), to confirm a click
+    // where the last click landed (composed path: shadow DOM included), to confirm a click;
+    // while a click is aimed at ``st.guard``, a click landing elsewhere (the page moved
+    // between the hit test and the click) is swallowed: it must not follow a link
     st.clickWatch = true;
-    window.addEventListener('click', (e) => { st.lastClick = e.composedPath(); }, true);
+    window.addEventListener('click', (e) => {
+      const path = e.composedPath(); st.lastClick = path;
+      if (st.guard && !path.includes(st.guard)) { e.preventDefault();
+                                                   e.stopImmediatePropagation(); }
+    }, true);
   }
   if (!st.observer && document.documentElement) {
     st.observer = new MutationObserver((records) => {
@@ -126,14 +148,40 @@ MARK_JS = """
 ([index, exhausted]) => {
   const st = window.__corpuscrawl; const el = st.els[index];
   if (!el) return false;
-  const state = st.state.get(el) || {clicks: 0, exhausted: false};
-  state.clicks += 1; state.exhausted = state.exhausted || exhausted;
-  st.state.set(el, state);
-  for (const id of (el.getAttribute('aria-controls') || '').split(/\\s+/)) {
-    const target = id && document.getElementById(id);
-    if (target) st.revealed.add(target);
-  }
+  st.mark(el, exhausted);
   return true;
+}
+"""
+
+#: After a Revealer's click has settled: ``[fingerprint, 'toggle'|'again'|'exhausted']``.
+#: A second click that made the text shorter is a toggle (not marked: the caller clicks it
+#: back); otherwise the element is marked, exhausted unless the text grew and the element
+#: kept its own label ("Load more" is clicked again, "Show" -> "Hide" is not).
+REVEALED_JS = """
+([index, before, lengthBefore, ownBefore, clicks]) => {
+  const st = window.__corpuscrawl; const el = st.els[index];
+  const [after, length] = st.text();
+  const own = el && el.isConnected ? (el.innerText || el.value || '').trim() : null;
+  if (after !== before && length < lengthBefore && clicks > 0) return [after, 'toggle'];
+  const exhausted = !(length > lengthBefore) || own === null || own !== ownBefore;
+  if (el) st.mark(el, exhausted);
+  return [after, exhausted ? 'exhausted' : 'again'];
+}
+"""
+
+#: After a batch of first clicks has settled: marks each ``[index, own text before]`` —
+#: exhausted when it is gone or changed its label, else clicked once (a second click is
+#: judged on its own) — and returns the text fingerprint.
+BATCH_REVEALED_JS = """
+(clicked) => {
+  const st = window.__corpuscrawl;
+  for (const [index, ownBefore] of clicked) {
+    const el = st.els[index];
+    if (!el) continue;
+    const own = el.isConnected ? (el.innerText || el.value || '').trim() : null;
+    st.mark(el, own === null || own !== ownBefore);
+  }
+  return st.text()[0];
 }
 """
 
@@ -275,32 +323,30 @@ VIEW_JS = """
                                        document.documentElement.scrollHeight)]; }
 """
 
-#: Before a click: scrolls the element into view and hit-tests its centre.  Returns
-#: ``['gone'|'hidden'|'covered'|'ok', x, y]`` (the centre in viewport coordinates).
+#: Before a click: scrolls the element into view, hit-tests its centre and, when the element
+#: is on top, guards the click (see INSTALL_JS) until CLICKED_JS.  Returns
+#: ``['gone'|'hidden'|'covered'|'ok', x, y, text fingerprint, text length, own text]``
+#: (the centre in viewport coordinates; the page's text and the element's label before the
+#: click, to judge what the click did).
 HIT_JS = """
 (index) => { const st = window.__corpuscrawl; const el = st.els[index]; st.lastClick = null;
-  if (!el || !el.isConnected) return ['gone', 0, 0];
+  const [fp, length] = st.text();
+  if (!el || !el.isConnected) return ['gone', 0, 0, fp, length, null];
+  const own = (el.innerText || el.value || '').trim();
   el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
   const r = el.getBoundingClientRect();
   if (r.width === 0 || r.height === 0 || !el.checkVisibility({checkVisibilityCSS: true}))
-    return ['hidden', 0, 0];
+    return ['hidden', 0, 0, fp, length, own];
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
   const top = document.elementFromPoint(x, y);
-  return [top && (top === el || el.contains(top)) ? 'ok' : 'covered', x, y]; }
+  const hit = top && (top === el || el.contains(top)) ? 'ok' : 'covered';
+  st.guard = hit === 'ok' ? el : null;
+  return [hit, x, y, fp, length, own]; }
 """
 
-#: Whether the last click reached the element (or something inside it); forgets the click.
+#: Whether the last click reached the element (or something inside it); forgets the click
+#: and lifts the guard set by HIT_JS.
 CLICKED_JS = """
 (index) => { const st = window.__corpuscrawl; const path = st.lastClick; st.lastClick = null;
-  return !!path && path.includes(st.els[index]); }
-"""
-
-#: One round trip before and after a click: the text fingerprint (as TEXT_FINGERPRINT_JS),
-#: the visible text length and the clicked element's own text (null once it is gone).
-STATE_JS = """
-(index) => { const el = window.__corpuscrawl.els[index];
-  const t = document.body ? document.body.innerText : ''; let h = 0;
-  for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
-  return [t.length + ':' + h, t.length,
-          el && el.isConnected ? (el.innerText || el.value || '').trim() : null]; }
+  st.guard = null; return !!path && path.includes(st.els[index]); }
 """

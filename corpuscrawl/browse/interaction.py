@@ -37,8 +37,10 @@ import asyncio
 import inspect
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
@@ -48,6 +50,8 @@ from corpuscrawl.browse.elements import ElementRecord, records_from_collection
 from corpuscrawl.browse.hrefs import is_clickable_in_place, same_site
 from corpuscrawl.browse.links import FoundLink, discovered_links
 from corpuscrawl.browse.waiting import (
+    FRAMES_JS,
+    FRAMES_LIMIT_MS_DEFAULT,
     PENDING_JS,
     QUIET_MS_DEFAULT,
     SETTLE_MAX_MS_DEFAULT,
@@ -151,6 +155,10 @@ class PageInteraction:
         self._deadline = 0.0
         self._fingerprints: set[str] = set()
         self._last_hit = ""
+        #: First clicks of several controls are batched (one settle for all of them),
+        #: except when a snapshot is kept after each reveal.
+        self._batching = not self.options.snapshot_each_reveal
+        self._last_hit_state: list = ["", 0, 0, "", 0, None]
         page.on("popup", self._close_popup)
 
     def _close_popup(self, popup: PlaywrightPage) -> None:
@@ -236,9 +244,11 @@ class PageInteraction:
         """A mouse click at the element's centre when the hit test finds it on top.
 
         True when the click reached the element; otherwise ``_last_hit`` says why not
-        (``gone``, ``hidden``, ``covered``, or ``missed``: something else took the click).
+        (``gone``, ``hidden``, ``covered``, or ``missed``: the page moved and the click
+        landed elsewhere, where it was swallowed — it cannot follow a stray link).
         """
-        hit, x, y = await self.page.evaluate(js.HIT_JS, index)
+        self._last_hit_state = await self.page.evaluate(js.HIT_JS, index)
+        hit, x, y = self._last_hit_state[:3]
         self._last_hit = hit
         if hit != "ok":
             return False
@@ -247,6 +257,7 @@ class PageInteraction:
         except PlaywrightError as exc:
             self._note(f"click failed ({str(exc).splitlines()[0][:120]})")
             self._last_hit = "covered"
+            await self.page.evaluate(js.CLICKED_JS, index)  # lifts the guard
             return False
         if await self.page.evaluate(js.CLICKED_JS, index):
             return True
@@ -297,7 +308,13 @@ class PageInteraction:
         return REVEALS_CAP_DEFAULT if cap is None else cap
 
     async def reveal_all(self) -> None:
-        """Click Revealers until none is left, the limit is reached or time runs out."""
+        """Click Revealers until none is left, the limit is reached or time runs out.
+
+        One collection serves a round: its pending Revealers are clicked in document
+        order, each after the previous one's effects have settled, and the page is
+        collected again only when the round is done (new controls, "Load more" again) or
+        an element of the round is no longer where it was.
+        """
         url_before, _, url_fragment = self.page.url.partition("#")
         while self.result.reveals < self._reveal_budget() and self._time_left():
             records, labels = await self.collect()
@@ -310,44 +327,106 @@ class PageInteraction:
                        and not _is_hash_route(r)]
             if not pending:
                 return
-            target = pending[0]
-            before, length_before, own_before = await self.page.evaluate(js.STATE_JS,
-                                                                         target.index)
-            if not await self.click(target):
-                await self.page.evaluate(js.MARK_JS, [target.index, True])
+            batch = [r for r in pending if not r.layout.get("clicks")] if self._batching else []
+            batch = batch[:self._reveal_budget() - self.result.reveals]
+            if len(batch) >= 2:
+                if await self._reveal_batch(batch, url_before, url_fragment) == "navigated":
+                    return
                 continue
-            await self.settle()
-            fragment = self.page.url.partition("#")[2]
-            if fragment != url_fragment and fragment.startswith(("/", "!")):
-                # A hash route of a client-side app: it replaces the page's text.
-                self._note(f"{target.text[:40]!r} switched to route #{fragment}; going back")
-                await self.page.go_back()
-                await self.settle()
-                await self.page.evaluate(js.MARK_JS, [target.index, True])
-                continue
+            for position, target in enumerate(pending):
+                if self.result.reveals >= self._reveal_budget() or not self._time_left():
+                    return
+                outcome = await self._reveal(target, position == 0, url_before, url_fragment)
+                if outcome == "navigated":
+                    return
+                if outcome == "recollect":
+                    break
+
+    async def _reveal_batch(self, batch: list[ElementRecord], url_before: str,
+                            url_fragment: str) -> str:
+        """First clicks on several Revealers, then one settle: ``recollect`` or ``navigated``.
+
+        Controls not clicked yet are clicked one after another without waiting in between
+        (each click confirmed by the hit test), and the page settles once for all of
+        them.  A control that is gone or changed its label afterwards is exhausted; one
+        that stayed as it was is clicked again later on its own ("Load more", a toggle),
+        judged as in :meth:`_reveal`.  A batch that changes the URL ends batching for the
+        page (the controls are then taken one by one).
+        """
+        await self._front()
+        clicked: list[tuple[int, str | None]] = []
+        before = ""
+        for target in batch:
+            ok = await self._pointer_click(target.index)
+            before = before or self._last_hit_state[3]
+            if ok:
+                clicked.append((target.index, self._last_hit_state[5]))
+        if len(clicked) < len(batch):
+            self._batching = False  # covered or moving controls: one by one, overlays first
+        if not clicked:
+            return "recollect"
+        await self.settle()
+        fragment = self.page.url.partition("#")[2]
+        if self.page.url.split("#")[0] != url_before or (
+                fragment != url_fragment and fragment.startswith(("/", "!"))):
+            self._note(f"a batch of {len(clicked)} revealers changed the URL; going back")
+            self._batching = False
             if self.page.url.split("#")[0] != url_before:
-                self._note(f"revealer {target.text[:40]!r} navigated away; going back")
                 self.result.navigations.append(self.page.url)
                 await self.page.go_back()
                 await self.page.evaluate(js.INSTALL_JS)
-                return
-            after, length_after, own_after = await self.page.evaluate(js.STATE_JS, target.index)
-            if after != before and length_after < length_before and \
-                    target.layout.get("clicks", 0) > 0:
-                # A second click hid what the first showed (a toggle): show it again.
-                self._note(f"{target.text[:40]!r} is a toggle; clicking it back")
-                await self.click(target)
-                await self.settle()
-                await self.page.evaluate(js.MARK_JS, [target.index, True])
-                continue
-            grew = length_after > length_before
-            # Click again only a button that stayed the same and added content ("Load more").
-            exhausted = not grew or own_after is None or own_after != own_before
-            await self.page.evaluate(js.MARK_JS, [target.index, exhausted])
-            if after != before:
-                self.result.reveals += 1
-                self._note(f"revealed with {target.text[:40]!r}")
-                await self._maybe_snapshot(after)
+                return "navigated"
+            await self.page.go_back()
+            await self.settle()
+            return "recollect"
+        after = await self.page.evaluate(js.BATCH_REVEALED_JS, clicked)
+        if after != before:
+            self.result.reveals += len(clicked)
+            self._note(f"revealed with {len(clicked)} controls at once")
+        return "recollect"
+
+    async def _reveal(self, target: ElementRecord, fresh: bool, url_before: str,
+                      url_fragment: str) -> str:
+        """Click one Revealer and judge what it did: ``done``, ``recollect`` or ``navigated``.
+
+        ``fresh``: the record comes straight from a collection (an element that cannot be
+        clicked then is exhausted; one from earlier in the round is looked at again).
+        """
+        if not await self.click(target):
+            if not fresh:
+                return "recollect"
+            await self.page.evaluate(js.MARK_JS, [target.index, True])
+            return "done"
+        _, _, _, before, length_before, own_before = self._last_hit_state
+        await self.settle()
+        fragment = self.page.url.partition("#")[2]
+        if fragment != url_fragment and fragment.startswith(("/", "!")):
+            # A hash route of a client-side app: it replaces the page's text.
+            self._note(f"{target.text[:40]!r} switched to route #{fragment}; going back")
+            await self.page.go_back()
+            await self.settle()
+            await self.page.evaluate(js.MARK_JS, [target.index, True])
+            return "recollect"
+        if self.page.url.split("#")[0] != url_before:
+            self._note(f"revealer {target.text[:40]!r} navigated away; going back")
+            self.result.navigations.append(self.page.url)
+            await self.page.go_back()
+            await self.page.evaluate(js.INSTALL_JS)
+            return "navigated"
+        after, verdict = await self.page.evaluate(js.REVEALED_JS, [
+            target.index, before, length_before, own_before, target.layout.get("clicks", 0)])
+        if verdict == "toggle":
+            # A second click hid what the first showed (a toggle): show it again.
+            self._note(f"{target.text[:40]!r} is a toggle; clicking it back")
+            await self.click(target)
+            await self.settle()
+            await self.page.evaluate(js.MARK_JS, [target.index, True])
+            return "recollect"
+        if after != before:
+            self.result.reveals += 1
+            self._note(f"revealed with {target.text[:40]!r}")
+            await self._maybe_snapshot(after)
+        return "done"
 
     async def _maybe_snapshot(self, fingerprint: str) -> None:
         if self.options.snapshot_each_reveal and fingerprint not in self._fingerprints:
@@ -363,25 +442,35 @@ class PageInteraction:
         handler that was still busy with the previous page ignores one scroll.
         """
         before = await self.page.evaluate(js.VIEW_JS)
-        await self._front()
-        await self.page.evaluate(js.SCROLL_JS)
-        await self.settle(frames=True)
+        await self._scroll(js.SCROLL_JS)
+        await self.settle()
         self.result.scrolls += 1
         grew = await self._changed(before)
         if not grew and self._time_left():
             # Up one screen and down again: a feed watching a sentinel with an
             # IntersectionObserver loads only when the sentinel enters the viewport anew.
             await asyncio.sleep(SCROLL_RETRY_PAUSE_MS_DEFAULT / 1000)
-            await self._front()
-            await self.page.evaluate(js.SCROLL_UP_JS)
-            await self.settle(frames=True)
-            await self._front()
-            await self.page.evaluate(js.SCROLL_JS)
-            await self.settle(frames=True)
+            await self._scroll(js.SCROLL_UP_JS)
+            await self.settle()
+            await self._scroll(js.SCROLL_JS)
+            await self.settle()
             grew = await self._changed(before)
         if grew:
             self._note(f"scroll {self.result.scrolls} loaded more")
         return grew
+
+    async def _scroll(self, script: str) -> None:
+        """Scroll in front, and stay in front for two animation frames.
+
+        Scroll events and IntersectionObserver callbacks are delivered by the rendering
+        steps, which Chromium runs for the active tab only: the pages of one browser
+        context take turns (:func:`_front_lock`), so a concurrent page coming to the
+        front cannot starve this one's frames.
+        """
+        async with _front_lock(self.page):
+            await self._front()
+            await self.page.evaluate(script)
+            await self.page.evaluate(FRAMES_JS, FRAMES_LIMIT_MS_DEFAULT)
 
     async def _front(self) -> None:
         """Make the page the browser's active tab before scrolling or clicking.
@@ -400,6 +489,18 @@ class PageInteraction:
         """True when the page is taller or its text differs from ``before`` (``VIEW_JS``)."""
         fingerprint, height = await self.page.evaluate(js.VIEW_JS)
         return height > before[1] or fingerprint != before[0]
+
+
+_FRONT_LOCKS: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _front_lock(page: PlaywrightPage) -> asyncio.Lock:
+    """The lock of the page's browser context for actions that need the page in front."""
+    context = page.context
+    lock = _FRONT_LOCKS.get(context)
+    if lock is None:
+        lock = _FRONT_LOCKS[context] = asyncio.Lock()
+    return lock
 
 
 def _is_hash_route(record: ElementRecord) -> bool:
