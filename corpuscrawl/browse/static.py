@@ -63,17 +63,23 @@ _ROLES = ("button", "tab", "link", "menuitem")
 #: A reveal control's label is short ("Continue reading", "Show 12 comments").
 REVEAL_MAX_WORDS_DEFAULT = 6
 _SCRIPT_URL_RE = re.compile(r"""window\.open|['"](?:https?:)?/[^'"]*['"]""")
-#: Labels of controls that show media or nothing (no text to harvest behind them).
-_NOTHING_RE = re.compile(r"\(0\)|\b0 (comments?|replies|answers)\b|photo|image|picture|"
-                         r"gallery|slideshow|video|map\b|calendar|full size|interactive|"
-                         r"zoom|print", re.I)
-#: What a control that reveals text says (English and the keyword languages of
-#: :mod:`corpuscrawl.browse.elements`); a Revealer without such words (a carousel arrow,
-#: "Refresh") is not evidence on a static page.
+#: Labels of controls that show media, navigation or sharing menus, listings of other pages
+#: or nothing (no text of this page behind them).
+_NOTHING_RE = re.compile(r"\(0\)|\b0 (comments?|replies|answers)\b|\bno comments\b|photo|image|"
+                         r"picture|gallery|slideshow|video|map\b|calendar|full size|interactive|"
+                         r"zoom|print|shar(e|ing)|navigation|\bmenu\b|options|\btags?\b|"
+                         r"results|amazon|single page|\bstories\b|\bblogs?\b|\bsites\b|"
+                         r"author|autor|add (a |your )?comment|top of|refresh|guestbook|\bads?\b|desktop",
+                         re.I)
+#: What a control that reveals text says: a verb of showing or continuing (English and the
+#: keyword languages of :mod:`corpuscrawl.browse.elements`).  A bare "More", "» more" or
+#: "4 comments" is most often a link to a listing or to the comment section (measured on
+#: the benchmark datasets' static pages), a Revealer without such a verb (a carousel
+#: arrow, "Refresh") is no evidence either.
 _REVEAL_TEXT_RE = re.compile(
-    r"\b(continue|read|show|load|more|expand|view|see|comments?|replies|answers?|"
-    r"weiterlesen|mehr|anzeigen|tovább|több|mutat|više|prikaži|učitaj|więcej|pokaż|"
-    r"afficher|voir|lire|plus|más|mostrar|cargar|leer|altri|mostra|continua)\b", re.I)
+    r"\b(continue|read|show|load|expand|view|see|display|open|"
+    r"weiterlesen|anzeigen|laden|tovább|mutat\w*|megtekint\w*|prikaži|učitaj|pokaż|"
+    r"załaduj|afficher|voir|lire|mostrar|cargar|leer|mostra|continua)\b", re.I)
 
 Classify = Callable[[Sequence[ElementRecord]], Sequence[str]]
 
@@ -311,7 +317,8 @@ def reveal_controls(page: Page, classify: Classify | None) -> list[ElementRecord
         if target is True or record.tag == "summary":
             continue  # what it shows is in the HTML already
         disclosure = target is False and (el.get("aria-expanded") == "false"
-                                          or el.get("aria-selected") == "false")
+                                          or el.get("aria-selected") == "false") \
+            and not _NOTHING_RE.search(record.text)
         clickable = el.tag != "a" or el.get("href") is not None or el.get("onclick") or \
             el.get("role") == "button"
         if disclosure or (label == "Revealer" and clickable and not _in_chrome(el)
