@@ -203,6 +203,10 @@ _DEFINE_RE = re.compile(r"customElements\.define|attachShadow")
 #: Custom-element prefixes of widget libraries whose empty elements hold no text (AMP).
 _WIDGET_PREFIXES = ("amp-",)
 _SCROLL_RE = re.compile(r"IntersectionObserver|addEventListener\(\s*['\"]scroll['\"]")
+#: A scroll loader is one inline script that both watches scrolling and fetches, of at most
+#: this many characters: a framework bundle inlined in the page (lazy images, analytics,
+#: 80-800 KB on the benchmark datasets' static pages) holds both for other reasons.
+SCROLL_LOADER_MAX_CHARS_DEFAULT = 50_000
 _FETCH_RE = re.compile(r"\bfetch\(|XMLHttpRequest|\$\.(?:get|ajax|getJSON)\(|axios\.")
 
 
@@ -225,7 +229,7 @@ def hidden_content_evidence(page: Page) -> list[tuple[str, str]]:
     never count), a same-site iframe on a page with little text of its own, at
     least :data:`SCRIPT_LINKS_MIN_DEFAULT` same-site links in the content that
     exist only for scripts, and an inline script that fetches on scroll into an
-    empty feed container.
+    empty feed container (:data:`SCROLL_LOADER_MAX_CHARS_DEFAULT`).
     """
     from corpuscrawl.browse.elements import same_site, scripted_target
 
@@ -261,7 +265,10 @@ def hidden_content_evidence(page: Page) -> list[tuple[str, str]]:
             scripted += 1
     if scripted >= SCRIPT_LINKS_MIN_DEFAULT:
         found.append(("script-links", f"{scripted} links in the content only for scripts"))
-    if _SCROLL_RE.search(inline) and _FETCH_RE.search(inline) and _empty_feed(body):
+    loaders = [s.text for s in page.tree.iter("script") if not s.get("src") and s.text
+               and len(s.text) <= SCROLL_LOADER_MAX_CHARS_DEFAULT
+               and _SCROLL_RE.search(s.text) and _FETCH_RE.search(s.text)]
+    if loaders and _empty_feed(body):
         found.append(("scroll-loading", "inline script fetches on scroll into an empty feed"))
     return found
 
