@@ -14,11 +14,13 @@ Deviations, all for speed (the thesis needed 13–16 minutes per page):
   result the same on a loaded machine;
 * clicks are the mouse's (trusted events) at the element's centre once a
   hit test found it on top, and are confirmed: a click that landed elsewhere
-  (a layer appeared in between) counts as intercepted;
+  (the page moved in between) is swallowed by a guard and counts as intercepted;
 * overlays are handled when they matter: before every click the element is
-  hit-tested and, if something covers it (or Playwright reports that a layer
-  "intercepts pointer events"), visible Closers inside fixed/dialog layers are
-  clicked and the click is retried;
+  hit-tested and, if something covers it or the click was intercepted,
+  visible Closers inside fixed/dialog layers are clicked and the click is
+  retried;
+* the first clicks of several Revealers share one settle, and one collection
+  of the page's elements serves a round of clicks;
 * a Revealer that keeps adding content ("Load more") is clicked again; one
   whose click added nothing, or that changed its own label ("Show" ->
   "Hide"), is exhausted; a second click that hides what the first showed (an
@@ -68,10 +70,6 @@ logger = logging.getLogger("corpuscrawl.browse")
 #: read from the live page when building the training set).
 Classify = Callable[[Sequence[ElementRecord]], Sequence[str] | Awaitable[Sequence[str]]]
 
-#: Timeout of one Playwright click (ms) on an element the hit test could not confirm; a
-#: click that cannot happen within this is retried after closing overlays, then done
-#: from script.
-CLICK_TIMEOUT_MS_DEFAULT = 1500
 #: Pause before the one retry of a scroll that loaded nothing (ms): longer than a
 #: typical scroll-handler debounce (100-300 ms) plus a local fetch.
 SCROLL_RETRY_PAUSE_MS_DEFAULT = 400
@@ -101,7 +99,6 @@ class InteractionOptions:
     snapshot_each_reveal: bool = False
     quiet_ms: int = QUIET_MS_DEFAULT
     settle_max_ms: int = SETTLE_MAX_MS_DEFAULT
-    click_timeout_ms: int = CLICK_TIMEOUT_MS_DEFAULT
     time_budget_s: float = TIME_BUDGET_S_DEFAULT
 
     def __post_init__(self) -> None:
