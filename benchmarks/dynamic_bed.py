@@ -70,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--patterns", default="", help="comma-separated (default: all)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="keep every crawl's documents and log under DIR (to compare runs)")
     parser.add_argument("--judge", type=Path, default=None,
                         help="judge the archived pages under DIR/*/html/ instead")
     args = parser.parse_args(argv)
@@ -86,12 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     sigs: dict[tuple[str, int], list] = {}
     try:
         with tempfile.TemporaryDirectory() as tmp:
+            if args.keep:
+                args.keep.mkdir(parents=True, exist_ok=True)
+                tmp = str(args.keep)
             for run in range(args.runs):
                 for mode in modes:
                     with TestBed(seed=args.seed + run, names=names) as bed:
                         out = Path(tmp) / f"{mode}-{run}.jsonl"
                         docs, log, wall = crawl(bed, mode, out, [])
                         scores = score(bed, docs)
+                        if args.keep:
+                            out.with_suffix(".log").write_text(log, encoding="utf-8")
                     seconds = {bed.pattern_of(u): float(s) for u, s in _RENDER_LOG.findall(log)}
                     for name, s in scores.items():
                         rows[(name, mode)].append((s, seconds.get(name)))

@@ -304,3 +304,12 @@ CORPUSCRAWL_CLUSTER_WORKER = ""
 CORPUSCRAWL_CLUSTER_LEASE_TIMEOUT = 120.0
 #: Seconds between two rounds of feed flush, claim commit, lease acknowledgement, heartbeat.
 CORPUSCRAWL_CLUSTER_COMMIT_INTERVAL = 0.5
+
+# --- render experience (corpuscrawl.browse.experience: render=auto per site, across crawls) ---
+#: Where render=auto keeps what rendering brought per site (host:port), so a second crawl of a
+#: site whose pages needed a browser renders them directly: "state" (the collection's state
+#: directory, render-experience.sqlite3; Redis under the collection's prefix in cluster mode),
+#: "memory" (this crawl only), a SQLite file path, or a redis:// URL.
+CORPUSCRAWL_RENDER_EXPERIENCE = "state"
+#: Days after which a site's experience not updated since is forgotten (sites get rebuilt).
+CORPUSCRAWL_RENDER_EXPERIENCE_MAX_AGE_DAYS = 90.0

@@ -25,16 +25,13 @@ classifier's training set (``python -m corpuscrawl.browse.training build --bed``
 from __future__ import annotations
 
 import base64
-import http.server
 import json
 import random
-import threading
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from types import TracebackType
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
+from corpuscrawl.browse.localsite import LocalServer, Reply
 from tests.bed_kit import COST_TIMING, TIMING_DEFAULT, Context, Pattern, Site
 from tests.bed_patterns_content import (
     _accordion,
@@ -95,12 +92,13 @@ PATTERN_SPECS: dict[str, tuple[Callable[[Context, Pattern], Site], bool, bool]] 
 }
 
 
-class TestBed:
+class TestBed(LocalServer):
     """The generated patterns served on 127.0.0.1; use as a context manager.
 
     ``seed`` fixes every delay, ``prose_seed`` the text (the same for every ``seed``, so
     that runs with other timings must give the same documents); ``names`` limits the
-    patterns.
+    patterns.  Served by :class:`corpuscrawl.browse.localsite.LocalServer`: pages, delayed
+    JSON and redirect proxies (``/go?url=``, ``/redirect?u=``, ``/b64?d=``, ``/out/<id>``).
     """
 
     __test__ = False  # not a pytest class
@@ -112,10 +110,7 @@ class TestBed:
         if unknown:
             raise ValueError(f"unknown pattern(s) {sorted(unknown)}; known: {sorted(PATTERN_SPECS)}")
         self.seed = seed
-        self.hits: dict[str, int] = {}
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        super().__init__(self._respond, port)
         self.site = Site()
         self.patterns: dict[str, Pattern] = {}
         for name in names or PATTERN_SPECS:
@@ -131,21 +126,6 @@ class TestBed:
             self.site.redirects.update(built.redirects)
             self.patterns[name] = pattern
 
-    @property
-    def port(self) -> int:
-        """The port served."""
-        return int(self.server.server_address[1])
-
-    @property
-    def origin(self) -> str:
-        """The site's origin."""
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def alt_origin(self) -> str:
-        """The same server under another host name (an outer site)."""
-        return f"http://localhost:{self.port}"
-
     def url(self, name: str) -> str:
         """Entry URL of a pattern."""
         return f"{self.origin}/bed/{name}/"
@@ -156,70 +136,33 @@ class TestBed:
         return parts[2] if len(parts) > 2 and parts[1] == "bed" else ""
 
     def __enter__(self) -> TestBed:
-        self.thread.start()
+        self.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def _handler(bed: TestBed) -> type[http.server.BaseHTTPRequestHandler]:
-    class Handler(http.server.BaseHTTPRequestHandler):
-        """Pages, delayed JSON, redirect proxies (``?url=``, ``?u=``, base64, ``/out/<id>``)."""
-
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            return
-
-        def _send(self, status: int, body: bytes = b"", ctype: str = "text/html; charset=utf-8",
-                  location: str = "") -> None:
-            self.send_response(status)
-            if location:
-                self.send_header("Location", location)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-            parts = urlsplit(self.path)
-            path = parts.path
-            bed.hits[path] = bed.hits.get(path, 0) + 1
-            query = dict(parse_qsl(parts.query))
-            target = ""
-            if path == "/go":
-                target = query.get("url", "")
-            elif path == "/redirect":
-                target = unquote(query.get("u", ""))
-            elif path == "/b64":
-                try:
-                    target = base64.urlsafe_b64decode(query.get("d", "").encode()).decode()
-                except (ValueError, UnicodeDecodeError):
-                    target = ""
-            elif path in bed.site.redirects:
-                target = bed.site.redirects[path]
-            if path in ("/go", "/redirect", "/b64") or target:
-                if not target.startswith(("http://", "https://")):
-                    self._send(400, b"bad redirect target")
-                else:
-                    self._send(302, location=target)
-                return
-            if path in bed.site.api:
-                body, delay = bed.site.api[path]
-                time.sleep(delay / 1000)
-                self._send(200, json.dumps(body).encode(), "application/json")
-                return
-            html = bed.site.pages.get(path)
-            if html is None:
-                self._send(404, b"<html><body><p>Not found</p></body></html>")
-                return
-            self._send(200, html.encode("utf-8"))
-
-    return Handler
+    def _respond(self, path: str, query: dict[str, str], headers: Mapping[str, str]) -> Reply:
+        target = ""
+        if path == "/go":
+            target = query.get("url", "")
+        elif path == "/redirect":
+            target = unquote(query.get("u", ""))
+        elif path == "/b64":
+            try:
+                target = base64.urlsafe_b64decode(query.get("d", "").encode()).decode()
+            except (ValueError, UnicodeDecodeError):
+                target = ""
+        elif path in self.site.redirects:
+            target = self.site.redirects[path]
+        if path in ("/go", "/redirect", "/b64") or target:
+            if not target.startswith(("http://", "https://")):
+                return Reply(400, b"bad redirect target")
+            return Reply(302, location=target)
+        if path in self.site.api:
+            body, delay = self.site.api[path]
+            return Reply(200, json.dumps(body).encode(), "application/json", delay=delay / 1000)
+        html = self.site.pages.get(path)
+        if html is None:
+            return Reply(404, b"<html><body><p>Not found</p></body></html>")
+        return Reply(200, html.encode("utf-8"))
 
 
 @dataclass

@@ -126,3 +126,36 @@ def test_script_links_and_base64_proxies_are_links() -> None:
     target = "http://a.example/story/2"
     encoded = base64.urlsafe_b64encode(target.encode()).decode()
     assert decode_proxy(f"http://out.example/b64?d={encoded}") == target
+
+
+def test_labels_that_reveal_no_text_of_the_page_are_no_evidence(decider: RenderDecider) -> None:
+    """Measured on static dataset pages: listings, sharing menus and comment counts."""
+    article = "<p>" + "A sentence of the static article text. " * 40 + "</p>"
+    weak = ['<button class="more">» more</button>', '<button class="more">More stories…</button>',
+            '<button aria-expanded="false" aria-controls="s">Share</button><div id="s"></div>',
+            '<button class="more-sharing">More sharing options</button>',
+            '<a href="#" class="comments-link">4 comments</a>']
+    for control in weak:
+        page = Page.from_html(f"<html><body><article>{article}{control}</article></body></html>",
+                              url="http://news.example/a")
+        assert not reveal_controls(page, decider.classify), control
+    strong = Page.from_html(f"<html><body><article>{article}<div id='c'></div>"
+                            "<button class='load-comments'>Show comments</button></article>"
+                            "</body></html>", url="http://news.example/a")
+    assert [c.text for c in reveal_controls(strong, decider.classify)] == ["Show comments"]
+
+
+def test_a_scroll_loader_is_one_small_script(decider: RenderDecider) -> None:
+    article = "<p>" + "A sentence of the static article text. " * 40 + "</p>"
+    feed = '<div class="feed-items"></div>'
+    one = ("<script>window.addEventListener('scroll', () => fetch('/more.json')"
+           ".then((r) => r.json()));</script>")
+    split = ("<script>window.addEventListener('scroll', () => header.classList.add('s'));"
+             "</script><script>fetch('/analytics');</script>")
+    bundle = ("<script>window.addEventListener('scroll', f); fetch('/x'); /*"
+              + "x" * 60_000 + "*/</script>")
+    for scripts, expected in ((one, True), (split, False), (bundle, False)):
+        page = Page.from_html(f"<html><body><article>{article}{feed}</article>{scripts}"
+                              "</body></html>", url="http://news.example/a")
+        kinds = RenderDecider(decider.classify).after_plain(page).kinds
+        assert ("scroll-loading" in kinds) == expected, scripts[:60]

@@ -139,3 +139,42 @@ def test_snapshots_after_each_reveal_are_deduplicated() -> None:
     assert len(result.snapshots) == result.reveals
     assert len(set(result.snapshots)) == len(result.snapshots)
     assert "LOAD-MORE-PAGE-TWO" in result.snapshots[-1]
+
+
+def test_a_click_that_lands_elsewhere_is_swallowed_and_reported() -> None:
+    """The page moved between hit test and click: the stray click follows no link."""
+    from playwright.async_api import async_playwright
+
+    from corpuscrawl.browse import dom_scripts
+    from corpuscrawl.browse.browser import launch_chromium
+    from corpuscrawl.browse.interaction import PageInteraction
+
+    model = load_classifier()
+
+    async def main() -> tuple[str, bool, str, bool]:
+        async with async_playwright() as pw:
+            browser = await launch_chromium(pw)
+            try:
+                page = await browser.new_page()
+                await page.set_content('<p>Text</p><button id="more">Show more</button>'
+                                       '<p><a id="away" href="#elsewhere">Elsewhere</a></p>')
+                loop = PageInteraction(page, model.predict)
+                await page.evaluate(dom_scripts.INSTALL_JS)
+                records, _ = await loop.collect()
+                button = next(r for r in records if r.attributes.get("id") == "more")
+                hit = (await page.evaluate(dom_scripts.HIT_JS, button.index))[0]
+                box = await page.locator("#away").bounding_box()
+                assert box is not None
+                await page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                reached = await page.evaluate(dom_scripts.CLICKED_JS, button.index)
+                stray_hash = await page.evaluate("location.hash")
+                # the guard is lifted: the page's own clicks work again
+                await page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                return hit, reached, stray_hash, await page.evaluate("location.hash") != ""
+            finally:
+                await browser.close()
+
+    hit, reached, stray_hash, later_click_works = asyncio.run(main())
+    assert hit == "ok" and not reached
+    assert stray_hash == ""          # the link was not followed
+    assert later_click_works

@@ -12,11 +12,12 @@ Per page, from the plain response (:meth:`RenderDecider.after_plain`), any of:
   (:func:`corpuscrawl.browse.static.hidden_content_evidence`).
 
 Per site (``host:port``, :func:`corpuscrawl.html.page.state_key`), from experience
-(:class:`RenderExperience`): once a site's plainly judged pages mostly needed a
-browser — at least :data:`DIRECT_MIN_PAGES_DEFAULT` of them and a share of
-:data:`DIRECT_SHARE_DEFAULT` whose rendering added text — its next pages are
+(:class:`~corpuscrawl.browse.experience.RenderExperience`, kept across crawls of
+the collection): once a site's plainly judged pages mostly needed a browser —
+at least ``DIRECT_MIN_PAGES_DEFAULT`` of them and a share of
+``DIRECT_SHARE_DEFAULT`` whose rendering added text — its next pages are
 rendered directly (``domain-experience``), skipping the plain fetch; once
-:data:`STOP_MIN_RENDERS_DEFAULT` renders of a site added nothing, its pages stop
+``STOP_MIN_RENDERS_DEFAULT`` renders of a site added nothing, its pages stop
 being rendered (``domain-experience-plain``).
 
 Every decision carries a reason, recorded in the crawl stats and in the
@@ -26,25 +27,21 @@ document (``render_reason``).  No Scrapy.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from corpuscrawl.browse.elements import ElementRecord
+from corpuscrawl.browse.experience import RenderExperience
 from corpuscrawl.browse.render import script_built_reasons
 from corpuscrawl.browse.static import hidden_content_evidence, reveal_controls
 from corpuscrawl.html.dom import normalize_space
-from corpuscrawl.html.page import Page, state_key
+from corpuscrawl.html.page import Page
+
+__all__ = ["RenderDecider", "RenderDecision", "RenderExperience", "gained", "visible_chars"]
 
 #: Rendering "added text" when the rendered page shows this many more characters...
 GAIN_MIN_CHARS_DEFAULT = 200
 #: ... and at least this share more than the plain page did.
 GAIN_SHARE_DEFAULT = 0.15
-#: Direct rendering needs this many plainly judged pages of the site first...
-DIRECT_MIN_PAGES_DEFAULT = 4
-#: ... of which at least this share were rendered with a gain (a site of mostly static
-#: pages with a few script-built ones keeps deciding page by page).
-DIRECT_SHARE_DEFAULT = 0.8
-#: Rendering stops for a site after this many renders without any gain.
-STOP_MIN_RENDERS_DEFAULT = 4
 
 Classify = Callable[[Sequence[ElementRecord]], Sequence[str]]
 
@@ -56,45 +53,6 @@ class RenderDecision:
     render: bool
     reason: str = ""
     kinds: tuple[str, ...] = ()
-
-
-@dataclass
-class _Site:
-    judged: int = 0      # pages decided from a plain response
-    renders: int = 0     # of those, rendered
-    gains: int = 0       # renders that added text
-
-
-@dataclass
-class RenderExperience:
-    """Per-site memory of what rendering brought (in memory, for one crawl)."""
-
-    direct_min_pages: int = DIRECT_MIN_PAGES_DEFAULT
-    direct_share: float = DIRECT_SHARE_DEFAULT
-    stop_min_renders: int = STOP_MIN_RENDERS_DEFAULT
-    sites: dict[str, _Site] = field(default_factory=dict)
-
-    def judged(self, url: str) -> None:
-        """A page of the site was decided from its plain response."""
-        self.sites.setdefault(state_key(url), _Site()).judged += 1
-
-    def rendered(self, url: str, gained: bool) -> None:
-        """A plainly judged page was rendered; ``gained``: rendering added text."""
-        site = self.sites.setdefault(state_key(url), _Site())
-        site.renders += 1
-        site.gains += int(gained)
-
-    def advice(self, url: str) -> str:
-        """``render`` (render directly), ``plain`` (stop rendering) or "" (decide per page)."""
-        site = self.sites.get(state_key(url))
-        if site is None:
-            return ""
-        if site.renders >= self.stop_min_renders and site.gains == 0:
-            return "plain"
-        if site.judged >= self.direct_min_pages and \
-                site.gains >= self.direct_share * site.judged:
-            return "render"
-        return ""
 
 
 def visible_chars(page: Page) -> int:

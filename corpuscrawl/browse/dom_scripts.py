@@ -8,55 +8,6 @@ are referred to by their index in ``window.__corpuscrawl.els``.
 
 from __future__ import annotations
 
-#: Installed before the page's own scripts (``page.add_init_script``) and again after load
-#: (idempotent): counts the page's pending work so that waiting ends when the page is done,
-#: not after a fixed pause.  Pending work is ``fetch``/XHR calls not yet answered and
-#: ``setTimeout`` timers due within ``horizon`` ms (a reveal that waits before fetching, a
-#: debounced scroll handler, a modal shown after a delay).  Timers scheduled by a chain of
-#: more than ``maxChain`` timers (a ticker or poller re-arming itself) and ``setInterval``
-#: are not counted: they never end.
-PENDING_JS = """
-(() => {
-  if (window.__corpuscrawlPending) return true;
-  const st = window.__corpuscrawlPending = {timers: new Map(), requests: 0};
-  const HORIZON = 4000, MAX_CHAIN = 3;
-  const setT = window.setTimeout, clearT = window.clearTimeout;
-  let chain = 0;
-  window.setTimeout = function (fn, ms, ...args) {
-    if (typeof fn !== 'function') return setT.call(window, fn, ms, ...args);
-    const delay = Math.max(0, Number(ms) || 0), depth = chain + 1;
-    let id = 0;
-    const run = function () {
-      st.timers.delete(id); const outer = chain; chain = depth;
-      try { return fn.apply(this, args); } finally { chain = outer; }
-    };
-    id = setT.call(window, run, ms);
-    if (delay <= HORIZON && depth <= MAX_CHAIN) st.timers.set(id, performance.now() + delay);
-    return id;
-  };
-  window.clearTimeout = function (id) { st.timers.delete(id); return clearT.call(window, id); };
-  const origFetch = window.fetch;
-  if (origFetch) {
-    window.fetch = function (...args) {
-      st.requests += 1;
-      const done = () => { st.requests = Math.max(0, st.requests - 1); };
-      const p = origFetch.apply(this, args);
-      p.then((r) => { if (r && r.clone) { r.clone().arrayBuffer().then(done, done); }
-                      else done(); }, done);
-      return p;
-    };
-  }
-  const send = XMLHttpRequest.prototype.send;
-  XMLHttpRequest.prototype.send = function (...args) {
-    st.requests += 1;
-    this.addEventListener('loadend', () => { st.requests = Math.max(0, st.requests - 1); },
-                          {once: true});
-    return send.apply(this, args);
-  };
-  return true;
-})()
-"""
-
 #: Creates the shared state and a MutationObserver counting DOM changes (idempotent).
 INSTALL_JS = """
 () => {
@@ -64,6 +15,33 @@ INSTALL_JS = """
     els: [], ids: new WeakMap(), state: new WeakMap(), revealed: new WeakSet(), mutations: 0,
     lastMutation: performance.now(), observer: null,
   });
+  if (!st.mark) {
+    // a click on an element: counted, exhausted or not; what it controls counts as revealed
+    st.mark = (el, exhausted) => {
+      const state = st.state.get(el) || {clicks: 0, exhausted: false};
+      state.clicks += 1; state.exhausted = state.exhausted || exhausted;
+      st.state.set(el, state);
+      for (const id of (el.getAttribute('aria-controls') || '').split(/\\s+/)) {
+        const target = id && document.getElementById(id);
+        if (target) st.revealed.add(target);
+      }
+    };
+    // [fingerprint of the visible text (length and a cheap rolling hash), its length]
+    st.text = () => { const t = document.body ? document.body.innerText : ''; let h = 0;
+      for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
+      return [t.length + ':' + h, t.length]; };
+  }
+  if (!st.clickWatch) {
+    // where the last click landed (composed path: shadow DOM included), to confirm a click;
+    // while a click is aimed at ``st.guard``, a click landing elsewhere (the page moved
+    // between the hit test and the click) is swallowed: it must not follow a link
+    st.clickWatch = true;
+    window.addEventListener('click', (e) => {
+      const path = e.composedPath(); st.lastClick = path;
+      if (st.guard && !path.includes(st.guard)) { e.preventDefault();
+                                                   e.stopImmediatePropagation(); }
+    }, true);
+  }
   if (!st.observer && document.documentElement) {
     st.observer = new MutationObserver((records) => {
       st.mutations += records.length;
@@ -73,40 +51,6 @@ INSTALL_JS = """
       {childList: true, subtree: true, characterData: true, attributes: true});
   }
   return true;
-}
-"""
-
-#: Resolves after two animation frames (at most ``limit`` ms): scroll events and
-#: IntersectionObserver callbacks are delivered by the rendering steps, which a loaded
-#: machine runs late; waiting for them lets the work they start be seen as pending.
-FRAMES_JS = """
-(limit) => new Promise((done) => {
-  let finished = false;
-  const end = () => { if (!finished) { finished = true; done(true); } };
-  requestAnimationFrame(() => requestAnimationFrame(end));
-  setTimeout(end, limit);
-})
-"""
-
-#: Returns ``[mutation count, ms since the last mutation, visible text length, scroll height,
-#: pending requests, pending timers]`` (timers overdue by more than ``slack`` ms are dropped:
-#: a page frozen in the background must not hold the crawl).
-PROGRESS_JS = """
-(slack) => {
-  const st = window.__corpuscrawl;
-  const pending = window.__corpuscrawlPending;
-  const body = document.body;
-  const now = performance.now();
-  let timers = 0;
-  if (pending) {
-    for (const [id, due] of pending.timers) {
-      if (now > due + (slack || 2000)) pending.timers.delete(id); else timers += 1;
-    }
-  }
-  return [st ? st.mutations : 0, st ? now - st.lastMutation : 1e9,
-          body ? body.innerText.length : 0,
-          Math.max(body ? body.scrollHeight : 0, document.documentElement.scrollHeight),
-          pending ? pending.requests : 0, timers];
 }
 """
 
@@ -204,14 +148,40 @@ MARK_JS = """
 ([index, exhausted]) => {
   const st = window.__corpuscrawl; const el = st.els[index];
   if (!el) return false;
-  const state = st.state.get(el) || {clicks: 0, exhausted: false};
-  state.clicks += 1; state.exhausted = state.exhausted || exhausted;
-  st.state.set(el, state);
-  for (const id of (el.getAttribute('aria-controls') || '').split(/\\s+/)) {
-    const target = id && document.getElementById(id);
-    if (target) st.revealed.add(target);
-  }
+  st.mark(el, exhausted);
   return true;
+}
+"""
+
+#: After a Revealer's click has settled: ``[fingerprint, 'toggle'|'again'|'exhausted']``.
+#: A second click that made the text shorter is a toggle (not marked: the caller clicks it
+#: back); otherwise the element is marked, exhausted unless the text grew and the element
+#: kept its own label ("Load more" is clicked again, "Show" -> "Hide" is not).
+REVEALED_JS = """
+([index, before, lengthBefore, ownBefore, clicks]) => {
+  const st = window.__corpuscrawl; const el = st.els[index];
+  const [after, length] = st.text();
+  const own = el && el.isConnected ? (el.innerText || el.value || '').trim() : null;
+  if (after !== before && length < lengthBefore && clicks > 0) return [after, 'toggle'];
+  const exhausted = !(length > lengthBefore) || own === null || own !== ownBefore;
+  if (el) st.mark(el, exhausted);
+  return [after, exhausted ? 'exhausted' : 'again'];
+}
+"""
+
+#: After a batch of first clicks has settled: marks each ``[index, own text before]`` —
+#: exhausted when it is gone or changed its label, else clicked once (a second click is
+#: judged on its own) — and returns the text fingerprint.
+BATCH_REVEALED_JS = """
+(clicked) => {
+  const st = window.__corpuscrawl;
+  for (const [index, ownBefore] of clicked) {
+    const el = st.els[index];
+    if (!el) continue;
+    const own = el.isConnected ? (el.innerText || el.value || '').trim() : null;
+    st.mark(el, own === null || own !== ownBefore);
+  }
+  return st.text()[0];
 }
 """
 
@@ -343,4 +313,40 @@ TEXT_FINGERPRINT_JS = """
 () => { const t = document.body ? document.body.innerText : ''; let h = 0;
   for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
   return t.length + ':' + h; }
+"""
+
+#: ``[text fingerprint (as TEXT_FINGERPRINT_JS), scroll height]``: whether a scroll loaded more.
+VIEW_JS = """
+() => { const body = document.body; const t = body ? body.innerText : ''; let h = 0;
+  for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
+  return [t.length + ':' + h, Math.max(body ? body.scrollHeight : 0,
+                                       document.documentElement.scrollHeight)]; }
+"""
+
+#: Before a click: scrolls the element into view, hit-tests its centre and, when the element
+#: is on top, guards the click (see INSTALL_JS) until CLICKED_JS.  Returns
+#: ``['gone'|'hidden'|'covered'|'ok', x, y, text fingerprint, text length, own text]``
+#: (the centre in viewport coordinates; the page's text and the element's label before the
+#: click, to judge what the click did).
+HIT_JS = """
+(index) => { const st = window.__corpuscrawl; const el = st.els[index]; st.lastClick = null;
+  const [fp, length] = st.text();
+  if (!el || !el.isConnected) return ['gone', 0, 0, fp, length, null];
+  const own = (el.innerText || el.value || '').trim();
+  el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0 || !el.checkVisibility({checkVisibilityCSS: true}))
+    return ['hidden', 0, 0, fp, length, own];
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const top = document.elementFromPoint(x, y);
+  const hit = top && (top === el || el.contains(top)) ? 'ok' : 'covered';
+  st.guard = hit === 'ok' ? el : null;
+  return [hit, x, y, fp, length, own]; }
+"""
+
+#: Whether the last click reached the element (or something inside it); forgets the click
+#: and lifts the guard set by HIT_JS.
+CLICKED_JS = """
+(index) => { const st = window.__corpuscrawl; const path = st.lastClick; st.lastClick = null;
+  st.guard = null; return !!path && path.includes(st.els[index]); }
 """

@@ -7,17 +7,20 @@ links; extraction may run after every reveal (``extract_continuously``).
 
 Deviations, all for speed (the thesis needed 13–16 minutes per page):
 
-* no fixed sleeps: after each action we wait until the page has settled — no
-  request in flight (seen by Playwright and by the page's own ``fetch``/XHR), no
-  short ``setTimeout`` pending (a reveal that waits before fetching, a debounced
-  scroll handler; ``dom_scripts.PENDING_JS``, installed before the page's scripts
-  by :func:`prepare_page`) and the DOM quiet for :data:`QUIET_MS_DEFAULT` — bounded
-  by :data:`SETTLE_MAX_MS_DEFAULT`.  Waiting for the page's own pending work, not
-  for a pause, is what makes the result the same on a loaded machine;
+* no fixed sleeps: after each action the loop waits until the page has settled
+  (:mod:`corpuscrawl.browse.waiting`: no request in flight, no short timer
+  pending, no activity for a quiet window — the wait runs inside the page).
+  Waiting for the page's own pending work, not for a pause, is what makes the
+  result the same on a loaded machine;
+* clicks are the mouse's (trusted events) at the element's centre once a
+  hit test found it on top, and are confirmed: a click that landed elsewhere
+  (the page moved in between) is swallowed by a guard and counts as intercepted;
 * overlays are handled when they matter: before every click the element is
-  hit-tested and, if something covers it (or Playwright reports that a layer
-  "intercepts pointer events"), visible Closers inside fixed/dialog layers are
-  clicked and the click is retried;
+  hit-tested and, if something covers it or the click was intercepted,
+  visible Closers inside fixed/dialog layers are clicked and the click is
+  retried;
+* the first clicks of several Revealers share one settle, and one collection
+  of the page's elements serves a round of clicks;
 * a Revealer that keeps adding content ("Load more") is clicked again; one
   whose click added nothing, or that changed its own label ("Show" ->
   "Hide"), is exhausted; a second click that hides what the first showed (an
@@ -36,20 +39,30 @@ import asyncio
 import inspect
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as PlaywrightPage
 
 from corpuscrawl.browse import dom_scripts as js
-from corpuscrawl.browse.elements import (
-    ElementRecord,
-    is_clickable_in_place,
-    records_from_collection,
-    same_site,
-)
+from corpuscrawl.browse.elements import ElementRecord, records_from_collection
+from corpuscrawl.browse.hrefs import is_clickable_in_place, same_site
 from corpuscrawl.browse.links import FoundLink, discovered_links
+from corpuscrawl.browse.waiting import (
+    FRAMES_JS,
+    FRAMES_LIMIT_MS_DEFAULT,
+    PENDING_JS,
+    QUIET_MS_DEFAULT,
+    SETTLE_MAX_MS_DEFAULT,
+    Settler,
+    prepare_page,
+)
+
+__all__ = ["MAX_SCROLLS_DEFAULT", "InteractionOptions", "InteractionResult", "PageInteraction",
+           "interact", "prepare_page"]
 
 logger = logging.getLogger("corpuscrawl.browse")
 
@@ -57,21 +70,6 @@ logger = logging.getLogger("corpuscrawl.browse")
 #: read from the live page when building the training set).
 Classify = Callable[[Sequence[ElementRecord]], Sequence[str] | Awaitable[Sequence[str]]]
 
-#: The DOM counts as settled after this long without mutations (ms), once no request and no
-#: short timer is pending (those are tracked, so this only covers rendering after them):
-#: 100 ms is about six animation frames.
-QUIET_MS_DEFAULT = 100
-#: Upper bound of one wait for the page to settle (ms): pages with endless tickers or
-#: long-polling never go quiet, and we move on after this.  A reveal that waits 1.5 s
-#: before a fetch answered in 1.5 s must fit, on a machine loaded 2-3 times over.
-SETTLE_MAX_MS_DEFAULT = 10_000
-#: Longest wait for two animation frames at the start of a settle (ms).
-FRAMES_LIMIT_MS_DEFAULT = 500
-#: A timer overdue by this much (ms) no longer counts as pending (a throttled page).
-TIMER_SLACK_MS_DEFAULT = 3000
-#: Timeout of one Playwright click (ms); a click that cannot happen within this is retried
-#: after closing overlays, then done from script.
-CLICK_TIMEOUT_MS_DEFAULT = 1500
 #: Pause before the one retry of a scroll that loaded nothing (ms): longer than a
 #: typical scroll-handler debounce (100-300 ms) plus a local fetch.
 SCROLL_RETRY_PAUSE_MS_DEFAULT = 400
@@ -91,26 +89,6 @@ SNAPSHOT_MIN_COVER = 0.25
 SNAPSHOT_MIN_Z = 1
 SNAPSHOT_MAX_TEXT_SHARE = 0.5
 
-_HIT_JS = """
-(index) => { const el = window.__corpuscrawl.els[index];
-  if (!el || !el.isConnected) return 'gone';
-  el.scrollIntoView({block: 'center', inline: 'center'});
-  const r = el.getBoundingClientRect();
-  if (r.width === 0 || r.height === 0 || !el.checkVisibility({checkVisibilityCSS: true}))
-    return 'hidden';
-  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return top && (top === el || el.contains(top)) ? 'ok' : 'covered'; }
-"""
-#: One round trip before and after a click: the text fingerprint (as TEXT_FINGERPRINT_JS),
-#: the visible text length and the clicked element's own text (null once it is gone).
-_STATE_JS = """
-(index) => { const el = window.__corpuscrawl.els[index];
-  const t = document.body ? document.body.innerText : ''; let h = 0;
-  for (let i = 0; i < t.length; i++) { h = (h * 31 + t.charCodeAt(i)) | 0; }
-  return [t.length + ':' + h, t.length,
-          el && el.isConnected ? (el.innerText || el.value || '').trim() : null]; }
-"""
-
 
 @dataclass
 class InteractionOptions:
@@ -121,7 +99,6 @@ class InteractionOptions:
     snapshot_each_reveal: bool = False
     quiet_ms: int = QUIET_MS_DEFAULT
     settle_max_ms: int = SETTLE_MAX_MS_DEFAULT
-    click_timeout_ms: int = CLICK_TIMEOUT_MS_DEFAULT
     time_budget_s: float = TIME_BUDGET_S_DEFAULT
 
     def __post_init__(self) -> None:
@@ -161,22 +138,6 @@ class InteractionResult:
         return found
 
 
-class _Network:
-    """Counts the page's requests in flight (for waiting until the network is idle)."""
-
-    def __init__(self, page: PlaywrightPage):
-        self.inflight = 0
-        page.on("request", self._start)
-        page.on("requestfinished", self._end)
-        page.on("requestfailed", self._end)
-
-    def _start(self, _request: object) -> None:
-        self.inflight += 1
-
-    def _end(self, _request: object) -> None:
-        self.inflight = max(0, self.inflight - 1)
-
-
 class PageInteraction:
     """Run the loop on one page; create one per page (it registers page listeners)."""
 
@@ -185,10 +146,16 @@ class PageInteraction:
         self.page = page
         self.classify = classify
         self.options = options or InteractionOptions()
-        self.network = _Network(page)
+        self.settler = Settler(page, self.options.quiet_ms, self.options.settle_max_ms,
+                               self._note)
         self.result = InteractionResult(url=page.url, html="")
         self._deadline = 0.0
         self._fingerprints: set[str] = set()
+        self._last_hit = ""
+        #: First clicks of several controls are batched (one settle for all of them),
+        #: except when a snapshot is kept after each reveal.
+        self._batching = not self.options.snapshot_each_reveal
+        self._last_hit_state: list = ["", 0, 0, "", 0, None]
         page.on("popup", self._close_popup)
 
     def _close_popup(self, popup: PlaywrightPage) -> None:
@@ -206,7 +173,7 @@ class PageInteraction:
         """Reveal, close and scroll; return the final snapshot and classified elements."""
         start = time.monotonic()
         self._deadline = start + self.options.time_budget_s
-        await self.page.evaluate(js.PENDING_JS)  # when prepare_page() did not run
+        await self.page.evaluate(PENDING_JS)  # when prepare_page() did not run
         await self.page.evaluate(js.INSTALL_JS)
         await self.settle()
         self._fingerprints.add(await self.page.evaluate(js.TEXT_FINGERPRINT_JS))
@@ -239,43 +206,9 @@ class PageInteraction:
             labels = await labels
         return records, list(labels)
 
-    async def progress(self) -> tuple[int, float, int, int]:
-        """Mutation count, ms since the last mutation, visible text length, scroll height."""
-        values = await self.page.evaluate(js.PROGRESS_JS, TIMER_SLACK_MS_DEFAULT)
-        return int(values[0]), float(values[1]), int(values[2]), int(values[3])
-
-    async def pending(self) -> tuple[float, int]:
-        """ms since the last DOM mutation and the page's pending requests + short timers."""
-        values = await self.page.evaluate(js.PROGRESS_JS, TIMER_SLACK_MS_DEFAULT)
-        return float(values[1]), int(values[4]) + int(values[5])
-
-    async def settle(self, frames: bool = False) -> None:
-        """Wait until the page has no pending work and the DOM has been quiet for ``quiet_ms``.
-
-        Pending work: requests in flight (Playwright's view and the page's own
-        ``fetch``/XHR) and short timers (``PENDING_JS``).  Two quiet checks in a row
-        are required, so one check landing between a timer and its fetch does not count.
-        ``frames``: first let two animation frames pass (after scrolling: scroll events
-        and IntersectionObserver callbacks are delivered by the rendering steps).
-        """
-        quiet = self.options.quiet_ms
-        began = time.monotonic()
-        limit = began + self.options.settle_max_ms / 1000
-        calm = 0
-        if frames:
-            await self.page.evaluate(js.FRAMES_JS, FRAMES_LIMIT_MS_DEFAULT)
-        await asyncio.sleep(0.03)
-        while True:
-            since, busy = await self.pending()
-            waited_ms = (time.monotonic() - began) * 1000
-            calm = calm + 1 if (self.network.inflight == 0 and busy == 0 and since >= quiet
-                                and waited_ms >= quiet) else 0
-            if calm >= 2:
-                return
-            if time.monotonic() >= limit:
-                self._note(f"page did not settle within {self.options.settle_max_ms} ms")
-                return
-            await asyncio.sleep(0.04)
+    async def settle(self, frames: bool = False) -> bool:
+        """Wait until the page has settled (:meth:`corpuscrawl.browse.waiting.Settler.settle`)."""
+        return await self.settler.settle(frames)
 
     async def snapshot(self) -> str:
         """The HTML a reader sees now (hidden elements and open overlays left out)."""
@@ -293,27 +226,39 @@ class PageInteraction:
         """
         await self._front()
         for attempt in range(2):
-            hit = await self.page.evaluate(_HIT_JS, record.index)
+            if await self._pointer_click(record.index):
+                return True
+            hit = self._last_hit
             if hit in ("gone", "hidden"):
                 return False
-            if hit == "covered":
-                self._note(f"click on {record.text[:40]!r} intercepted by an overlay")
-                if attempt == 0 and await self.close_overlays(force=True):
-                    continue
-                return bool(await self.page.evaluate(js.DOM_CLICK_JS, record.index))
-            handle = (await self.page.evaluate_handle(js.HANDLE_JS, record.index)).as_element()
-            if handle is None:
-                return False
-            try:
-                await handle.click(timeout=self.options.click_timeout_ms)
-                return True
-            except PlaywrightError as exc:
-                self._note(f"click failed ({str(exc).splitlines()[0][:120]})")
-                if attempt == 0 and await self.close_overlays(force=True):
-                    continue
-                return bool(await self.page.evaluate(js.DOM_CLICK_JS, record.index))
-            finally:
-                await handle.dispose()
+            self._note(f"click on {record.text[:40]!r} intercepted by an overlay")
+            if attempt == 0 and await self.close_overlays(force=True):
+                continue
+            return bool(await self.page.evaluate(js.DOM_CLICK_JS, record.index))
+        return False
+
+    async def _pointer_click(self, index: int) -> bool:
+        """A mouse click at the element's centre when the hit test finds it on top.
+
+        True when the click reached the element; otherwise ``_last_hit`` says why not
+        (``gone``, ``hidden``, ``covered``, or ``missed``: the page moved and the click
+        landed elsewhere, where it was swallowed — it cannot follow a stray link).
+        """
+        self._last_hit_state = await self.page.evaluate(js.HIT_JS, index)
+        hit, x, y = self._last_hit_state[:3]
+        self._last_hit = hit
+        if hit != "ok":
+            return False
+        try:
+            await self.page.mouse.click(x, y)
+        except PlaywrightError as exc:
+            self._note(f"click failed ({str(exc).splitlines()[0][:120]})")
+            self._last_hit = "covered"
+            await self.page.evaluate(js.CLICKED_JS, index)  # lifts the guard
+            return False
+        if await self.page.evaluate(js.CLICKED_JS, index):
+            return True
+        self._last_hit = "missed"
         return False
 
     @staticmethod
@@ -343,23 +288,11 @@ class PageInteraction:
                 break
             closer = closers[0]
             tried.add(closer.index)
-            hit = await self.page.evaluate(_HIT_JS, closer.index)
-            if hit != "ok":
-                if hit != "covered" or not await self.page.evaluate(js.DOM_CLICK_JS,
-                                                                    closer.index):
-                    continue
-            else:
-                handle = (await self.page.evaluate_handle(js.HANDLE_JS,
-                                                          closer.index)).as_element()
-                if handle is None:
-                    continue
-                try:
-                    await self._front()
-                    await handle.click(timeout=self.options.click_timeout_ms)
-                except PlaywrightError:
-                    await self.page.evaluate(js.DOM_CLICK_JS, closer.index)
-                finally:
-                    await handle.dispose()
+            await self._front()
+            if not await self._pointer_click(closer.index) and (
+                    self._last_hit in ("gone", "hidden")
+                    or not await self.page.evaluate(js.DOM_CLICK_JS, closer.index)):
+                continue
             await self.page.evaluate(js.MARK_JS, [closer.index, True])
             closed += 1
             self._note(f"closed overlay with {closer.text[:40]!r}")
@@ -372,7 +305,13 @@ class PageInteraction:
         return REVEALS_CAP_DEFAULT if cap is None else cap
 
     async def reveal_all(self) -> None:
-        """Click Revealers until none is left, the limit is reached or time runs out."""
+        """Click Revealers until none is left, the limit is reached or time runs out.
+
+        One collection serves a round: its pending Revealers are clicked in document
+        order, each after the previous one's effects have settled, and the page is
+        collected again only when the round is done (new controls, "Load more" again) or
+        an element of the round is no longer where it was.
+        """
         url_before, _, url_fragment = self.page.url.partition("#")
         while self.result.reveals < self._reveal_budget() and self._time_left():
             records, labels = await self.collect()
@@ -385,44 +324,106 @@ class PageInteraction:
                        and not _is_hash_route(r)]
             if not pending:
                 return
-            target = pending[0]
-            before, length_before, own_before = await self.page.evaluate(_STATE_JS,
-                                                                         target.index)
-            if not await self.click(target):
-                await self.page.evaluate(js.MARK_JS, [target.index, True])
+            batch = [r for r in pending if not r.layout.get("clicks")] if self._batching else []
+            batch = batch[:self._reveal_budget() - self.result.reveals]
+            if len(batch) >= 2:
+                if await self._reveal_batch(batch, url_before, url_fragment) == "navigated":
+                    return
                 continue
-            await self.settle()
-            fragment = self.page.url.partition("#")[2]
-            if fragment != url_fragment and fragment.startswith(("/", "!")):
-                # A hash route of a client-side app: it replaces the page's text.
-                self._note(f"{target.text[:40]!r} switched to route #{fragment}; going back")
-                await self.page.go_back()
-                await self.settle()
-                await self.page.evaluate(js.MARK_JS, [target.index, True])
-                continue
+            for position, target in enumerate(pending):
+                if self.result.reveals >= self._reveal_budget() or not self._time_left():
+                    return
+                outcome = await self._reveal(target, position == 0, url_before, url_fragment)
+                if outcome == "navigated":
+                    return
+                if outcome == "recollect":
+                    break
+
+    async def _reveal_batch(self, batch: list[ElementRecord], url_before: str,
+                            url_fragment: str) -> str:
+        """First clicks on several Revealers, then one settle: ``recollect`` or ``navigated``.
+
+        Controls not clicked yet are clicked one after another without waiting in between
+        (each click confirmed by the hit test), and the page settles once for all of
+        them.  A control that is gone or changed its label afterwards is exhausted; one
+        that stayed as it was is clicked again later on its own ("Load more", a toggle),
+        judged as in :meth:`_reveal`.  A batch that changes the URL ends batching for the
+        page (the controls are then taken one by one).
+        """
+        await self._front()
+        clicked: list[tuple[int, str | None]] = []
+        before = ""
+        for target in batch:
+            ok = await self._pointer_click(target.index)
+            before = before or self._last_hit_state[3]
+            if ok:
+                clicked.append((target.index, self._last_hit_state[5]))
+        if len(clicked) < len(batch):
+            self._batching = False  # covered or moving controls: one by one, overlays first
+        if not clicked:
+            return "recollect"
+        await self.settle()
+        fragment = self.page.url.partition("#")[2]
+        if self.page.url.split("#")[0] != url_before or (
+                fragment != url_fragment and fragment.startswith(("/", "!"))):
+            self._note(f"a batch of {len(clicked)} revealers changed the URL; going back")
+            self._batching = False
             if self.page.url.split("#")[0] != url_before:
-                self._note(f"revealer {target.text[:40]!r} navigated away; going back")
                 self.result.navigations.append(self.page.url)
                 await self.page.go_back()
                 await self.page.evaluate(js.INSTALL_JS)
-                return
-            after, length_after, own_after = await self.page.evaluate(_STATE_JS, target.index)
-            if after != before and length_after < length_before and \
-                    target.layout.get("clicks", 0) > 0:
-                # A second click hid what the first showed (a toggle): show it again.
-                self._note(f"{target.text[:40]!r} is a toggle; clicking it back")
-                await self.click(target)
-                await self.settle()
-                await self.page.evaluate(js.MARK_JS, [target.index, True])
-                continue
-            grew = length_after > length_before
-            # Click again only a button that stayed the same and added content ("Load more").
-            exhausted = not grew or own_after is None or own_after != own_before
-            await self.page.evaluate(js.MARK_JS, [target.index, exhausted])
-            if after != before:
-                self.result.reveals += 1
-                self._note(f"revealed with {target.text[:40]!r}")
-                await self._maybe_snapshot(after)
+                return "navigated"
+            await self.page.go_back()
+            await self.settle()
+            return "recollect"
+        after = await self.page.evaluate(js.BATCH_REVEALED_JS, clicked)
+        if after != before:
+            self.result.reveals += len(clicked)
+            self._note(f"revealed with {len(clicked)} controls at once")
+        return "recollect"
+
+    async def _reveal(self, target: ElementRecord, fresh: bool, url_before: str,
+                      url_fragment: str) -> str:
+        """Click one Revealer and judge what it did: ``done``, ``recollect`` or ``navigated``.
+
+        ``fresh``: the record comes straight from a collection (an element that cannot be
+        clicked then is exhausted; one from earlier in the round is looked at again).
+        """
+        if not await self.click(target):
+            if not fresh:
+                return "recollect"
+            await self.page.evaluate(js.MARK_JS, [target.index, True])
+            return "done"
+        _, _, _, before, length_before, own_before = self._last_hit_state
+        await self.settle()
+        fragment = self.page.url.partition("#")[2]
+        if fragment != url_fragment and fragment.startswith(("/", "!")):
+            # A hash route of a client-side app: it replaces the page's text.
+            self._note(f"{target.text[:40]!r} switched to route #{fragment}; going back")
+            await self.page.go_back()
+            await self.settle()
+            await self.page.evaluate(js.MARK_JS, [target.index, True])
+            return "recollect"
+        if self.page.url.split("#")[0] != url_before:
+            self._note(f"revealer {target.text[:40]!r} navigated away; going back")
+            self.result.navigations.append(self.page.url)
+            await self.page.go_back()
+            await self.page.evaluate(js.INSTALL_JS)
+            return "navigated"
+        after, verdict = await self.page.evaluate(js.REVEALED_JS, [
+            target.index, before, length_before, own_before, target.layout.get("clicks", 0)])
+        if verdict == "toggle":
+            # A second click hid what the first showed (a toggle): show it again.
+            self._note(f"{target.text[:40]!r} is a toggle; clicking it back")
+            await self.click(target)
+            await self.settle()
+            await self.page.evaluate(js.MARK_JS, [target.index, True])
+            return "recollect"
+        if after != before:
+            self.result.reveals += 1
+            self._note(f"revealed with {target.text[:40]!r}")
+            await self._maybe_snapshot(after)
+        return "done"
 
     async def _maybe_snapshot(self, fingerprint: str) -> None:
         if self.options.snapshot_each_reveal and fingerprint not in self._fingerprints:
@@ -437,27 +438,36 @@ class PageInteraction:
         the page's fetch can start after the first settle already ended, and a
         handler that was still busy with the previous page ignores one scroll.
         """
-        _, _, _, height_before = await self.progress()
-        before = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
-        await self._front()
-        await self.page.evaluate(js.SCROLL_JS)
-        await self.settle(frames=True)
+        before = await self.page.evaluate(js.VIEW_JS)
+        await self._scroll(js.SCROLL_JS)
+        await self.settle()
         self.result.scrolls += 1
-        grew = await self._changed(height_before, before)
+        grew = await self._changed(before)
         if not grew and self._time_left():
             # Up one screen and down again: a feed watching a sentinel with an
             # IntersectionObserver loads only when the sentinel enters the viewport anew.
             await asyncio.sleep(SCROLL_RETRY_PAUSE_MS_DEFAULT / 1000)
-            await self._front()
-            await self.page.evaluate(js.SCROLL_UP_JS)
-            await self.settle(frames=True)
-            await self._front()
-            await self.page.evaluate(js.SCROLL_JS)
-            await self.settle(frames=True)
-            grew = await self._changed(height_before, before)
+            await self._scroll(js.SCROLL_UP_JS)
+            await self.settle()
+            await self._scroll(js.SCROLL_JS)
+            await self.settle()
+            grew = await self._changed(before)
         if grew:
             self._note(f"scroll {self.result.scrolls} loaded more")
         return grew
+
+    async def _scroll(self, script: str) -> None:
+        """Scroll in front, and stay in front for two animation frames.
+
+        Scroll events and IntersectionObserver callbacks are delivered by the rendering
+        steps, which Chromium runs for the active tab only: the pages of one browser
+        context take turns (:func:`_front_lock`), so a concurrent page coming to the
+        front cannot starve this one's frames.
+        """
+        async with _front_lock(self.page):
+            await self._front()
+            await self.page.evaluate(script)
+            await self.page.evaluate(FRAMES_JS, FRAMES_LIMIT_MS_DEFAULT)
 
     async def _front(self) -> None:
         """Make the page the browser's active tab before scrolling or clicking.
@@ -472,25 +482,27 @@ class PageInteraction:
         except PlaywrightError as exc:
             self._note(f"bring_to_front failed ({str(exc).splitlines()[0][:80]})")
 
-    async def _changed(self, height_before: int, fingerprint_before: str) -> bool:
-        """True when the page is taller or its text differs from before."""
-        _, _, _, height_after = await self.progress()
-        after = await self.page.evaluate(js.TEXT_FINGERPRINT_JS)
-        return height_after > height_before or after != fingerprint_before
+    async def _changed(self, before: list) -> bool:
+        """True when the page is taller or its text differs from ``before`` (``VIEW_JS``)."""
+        fingerprint, height = await self.page.evaluate(js.VIEW_JS)
+        return height > before[1] or fingerprint != before[0]
+
+
+_FRONT_LOCKS: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _front_lock(page: PlaywrightPage) -> asyncio.Lock:
+    """The lock of the page's browser context for actions that need the page in front."""
+    context = page.context
+    lock = _FRONT_LOCKS.get(context)
+    if lock is None:
+        lock = _FRONT_LOCKS[context] = asyncio.Lock()
+    return lock
 
 
 def _is_hash_route(record: ElementRecord) -> bool:
     """A link to a client-side hash route (``#/story``, ``#!/story``): navigation, no reveal."""
     return (record.attributes.get("href") or "").strip().startswith(("#/", "#!"))
-
-
-async def prepare_page(page: PlaywrightPage, request: object = None) -> None:
-    """Install the pending-work counters before the page's own scripts run.
-
-    Call before navigating (also usable as scrapy-playwright's
-    ``playwright_page_init_callback``, which passes the request too).
-    """
-    await page.add_init_script(js.PENDING_JS)
 
 
 async def interact(page: PlaywrightPage, classify: Classify,

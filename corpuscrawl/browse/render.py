@@ -46,7 +46,7 @@ ABORTED_RESOURCE_TYPES = frozenset(("image", "media", "font"))
 CONTEXT_NAME = "corpuscrawl"
 #: Run on every new page before navigation (a path, so request meta stays serializable):
 #: installs the pending-work counters the interaction loop waits on.
-PAGE_INIT_CALLBACK = "corpuscrawl.browse.interaction.prepare_page"
+PAGE_INIT_CALLBACK = "corpuscrawl.browse.waiting.prepare_page"
 
 _APP_ROOT_IDS = ("root", "app", "__next", "__nuxt", "svelte", "main-app", "application")
 _NOSCRIPT_RE = re.compile(r"(enable|activate|turn on|requires?|need)\W+(\w+\W+){0,3}javascript",

@@ -23,9 +23,10 @@ from playwright.async_api import Page as PlaywrightPage
 
 from corpuscrawl.browse.classifier import ElementClassifier, ModelError, load_classifier
 from corpuscrawl.browse.decision import RenderDecider, RenderDecision, visible_chars
+from corpuscrawl.browse.experience import ExperienceConfig, RenderExperience
 from corpuscrawl.browse.interaction import PageInteraction
 from corpuscrawl.browse.links import FoundLink, alternates
-from corpuscrawl.browse.render import RenderPlan
+from corpuscrawl.browse.render import RenderPlan, may_render
 from corpuscrawl.html.page import Page
 from corpuscrawl.rules import DomainRules
 
@@ -65,12 +66,31 @@ class Renderer:
 
     def __init__(self, plan: RenderPlan, rules: DomainRules | None = None,
                  classifier: ElementClassifier | None = None,
-                 static_classifier: ElementClassifier | None = None):
+                 static_classifier: ElementClassifier | None = None,
+                 experience: RenderExperience | None = None):
         self.plan = plan
         self.rules = rules
         self._classifier = classifier
         self._static = static_classifier
-        self.decider = RenderDecider(self._classify_static)
+        self.decider = RenderDecider(self._classify_static, experience)
+
+    @classmethod
+    def from_settings(cls, plan: RenderPlan, settings: Any) -> Renderer:
+        """The crawl's renderer: domain rules, and the site experience of the collection.
+
+        The experience store (:mod:`corpuscrawl.browse.experience`) is opened only when
+        some page may be rendered; its settings are validated in any case.
+        """
+        config = ExperienceConfig.from_settings(settings)
+        rules = DomainRules.from_settings(settings)
+        experience = None
+        if plan.render != "never" or may_render(settings):
+            experience = RenderExperience(store=config.open(settings))
+        return cls(plan, rules, experience=experience)
+
+    def close(self) -> None:
+        """Keep what the crawl learned (the experience store is written and closed)."""
+        self.decider.experience.close()
 
     @property
     def classifier(self) -> ElementClassifier:

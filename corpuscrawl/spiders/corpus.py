@@ -73,7 +73,6 @@ from corpuscrawl.net.urls import (
     site_root,
 )
 from corpuscrawl.responses import body_kind, count_failure, page_from_response
-from corpuscrawl.rules import DomainRules
 from corpuscrawl.summary import error_type
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
@@ -186,7 +185,7 @@ class CorpusSpider(scrapy.Spider):
         # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
         # yet) to install scrapy-playwright only when needed.
         plan = RenderPlan.from_args(settings, **spider._render_args)
-        spider.renderer = Renderer(plan, DomainRules.from_settings(settings))
+        spider.renderer = Renderer.from_settings(plan, settings)
         if spider._render_args["render"] and not settings.frozen:
             settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
@@ -205,6 +204,7 @@ class CorpusSpider(scrapy.Spider):
         settings.set("CORPUSCRAWL_COLLECTION", name, priority="spider")
 
     def _closed(self) -> None:
+        self.renderer.close()  # corpuscrawl.browse: keep the site render experience
         if self.demo_server is not None:
             self.demo_server.stop()
 
