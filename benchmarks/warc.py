@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -51,7 +53,9 @@ def crawl(url: str, work: Path, warc: bool, label: str) -> dict[str, float]:
     out = work / f"{label}.jsonl"
     cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds={url}",
            "-O", f"{out}:jsonlines", "-s", "LOG_LEVEL=INFO",
-           "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={work / (label + '.sqlite3')}"]
+           "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={work / (label + '.sqlite3')}",
+           # each crawl its own crawl state: a second run of one collection is a recrawl
+           "-s", f"CORPUSCRAWL_STATE_DIR={work / (label + '-state')}"]
     if warc:
         cmd += ["-s", f"CORPUSCRAWL_WARC_DIR={work / label}"]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -113,14 +117,14 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait()
-    report = render(runs, args, command, load, os.getloadavg())
-    args.out.write_text(report, encoding="utf-8")
-    print(report)
+    lines = render(runs, args, command, load, os.getloadavg())
+    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+    print("\n".join(lines))
 
 
 def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, command: str,
-           load_before: tuple[float, ...], load_after: tuple[float, ...]) -> str:
-    """The Markdown report."""
+           load_before: tuple[float, ...], load_after: tuple[float, ...]) -> list[str]:
+    """The lines of the Markdown report."""
     def med(warc: bool, key: str) -> float:
         return statistics.median(r[key] for r in runs[warc])
 
@@ -146,13 +150,14 @@ def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, c
         f"by `scrapy crawl corpus` ({int(responses)} responses per crawl), {args.rounds} "
         "crawls without and with `CORPUSCRAWL_WARC_DIR`, each in a fresh process.",
         "",
-        "| crawl | crawl seconds (median) | CPU seconds (median) | documents | WARC records | "
-        "WARC MB | CPU seconds inside WARC code (median) |",
-        "|---|---|---|---|---|---|---|",
-        f"| without WARC | {plain_e:.2f} | {plain_c:.2f} | {med(False, 'documents'):.0f} | | | |",
-        f"| with WARC | {warc_e:.2f} | {warc_c:.2f} | {med(True, 'documents'):.0f} | "
-        f"{med(True, 'warc_records'):.0f} | {med(True, 'warc_bytes') / 1e6:.2f} | "
-        f"{med(True, 'warc_seconds'):.3f} |",
+        *markdown_table(
+            ["crawl", "crawl seconds (median)", "CPU seconds (median)", "documents",
+             "WARC records", "WARC MB", "CPU seconds inside WARC code (median)"],
+            [["without WARC", f"{plain_e:.2f}", f"{plain_c:.2f}",
+              f"{med(False, 'documents'):.0f}", "", "", ""],
+             ["with WARC", f"{warc_e:.2f}", f"{warc_c:.2f}", f"{med(True, 'documents'):.0f}",
+              f"{med(True, 'warc_records'):.0f}", f"{med(True, 'warc_bytes') / 1e6:.2f}",
+              f"{med(True, 'warc_seconds'):.3f}"]]),
         "",
         f"* **Share of the crawl's CPU time spent writing WARC** (measured inside the crawl: "
         "CPU seconds of the WARC code, `corpuscrawl/warc/cpu_seconds`, over the crawl "
@@ -176,13 +181,14 @@ def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, c
         "",
         "Per crawl (seconds, in run order):",
         "",
-        "| round | without: crawl / CPU | with: crawl / CPU / CPU inside WARC |",
-        "|---|---|---|",
+        *markdown_table(
+            ["round", "without: crawl / CPU", "with: crawl / CPU / CPU inside WARC"],
+            [[i, f"{plain['elapsed']:.2f} / {plain['cpu']:.2f}",
+              f"{warc['elapsed']:.2f} / {warc['cpu']:.2f} / {warc['warc_seconds']:.3f}"]
+             for i, (plain, warc) in enumerate(zip(runs[False], runs[True], strict=True))]),
+        "",
     ]
-    for i, (plain, warc) in enumerate(zip(runs[False], runs[True], strict=True)):
-        lines.append(f"| {i} | {plain['elapsed']:.2f} / {plain['cpu']:.2f} | "
-                     f"{warc['elapsed']:.2f} / {warc['cpu']:.2f} / {warc['warc_seconds']:.3f} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 if __name__ == "__main__":
