@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -21,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.processes import run_measured, serve_child
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 REPO = Path(__file__).resolve().parent.parent
@@ -31,22 +31,14 @@ def serve(pages: int) -> tuple[subprocess.Popen, str]:
     code = ("import sys; from corpuscrawl.demo.server import DemoServer; "
             f"s = DemoServer(synthetic_pages={pages}); print(s.url, flush=True); "
             "s.httpd.serve_forever()")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                            cwd=REPO)
-    url = proc.stdout.readline().strip()
+    proc, url = serve_child(code, REPO)
     return proc, url + "s/0.html"
 
 
 def run(cmd: list[str]) -> tuple[float, int]:
     """Run a crawl; return (wall seconds, peak RSS in MB of that process)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"crawl failed: {' '.join(cmd)}\n{proc.stderr.read()[-2000:]}")
-    return elapsed, usage.ru_maxrss // 1024
+    measured = run_measured(cmd, REPO, "crawl")
+    return measured.elapsed, measured.peak_rss_mb
 
 
 def count_lines(path: Path) -> int:

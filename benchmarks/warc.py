@@ -26,6 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.processes import run_measured, serve_child
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 REPO = Path(__file__).resolve().parent.parent
@@ -36,10 +37,7 @@ def serve(articles: int) -> tuple[subprocess.Popen, str]:
     code = ("import time; from tests.warc_site import WarcSite\n"
             f"site = WarcSite(articles={articles})\n"
             "with site.serve():\n    print(site.url, flush=True)\n    time.sleep(10**6)\n")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                            cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    assert proc.stdout is not None
-    return proc, proc.stdout.readline().strip()
+    return serve_child(code, REPO)
 
 
 def stat(log: str, key: str) -> float:
@@ -58,15 +56,10 @@ def crawl(url: str, work: Path, warc: bool, label: str) -> dict[str, float]:
            "-s", f"CORPUSCRAWL_STATE_DIR={work / (label + '-state')}"]
     if warc:
         cmd += ["-s", f"CORPUSCRAWL_WARC_DIR={work / label}"]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    assert proc.stderr is not None
-    log = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"crawl failed: {shlex.join(cmd)}\n{log[-2000:]}")
+    measured = run_measured(cmd, REPO, "crawl")
+    log = measured.stderr
     return {"elapsed": stat(log, "elapsed_time_seconds"),
-            "cpu": usage.ru_utime + usage.ru_stime,
+            "cpu": measured.cpu,
             "documents": sum(1 for line in out.read_text(encoding="utf-8").splitlines() if line),
             "responses": stat(log, "downloader/response_count"),
             "warc_seconds": stat(log, "corpuscrawl/warc/cpu_seconds"),
@@ -79,15 +72,8 @@ def replay(work: Path, label: str) -> dict[str, float]:
     files = sorted(str(p) for p in (work / label).glob("*.warc.gz"))
     out = work / f"{label}-replayed.jsonl"
     cmd = [sys.executable, "-m", "corpuscrawl.cli", "extract", "-e", "bte", *files, "-o", str(out)]
-    started = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"replay failed: {shlex.join(cmd)}\n{err[-2000:]}")
-    return {"elapsed": time.perf_counter() - started, "cpu": usage.ru_utime + usage.ru_stime,
+    measured = run_measured(cmd, REPO, "replay")
+    return {"elapsed": measured.elapsed, "cpu": measured.cpu,
             "documents": sum(1 for line in out.read_text(encoding="utf-8").splitlines() if line)}
 
 
