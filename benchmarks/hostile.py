@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 HERE = Path(__file__).resolve().parent
@@ -311,8 +312,7 @@ def server_section() -> list[str]:
     wall, rss_kb = re.search(r"TIME ([\d.]+) (\d+)", log).groups()
 
     def stat(key: str) -> int:
-        found = re.search(rf"'{re.escape(key)}': (\d+)", log)
-        return int(found.group(1)) if found else 0
+        return int(crawl_stat(log, key))
 
     exported = {d["url"].split("/", 3)[-1] for d in docs}
     rows = ["## Hostile servers: one real crawl with the default settings", "",

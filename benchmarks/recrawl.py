@@ -23,13 +23,13 @@ import argparse
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from tests.recrawl_site import ChangingSite, SiteServer
 
@@ -44,11 +44,6 @@ STATS = ("corpuscrawl/recrawl/new", "corpuscrawl/recrawl/changed",
          "corpuscrawl/recrawl/gone", "corpuscrawl/recrawl/conditional",
          "corpuscrawl/recrawl/revisited", "corpuscrawl/recrawl/revisited_hubs",
          "downloader/response_bytes", "downloader/response_count", "elapsed_time_seconds")
-
-
-def _stat(log: str, key: str) -> float:
-    found = re.search(rf"'{re.escape(key)}': ([\d.]+)", log)
-    return float(found.group(1)) if found else 0.0
 
 
 def crawl(server: SiteServer, work: Path, name: str, *args: str) -> dict:
@@ -71,7 +66,7 @@ def crawl(server: SiteServer, work: Path, name: str, *args: str) -> dict:
     if proc.returncode != 0:
         raise SystemExit(f"crawl {name} failed:\n{log[-3000:]}")
     docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
-    measures = {key.rsplit("/", 1)[-1]: _stat(log, key) for key in STATS}
+    measures = {key.rsplit("/", 1)[-1]: crawl_stat(log, key) for key in STATS}
     measures.update(name=name, wall=wall, documents=len(docs), body_bytes=server.body_bytes,
                     bodies=sum(server.bodies.values()),
                     urls={d["url"] for d in docs}, changes={d.get("change") for d in docs})

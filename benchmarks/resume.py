@@ -24,7 +24,6 @@ import argparse
 import collections
 import json
 import os
-import re
 import signal
 import statistics
 import subprocess
@@ -33,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from tests.resume_site import ResumeSite
 
@@ -118,11 +118,6 @@ def random_kills(site: ResumeSite, kills: int, seed: int, work: Path) -> tuple[i
     return done, present, doubled, out.read_bytes().endswith(b"\n")
 
 
-def stat(log: str, key: str) -> float:
-    match = re.search(rf"'{re.escape(key)}': ([0-9.]+)", log)
-    return float(match.group(1)) if match else 0.0
-
-
 def overhead(site: ResumeSite, runs: int, work: Path) -> dict[str, list[tuple[float, float]]]:
     """Per variant: (elapsed seconds, pages/s) of each complete crawl."""
     out: dict[str, list[tuple[float, float]]] = {"durable frontier": [], "Scrapy memory queue": []}
@@ -131,8 +126,8 @@ def overhead(site: ResumeSite, runs: int, work: Path) -> dict[str, list[tuple[fl
             extra = [] if name == "durable frontier" else SCRAPY_OWN
             log = run(crawl_cmd(site.url, ["-O", str(work / f"o{i}.jsonl")], *extra,
                                 "-s", f"CORPUSCRAWL_STATE_DIR={work / f's{i}{len(name)}'}"))
-            elapsed = stat(log, "elapsed_time_seconds")
-            pages = stat(log, "response_received_count")
+            elapsed = crawl_stat(log, "elapsed_time_seconds")
+            pages = crawl_stat(log, "response_received_count")
             out[name].append((elapsed, pages / elapsed if elapsed else 0.0))
     return out
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shlex
 import statistics
 import subprocess
@@ -26,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.processes import run_measured, serve_child
+from corpuscrawl.evaluation.processes import crawl_stat, run_measured, serve_child
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,12 +37,6 @@ def serve(articles: int) -> tuple[subprocess.Popen, str]:
             f"site = WarcSite(articles={articles})\n"
             "with site.serve():\n    print(site.url, flush=True)\n    time.sleep(10**6)\n")
     return serve_child(code, REPO)
-
-
-def stat(log: str, key: str) -> float:
-    """A value from the stats dump at the end of a crawl log (0 if absent)."""
-    found = re.search(rf"'{re.escape(key)}': ([0-9.e+-]+)", log)
-    return float(found.group(1)) if found else 0.0
 
 
 def crawl(url: str, work: Path, warc: bool, label: str) -> dict[str, float]:
@@ -58,13 +51,13 @@ def crawl(url: str, work: Path, warc: bool, label: str) -> dict[str, float]:
         cmd += ["-s", f"CORPUSCRAWL_WARC_DIR={work / label}"]
     measured = run_measured(cmd, REPO, "crawl")
     log = measured.stderr
-    return {"elapsed": stat(log, "elapsed_time_seconds"),
+    return {"elapsed": crawl_stat(log, "elapsed_time_seconds"),
             "cpu": measured.cpu,
             "documents": sum(1 for line in out.read_text(encoding="utf-8").splitlines() if line),
-            "responses": stat(log, "downloader/response_count"),
-            "warc_seconds": stat(log, "corpuscrawl/warc/cpu_seconds"),
-            "warc_bytes": stat(log, "corpuscrawl/warc/bytes"),
-            "warc_records": stat(log, "corpuscrawl/warc/records")}
+            "responses": crawl_stat(log, "downloader/response_count"),
+            "warc_seconds": crawl_stat(log, "corpuscrawl/warc/cpu_seconds"),
+            "warc_bytes": crawl_stat(log, "corpuscrawl/warc/bytes"),
+            "warc_records": crawl_stat(log, "corpuscrawl/warc/records")}
 
 
 def replay(work: Path, label: str) -> dict[str, float]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corpuscrawl.evaluation.processes import ProcessFailed, run_measured, serve_child
+from corpuscrawl.evaluation.processes import ProcessFailed, crawl_stat, run_measured, serve_child
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -44,3 +44,15 @@ def test_a_served_child_gives_its_url_and_serves_the_code_under_test():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_crawl_stats_are_read_from_the_dump():
+    log = ("2026-11-25 06:00:00 [scrapy.statscollectors] INFO: Dumping Scrapy stats:\n"
+           "{'corpuscrawl/warc/cpu_seconds': 0.253,\n 'downloader/response_count': 2085,\n"
+           " 'corpuscrawl/tiny': 1.5e-05,\n 'elapsed_time_seconds': 16.6,\n"
+           " 'finish_reason': 'finished'}\n")
+    assert crawl_stat(log, "downloader/response_count") == 2085
+    assert crawl_stat(log, "corpuscrawl/warc/cpu_seconds") == 0.253
+    assert crawl_stat(log, "corpuscrawl/tiny") == 1.5e-05
+    assert crawl_stat(log, "downloader/response") == 0  # a prefix of a key is not the key
+    assert crawl_stat(log, "finish_reason") == 0  # not a number

@@ -1,5 +1,5 @@
-"""Benchmark processes: a test site served by a child process, and a command run as a whole
-process with its wall time, CPU time and peak memory.
+"""Benchmark processes: a test site served by a child process, a command run as a whole
+process with its wall time, CPU time and peak memory, and the stats a crawl's log dumps.
 
 Crawl benchmarks time ``scrapy crawl`` as users run it, in a fresh process each time;
 the resource figures come from the kernel (``os.wait4``) for exactly that process.
@@ -8,6 +8,7 @@ the resource figures come from the kernel (``os.wait4``) for exactly that proces
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -62,3 +63,13 @@ def serve_child(code: str, cwd: Path) -> tuple[subprocess.Popen, str]:
                             cwd=cwd, env=code_env(cwd))
     assert proc.stdout is not None
     return proc, proc.stdout.readline().strip()
+
+
+#: One number as Scrapy's stats dump writes it (``'key': 12``, ``'key': 0.25``, ``1e-05``).
+_NUMBER = r"(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)"
+
+
+def crawl_stat(log: str, key: str) -> float:
+    """The value of stats ``key`` in the stats dump at the end of a crawl's log (0 if absent)."""
+    found = re.search(rf"'{re.escape(key)}': {_NUMBER}", log)
+    return float(found.group(1)) if found else 0.0
