@@ -116,3 +116,16 @@ def test_a_crawl_with_an_old_extractor_path_stops_at_start_with_the_new_path(tmp
     assert code != 0 and not docs
     assert "use 'corpuscrawl.extract.classic.readability:ReadabilityExtractor'" in log
     assert "CORPUSCRAWL_EXTRACTORS['mine']" in log
+
+
+def test_running_a_moved_module_names_its_new_path(tmp_path):
+    """``python -m corpuscrawl.browse.training`` (the element classifier's trainer before it
+    moved to learn/) says where it is now."""
+    import os
+    import subprocess
+
+    proc = subprocess.run([sys.executable, "-m", "corpuscrawl.browse.training", "--help"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(PACKAGE_DIR.parent)))
+    assert proc.returncode != 0
+    assert "corpuscrawl.browse.training moved to corpuscrawl.learn.elements" in proc.stderr
