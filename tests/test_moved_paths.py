@@ -129,3 +129,11 @@ def test_running_a_moved_module_names_its_new_path(tmp_path):
                           env=dict(os.environ, PYTHONPATH=str(PACKAGE_DIR.parent)))
     assert proc.returncode != 0
     assert "corpuscrawl.browse.training moved to corpuscrawl.learn.elements" in proc.stderr
+
+
+def test_a_crawl_with_an_old_pipeline_path_stops_at_start_with_the_new_path(tmp_path):
+    docs, log, code = run_crawl(tmp_path / "old.jsonl", "seeds=http://127.0.0.1:9/", settings={
+        "ITEM_PIPELINES": '{"corpuscrawl.boilerplate.scrapy_glue.ExportStagePipeline": 900}'},
+        timeout=120)
+    assert code != 0 and not docs
+    assert "corpuscrawl.boilerplate.scrapy_glue moved to corpuscrawl.export_glue" in log
