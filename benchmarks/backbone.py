@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from corpuscrawl.evaluation.processes import run_measured, serve_child
+from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -29,22 +31,14 @@ def serve(pages: int) -> tuple[subprocess.Popen, str]:
     code = ("import sys; from corpuscrawl.demo.server import DemoServer; "
             f"s = DemoServer(synthetic_pages={pages}); print(s.url, flush=True); "
             "s.httpd.serve_forever()")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                            cwd=REPO)
-    url = proc.stdout.readline().strip()
+    proc, url = serve_child(code, REPO)
     return proc, url + "s/0.html"
 
 
 def run(cmd: list[str]) -> tuple[float, int]:
     """Run a crawl; return (wall seconds, peak RSS in MB of that process)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"crawl failed: {' '.join(cmd)}\n{proc.stderr.read()[-2000:]}")
-    return elapsed, usage.ru_maxrss // 1024
+    measured = run_measured(cmd, REPO, "crawl")
+    return measured.elapsed, measured.peak_rss_mb
 
 
 def count_lines(path: Path) -> int:
@@ -66,17 +60,20 @@ def main() -> None:
     full_rates, bare_rates, full_rss, bare_rss, docs = [], [], [], [], 0
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            for _ in range(args.rounds):
+            for i in range(args.rounds):
                 out = Path(tmp) / "corpus.jsonl"
+                # each crawl its own crawl state: a second run of one collection is a recrawl
                 t, rss = run([sys.executable, "-m", "scrapy", "crawl", "corpus", "-a",
                               f"seeds={seed}", "-a", "sitemaps=0", "-O", f"{out}:jsonlines",
-                              "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp}/history.sqlite", *common])
+                              "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp}/history{i}.sqlite",
+                              "-s", f"CORPUSCRAWL_STATE_DIR={tmp}/state-full-{i}", *common])
                 docs = count_lines(out)
                 full_rates.append(args.pages / t)
                 full_rss.append(rss)
                 t, rss = run([sys.executable, "-m", "scrapy", "runspider",
                               str(REPO / "benchmarks/bare_spider.py"), "-a", f"seeds={seed}",
-                              *common])
+                              "-a", "collection=bare",
+                              "-s", f"CORPUSCRAWL_STATE_DIR={tmp}/state-bare-{i}", *common])
                 bare_rates.append(args.pages / t)
                 bare_rss.append(rss)
     finally:
@@ -91,18 +88,18 @@ def main() -> None:
         "server (a separate process on the same 2 cores). Each round runs both crawls one "
         "after the other; the figures are medians over rounds. Pages/s counts the "
         f"{args.pages} article pages over the whole process wall time (start-up included).", "",
-        "| crawl | pages/s (median) | per round | peak RSS MB (max) |",
-        "|---|---|---|---|",
-        f"| corpuscrawl full pipeline (extraction, language, title, boilerplate, dedup, "
-        f"JSONL export) | {full:.1f} | {', '.join(f'{r:.1f}' for r in full_rates)} | "
-        f"{max(full_rss)} |",
-        f"| bare Scrapy, same pages, no pipeline | {bare:.1f} | "
-        f"{', '.join(f'{r:.1f}' for r in bare_rates)} | {max(bare_rss)} |",
+        *markdown_table(
+            ["crawl", "pages/s (median)", "per round", "peak RSS MB (max)"],
+            [["corpuscrawl full pipeline (extraction, language, title, boilerplate, dedup, "
+              "JSONL export)", f"{full:.1f}", ", ".join(f"{r:.1f}" for r in full_rates),
+              max(full_rss)],
+             ["bare Scrapy, same pages, no pipeline", f"{bare:.1f}",
+              ", ".join(f"{r:.1f}" for r in bare_rates), max(bare_rss)]], right_from=1),
         "", f"**Ratio full / bare: {full / bare:.2f}** (target >= 0.7). "
         f"Peak RSS of the full crawl: {max(full_rss)} MB (target < 500 MB). "
         f"Documents written: {docs}.", "",
     ]
-    args.out.write_text("\n".join(lines), encoding="utf-8")
+    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
     print("\n".join(lines))
     print(json.dumps({"full": full_rates, "bare": bare_rates}))
 

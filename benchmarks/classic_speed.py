@@ -22,6 +22,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root, split
 from corpuscrawl.evaluation.metrics import score, summarize
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.html.page import Page
 
@@ -103,14 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(docs)} pages ({args.part} part: "
           + ", ".join(f"{sum(d[0] == n for d in docs)} {n}" for n in names)
           + f"), best of {args.rounds} rounds\n")
-    print("| extractor | " + " | ".join(f"F1 {n} (P/R)" for n in names)
-          + " | docs/s | BTE docs/s ÷ this |")
-    print("|---|" + "---|" * len(names) + "---|---|")
+    header = ["extractor", *(f"F1 {n} (P/R)" for n in names), "docs/s", "BTE docs/s ÷ this"]
+    rows = []
     for name in extractors:
         rate = len(docs) / best[name]
         ratio = f"{base / rate:.2f}×" if base else "-"
-        print(f"| {name} | " + " | ".join(f1_cells(names, docs, outputs[name]))
-              + f" | {rate:.0f} | {ratio} |")
+        rows.append([name, *f1_cells(names, docs, outputs[name]), f"{rate:.0f}", ratio])
     if args.peers:
         for name, func in peer_functions().items():
             outs = []
@@ -120,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
                         outs.append(func(page.html))  # type: ignore[operator]
                 except Exception:  # a peer failing on a page counts as an empty answer
                     outs.append("")
-            print(f"| {name} | " + " | ".join(f1_cells(names, docs, outs)) + " | - | - |")
+            rows.append([name, *f1_cells(names, docs, outs), "-", "-"])
+    print("\n".join(markdown_table(header, rows)))
     return 0
 
 

@@ -24,10 +24,16 @@ import sys
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.processes import crawl_stat
+from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results" / "hostile.md"
 TEMPLATE_NAME = "template"
+#: Columns of the hostile pages x extractors table.
+PAGES_HEADER = ["page", "MB", "parse s", "extractor", "outcome", "words", "article kept", "notes",
+                "extract s", "RSS growth MB"]
 #: A small page extracted once before any measurement (models and caches loaded).
 WARM_UP = "<html><body><h1>Warm up</h1><p>" + "A short warm up paragraph of text. " * 20 + "</p></body></html>"
 
@@ -97,8 +103,7 @@ def pages_table(pages: list[str], extractors: list[str]) -> list[str]:
     for name in extractors:
         built[name] = build_extraction(name)
         built[name].run(Page.from_html(WARM_UP, url="http://warm.test/"))
-    rows = ["| page | MB | parse s | extractor | outcome | words | article kept | notes "
-            "| extract s | RSS growth MB |", "|---|---|---|---|---|---|---|---|---|---|"]
+    cells: list[list[str]] = []
     for name in pages:
         spec = page_named(name)
         body = spec.build()
@@ -118,12 +123,12 @@ def pages_table(pages: list[str], extractors: list[str]) -> list[str]:
             d = forked(task)
             kept = ("-" if not spec.marker else "yes" if d.get("marker") else
                     "(failed store)" if d["outcome"].startswith("failed") else "**no**")
-            rows.append(f"| {name} | {len(body) / 2**20:.1f} | {parse_s:.2f} | {extractor} "
-                        f"| {d['outcome']} | {d.get('words', '')} | {kept} "
-                        f"| {' '.join(d.get('notes', []))} | {d.get('extract_s', float('nan')):.2f} "
-                        f"| {d['rss_growth_mb']:.0f} |")
-            print(rows[-1], flush=True)
-    return rows
+            cells.append([name, f"{len(body) / 2**20:.1f}", f"{parse_s:.2f}", extractor,
+                          d["outcome"], str(d.get("words", "")), kept,
+                          " ".join(d.get("notes", [])), f"{d.get('extract_s', float('nan')):.2f}",
+                          f"{d['rss_growth_mb']:.0f}"])
+            print(markdown_table(PAGES_HEADER, cells[-1:])[-1], flush=True)
+    return markdown_table(PAGES_HEADER, cells)
 
 
 def scaling_table() -> list[str]:
@@ -131,7 +136,8 @@ def scaling_table() -> list[str]:
     from corpuscrawl.evaluation.hostile_pages import _paragraphs
     from corpuscrawl.html.page import Page
 
-    rows = ["| page MB | extractor | extract s | RSS growth MB |", "|---|---|---|---|"]
+    header = ["page MB", "extractor", "extract s", "RSS growth MB"]
+    cells: list[list[str]] = []
     off = {"CORPUSCRAWL_EXTRACTION_MAX_BYTES": 0, "CORPUSCRAWL_EXTRACTION_TIMEOUT": 0}
     built = {name: build_extraction(name, off) for name in ("justext", "auto", "bte")}
     for extraction in built.values():
@@ -144,10 +150,10 @@ def scaling_table() -> list[str]:
                 extraction.run(page)
                 return {"extract_s": time.perf_counter() - t0}
             d = forked(task)
-            rows.append(f"| {size} | {name} | {d.get('extract_s', float('nan')):.2f} "
-                        f"| {d['rss_growth_mb']:.0f} |")
-            print(rows[-1], flush=True)
-    return rows
+            cells.append([str(size), name, f"{d.get('extract_s', float('nan')):.2f}",
+                          f"{d['rss_growth_mb']:.0f}"])
+            print(markdown_table(header, cells[-1:])[-1], flush=True)
+    return markdown_table(header, cells)
 
 
 def _fixture_pages() -> list[str]:
@@ -236,23 +242,25 @@ def alarm_overshoot(extractor: str, page_name: str, limit: float) -> tuple[float
 def budget_section() -> list[str]:
     """The measurements behind the budget design (size scaling, fork cost, alarm overshoot)."""
     rows = ["## Why a size cap: unbudgeted extraction of ordinary pages by size", "",
-            *scaling_table(), "", "## Bounding time: in process vs a process per page", "",
-            "| extractor | in process ms/page | fork per page ms/page | persistent worker "
-            "ms/page |", "|---|---|---|---|"]
+            *scaling_table(), "", "## Bounding time: in process vs a process per page", ""]
+    fork_header = ["extractor", "in process ms/page", "fork per page ms/page",
+                   "persistent worker ms/page"]
+    fork_rows: list[list[str]] = []
     for extractor in ("bte", "auto", "justext"):
         a, b, c = fork_cost(extractor)  # the persistent worker parses each page again
-        rows.append(f"| {extractor} | {a:.1f} | {b:.1f} | {c:.1f} |")
-        print(rows[-1], flush=True)
-    rows += ["", "SIGALRM budget: how long after the limit the extraction returned", "",
-             "| extractor | page | limit s | returned after the limit, s | outcome |",
-             "|---|---|---|---|---|"]
+        fork_rows.append([extractor, f"{a:.1f}", f"{b:.1f}", f"{c:.1f}"])
+        print(markdown_table(fork_header, fork_rows[-1:])[-1], flush=True)
+    rows += [*markdown_table(fork_header, fork_rows), "",
+             "SIGALRM budget: how long after the limit the extraction returned", ""]
+    alarm_header = ["extractor", "page", "limit s", "returned after the limit, s", "outcome"]
+    alarm_rows: list[list[str]] = []
     for extractor, page, limit in (("justext", "paragraphs-3", 0.5), ("auto", "paragraphs-3", 0.5),
                                    ("hybrid-b", "siblings", 0.5), ("energy", "siblings", 0.5),
                                    ("readability", "paragraphs-3", 0.5)):
         late, outcome = alarm_overshoot(extractor, page, limit)
-        rows.append(f"| {extractor} | {page} | {limit} | {late:.3f} | {outcome} |")
-        print(rows[-1], flush=True)
-    return rows + [""]
+        alarm_rows.append([extractor, page, str(limit), f"{late:.3f}", outcome])
+        print(markdown_table(alarm_header, alarm_rows[-1:])[-1], flush=True)
+    return [*rows, *markdown_table(alarm_header, alarm_rows), ""]
 
 
 #: Server cases: (path prefix, what the server does, stats keys that must count it).
@@ -304,8 +312,7 @@ def server_section() -> list[str]:
     wall, rss_kb = re.search(r"TIME ([\d.]+) (\d+)", log).groups()
 
     def stat(key: str) -> int:
-        found = re.search(rf"'{re.escape(key)}': (\d+)", log)
-        return int(found.group(1)) if found else 0
+        return int(crawl_stat(log, key))
 
     exported = {d["url"].split("/", 3)[-1] for d in docs}
     rows = ["## Hostile servers: one real crawl with the default settings", "",
@@ -314,16 +321,17 @@ def server_section() -> list[str]:
             f"CORPUSCRAWL_TRAP_MAX_RUN 50, CORPUSCRAWL_MAX_LINKS_PER_PAGE 1000): exit code "
             f"{proc.returncode}, {float(wall):.1f} s, peak RSS {int(rss_kb) / 1024:.0f} MB, "
             f"{len(docs)} documents, Tracebacks in the log: {log.count('Traceback')}, "
-            f"spider_exceptions: {stat('spider_exceptions')}.", "",
-            "| case | server does | counter = value | requests | first..last request s "
-            "| exported |", "|---|---|---|---|---|---|"]
+            f"spider_exceptions: {stat('spider_exceptions')}.", ""]
+    cases: list[list[str]] = []
     for prefix, what, keys in SERVER_CASES:
         hits = [t - start for t, path in times if path.startswith(prefix)]
         span = f"{min(hits):.1f}..{max(hits):.1f}" if hits else "-"
         counted = ", ".join(f"`{k}` = {stat(k)}" for k in keys) or "-"
         n_exported = sum(u.startswith(prefix.lstrip("/")) for u in exported)
-        rows.append(f"| `{prefix}` | {what} | {counted} | {len(hits)} | {span} | {n_exported} |")
-    rows += ["", "Log lines (first of each kind):", "", "```"]
+        cases.append([f"`{prefix}`", what, counted, str(len(hits)), span, str(n_exported)])
+    rows += [*markdown_table(["case", "server does", "counter = value", "requests",
+                              "first..last request s", "exported"], cases),
+             "", "Log lines (first of each kind):", "", "```"]
     seen = set()
     for line in log.splitlines():
         match = re.search(r"\[(corpus|corpuscrawl\.\w+|scrapy\.[\w.]+)\] (WARNING|INFO): (.*)", line)
@@ -345,8 +353,6 @@ def main() -> None:
     ap.add_argument("--no-server", action="store_true")
     ap.add_argument("--no-budget", action="store_true")
     ap.add_argument("--out", default=str(RESULTS))
-    ap.add_argument("--notes", default=str(HERE / "results" / "hostile_notes.md"),
-                    help="Markdown appended to the results (the design notes)")
     args = ap.parse_args()
     from corpuscrawl.evaluation.hostile_pages import PAGES
     from corpuscrawl.extract import names
@@ -358,8 +364,8 @@ def main() -> None:
         "# Hostile pages and servers", "",
         "Produced by `PYTHONPATH=$PWD python benchmarks/hostile.py` "
         f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, 2 shared cores: times are "
-        "noisy, compare within one table).  Written by the script; the notes at the end are "
-        "kept when it is re-run with `--notes` pointing at them.", "",
+        "noisy, compare within one table).  Written by the script; the notes after the "
+        "tables are kept when it is re-run.", "",
         "## Hostile pages x extractors", "",
         "The page is built from its bytes as the crawl builds it (`Page.from_html` with the "
         "page's HTTP charset; *parse s*), then each extractor runs in a forked child, by "
@@ -373,10 +379,7 @@ def main() -> None:
         sections += budget_section()
     if not args.no_server:
         sections += server_section()
-    if args.notes and Path(args.notes).exists():
-        sections += [Path(args.notes).read_text(encoding="utf-8")]
-    Path(args.out).write_text("\n".join(sections) + "\n", encoding="utf-8")
-    print("written", args.out)
+    write_keeping_notes(Path(args.out), sections, ANALYSIS_MARKER)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/library_audit.py [--texts 2000] [--no-fold]
 
 Prints ms per text for ``normalize.split_paragraphs`` and ``MinHasher.signature``
-over the first N gold texts of ``../shared/datasets/*/clean/*`` (best of
+over the first N gold texts of ``DATASETS/*/clean/*`` (``--datasets``, else
+:func:`corpuscrawl.evaluation.datasets.datasets_root`) (best of
 ``--repeat`` passes), with a SHA-1 of all results, so two code trees can be
 compared for speed and for identical output (results:
 benchmarks/results/library_audit.md).  ``--no-fold`` blocks the C accelerator.
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-DATASETS_DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+from corpuscrawl.evaluation.datasets import datasets_root
 
 
 def gold_texts(root: Path, limit: int) -> list[str]:
@@ -48,7 +49,8 @@ def best_pass(function: Callable[[str], Any], texts: list[str],
 def main(argv: list[str] | None = None) -> None:
     """Run both timings and print one line each."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--datasets", type=Path, default=DATASETS_DEFAULT)
+    ap.add_argument("--datasets", type=Path,
+                    help="datasets directory (default: $CORPUSCRAWL_DATASETS, else ../shared/datasets)")
     ap.add_argument("--texts", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-fold", action="store_true", help="block the _fold C accelerator")
@@ -58,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     from corpuscrawl.boilerplate import normalize
     from corpuscrawl.dedup import MinHasher
 
-    texts = gold_texts(args.datasets, args.texts)
+    texts = gold_texts(datasets_root(args.datasets), args.texts)
     seconds, paragraphs = best_pass(normalize.split_paragraphs, texts, args.repeat)
     digest = hashlib.sha1(repr([[tuple(p) for p in ps] for ps in paragraphs]).encode())
     print(f"split_paragraphs: {seconds / len(texts) * 1e3:.4f} ms/text over {len(texts)} texts, "

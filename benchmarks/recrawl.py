@@ -23,13 +23,14 @@ import argparse
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.processes import crawl_stat
+from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from tests.recrawl_site import ChangingSite, SiteServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -43,11 +44,6 @@ STATS = ("corpuscrawl/recrawl/new", "corpuscrawl/recrawl/changed",
          "corpuscrawl/recrawl/gone", "corpuscrawl/recrawl/conditional",
          "corpuscrawl/recrawl/revisited", "corpuscrawl/recrawl/revisited_hubs",
          "downloader/response_bytes", "downloader/response_count", "elapsed_time_seconds")
-
-
-def _stat(log: str, key: str) -> float:
-    found = re.search(rf"'{re.escape(key)}': ([\d.]+)", log)
-    return float(found.group(1)) if found else 0.0
 
 
 def crawl(server: SiteServer, work: Path, name: str, *args: str) -> dict:
@@ -70,7 +66,7 @@ def crawl(server: SiteServer, work: Path, name: str, *args: str) -> dict:
     if proc.returncode != 0:
         raise SystemExit(f"crawl {name} failed:\n{log[-3000:]}")
     docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
-    measures = {key.rsplit("/", 1)[-1]: _stat(log, key) for key in STATS}
+    measures = {key.rsplit("/", 1)[-1]: crawl_stat(log, key) for key in STATS}
     measures.update(name=name, wall=wall, documents=len(docs), body_bytes=server.body_bytes,
                     bodies=sum(server.bodies.values()),
                     urls={d["url"] for d in docs}, changes={d.get("change") for d in docs})
@@ -101,23 +97,28 @@ def _paths(urls: set[str]) -> set[str]:
 
 
 def report(rows: list[dict], changed: dict[str, set[str]], args: argparse.Namespace,
-           pages: int, page_bytes: int) -> str:
-    """The results as Markdown."""
-    lines = [f"Site: {args.articles} articles in {args.sections} sections ({pages} pages with "
+           pages: int, page_bytes: int) -> list[str]:
+    """The results as Markdown: the command, the site, the table of the three crawls."""
+    command = (f"PYTHONPATH=. python benchmarks/recrawl.py --articles {args.articles} "
+               f"--sections {args.sections} --change {args.change} --padding {args.padding}")
+    lines = ["# Incremental recrawls: first crawl vs recrawl of a changed site", "",
+             f"Command: `{command}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+             "2 shared cores).", "",
+             f"Site: {args.articles} articles in {args.sections} sections ({pages} pages with "
              f"the section pages; ~{page_bytes // 1000} kB per article page); change: "
              f"{len(changed['new'])} new, {len(changed['edited'])} edited, "
-             f"{len(changed['deleted'])} deleted articles.", "",
-             "| crawl | responses | bodies sent | bytes downloaded | elapsed s | responses/s "
-             "| documents exported | new | changed | unchanged | not modified (304) | gone |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             f"{len(changed['deleted'])} deleted articles.", ""]
+    cells = []
     for row in rows:
         elapsed = row["elapsed_time_seconds"] or row["wall"]
-        lines.append(
-            f"| {row['name']} | {row['response_count']:.0f} | {row['bodies']} "
-            f"| {row['response_bytes'] / 1e6:.2f} MB | {elapsed:.1f} "
-            f"| {row['response_count'] / elapsed:.0f} | {row['documents']} | {row['new']:.0f} "
-            f"| {row['changed']:.0f} | {row['unchanged']:.0f} | {row['not_modified']:.0f} "
-            f"| {row['gone']:.0f} |")
+        cells.append([row["name"], f"{row['response_count']:.0f}", row["bodies"],
+                      f"{row['response_bytes'] / 1e6:.2f} MB", f"{elapsed:.1f}",
+                      f"{row['response_count'] / elapsed:.0f}", row["documents"],
+                      *(f"{row[key]:.0f}" for key in ("new", "changed", "unchanged",
+                                                      "not_modified", "gone"))])
+    lines += markdown_table(["crawl", "responses", "bodies sent", "bytes downloaded",
+                             "elapsed s", "responses/s", "documents exported", "new", "changed",
+                             "unchanged", "not modified (304)", "gone"], cells, right_from=1)
     first, incremental = rows[0], rows[1]
     expected = changed["new"] | changed["edited"]
     paths = _paths(incremental["urls"])
@@ -129,8 +130,10 @@ def report(rows: list[dict], changed: dict[str, set[str]], args: argparse.Namesp
               f"{len(expected - got)}, extra {len(got - expected)}) and {len(paths - got)} "
               f"section pages whose list of stories changed; hubs refetched in full: "
               f"{incremental['revisited_hubs']:.0f}, conditional requests: "
-              f"{incremental['conditional']:.0f}."]
-    return "\n".join(lines) + "\n"
+              f"{incremental['conditional']:.0f}.", "",
+             "\"bytes downloaded\" is Scrapy's `downloader/response_bytes` (bodies and "
+             "headers); \"bodies sent\" counts the server's full 200 answers.", ""]
+    return lines
 
 
 def main() -> None:
@@ -141,7 +144,9 @@ def main() -> None:
     parser.add_argument("--change", type=float, default=0.05)
     parser.add_argument("--padding", type=int, default=40_000,
                         help="bytes of inline script per page (real pages are mostly markup)")
-    parser.add_argument("--out", type=Path, help="also write the table to this Markdown file")
+    parser.add_argument("--out", type=Path,
+                        help="also write the results to this Markdown file (the notes after "
+                             f"its {ANALYSIS_MARKER} line are kept)")
     args = parser.parse_args()
     site = ChangingSite.build(args.articles, sections=args.sections, per_section=25,
                               padding=args.padding)
@@ -153,10 +158,10 @@ def main() -> None:
         changed = change_site(site, args.change)
         rows.append(crawl(server, work, "incremental recrawl"))
         rows.append(crawl(server, work, "recrawl=full", "recrawl=full"))
-    text = report(rows, changed, args, args.articles + sections + 1, page_bytes)
-    print(text)
+    lines = report(rows, changed, args, args.articles + sections + 1, page_bytes)
+    print("\n".join(lines))
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ import argparse
 import collections
 import json
 import os
-import re
 import signal
 import statistics
 import subprocess
@@ -33,9 +32,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.processes import crawl_stat
+from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from tests.resume_site import ResumeSite
 
 REPO = Path(__file__).resolve().parent.parent
+#: Columns of the random-kills table.
+RANDOM_HEADER = ["seed", "kills", "articles exported", "written twice", "whole last record"]
 
 SCRAPY_OWN = ["-s", "SCHEDULER=scrapy.core.scheduler.Scheduler",
               "-s", "DUPEFILTER_CLASS=scrapy.dupefilters.RFPDupeFilter"]
@@ -115,11 +118,6 @@ def random_kills(site: ResumeSite, kills: int, seed: int, work: Path) -> tuple[i
     return done, present, doubled, out.read_bytes().endswith(b"\n")
 
 
-def stat(log: str, key: str) -> float:
-    match = re.search(rf"'{re.escape(key)}': ([0-9.]+)", log)
-    return float(match.group(1)) if match else 0.0
-
-
 def overhead(site: ResumeSite, runs: int, work: Path) -> dict[str, list[tuple[float, float]]]:
     """Per variant: (elapsed seconds, pages/s) of each complete crawl."""
     out: dict[str, list[tuple[float, float]]] = {"durable frontier": [], "Scrapy memory queue": []}
@@ -128,8 +126,8 @@ def overhead(site: ResumeSite, runs: int, work: Path) -> dict[str, list[tuple[fl
             extra = [] if name == "durable frontier" else SCRAPY_OWN
             log = run(crawl_cmd(site.url, ["-O", str(work / f"o{i}.jsonl")], *extra,
                                 "-s", f"CORPUSCRAWL_STATE_DIR={work / f's{i}{len(name)}'}"))
-            elapsed = stat(log, "elapsed_time_seconds")
-            pages = stat(log, "response_received_count")
+            elapsed = crawl_stat(log, "elapsed_time_seconds")
+            pages = crawl_stat(log, "response_received_count")
             out[name].append((elapsed, pages / elapsed if elapsed else 0.0))
     return out
 
@@ -143,17 +141,20 @@ def main() -> None:
     parser.add_argument("--random-kills", type=int, default=0)
     parser.add_argument("--seeds", default="1")
     parser.add_argument("--only", choices=("all", "random"), default="all")
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--out", type=Path,
+                        help="also write the results to this Markdown file (the notes after "
+                             f"its {ANALYSIS_MARKER} line are kept)")
     args = parser.parse_args()
     if args.only == "random":
         with tempfile.TemporaryDirectory() as tmp, ResumeSite(args.articles, args.delay) as site:
-            print("| seed | kills | articles exported | written twice | whole last record |")
-            print("|---:|---:|---:|---:|---|")
+            rows = []
             for seed in (int(x) for x in args.seeds.split(",")):
                 done, present, doubled, whole = random_kills(site, args.random_kills, seed,
                                                              Path(tmp))
-                print(f"| {seed} | {done} | {present} of {args.articles} | {doubled} | "
-                      f"{'yes' if whole else 'no'} |")
+                rows.append([seed, done, f"{present} of {args.articles}", doubled,
+                             "yes" if whole else "no"])
+                print(f"seed {seed}: {rows[-1][1:]}", file=sys.stderr, flush=True)
+        print("\n".join(markdown_table(RANDOM_HEADER, rows, right_from=0)))
         return
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -161,25 +162,30 @@ def main() -> None:
             killed = kill_and_restart(site, args.kill_after, work)
         with ResumeSite(args.articles, 0.0) as site:
             costs = overhead(site, args.runs, work)
+    command = (f"python benchmarks/resume.py --articles {args.articles} --kill-after "
+               f"{args.kill_after} --delay {args.delay} --runs {args.runs}")
     lines_out = [
+        "# Resume after SIGKILL", "",
+        f"Command: `{command}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+        "2 shared cores).", "",
         f"Site: {args.articles} articles on 127.0.0.1 (tests/resume_site.py), "
         f"{args.delay * 1000:.0f} ms per answer for the kill test, none for the overhead.",
         "",
         f"## SIGKILL after ~{args.kill_after} exported documents, then the same command again",
         "",
-        "| variant | lines when killed | articles exported over both runs | written twice |",
-        "|---|---:|---:|---:|",
-    ]
-    lines_out += [f"| {n} | {k} | {p} of {args.articles} | {d} |" for n, k, p, d in killed]
-    lines_out += ["", f"## Complete crawl, no kill ({args.runs} runs each, alternating)", "",
-                  "| variant | elapsed s (median) | pages/s (median) |", "|---|---:|---:|"]
-    for name, values in costs.items():
-        lines_out.append(f"| {name} | {statistics.median(v[0] for v in values):.2f} | "
-                         f"{statistics.median(v[1] for v in values):.1f} |")
-    text = "\n".join(lines_out) + "\n"
-    print(text)
+        *markdown_table(["variant", "lines when killed", "articles exported over both runs",
+                         "written twice"],
+                        [[n, k, f"{p} of {args.articles}", d] for n, k, p, d in killed],
+                        right_from=1),
+        "", f"## Complete crawl, no kill ({args.runs} runs each, alternating)", "",
+        *markdown_table(["variant", "elapsed s (median)", "pages/s (median)"],
+                        [[name, f"{statistics.median(v[0] for v in values):.2f}",
+                          f"{statistics.median(v[1] for v in values):.1f}"]
+                         for name, values in costs.items()], right_from=1),
+        ""]
+    print("\n".join(lines_out))
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        write_keeping_notes(args.out, lines_out, ANALYSIS_MARKER)
 
 
 if __name__ == "__main__":

@@ -7,12 +7,14 @@ checkouts side by side to compare: ``PYTHONPATH=CHECKOUT python benchmarks/url_c
 
 from __future__ import annotations
 
+import argparse
 import timeit
 from pathlib import Path
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Print links/s of ``normalize_url`` of the corpuscrawl on ``PYTHONPATH``."""
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     import corpuscrawl
     from corpuscrawl.net.urls import normalize_url
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shlex
 import statistics
 import subprocess
@@ -25,6 +24,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from corpuscrawl.evaluation.processes import crawl_stat, run_measured, serve_child
+from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -34,16 +36,7 @@ def serve(articles: int) -> tuple[subprocess.Popen, str]:
     code = ("import time; from tests.warc_site import WarcSite\n"
             f"site = WarcSite(articles={articles})\n"
             "with site.serve():\n    print(site.url, flush=True)\n    time.sleep(10**6)\n")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
-                            cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    assert proc.stdout is not None
-    return proc, proc.stdout.readline().strip()
-
-
-def stat(log: str, key: str) -> float:
-    """A value from the stats dump at the end of a crawl log (0 if absent)."""
-    found = re.search(rf"'{re.escape(key)}': ([0-9.e+-]+)", log)
-    return float(found.group(1)) if found else 0.0
+    return serve_child(code, REPO)
 
 
 def crawl(url: str, work: Path, warc: bool, label: str) -> dict[str, float]:
@@ -51,23 +44,20 @@ def crawl(url: str, work: Path, warc: bool, label: str) -> dict[str, float]:
     out = work / f"{label}.jsonl"
     cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds={url}",
            "-O", f"{out}:jsonlines", "-s", "LOG_LEVEL=INFO",
-           "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={work / (label + '.sqlite3')}"]
+           "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={work / (label + '.sqlite3')}",
+           # each crawl its own crawl state: a second run of one collection is a recrawl
+           "-s", f"CORPUSCRAWL_STATE_DIR={work / (label + '-state')}"]
     if warc:
         cmd += ["-s", f"CORPUSCRAWL_WARC_DIR={work / label}"]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    assert proc.stderr is not None
-    log = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"crawl failed: {shlex.join(cmd)}\n{log[-2000:]}")
-    return {"elapsed": stat(log, "elapsed_time_seconds"),
-            "cpu": usage.ru_utime + usage.ru_stime,
+    measured = run_measured(cmd, REPO, "crawl")
+    log = measured.stderr
+    return {"elapsed": crawl_stat(log, "elapsed_time_seconds"),
+            "cpu": measured.cpu,
             "documents": sum(1 for line in out.read_text(encoding="utf-8").splitlines() if line),
-            "responses": stat(log, "downloader/response_count"),
-            "warc_seconds": stat(log, "corpuscrawl/warc/cpu_seconds"),
-            "warc_bytes": stat(log, "corpuscrawl/warc/bytes"),
-            "warc_records": stat(log, "corpuscrawl/warc/records")}
+            "responses": crawl_stat(log, "downloader/response_count"),
+            "warc_seconds": crawl_stat(log, "corpuscrawl/warc/cpu_seconds"),
+            "warc_bytes": crawl_stat(log, "corpuscrawl/warc/bytes"),
+            "warc_records": crawl_stat(log, "corpuscrawl/warc/records")}
 
 
 def replay(work: Path, label: str) -> dict[str, float]:
@@ -75,15 +65,8 @@ def replay(work: Path, label: str) -> dict[str, float]:
     files = sorted(str(p) for p in (work / label).glob("*.warc.gz"))
     out = work / f"{label}-replayed.jsonl"
     cmd = [sys.executable, "-m", "corpuscrawl.cli", "extract", "-e", "bte", *files, "-o", str(out)]
-    started = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    assert proc.stderr is not None
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"replay failed: {shlex.join(cmd)}\n{err[-2000:]}")
-    return {"elapsed": time.perf_counter() - started, "cpu": usage.ru_utime + usage.ru_stime,
+    measured = run_measured(cmd, REPO, "replay")
+    return {"elapsed": measured.elapsed, "cpu": measured.cpu,
             "documents": sum(1 for line in out.read_text(encoding="utf-8").splitlines() if line)}
 
 
@@ -113,14 +96,14 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait()
-    report = render(runs, args, command, load, os.getloadavg())
-    args.out.write_text(report, encoding="utf-8")
-    print(report)
+    lines = render(runs, args, command, load, os.getloadavg())
+    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+    print("\n".join(lines))
 
 
 def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, command: str,
-           load_before: tuple[float, ...], load_after: tuple[float, ...]) -> str:
-    """The Markdown report."""
+           load_before: tuple[float, ...], load_after: tuple[float, ...]) -> list[str]:
+    """The lines of the Markdown report."""
     def med(warc: bool, key: str) -> float:
         return statistics.median(r[key] for r in runs[warc])
 
@@ -146,13 +129,14 @@ def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, c
         f"by `scrapy crawl corpus` ({int(responses)} responses per crawl), {args.rounds} "
         "crawls without and with `CORPUSCRAWL_WARC_DIR`, each in a fresh process.",
         "",
-        "| crawl | crawl seconds (median) | CPU seconds (median) | documents | WARC records | "
-        "WARC MB | CPU seconds inside WARC code (median) |",
-        "|---|---|---|---|---|---|---|",
-        f"| without WARC | {plain_e:.2f} | {plain_c:.2f} | {med(False, 'documents'):.0f} | | | |",
-        f"| with WARC | {warc_e:.2f} | {warc_c:.2f} | {med(True, 'documents'):.0f} | "
-        f"{med(True, 'warc_records'):.0f} | {med(True, 'warc_bytes') / 1e6:.2f} | "
-        f"{med(True, 'warc_seconds'):.3f} |",
+        *markdown_table(
+            ["crawl", "crawl seconds (median)", "CPU seconds (median)", "documents",
+             "WARC records", "WARC MB", "CPU seconds inside WARC code (median)"],
+            [["without WARC", f"{plain_e:.2f}", f"{plain_c:.2f}",
+              f"{med(False, 'documents'):.0f}", "", "", ""],
+             ["with WARC", f"{warc_e:.2f}", f"{warc_c:.2f}", f"{med(True, 'documents'):.0f}",
+              f"{med(True, 'warc_records'):.0f}", f"{med(True, 'warc_bytes') / 1e6:.2f}",
+              f"{med(True, 'warc_seconds'):.3f}"]]),
         "",
         f"* **Share of the crawl's CPU time spent writing WARC** (measured inside the crawl: "
         "CPU seconds of the WARC code, `corpuscrawl/warc/cpu_seconds`, over the crawl "
@@ -176,13 +160,14 @@ def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, c
         "",
         "Per crawl (seconds, in run order):",
         "",
-        "| round | without: crawl / CPU | with: crawl / CPU / CPU inside WARC |",
-        "|---|---|---|",
+        *markdown_table(
+            ["round", "without: crawl / CPU", "with: crawl / CPU / CPU inside WARC"],
+            [[i, f"{plain['elapsed']:.2f} / {plain['cpu']:.2f}",
+              f"{warc['elapsed']:.2f} / {warc['cpu']:.2f} / {warc['warc_seconds']:.3f}"]
+             for i, (plain, warc) in enumerate(zip(runs[False], runs[True], strict=True))]),
+        "",
     ]
-    for i, (plain, warc) in enumerate(zip(runs[False], runs[True], strict=True)):
-        lines.append(f"| {i} | {plain['elapsed']:.2f} / {plain['cpu']:.2f} | "
-                     f"{warc['elapsed']:.2f} / {warc['cpu']:.2f} / {warc['warc_seconds']:.3f} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from scrapy.exceptions import DropItem
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document, FailedPage, content_hash
+from corpuscrawl.setting_values import whole_number_setting
 
 logger = logging.getLogger("corpuscrawl.pipelines")
 
@@ -56,18 +57,8 @@ class PipelineConfig:
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
         """Read and validate ``CORPUSCRAWL_FAILED_DIR``, ``CORPUSCRAWL_MIN_TEXT_CHARS``, …"""
-        try:
-            min_chars = settings.getint("CORPUSCRAWL_MIN_TEXT_CHARS", 1)
-        except ValueError:
-            raise ValueError("CORPUSCRAWL_MIN_TEXT_CHARS must be a whole number") from None
-        if min_chars < 1:
-            raise ValueError("CORPUSCRAWL_MIN_TEXT_CHARS must be >= 1")
-        try:
-            failed_max = settings.getint("CORPUSCRAWL_FAILED_MAX_BYTES", 0)
-        except ValueError:
-            raise ValueError("CORPUSCRAWL_FAILED_MAX_BYTES must be a whole number") from None
-        if failed_max < 0:
-            raise ValueError("CORPUSCRAWL_FAILED_MAX_BYTES must be >= 0")
+        min_chars = whole_number_setting(settings, "CORPUSCRAWL_MIN_TEXT_CHARS", 1, minimum=1)
+        failed_max = whole_number_setting(settings, "CORPUSCRAWL_FAILED_MAX_BYTES", 0)
         return cls(failed_dir=settings.get("CORPUSCRAWL_FAILED_DIR") or "",
                    min_text_chars=min_chars, failed_max_bytes=failed_max,
                    languages=tuple(x.lower() for x in settings.getlist("CORPUSCRAWL_LANGUAGES")),

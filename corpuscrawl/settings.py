@@ -55,7 +55,9 @@ FEED_EXPORTERS = {
 # --- extraction -------------------------------------------------------------
 #: Name of the default extractor (see ``corpuscrawl.extract.EXTRACTORS_BASE``).
 CORPUSCRAWL_EXTRACTOR = "bte"
-#: Extra or replacement extractors: name -> "module:Class" (None removes a name).
+#: Extra or replacement extractors: name -> "module:Class" (None removes a name).  A
+#: corpuscrawl path from before the package layout fails at start naming the new one
+#: (``corpuscrawl.moved``).
 CORPUSCRAWL_EXTRACTORS: dict = {}
 #: Keyword options per extractor name, e.g. {"justext": {"language": "hr"}}.
 CORPUSCRAWL_EXTRACTOR_OPTIONS: dict = {}

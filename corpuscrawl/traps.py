@@ -34,6 +34,8 @@ from urllib.parse import parse_qsl, urlsplit
 from scrapy import Request
 from scrapy.http import HtmlResponse, Response
 
+from corpuscrawl.setting_values import whole_number_setting
+
 logger = logging.getLogger("corpuscrawl.traps")
 
 #: Request meta key: consecutive hops so far within the request URL's pattern.
@@ -54,21 +56,12 @@ class TrapConfig:
     @classmethod
     def from_settings(cls, settings: Any) -> TrapConfig:
         """Read and validate the ``CORPUSCRAWL_*`` keys named in the module docstring."""
-        values = {}
-        for key, name in (("CORPUSCRAWL_MAX_URL_LENGTH", "max_url_length"),
-                          ("CORPUSCRAWL_MAX_PATH_REPEATS", "max_path_repeats"),
-                          ("CORPUSCRAWL_MAX_PATH_SEGMENTS", "max_path_segments"),
-                          ("CORPUSCRAWL_TRAP_MAX_RUN", "max_run"),
-                          ("CORPUSCRAWL_MAX_LINKS_PER_PAGE", "max_links")):
-            raw = settings.get(key, getattr(cls, name))
-            try:
-                value = int(raw)
-            except (TypeError, ValueError):
-                raise ValueError(f"{key} must be a whole number >= 0, got {raw!r}") from None
-            if value < 0:
-                raise ValueError(f"{key} must be a whole number >= 0, got {raw!r}")
-            values[name] = value
-        return cls(**values)
+        return cls(**{name: whole_number_setting(settings, key, getattr(cls, name))
+                      for key, name in (("CORPUSCRAWL_MAX_URL_LENGTH", "max_url_length"),
+                                        ("CORPUSCRAWL_MAX_PATH_REPEATS", "max_path_repeats"),
+                                        ("CORPUSCRAWL_MAX_PATH_SEGMENTS", "max_path_segments"),
+                                        ("CORPUSCRAWL_TRAP_MAX_RUN", "max_run"),
+                                        ("CORPUSCRAWL_MAX_LINKS_PER_PAGE", "max_links"))})
 
 
 def url_pattern(url: str) -> str:

@@ -256,3 +256,42 @@ def test_the_checks_catch_a_cycle_and_a_crawl_time_import():
     assert chain.splitlines()[1:] == [
         "    corpuscrawl.spiders.corpus -> corpuscrawl.extract.learned.auto (line 7)",
         "    corpuscrawl.extract.learned.auto -> corpuscrawl.learn.folds (line 9)"]
+
+
+def crawl_time_modules() -> list[str]:
+    """The modules the crawl-time rule checks: every module but training, evaluation and
+    the offline entry points."""
+    return sorted(m for m in module_files()
+                  if not _offline(m) and m not in OFFLINE_ENTRY_POINTS and m != ROOT)
+
+
+def test_the_rule_covers_every_crawl_time_room():
+    modules = module_files()
+    # an exemption that names no module would silently exempt a future one
+    assert set(OFFLINE_ENTRY_POINTS) <= set(modules), (
+        f"stale offline entry points: {sorted(set(OFFLINE_ENTRY_POINTS) - set(modules))}")
+    checked_parts = {part_of(m) for m in crawl_time_modules()}
+    all_parts = {part_of(m) for m in modules if m != ROOT}
+    # only training, evaluation and the command-line dispatcher are exempt as a whole
+    exempt = {*OFFLINE_PACKAGES, "corpuscrawl.cli"}
+    assert all_parts - checked_parts == exempt, (
+        f"top-level parts the crawl-time rule skips: {sorted(all_parts - checked_parts - exempt)}")
+    for room in ("corpuscrawl.browse", "corpuscrawl.spiders", "corpuscrawl.extract",
+                 "corpuscrawl.html", "corpuscrawl.net", "corpuscrawl.boilerplate",
+                 "corpuscrawl.archive", "corpuscrawl.cluster", "corpuscrawl.crawlstate",
+                 "corpuscrawl.scrapy_commands", "corpuscrawl.pipelines"):
+        assert room in checked_parts, f"{room} is not checked as crawl-time code"
+    # every module of browse/ (the element classifier's crawl-time half) is checked
+    browse = [m for m in modules if part_of(m) == "corpuscrawl.browse"]
+    assert browse and set(browse) <= set(crawl_time_modules())
+
+
+def test_browse_importing_learn_fails():
+    """The element classifier's training lives in learn/; browse/ only predicts."""
+    edges = [Edge("corpuscrawl.browse.render", "corpuscrawl.browse.classifier", 4),
+             Edge("corpuscrawl.browse.classifier", "corpuscrawl.learn.elements", 12)]
+    (chain,) = offline_reaches(edges, ["corpuscrawl.browse.render"])
+    assert "corpuscrawl.browse.classifier -> corpuscrawl.learn.elements (line 12)" in chain
+    real = [e for e in import_edges()
+            if part_of(e.source) == "corpuscrawl.browse" and _offline(e.target)]
+    assert not real, "browse/ imports training/evaluation code: " + ", ".join(map(str, real))

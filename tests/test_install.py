@@ -110,7 +110,7 @@ import json
 from scrapy.settings import Settings
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
-from corpuscrawl.browse.training import read_jsonl
+from corpuscrawl.learn.elements import read_jsonl
 from corpuscrawl.shipped import find_model, models_dir
 renderer = Renderer(RenderPlan.from_args(Settings(), render="auto"))
 records = read_jsonl(models_dir() / "elements-train.jsonl")

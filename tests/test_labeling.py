@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from corpuscrawl.browse.elements import ElementRecord
-from corpuscrawl.browse.labeling import append_records, describe, label_interactively
+from corpuscrawl.learn.labeling import append_records, describe, label_interactively
 
 
 def records() -> list[ElementRecord]:

@@ -15,6 +15,7 @@ Catholic University, 2016).
 * :mod:`~corpuscrawl.browse.localsite` — local HTTP servers for tests and benchmarks
 * :mod:`~corpuscrawl.browse.static` — the plain page: overlays to drop, reveal controls
 * :mod:`~corpuscrawl.browse.rendered` — one rendered page for the crawl (close, retry)
-* :mod:`~corpuscrawl.browse.labeling`, :mod:`~corpuscrawl.browse.training` — building
-  the training set and the model
+
+Building the training set and training the model (offline, never at crawl time) live in
+:mod:`corpuscrawl.learn.labeling` and :mod:`corpuscrawl.learn.elements`.
 """

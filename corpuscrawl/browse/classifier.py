@@ -182,7 +182,7 @@ class ElementClassifier:
         if list(data.get("feature_names", [])) != list(FEATURE_NAMES):
             raise ModelError(f"{source}: the model was trained on other features than this "
                              "version computes; retrain it with "
-                             "`python -m corpuscrawl.browse.training`")
+                             "`python -m corpuscrawl.learn.elements`")
         classes = data.get("classes") or []
         if not classes or any(c not in LABELS for c in classes):
             raise ModelError(f"{source}: classes {classes!r} must be among {LABELS}")
@@ -254,6 +254,6 @@ def load_classifier(name_or_path: str | Path = DEFAULT_MODEL_NAME) -> ElementCla
         raise ModelError(f"element-classifier model {name_or_path!r} not found "
                          f"{'at ' + str(path) if path else 'in ' + ', '.join(map(str, dirs))}; "
                          f"models there: {available or 'none'} "
-                         "(train one with `python -m corpuscrawl.browse.training`)")
+                         "(train one with `python -m corpuscrawl.learn.elements`)")
     logger.debug("loading element classifier from %s", path)
     return ElementClassifier.load(path)

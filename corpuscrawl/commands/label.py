@@ -6,7 +6,7 @@
 The page is rendered in Chromium (the interaction loop runs, so elements that
 appear after reveals and scrolls are listed too).  Records are appended to
 ``-o`` in the training-record format (see ``corpuscrawl/browse/elements.py``);
-retrain with ``python -m corpuscrawl.browse.training train --set my-set.jsonl``.
+retrain with ``python -m corpuscrawl.learn.elements train --set my-set.jsonl``.
 Exit codes: 0 done, 2 bad arguments or model, 1 the page could not be rendered.
 """
 
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     from corpuscrawl.browse.browser import BrowserNotFoundError
     from corpuscrawl.browse.interaction import InteractionOptions
-    from corpuscrawl.browse.labeling import append_records, label_interactively, page_elements
+    from corpuscrawl.learn.labeling import append_records, label_interactively, page_elements
 
     if not args.url.startswith(("http://", "https://")):
         print(f"corpuscrawl label: {args.url!r} is not an http(s) URL", file=sys.stderr)

@@ -1,0 +1,22 @@
+"""Reading one ``CORPUSCRAWL_*`` setting into a checked value, with an error naming the key.
+
+Components read their settings once into a typed config at start; these helpers give
+every such config the same check and the same message for the same kind of value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def whole_number_setting(settings: Any, key: str, default: int, minimum: int = 0) -> int:
+    """Setting ``key`` (default ``default``) as a whole number >= ``minimum``; a
+    ``ValueError`` naming the key and the value given otherwise."""
+    raw = settings.get(key, default)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{key} must be a whole number >= {minimum}, got {raw!r}") from None
+    if value < minimum:
+        raise ValueError(f"{key} must be a whole number >= {minimum}, got {raw!r}")
+    return value

@@ -1,0 +1,61 @@
+"""The ``corpus`` spider's ``-a`` arguments: seed URLs, flags and whole numbers, checked at start.
+
+A bad argument raises :class:`SeedError` whose message names the argument and why, before
+any request is made.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from corpuscrawl.net.urls import check_url
+
+
+class SeedError(ValueError):
+    """The seeds given to the spider are unusable; the message says which and why."""
+
+
+def flag_arg(value: Any, name: str) -> bool:
+    """A yes/no argument (``1``/``0``, ``true``/``false``, ``yes``/``no``, ``on``/``off``)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise SeedError(f"argument {name}={value!r}: expected 1/0, true/false, yes/no")
+
+
+def int_arg(value: Any, name: str) -> int | None:
+    """A whole number >= 0, or ``None`` when not given."""
+    if value in (None, ""):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise SeedError(f"argument {name}={value!r}: expected a whole number") from None
+    if number < 0:
+        raise SeedError(f"argument {name}={value!r}: must be >= 0")
+    return number
+
+
+def read_seeds(seeds: str = "", seeds_file: str = "") -> list[str]:
+    """Seed URLs from a comma-separated string and/or a file, normalized, in order, unique."""
+    raw = [s for s in (seeds or "").split(",") if s.strip()]
+    if seeds_file:
+        path = Path(seeds_file)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise SeedError(f"cannot read seeds_file {path}: {exc.strerror or exc}") from exc
+        raw.extend(line for line in lines if line.strip() and not line.strip().startswith("#"))
+    out: list[str] = []
+    for item in raw:
+        url, reason = check_url(item.strip())
+        if not url:
+            raise SeedError(f"seed {item.strip()!r} is not an http(s) URL that can be fetched ({reason})")
+        if url not in out:
+            out.append(url)
+    return out
