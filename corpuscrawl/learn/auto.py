@@ -70,7 +70,7 @@ TITLE_FEATURES_DEFAULT = True
 #: Ancestor-tag and class-keyword bits relative to the page
 #: (:func:`~corpuscrawl.extract.learned.block_features.page_relative`).  Off: the whole fit
 #: with them scored 0.9359 out of fold against the raw bits' 0.9379 (test split 0.9323 vs
-#: 0.9376 pooled, 17 vs 14 lost articles; ``benchmarks/results/learned.md``).
+#: 0.9375 pooled, 17 vs 14 lost articles; ``benchmarks/results/learned.md``).
 RELATIVE_MASKS_DEFAULT = False
 #: Learn the page-level check (:mod:`corpuscrawl.learn.page_check`) when training.
 PAGE_CHECK_DEFAULT = True
