@@ -40,6 +40,7 @@ from typing import Any
 
 from corpuscrawl.evaluation.datasets import datasets_root, fold_of
 from corpuscrawl.evaluation.lead import MARGIN_DEFAULT, pooled, sampling_section
+from corpuscrawl.evaluation.lost import format_lost, lost_articles, lost_pages_section
 from corpuscrawl.evaluation.methods import PEER_SUFFIX, run_method
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, COMPARED, GOLD_DATASETS, PEERS
@@ -66,7 +67,10 @@ FOLDS_DEFAULT = 5
 
 def fold_model(name: str, fold: int, folds: int, train: Sequence[Doc],
                directory: Path) -> dict[str, Any]:
-    """Model ``name`` trained on ``train`` (the documents outside ``fold``), cached."""
+    """Model ``name`` trained on ``train`` (the documents outside ``fold``), cached as
+    ``<name>-fold<k>of<n>-<documents>docs.skops`` under ``directory`` (a model file fitted
+    on the same documents by the same code, e.g. the shipped model for fold 0 of 5, may be
+    put there)."""
     cached = f"{name}-fold{fold}of{folds}-{len(train)}docs"
     try:
         return load_model(cached, name, directory)
@@ -114,7 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     per_fold: dict[str, dict[int, list[Score]]] = {m: {} for m in methods}
     doc_ids: list[str] = []
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
-    for fold in range(args.folds):
+    # Fold 0 last: its training documents are the train split, so a `corpuscrawl train` of
+    # the same code running alongside gives its model (copied into the cache, see
+    # fold_model) instead of a second identical fit.
+    for fold in [*range(1, args.folds), 0]:
         held_out = [d for d in docs if folds[d.key] == fold]
         train = [d for d in docs if folds[d.key] != fold]
         extractors = {m: build_extractor(m, fold_model(m, fold, args.folds, train, directory))
@@ -160,6 +167,7 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
                 if os.environ.get("CORPUSCRAWL_CACHE") else "")
                + ".venv/bin/python benchmarks/crossval.py"
                + (f" --folds {args.folds}" if args.folds != FOLDS_DEFAULT else "")
+               + (f" --models {args.models}" if args.models != ",".join(MODELS_DEFAULT) else "")
                + (f" --limit {args.limit}" if args.limit else ""))
     lines = [f"# Learned extractors vs base extractors vs peers ({args.folds}-fold "
              "cross-validation)", "",
@@ -177,13 +185,19 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
              "train split (inner validation parts, out-of-fold predictions), which is folds 1 … "
              f"{args.folds - 1}; fold 0 is the only fold no choice looked at", ""]
     lines += notes and ["Notes: " + "; ".join(notes), ""] or []
-    lines += ["## Summed F1 by dataset", ""]
+    lost = lost_articles({m: pooled(scores[m]) for m in methods})
+    lines += ["## Summed F1 by dataset", "",
+              "lost articles = pages where the method scores F1 < 0.5 while another method of "
+              "this table reaches ≥ 0.8 (`corpuscrawl.evaluation.lost`), with the gold words it "
+              "missed on them (out of fold for the learned methods).", ""]
     rows = []
     for m in order:
         p = summarize(pooled(scores[m]))
         rows.append([m, *(f"{summarize(scores[m].get(ds, [])).f1:.4f}" for ds in ds_names),
-                     f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}"])
-    lines += markdown_table(["method", *ds_names, "pooled F1", "pooled mean F1"], rows) + [""]
+                     f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}", format_lost(lost.get(m)),
+                     f"{lost[m].per_200:.2f}"])
+    lines += markdown_table(["method", *ds_names, "pooled F1", "pooled mean F1",
+                             "lost articles", "lost per 200 pages"], rows) + [""]
     lines += ["## Who is first", ""]
     for m in models:
         behind = []
@@ -205,17 +219,22 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
         rows.append([label, str(len(per_fold[methods[0]].get(fold, []))),
                      *(f"{summarize(per_fold[m].get(fold, [])).f1:.4f}" for m in shown)])
     lines += markdown_table(["fold", "docs", *shown], rows) + [""]
-    lines += sampling_section(scores, doc_ids, COMPARED, MARGIN_DEFAULT,
+    # the pooled scores run dataset by dataset; the ids in scoring order run fold by fold
+    by_dataset = [k for ds in ds_names for k in doc_ids if k.split("/", 1)[0] == ds]
+    lines += sampling_section(scores, by_dataset, COMPARED, MARGIN_DEFAULT,
                               f"all {len(doc_ids)} documents")
+    lines += lost_pages_section({m: pooled(scores[m]) for m in methods}, by_dataset, models)
     lines += ["## By dataset, P/R/F1", ""]
     for ds in ds_names:
         lines += [f"### {ds}", ""]
+        ds_lost = lost_articles({m: scores[m].get(ds, []) for m in methods})
         rows = []
         for m in order:
             s = summarize(scores[m].get(ds, []))
             rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
-                         f"{s.f1:.4f}", f"{s.mean_f1:.4f}"])
-        lines += markdown_table(["method", "docs", "P", "R", "F1", "mean F1"], rows) + [""]
+                         f"{s.f1:.4f}", f"{s.mean_f1:.4f}", format_lost(ds_lost.get(m))])
+        lines += markdown_table(["method", "docs", "P", "R", "F1", "mean F1", "lost articles"],
+                                rows) + [""]
     write_keeping_notes(out, lines, ANALYSIS_MARKER)
 
 

@@ -40,11 +40,12 @@ from tqdm import tqdm
 
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root, list_datasets, split
 from corpuscrawl.evaluation.lcs import lcs_length, levenshtein
+from corpuscrawl.evaluation.lost import LostArticles, format_lost
 from corpuscrawl.evaluation.peers import Peer, available_peers
 from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
 from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_texts, scored_ids
 from corpuscrawl.evaluation.snippets import SnippetSummary
-from corpuscrawl.evaluation.tables import markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.tables import lost_by_method, markdown_table, write_keeping_notes
 from corpuscrawl.extract.base import Extractor
 from corpuscrawl.html.page import Page
 
@@ -196,8 +197,12 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
         "## F1 by dataset (summed counts)",
         "",
     ]
+    lost = lost_by_method(evaluations)
+    out += ["Lost articles = pages where the method scores F1 < 0.5 while another method "
+            "of the same dataset's table reaches ≥ 0.8 (`corpuscrawl.evaluation.lost`), "
+            "summed over the gold sets, with the gold words it missed on them.", ""]
     header = ["method", *gold_names, *(f"{n} (snippets)" for n in snip_names),
-              "macro F1 (gold sets)", "docs/s"]
+              "macro F1 (gold sets)", "mean F1 (gold docs)", "lost articles", "docs/s"]
     rows: list[list[str]] = []
 
     def macro(m: str) -> float:
@@ -209,13 +214,19 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
         label = m + (" (peer)" if m in peer_names else "")
         cells = [_f(by_key[n, m].summary.f1) for n in names if n in gold_names]
         cells += [_f(by_key[n, m].summary.f1) for n in snip_names]
-        rows.append([label, *cells, _f(macro(m)), f"{docs / secs if secs else 0:.1f}"])
+        gold_docs = [d.score for n in gold_names for d in by_key[n, m].docs]
+        mean_f1 = statistics.fmean(x.f1 for x in gold_docs) if gold_docs else 0.0
+        lost_m = [lost[n, m] for n in gold_names if (n, m) in lost]
+        total = LostArticles(sum(x.pages for x in lost_m), sum(x.gold_words for x in lost_m),
+                             sum(x.documents for x in lost_m))
+        rows.append([label, *cells, _f(macro(m)), _f(mean_f1), format_lost(total),
+                     f"{docs / secs if secs else 0:.1f}"])
     out += markdown_table(header, rows, right_from=1)
     for n in names:
         snippets = n in snip_names
         out += ["", f"## {n}" + (" (snippets)" if snippets else ""), ""]
         cols = ["method", "docs", "precision", "recall", "F1", "mean F1"]
-        cols += ["with found", "without absent"] if snippets else []
+        cols += ["with found", "without absent"] if snippets else ["lost articles"]
         cols += ["docs/s", "failures"]
         rows = []
         for m in sorted(methods, key=lambda m: -by_key[n, m].summary.f1):
@@ -224,6 +235,8 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
             row = [label, str(s.documents), _f(s.precision), _f(s.recall), _f(s.f1), _f(s.mean_f1)]
             if isinstance(s, SnippetSummary):
                 row += [_f(s.with_found_share), _f(s.without_absent_share)]
+            else:
+                row.append(format_lost(lost.get((n, m))))
             secs = seconds[n, m]
             row += [f"{s.documents / secs if secs else 0:.1f}", str(failures[n, m])]
             rows.append(row)

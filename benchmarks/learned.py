@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shlex
 import sys
 import time
 from collections import Counter
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root
 from corpuscrawl.evaluation.lead import MARGIN_DEFAULT, pooled, sampling_section
+from corpuscrawl.evaluation.lost import format_lost, lost_articles, lost_pages_section
 from corpuscrawl.evaluation.methods import build_methods, timed
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import (
@@ -39,6 +41,7 @@ from corpuscrawl.evaluation.names import (
     LEARNED_EXTRACTORS,
     PEERS,
     SNIPPET_DATASETS,
+    SPEED_REFERENCE,
 )
 from corpuscrawl.evaluation.snippets import (
     SnippetScore,
@@ -47,6 +50,8 @@ from corpuscrawl.evaluation.snippets import (
 )
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.learned.auto import AutoExtractor
+from corpuscrawl.extract.learned.models import load_model_file
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.trainset import documents
 
@@ -63,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "learned.md"))
     parser.add_argument("--limit", type=int, default=0, help="at most N test docs per dataset")
     parser.add_argument("--datasets", default=",".join(DATASETS))
+    parser.add_argument("--auto-model", action="append", default=[], metavar="LABEL=FILE",
+                        help="also run auto with this model file, as method LABEL (compare "
+                             "model versions in one run); repeatable")
     parser.add_argument("--snippets", default=",".join(SNIPPET_DATASETS),
                         help="snippet datasets run whole as out-of-domain pages ('' for none)")
     args = parser.parse_args(argv)
@@ -70,6 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     root = datasets_root()
     names = [*LEARNED, *BASE, *PEERS]
     methods, notes = build_methods(names, PEERS)
+    for spec in args.auto_model:
+        label, _, path = spec.partition("=")
+        if not label or not path:
+            parser.error(f"--auto-model wants LABEL=FILE, got {spec!r}")
+        extractor = AutoExtractor(state=load_model_file(path, "auto"))
+        methods[label] = (lambda ex: lambda html, url: ex.extract(Page.from_html(html, url)))(
+            extractor)
     scores: dict[str, dict[str, list[Score]]] = {m: {} for m in methods}
     seconds: Counter[str] = Counter()
     failures: Counter[str] = Counter()
@@ -169,7 +184,10 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
              "    " + (f"CORPUSCRAWL_CACHE={os.environ['CORPUSCRAWL_CACHE']} "
                       if os.environ.get("CORPUSCRAWL_CACHE") else "")
              + ".venv/bin/python benchmarks/learned.py"
-             + (f" --limit {args.limit}" if args.limit else ""), "",
+             + (f" --limit {args.limit}" if args.limit else "")
+             + "".join(f" --auto-model {shlex.quote(m)}" for m in args.auto_model)
+             + (f" --snippets '{args.snippets}'" if args.snippets != ",".join(SNIPPET_DATASETS)
+                else ""), "",
              f"- run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M')} UTC, {wall / 60:.1f} min "
              f"wall; {platform.platform()}, Python {platform.python_version()}; "
              "machine shared with other jobs (2 CPUs), so docs/s are comparable only within "
@@ -182,28 +200,41 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
              "parsing the page, peers their own parsing; every method gets the page's URL "
              "(from the dataset's manifest, as `benchmarks/extraction.py` does)", ""]
     lines += notes and ["Notes: " + "; ".join(notes), ""] or []
-    lines += ["## Summed F1 by dataset", ""]
-    header = ["method", *ds_names, "pooled F1", "pooled mean F1", "docs/s"]
+    lost = lost_articles({m: pooled(scores[m]) for m in methods})
+    lines += ["## Summed F1 by dataset", "",
+              "lost articles = pages where the method scores F1 < 0.5 while another method "
+              "of this table reaches ≥ 0.8 (`corpuscrawl.evaluation.lost`), with the gold "
+              f"words it missed on them; docs/s ratio = docs/s over {SPEED_REFERENCE}'s in "
+              "this run.", ""]
+    header = ["method", *ds_names, "pooled F1", "pooled mean F1", "lost articles", "docs/s",
+              "docs/s ratio"]
+    reference = seconds.get(SPEED_REFERENCE, 0.0)
     rows = []
     for m in order:
         cells = [m]
         for ds in ds_names:
             cells.append(f"{summarize(scores[m].get(ds, [])).f1:.4f}")
         p = summarize(pooled(scores[m]))
-        cells += [f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}",
-                  f"{len(pooled(scores[m])) / seconds[m]:.1f}" if seconds[m] else "-"]
+        cells += [f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}", format_lost(lost.get(m)),
+                  f"{len(pooled(scores[m])) / seconds[m]:.1f}" if seconds[m] else "-",
+                  f"{reference / seconds[m]:.2f}" if seconds[m] and reference else "-"]
         rows.append(cells)
     lines += markdown_table(header, rows) + [""]
     for ds in [*ds_names, "pooled"]:
         lines += [f"## {ds}", ""]
+        ds_lost = lost if ds == "pooled" else lost_articles(
+            {m: scores[m].get(ds, []) for m in methods})
         rows = []
         for m in order:
             s = summarize(pooled(scores[m]) if ds == "pooled" else scores[m].get(ds, []))
             rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
                          f"{s.f1:.4f}", f"{s.mean_precision:.4f}", f"{s.mean_recall:.4f}",
-                         f"{s.mean_f1:.4f}", str(failures[m])])
+                         f"{s.mean_f1:.4f}", format_lost(ds_lost.get(m)), str(failures[m])])
         lines += markdown_table(["method", "docs", "P", "R", "F1", "mean P", "mean R", "mean F1",
-                            "failures"], rows) + [""]
+                                 "lost articles", "failures"], rows) + [""]
+    if len(doc_ids) == n_docs:
+        lines += lost_pages_section({m: pooled(scores[m]) for m in methods}, list(doc_ids),
+                                    COMPARED)
     if choices:
         total = sum(choices.values())
         lines += ["## What hybrid-a chose on the test split", "",

@@ -7,6 +7,8 @@ standalone.  Settings are each library's defaults except where noted:
 * trafilatura: ``extract(html, url=..., include_comments=False)`` — reader
   comments are not main text in any of our gold sets (the trafilatura
   evaluation script does the same).
+* trafilatura-fast: the same with ``fast=True`` (no fallback extractors: trafilatura's
+  own speed setting, the one issue 27 compares ``auto``'s docs/s with).
 * readability-lxml: ``Document(html).summary(html_partial=True)``, rendered to
   text with one line per block element.
 * boilerpy3: ``ArticleExtractor().get_content(html)``.
@@ -59,6 +61,16 @@ def _trafilatura() -> Peer:
         return trafilatura.extract(html, url=url or None, include_comments=False) or ""
 
     return Peer("trafilatura", run, _version("trafilatura"))
+
+
+def _trafilatura_fast() -> Peer:
+    import trafilatura
+
+    def run(html: str, url: str) -> str:
+        return trafilatura.extract(html, url=url or None, include_comments=False,
+                                   fast=True) or ""
+
+    return Peer("trafilatura-fast", run, _version("trafilatura"))
 
 
 def _readability() -> Peer:
@@ -120,6 +132,7 @@ def _resiliparse() -> Peer:
 
 FACTORIES: dict[str, Callable[[], Peer]] = {
     "trafilatura": _trafilatura,
+    "trafilatura-fast": _trafilatura_fast,
     "readability-lxml": _readability,
     "boilerpy3-article": _boilerpy3,
     "goose3": _goose3,

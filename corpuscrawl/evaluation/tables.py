@@ -7,17 +7,19 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from corpuscrawl.evaluation.metrics import Summary
+from corpuscrawl.evaluation.lost import LostArticles, format_lost, lost_articles
+from corpuscrawl.evaluation.metrics import Score, Summary
 from corpuscrawl.evaluation.scoring import MethodEvaluation
 from corpuscrawl.evaluation.snippets import SnippetSummary
 
 #: Generated tables end here; the hand-written analysis below it survives re-runs.
 ANALYSIS_MARKER = "<!-- analysis -->"
 
-__all__ = ["ANALYSIS_MARKER", "comparison_rows", "format_table", "markdown_table", "render", "write_keeping_notes"]
+__all__ = ["ANALYSIS_MARKER", "comparison_rows", "format_table", "lost_by_method",
+           "markdown_table", "render", "write_keeping_notes"]
 
 GOLD_HEADER = ("dataset", "method", "docs", "missing", "precision", "recall", "F1", "mean F1",
-               "Levenshtein")
+               "lost (gold words)", "Levenshtein")
 SNIPPET_HEADER = ("dataset", "method", "docs", "missing", "precision", "recall", "F1",
                   "mean F1", "with found", "without absent")
 
@@ -27,6 +29,7 @@ def comparison_rows(evaluations: Sequence[MethodEvaluation]) -> tuple[list[tuple
     """Rows for gold datasets and rows for snippet datasets, sorted by dataset then F1 descending."""
     gold: list[tuple[float, tuple[str, ...]]] = []
     snip: list[tuple[float, tuple[str, ...]]] = []
+    lost = lost_by_method(evaluations)
     for ev in evaluations:
         s = ev.summary
         head = (ev.dataset, ev.method, str(s.documents), str(ev.missing),
@@ -36,12 +39,30 @@ def comparison_rows(evaluations: Sequence[MethodEvaluation]) -> tuple[list[tuple
                                        f"{s.without_absent_share:.3f}")))
         elif isinstance(s, Summary):
             lev = "" if s.levenshtein is None else str(s.levenshtein)
-            gold.append((s.f1, head + (lev,)))
+            gold.append((s.f1, head + (format_lost(lost.get((ev.dataset, ev.method))), lev)))
 
     def order(items: list[tuple[float, tuple[str, ...]]]) -> list[tuple[str, ...]]:
         return [row for _, row in sorted(items, key=lambda it: (it[1][0], -it[0], it[1][1]))]
 
     return order(gold), order(snip)
+
+
+def lost_by_method(evaluations: Sequence[MethodEvaluation]
+                   ) -> dict[tuple[str, str], LostArticles]:
+    """Lost articles (:mod:`corpuscrawl.evaluation.lost`) of each gold-scored (dataset,
+    method), compared on the documents every method of that dataset scored."""
+    by_dataset: dict[str, list[MethodEvaluation]] = {}
+    for ev in evaluations:
+        if isinstance(ev.summary, Summary):
+            by_dataset.setdefault(ev.dataset, []).append(ev)
+    out: dict[tuple[str, str], LostArticles] = {}
+    for dataset, evs in by_dataset.items():
+        per_doc = [{d.doc: d.score for d in ev.docs if isinstance(d.score, Score)} for ev in evs]
+        common = sorted(set.intersection(*(set(p) for p in per_doc)))
+        lost = lost_articles({ev.method: [p[d] for d in common]
+                              for ev, p in zip(evs, per_doc, strict=True)})
+        out.update({(dataset, m): v for m, v in lost.items()})
+    return out
 
 
 def render(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool = False) -> str:

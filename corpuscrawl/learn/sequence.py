@@ -41,15 +41,16 @@ def block_labels(doc: Doc, blocks: Sequence[Block], threshold: float) -> np.ndar
 
 def collect(docs: Sequence[Doc], votes: BaseOutputs | None, threshold: float,
             progress: Progress = no_progress, pair_columns: int | None = None,
-            blocks_out: list[list[Block]] | None = None, title: bool = False
+            blocks_out: list[list[Block]] | None = None, title: bool = False,
+            relative_masks: bool = False
             ) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
     """Per page (in ``docs`` order, empty arrays for a page without blocks): unary rows,
     labels, pair rows and the block word counts; the blocks go to ``blocks_out`` if given;
-    ``title`` adds the headline features (:func:`page_inputs`)."""
+    ``title`` and ``relative_masks`` as in :func:`page_inputs`."""
     xs, ys, ps, ws = [], [], [], []
     for doc in progress(docs):
         outputs = votes.all(doc) if votes is not None else ()
-        inputs = page_inputs(doc.page, outputs, pair_columns, title)
+        inputs = page_inputs(doc.page, outputs, pair_columns, title, relative_masks)
         if blocks_out is not None:
             blocks_out.append(inputs.blocks)
         xs.append(inputs.unary)

@@ -21,6 +21,7 @@ from corpuscrawl.evaluation.metrics import score, summarize
 from corpuscrawl.evaluation.names import GOLD_DATASETS, LEARNED_EXTRACTORS
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import Extractor
+from corpuscrawl.extract.learned.page_check import ROBUST_DEFAULT
 from corpuscrawl.learn.model_files import ModelCard, save_model, write_card
 from corpuscrawl.learn.trainset import (
     THESIS_BASE_DEFAULT,
@@ -50,7 +51,9 @@ DESCRIPTIONS = {
             "stage over the first stage's probabilities of the block's neighbours and "
             "regions), smoothed by pairwise potentials with Viterbi (λ and bias chosen on "
             "out-of-fold decoding of the training pages), with a per-page fallback, a "
-            "comment cut and a related-content cut.",
+            "comment cut, a related-content cut and a page-level check that replaces a lost "
+            "article by the robust extractors' consensus (thresholds learned on the "
+            "out-of-fold decoding).",
 }
 
 
@@ -102,6 +105,8 @@ def _fit(name: str, docs: Sequence[Doc], base_names: Sequence[str] | None,
         return sequence.fit_sequence(docs, progress=bar, **params)
     if name == "auto":
         votes = BaseOutputs(base_names or available_base(auto.VOTES_DEFAULT))
+        if auto.PAGE_CHECK_DEFAULT:
+            params.setdefault("check", BaseOutputs(available_base(ROBUST_DEFAULT)))
         return auto.fit_auto(docs, votes, progress=bar, **params)
     raise ValueError(f"unknown model {name!r}; known: {', '.join(SHIPPED_MODELS)}")
 

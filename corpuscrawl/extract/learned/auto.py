@@ -28,6 +28,17 @@ each a function one can call alone:
 5. **Section cuts** (:mod:`corpuscrawl.extract.segment.sections`): kept blocks
    after a reader-comment heading outside the article's element, and kept
    related-content regions, are dropped.
+6. **Page-level check** (:mod:`corpuscrawl.extract.learned.page_check`, when the
+   model carries one): on a page where ``auto`` keeps little of the running
+   text and is unsure of all of it, the robust classic extractors' consensus
+   replaces its text.
+
+Ancestor-tag and class-keyword bits can be taken relative to the page
+(``state["relative_masks"]``,
+:func:`corpuscrawl.extract.learned.block_features.page_relative`): a keyword
+shared by most of the page's blocks then no longer drags every block down.
+The shipped model uses the raw bits (the relative ones scored lower overall,
+:data:`corpuscrawl.learn.auto.RELATIVE_MASKS_DEFAULT`).
 
 Training is :mod:`corpuscrawl.learn.auto`; the measurements behind each step are
 in ``benchmarks/results/learned.md``.
@@ -44,6 +55,7 @@ import numpy as np
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.forest import compile_forest
 from corpuscrawl.extract.learned.models import load_model
+from corpuscrawl.extract.learned.page_check import PageCheck, Review
 from corpuscrawl.extract.learned.sequence import (
     PageInputs,
     page_inputs,
@@ -97,8 +109,10 @@ def page_probabilities(state: dict[str, Any], inputs: PageInputs
     """A page's block probabilities (:func:`block_probabilities`) and neighbour-pair
     probabilities, predicted with one thread (a page has a few hundred rows)."""
     with single_threaded():
-        return (block_probabilities(state, inputs),
-                pair_probabilities(state["pairwise"], inputs.pairs))
+        unary_p = block_probabilities(state, inputs)
+        if state.get("lambda") == 0 and not len(inputs.pairs):  # Viterbi reads no pair terms
+            return unary_p, np.full((max(len(unary_p) - 1, 0), 4), 0.25)
+        return unary_p, pair_probabilities(state["pairwise"], inputs.pairs)
 
 
 def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarray,
@@ -142,6 +156,8 @@ class AutoExtractor:
         self._predicting = {**self.state, "unary": compile_forest(self.state["unary"])}
         if self.state.get("stage2") is not None:
             self._predicting["stage2"] = compile_forest(self.state["stage2"])
+        check = self.state.get("page_check")
+        self.check = PageCheck(check) if check else None
 
     def _outputs(self, page: Page) -> list[str]:
         outputs = []
@@ -153,11 +169,26 @@ class AutoExtractor:
         return outputs
 
     def extract(self, page: Page) -> str:
-        """Text of the blocks labelled content, one per line."""
-        inputs = page_inputs(page, self._outputs(page), self.state.get("pair_columns"),
-                             self.state.get("title_features", False))
-        labels = decode(self._predicting, inputs)
-        return "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
+        """Text of the blocks labelled content, one per line; the robust extractors'
+        consensus instead when the page-level check (:mod:`.page_check`) fires."""
+        return self.review(page).text
+
+    def review(self, page: Page) -> Review:
+        """:meth:`extract` with what the page-level check decided."""
+        state = self._predicting
+        inputs = page_inputs(page, self._outputs(page), state.get("pair_columns"),
+                             state.get("title_features", False), state.get("relative_masks", False),
+                             pairs=state["lambda"] != 0)
+        if not inputs.blocks:
+            return Review("")
+        unary_p, pair_p = page_probabilities(state, inputs)
+        labels = decoded_labels(inputs.blocks, unary_p, pair_p, state["lambda"], state["bias"],
+                                state.get("fallback", True), state.get("comment_cut", True),
+                                state.get("related_cut", True))
+        text = "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
+        if self.check is None:
+            return Review(text)
+        return self.check.review(page, inputs.blocks, unary_p, labels, text)
 
 
 __all__ = [

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 
 import numpy as np
@@ -77,89 +76,122 @@ EDGE_FEATURE_NAMES = (
 
 _SENT_RE = re.compile(r"[.!?](?:\s|$)")
 _SEP_RE = re.compile(r"[|»›·•]")
+#: ``str.translate`` table deleting the ASCII digits (counting digits of ASCII text fast).
+_ASCII_DIGITS = str.maketrans("", "", "0123456789")
 
 
 def _ratio(num: float, den: float) -> float:
     return num / den if den else 0.0
 
 
-def _aggregates(blocks: Sequence[Block], level: int, long_words: Sequence[int]
-                ) -> tuple[list[int], dict[int, int], dict[int, int], dict[int, int],
-                           dict[int, int]]:
-    """Per ancestor node ``level`` steps above the containers: words, link words, blocks and
-    words of long blocks in its subtree; and the node of each block."""
-    words: dict[int, int] = defaultdict(int)
-    links: dict[int, int] = defaultdict(int)
-    count: dict[int, int] = defaultdict(int)
-    longw: dict[int, int] = defaultdict(int)
-    nodes = []
-    for b, lw in zip(blocks, long_words, strict=True):
-        node = b.path[min(level, len(b.path) - 1)]
-        nodes.append(node)
-        words[node] += b.words
-        links[node] += b.link_words
-        count[node] += 1
-        longw[node] += lw
-    return nodes, words, links, count, longw
+def _subtree_sums(nodes: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
+    """For each block, the sum of each of ``values`` over the blocks sharing its node."""
+    _, inverse = np.unique(nodes, return_inverse=True)
+    return [np.bincount(inverse, weights=v)[inverse] for v in values]
 
 
-def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
-    """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features."""
+def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``num / den`` elementwise, 0 where ``den`` is 0 (as :func:`_ratio`)."""
+    out = np.zeros(len(num), dtype=np.float64)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def _text_columns(blocks: Sequence[Block], stopwords: frozenset[str]) -> list[list[float]]:
+    """The per-block string statistics, one list per statistic (the only per-block Python)."""
+    upper, digits, sentences, ends, commas, stops, copyright, seps = ([] for _ in range(8))
+    is_stop = stopwords.__contains__
+    for b in blocks:
+        text = b.text
+        lower = text.lower()
+        upper.append(sum(1 for t in text.split() if t[0].isupper()))
+        digits.append(len(text) - len(text.translate(_ASCII_DIGITS)) if text.isascii()
+                      else sum(map(str.isdigit, text)))
+        sentences.append(len(_SENT_RE.findall(text)))
+        ends.append(float(text[-1] in ".!?\"'”)") if text else 0.0)
+        commas.append(text.count(","))
+        stops.append(sum(map(is_stop, lower.split())) if stopwords else 0)
+        copyright.append(float("©" in text or "copyright" in lower))
+        seps.append(min(len(_SEP_RE.findall(text)), 5) / 5)
+    return [upper, digits, sentences, ends, commas, stops, copyright, seps]
+
+
+def mask_bits(blocks: Sequence[Block]) -> np.ndarray:
+    """The ``len(blocks) × (ancestor tags + class keywords)`` 0/1 matrix of the blocks' masks."""
+    masks = np.array([b.mask for b in blocks], dtype=np.uint64)
+    return ((masks[:, None] >> np.arange(_N_MASK_BITS, dtype=np.uint64))
+            & np.uint64(1)).astype(np.float32)
+
+
+def page_relative(bits: np.ndarray) -> np.ndarray:
+    """Mask bits relative to the page: each bit minus its share of the page's blocks.
+
+    A class keyword or ancestor tag that most blocks of the page share (a
+    ``<body class="... comments-hidden ...">``, a page laid out in one
+    ``<table>`` or ``<form>``) says nothing about which block is content, yet
+    as a raw bit it drags every block of the page the same way; relative to
+    the page it is near 0 for all of them, while a keyword of few blocks keeps
+    its contrast (near 1 on its blocks, near 0 elsewhere).
+    """
+    if not len(bits):
+        return bits
+    return bits - bits.mean(axis=0, keepdims=True)
+
+
+def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
+                 relative_masks: bool = False) -> np.ndarray:
+    """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features.
+
+    ``relative_masks`` replaces the ancestor-tag and class-keyword bits by
+    :func:`page_relative` values (``auto``); the raw bits otherwise.
+    """
     n = len(blocks)
     out = np.zeros((n, N_BLOCK_FEATURES), dtype=np.float32)
     if n == 0:
         return out
-    total_words = sum(b.words for b in blocks)
-    total_links = sum(b.link_words for b in blocks)
-    max_depth = max(b.depth for b in blocks) or 1
-    long_words = [b.words if b.words >= LONG_BLOCK_WORDS_DEFAULT
-                  and b.link_words <= LONG_BLOCK_LINK_DENSITY_DEFAULT * b.words else 0
-                  for b in blocks]
-    total_long = sum(long_words)
-    word_cum = np.concatenate([[0], np.cumsum([b.words for b in blocks])])
-    long_cum = np.concatenate([[0], np.cumsum(long_words)])
-    aggs = [_aggregates(blocks, k, long_words) for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)]
+    f64 = np.float64
+    nw = np.array([b.words for b in blocks], dtype=f64)
+    links = np.array([b.link_words for b in blocks], dtype=f64)
+    chars = np.array([len(b.text) for b in blocks], dtype=f64)
+    depth = np.array([b.depth for b in blocks], dtype=f64)
+    gaps = np.array([b.gap for b in blocks], dtype=f64)
+    gap_break = np.array([float("br" in b.gap_tags or "hr" in b.gap_tags) for b in blocks])
+    gap_heading = np.array([float(any(t[0] == "h" for t in b.gap_tags)) for b in blocks])
+    upper, digits, sentences, ends, commas, stops, copyright, seps = (
+        np.asarray(c, dtype=f64) for c in _text_columns(blocks, stopwords))
+    total_words = float(nw.sum())
+    total_links = float(links.sum())
+    max_depth = float(depth.max()) or 1.0
+    long_words = np.where((nw >= LONG_BLOCK_WORDS_DEFAULT)
+                          & (links <= LONG_BLOCK_LINK_DENSITY_DEFAULT * nw), nw, 0.0)
+    total_long = float(long_words.sum())
+    word_cum = np.concatenate([[0.0], np.cumsum(nw)])
+    long_cum = np.concatenate([[0.0], np.cumsum(long_words)])
+    idx = np.arange(n)
+    lo = np.maximum(0, idx - WINDOW_DEFAULT)
+    hi = np.minimum(n, idx + WINDOW_DEFAULT + 1)
+    window = word_cum[hi] - word_cum[lo]
+    cols = [
+        np.log1p(nw), np.log1p(chars), _ratios(links, nw), _ratios(chars - nw + 1, nw),
+        _ratios(upper, nw), _ratios(digits, chars), _ratios(sentences, nw), ends,
+        _ratios(commas, nw), _ratios(stops, nw), copyright, seps, np.log1p(gaps), gap_break,
+        gap_heading, np.minimum(depth, 60) / 60, depth / max_depth, idx / n,
+        _ratios(word_cum[:-1], np.full(n, total_words)),
+        np.full(n, np.log1p(total_words)), np.full(n, np.log1p(n)),
+        np.full(n, _ratio(total_links, total_words)),
+        np.log1p(window), _ratios(long_cum[hi] - long_cum[lo], window),
+    ]
+    for level in range(1, ANCESTOR_LEVELS_DEFAULT + 1):
+        nodes = np.array([b.path[min(level, len(b.path) - 1)] for b in blocks], dtype=np.int64)
+        words, link_sum, count, longw = _subtree_sums(nodes, nw, links, np.ones(n), long_words)
+        cols += [np.log1p(words), _ratios(link_sum, words), np.log1p(count),
+                 _ratios(nw, words), _ratios(longw, np.full(n, total_long))]
     n_text = len(TEXT_FEATURES)
-    mask_col = n_text + len(CONTAINER_TAGS) + 1
-    words_before = 0
-    page = [math.log1p(total_words), math.log1p(n), _ratio(total_links, total_words)]
-    other = len(CONTAINER_TAGS)
-    # One list per row, stored once: item-by-item stores into a numpy row cost more than
-    # computing the features (same float32 values either way).
-    for i, b in enumerate(blocks):
-        text = b.text
-        tokens = text.split()
-        chars = len(text)
-        nw = b.words
-        upper = sum(1 for t in tokens if t[0].isupper())
-        digits = sum(map(str.isdigit, text))
-        stops = sum(1 for t in tokens if t.lower() in stopwords)
-        lo, hi = max(0, i - WINDOW_DEFAULT), min(n, i + WINDOW_DEFAULT + 1)
-        window = float(word_cum[hi] - word_cum[lo])
-        vals = [
-            math.log1p(nw), math.log1p(chars), _ratio(b.link_words, nw),
-            _ratio(chars - nw + 1, nw), _ratio(upper, nw), _ratio(digits, chars),
-            _ratio(len(_SENT_RE.findall(text)), nw),
-            float(text[-1] in ".!?\"'”)") if text else 0.0,
-            _ratio(text.count(","), nw), _ratio(stops, nw),
-            float("©" in text or "copyright" in text.lower()),
-            min(len(_SEP_RE.findall(text)), 5) / 5, math.log1p(b.gap),
-            float("br" in b.gap_tags or "hr" in b.gap_tags),
-            float(any(t[0] == "h" for t in b.gap_tags)),
-            min(b.depth, 60) / 60, b.depth / max_depth, i / n, _ratio(words_before, total_words),
-            *page, math.log1p(window), _ratio(float(long_cum[hi] - long_cum[lo]), window),
-        ]
-        for nodes, words, links, count, longw in aggs:
-            node = nodes[i]
-            vals += (math.log1p(words[node]), _ratio(links[node], words[node]),
-                     math.log1p(count[node]), _ratio(nw, words[node]),
-                     _ratio(longw[node], total_long))
-        out[i, :n_text] = vals
-        out[i, n_text + _CONTAINER_INDEX.get(b.container_tag, other)] = 1.0
-        words_before += nw
-    masks = np.array([b.mask for b in blocks], dtype=np.uint64)
-    bits = (masks[:, None] >> np.arange(_N_MASK_BITS, dtype=np.uint64)) & np.uint64(1)
-    out[:, mask_col:] = bits
+    out[:, :n_text] = np.column_stack(cols)
+    out[idx, n_text + np.array([_CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))
+                                for b in blocks])] = 1.0
+    bits = mask_bits(blocks)
+    out[:, n_text + len(CONTAINER_TAGS) + 1:] = page_relative(bits) if relative_masks else bits
     return out
 
 
@@ -183,9 +215,10 @@ def with_neighbours(blocks: Sequence[Block], base: np.ndarray,
     return np.hstack(cols)
 
 
-def unary_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
+def unary_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
+                 relative_masks: bool = False) -> np.ndarray:
     """Block features plus neighbour features: the input of the unary potentials."""
-    return with_neighbours(blocks, block_matrix(blocks, stopwords))
+    return with_neighbours(blocks, block_matrix(blocks, stopwords, relative_masks))
 
 
 def tree_distance(a: Block, b: Block) -> int:
@@ -270,6 +303,8 @@ __all__ = [
     "UNARY_FEATURE_NAMES",
     "block_matrix",
     "edge_matrix",
+    "mask_bits",
+    "page_relative",
     "pair_matrix",
     "tree_distance",
     "tree_distances",

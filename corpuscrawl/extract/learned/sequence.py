@@ -54,6 +54,7 @@ FALLBACK_STOPLIST_DEFAULT = "English"
 
 
 _STOPLISTS: dict[str, frozenset[str]] = {}
+_STOPLIST_NAMES: dict[str, str] = {}
 _CONTROLLER: Any = None
 
 
@@ -78,10 +79,13 @@ def page_stopwords(blocks: Sequence[Block]) -> frozenset[str]:
 
     sample = " ".join(b.text for b in sorted(blocks, key=lambda b: -b.words)[:8])
     code, _ = detect(sample)
-    try:
-        name = stoplist_name(code) if code else FALLBACK_STOPLIST_DEFAULT
-    except ValueError:
-        name = FALLBACK_STOPLIST_DEFAULT
+    name = _STOPLIST_NAMES.get(code)
+    if name is None:  # stoplist_name lists jusText's stoplist directory: once per language
+        try:
+            name = stoplist_name(code) if code else FALLBACK_STOPLIST_DEFAULT
+        except ValueError:
+            name = FALLBACK_STOPLIST_DEFAULT
+        _STOPLIST_NAMES[code] = name
     if name not in _STOPLISTS:
         try:
             _STOPLISTS[name] = frozenset(w.lower() for w in justext.get_stoplist(name))
@@ -100,18 +104,24 @@ class PageInputs:
 
 
 def page_inputs(page: Page, outputs: Sequence[str] = (), pair_columns: int | None = None,
-                title: bool = False) -> PageInputs:
+                title: bool = False, relative_masks: bool = False,
+                pairs: bool = True) -> PageInputs:
     """Blocks, unary rows (with one vote column per base output, then the headline
     features when ``title``) and pairwise rows of a page.
 
-    ``pair_columns`` limits the unary columns the pairwise rows repeat (None = all).
+    ``pair_columns`` limits the unary columns the pairwise rows repeat (None = all);
+    ``relative_masks``: tag and class-keyword bits relative to the page
+    (:func:`.block_features.page_relative`); without ``pairs`` the pairwise rows are
+    left empty (a decoding with λ = 0 does not read them).
     """
     blocks = page_blocks(page)
-    unary = unary_matrix(blocks, page_stopwords(blocks))
+    unary = unary_matrix(blocks, page_stopwords(blocks), relative_masks)
     if outputs:
         unary = np.hstack([unary, vote_matrix(blocks, outputs)])
     if title:
         unary = np.hstack([unary, title_matrix(blocks, extract_title(page))])
+    if not pairs:
+        return PageInputs(blocks, unary, np.zeros((0, 0), dtype=np.float32))
     return PageInputs(blocks, unary, pair_matrix(unary, edge_matrix(blocks), pair_columns))
 
 
@@ -125,6 +135,11 @@ def viterbi(unary_p: np.ndarray, pair_p: np.ndarray, lam: float = LAMBDA_DEFAULT
     n = len(unary_p)
     if n == 0:
         return []
+    if lam == 0:
+        # No pairwise term: each block's own potentials decide it (ties go to 0, as below).
+        p = np.asarray(unary_p, dtype=np.float64)
+        keep = np.log(np.maximum(p, EPSILON)) + bias > np.log(np.maximum(1 - p, EPSILON))
+        return keep.astype(int).tolist()
     log = math.log
     u = [(log(max(1 - p, EPSILON)), log(max(p, EPSILON)) + bias) for p in unary_p.tolist()]
     pp = [[lam * log(max(x, EPSILON)) for x in row] for row in pair_p.tolist()]

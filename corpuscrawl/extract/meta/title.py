@@ -24,9 +24,9 @@ SITE_NAME_MAX_WORDS_DEFAULT = 4
 
 def raw_title(page: Page) -> str:
     """The first non-empty of ``<title>``, ``<meta name=title>``, ``og:title``."""
-    titles = page.tree.findall(".//title")
-    if titles:
-        text = normalize_space(titles[0].text_content())
+    first = next(page.tree.iter("title"), None)  # the first in document order, found early
+    if first is not None:
+        text = normalize_space(first.text_content())
         if text:
             return text
     for xpath in ('//meta[@name="title"]/@content', '//meta[@property="og:title"]/@content',
@@ -92,4 +92,7 @@ def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
 
 def extract_title(page: Page) -> str:
     """The page's headline: its title stripped of the site name ("" if it has none)."""
-    return strip_site_name(raw_title(page), page.domain, site_names(page))
+    title = raw_title(page)
+    if not any(sep in title for sep in SEPARATORS):  # no site name to strip: skip the link walk
+        return title
+    return strip_site_name(title, page.domain, site_names(page))

@@ -1,0 +1,132 @@
+"""``auto``'s speed beside trafilatura ``fast=True`` on the same pages, interleaved.
+
+    CORPUSCRAWL_CACHE=/tmp/cc-cache .venv/bin/python benchmarks/auto_speed.py \
+        [--per-dataset 40] [--auto-model LABEL=FILE ...] [--profile]
+
+Each page is decoded once (not timed), then every method parses and extracts it
+in turn, page by page, so machine load (a shared 2-core machine) hits them
+alike.  Reported: CPU time per page (``time.process_time``, what the method
+itself costs, less sensitive to other jobs than wall time) and docs/s from wall
+time, and each method's ratio to trafilatura fast.  ``--profile`` adds
+``auto``'s time per stage (parse, blocks, features, forest, decoding).
+Pages: the first ``--per-dataset`` test-split pages of each gold dataset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from collections import Counter
+
+from corpuscrawl.evaluation.datasets import datasets_root
+from corpuscrawl.evaluation.names import GOLD_DATASETS
+from corpuscrawl.evaluation.peers import available_peers
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.learned.auto import AutoExtractor
+from corpuscrawl.extract.learned.models import load_model_file
+from corpuscrawl.html.page import Page
+from corpuscrawl.learn.trainset import documents
+
+REFERENCE = "trafilatura-fast"
+
+
+def stage_times(extractor: AutoExtractor, pages: list[tuple[str, str]]) -> Counter[str]:
+    """CPU seconds of ``auto``'s stages over ``pages``."""
+    from corpuscrawl.extract.learned import block_features as bf
+    from corpuscrawl.extract.learned import sequence as sq
+    from corpuscrawl.extract.learned.auto import decoded_labels, page_probabilities
+    from corpuscrawl.extract.learned.title_features import title_matrix
+    from corpuscrawl.extract.meta.title import extract_title
+    from corpuscrawl.extract.segment.cdom import page_blocks
+
+    state = extractor._predicting
+    out: Counter[str] = Counter()
+
+    def timed(name, fn, *args):
+        t0 = time.process_time()
+        result = fn(*args)
+        out[name] += time.process_time() - t0
+        return result
+
+    import numpy as np
+
+    for html, url in pages:
+        page = timed("parse", Page.from_html, html, url)
+        blocks = timed("blocks (collapsed DOM)", page_blocks, page)
+        stop = timed("stoplist", sq.page_stopwords, blocks)
+        unary = timed("block features", bf.unary_matrix, blocks, stop,
+                      state.get("relative_masks", False))
+        title = timed("headline features", extract_title, page)
+        unary = np.hstack([unary, timed("headline features", title_matrix, blocks, title)])
+        pairs = np.zeros((0, 0))
+        if state["lambda"] != 0:
+            edges = timed("edge features", bf.edge_matrix, blocks)
+            pairs = timed("edge features", bf.pair_matrix, unary, edges,
+                          state.get("pair_columns"))
+        if not blocks:
+            continue
+        inputs = sq.PageInputs(blocks, unary, pairs)
+        unary_p, pair_p = timed("forest + pairwise model", page_probabilities, state, inputs)
+        timed("decoding and cuts", decoded_labels, blocks, unary_p, pair_p, state["lambda"],
+              state["bias"])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Time the methods and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-dataset", type=int, default=40)
+    parser.add_argument("--auto-model", action="append", default=[], metavar="LABEL=FILE")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args(argv)
+    logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
+    root = datasets_root()
+    pages = []
+    for ds in GOLD_DATASETS:
+        for doc in documents([root / ds], "test")[: args.per_dataset]:
+            pages.append((doc.dataset.read_html(doc.id), doc.dataset.urls.get(doc.id, "")))
+    methods = {}
+    extractors = {"auto": get_extractor("auto")}
+    for spec in args.auto_model:
+        label, _, path = spec.partition("=")
+        extractors[label] = AutoExtractor(state=load_model_file(path, "auto"))
+    for label, ex in extractors.items():
+        methods[label] = (lambda e: lambda h, u: e.extract(Page.from_html(h, u)))(ex)
+    peers, notes = available_peers(["trafilatura", REFERENCE])
+    for peer in peers:
+        methods[peer.name] = peer.extract
+    if REFERENCE not in methods:
+        print(f"{REFERENCE} not installed: {notes}", file=sys.stderr)
+        return 2
+    for html, url in pages[:3]:  # warm-up: models, stoplists, lazy imports
+        for run in methods.values():
+            run(html, url)
+    cpu: Counter[str] = Counter()
+    wall: Counter[str] = Counter()
+    for html, url in pages:
+        for name, run in methods.items():
+            c, w = time.process_time(), time.perf_counter()
+            run(html, url)
+            cpu[name] += time.process_time() - c
+            wall[name] += time.perf_counter() - w
+    n = len(pages)
+    print(f"{n} pages (first {args.per_dataset} test pages of each dataset), interleaved")
+    print(f"| method | CPU ms/page | docs/s (wall) | CPU ratio to {REFERENCE} "
+          f"| docs/s ratio to {REFERENCE} |")
+    print("|---|---|---|---|---|")
+    for name in methods:
+        print(f"| {name} | {1000 * cpu[name] / n:.2f} | {n / wall[name]:.1f} | "
+              f"{cpu[REFERENCE] / cpu[name]:.2f} | {wall[REFERENCE] / wall[name]:.2f} |")
+    if args.profile:
+        stages = stage_times(extractors["auto"], pages)
+        total = sum(stages.values())
+        print("\n| auto stage | CPU ms/page | share |\n|---|---|---|")
+        for name, seconds in stages.most_common():
+            print(f"| {name} | {1000 * seconds / n:.2f} | {seconds / total:.0%} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

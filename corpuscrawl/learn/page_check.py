@@ -1,0 +1,108 @@
+"""Learning the page-level check on ``auto`` (:mod:`corpuscrawl.extract.learned.page_check`).
+
+The check's two step-1 thresholds are chosen on the *out-of-fold* decoding of
+the training pages (``auto``'s decoding folds, :mod:`corpuscrawl.learn.auto`):
+every candidate pair of :data:`KEEP_SHARE_GRID` × :data:`CONFIDENCE_GRID` is
+applied to every training page, the pages where it fires and the robust
+extractors agree get the consensus text, and the pair with the best summed F1
+over all training pages wins (fewer replacements on a tie).  When no pair beats
+never replacing, no check is kept.  Lost articles (issue 27: F1 < 0.5 while a
+robust extractor reaches 0.8, :mod:`corpuscrawl.evaluation.lost`) are counted
+before and after for the model card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from corpuscrawl.evaluation.lost import LOST_BELOW_DEFAULT, OTHER_AT_LEAST_DEFAULT
+from corpuscrawl.evaluation.metrics import score, summarize
+from corpuscrawl.extract.learned.page_check import (
+    MIN_AGREEMENT_DEFAULT,
+    MIN_CONSENSUS_WORDS_DEFAULT,
+    MIN_RUNNING_WORDS_DEFAULT,
+    ROBUST_DEFAULT,
+    consensus,
+    robust_agree,
+    unsure_of_running_text,
+    words_of,
+)
+from corpuscrawl.extract.segment.cdom import Block
+
+#: Candidate kept shares of step 1 (``auto`` kept less than this share of the running text).
+KEEP_SHARE_GRID = (0.1, 0.25, 0.5)
+#: Candidate confidences of step 1 (no running-text block at this probability or above).
+CONFIDENCE_GRID = (0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
+
+
+def fit_page_check(blocks: Sequence[Sequence[Block]], unary_ps: Sequence[np.ndarray | None],
+                   labels: Sequence[Sequence[int]], texts: Sequence[str],
+                   robust_texts: Sequence[Sequence[str]], golds: Sequence[str],
+                   robust: Sequence[str] = ROBUST_DEFAULT
+                   ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """Learn step 1's thresholds from out-of-fold decoded training pages.
+
+    Per page: its blocks, ``auto``'s held-out block probabilities (None: no blocks), labels
+    and text, the robust extractors' texts and the gold.  Returns the check's state (None
+    when no thresholds beat never replacing) and what the check does on these pages
+    (pages where it fires and replaces, lost articles and summed F1 before and after).
+    """
+    n = len(texts)
+    auto_scores = [score(t, g, with_levenshtein=False) for t, g in zip(texts, golds, strict=True)]
+    replacement: dict[int, Any] = {}
+    agreeing: list[int] = []
+    for i in range(n):
+        if unary_ps[i] is None or not unsure_of_running_text(
+                blocks[i], unary_ps[i], labels[i], max(KEEP_SHARE_GRID), max(CONFIDENCE_GRID)):
+            continue  # fires under no candidate thresholds
+        outputs = [words_of(t) for t in robust_texts[i]]
+        chosen, _ = consensus(outputs)
+        if robust_agree(outputs, chosen):
+            agreeing.append(i)
+            replacement[i] = score(robust_texts[i][chosen], golds[i], with_levenshtein=False)
+    best: tuple[float, int, float, float] = (summarize(auto_scores).f1, 0, 0.0, 0.0)
+    for share in KEEP_SHARE_GRID:
+        for confidence in CONFIDENCE_GRID:
+            replaced = [i for i in agreeing if unsure_of_running_text(
+                blocks[i], unary_ps[i], labels[i], share, confidence)]  # type: ignore[arg-type]
+            after = list(auto_scores)
+            for i in replaced:
+                after[i] = replacement[i]
+            f1 = summarize(after).f1
+            if f1 > best[0] + 1e-9 or (abs(f1 - best[0]) <= 1e-9 and 0 < len(replaced) < best[1]):
+                best = (f1, len(replaced), share, confidence)
+    after = list(auto_scores)
+    if best[1]:
+        for i in agreeing:
+            if unsure_of_running_text(blocks[i], unary_ps[i], labels[i], best[2],  # type: ignore[arg-type]
+                                      best[3]):
+                after[i] = replacement[i]
+    info: dict[str, Any] = {
+        "pages": n, "candidates": len(agreeing), "replaced": best[1],
+        "keep_share": best[2], "confidence": best[3],
+        "f1_before": round(summarize(auto_scores).f1, 4), "f1_after": round(best[0], 4),
+        "lost_before": sum(_lost(s, r, g) for s, r, g in zip(auto_scores, robust_texts, golds,
+                                                             strict=True)),
+        "lost_after": sum(_lost(s, r, g) for s, r, g in zip(after, robust_texts, golds,
+                                                            strict=True))}
+    if not best[1]:
+        return None, {**info, "note": "no thresholds beat never replacing"}
+    state = {"robust": list(robust), "keep_share": best[2], "confidence": best[3],
+             "min_running_words": MIN_RUNNING_WORDS_DEFAULT,
+             "min_consensus_words": MIN_CONSENSUS_WORDS_DEFAULT,
+             "min_agreement": MIN_AGREEMENT_DEFAULT}
+    return state, info
+
+
+def _lost(s: Any, robust_texts: Sequence[str], gold: str) -> bool:
+    """Is the page a lost article of ``s`` against the robust extractors' texts?"""
+    if s.tp + s.fn == 0 or s.f1 >= LOST_BELOW_DEFAULT:
+        return False
+    return any(score(t, gold, with_levenshtein=False).f1 >= OTHER_AT_LEAST_DEFAULT
+               for t in robust_texts)
+
+
+__all__ = ["CONFIDENCE_GRID", "KEEP_SHARE_GRID", "fit_page_check"]
