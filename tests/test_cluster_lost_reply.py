@@ -1,0 +1,123 @@
+"""Redis calls whose effect went through while the connection broke before the reply.
+
+When Redis goes away (a restart, a failover, a dropped connection), a command
+may have been executed and persisted while its reply never reached the worker;
+the worker retries it.  Each test here runs the real call against a real
+redis-server, then raises ``ConnectionError`` instead of returning its reply,
+once: what the retry does must lose no request and no document.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+import redis
+from scrapy import Request
+from scrapy.utils.test import get_crawler
+
+from corpuscrawl.cluster.dedup import RedisNearDuplicateIndex
+from corpuscrawl.cluster.lease import LEASE_META, LeasingScheduler
+from tests.redis_server import redis_url  # noqa: F401 (fixture)
+from tests.resume_site import article_text
+
+pytestmark = pytest.mark.redis
+
+_collections = itertools.count()
+
+
+def reply_lost_once(call: Any) -> Any:
+    """``call`` whose first use runs against Redis, then fails as a broken connection would."""
+    state = {"lost": False}
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        result = call(*args, **kwargs)
+        if not state["lost"]:
+            state["lost"] = True
+            raise redis.ConnectionError("Connection closed by server.")
+        return result
+
+    return wrapped
+
+
+def scheduler(url: str, queue: str = "scrapy_redis.queue.PriorityQueue") -> LeasingScheduler:
+    """An opened leasing scheduler of a fresh collection, worker ``w``."""
+    from corpuscrawl import settings as project
+
+    names = {k: getattr(project, k) for k in dir(project) if k.isupper()}
+    crawler = get_crawler(settings_dict={
+        **names, "CORPUSCRAWL_REDIS_URL": url, "CORPUSCRAWL_CLUSTER_WORKER": "w",
+        "CORPUSCRAWL_COLLECTION": f"lost{next(_collections)}", "SCHEDULER_QUEUE_CLASS": queue,
+        "FEEDS": {}})
+    crawler.spider = crawler._create_spider("lost")
+    sched = LeasingScheduler.from_crawler(crawler)
+    sched.open(crawler.spider)
+    return sched
+
+
+@pytest.mark.parametrize("queue", ["scrapy_redis.queue.PriorityQueue",
+                                   "scrapy_redis.queue.FifoQueue"])
+def test_a_pop_whose_reply_was_lost_hands_out_the_same_request(redis_url, queue):  # noqa: F811
+    sched = scheduler(redis_url, queue)
+    for n in range(3):
+        assert sched.enqueue_request(Request(f"http://127.0.0.1:9/article/{n}"))
+    sched._pop = reply_lost_once(sched._pop)
+    first = sched.next_request()
+    leased = sched.server.hgetall(sched._inflight_key())
+    assert list(leased) == [str(first.meta[LEASE_META]).encode()], "a second lease was taken"
+    got = {first.url} | {sched.next_request().url for _ in range(2)}
+    assert got == {f"http://127.0.0.1:9/article/{n}" for n in range(3)}
+    assert sched.next_request() is None
+    assert len(sched.server.hgetall(sched._inflight_key())) == 3
+
+
+def test_an_enqueue_whose_reply_was_lost_keeps_the_request(redis_url):  # noqa: F811
+    sched = scheduler(redis_url)
+    sched._push = reply_lost_once(sched._push)
+    url = "http://127.0.0.1:9/article/lost"
+    sched.enqueue_request(Request(url))
+    assert not sched.enqueue_request(Request(url)), "a request seen twice was queued twice"
+    assert len(sched) == 1
+    assert sched.next_request().url == url
+
+
+def test_a_seen_set_entry_never_exists_without_its_request(redis_url):  # noqa: F811
+    """The connection breaks after the seen-set entry is written: the request is queued
+    too (one step), not filtered as seen by the retry."""
+    sched = scheduler(redis_url)
+    url = "http://127.0.0.1:9/article/between"
+    clients = {id(c): c for c in (sched.server, sched.df.server)}.values()
+    real = {id(c): c.execute_command for c in clients}
+
+    def broken_after_sadd(client: Any) -> Any:
+        def execute(*args: Any, **kwargs: Any) -> Any:
+            result = real[id(client)](*args, **kwargs)
+            if args and args[0] == "SADD" and not state:
+                state.append(1)
+                raise redis.ConnectionError("Connection closed by server.")
+            return result
+        return execute
+
+    state: list[int] = []
+    for client in clients:
+        client.execute_command = broken_after_sadd(client)
+    try:
+        sched.enqueue_request(Request(url))
+    finally:
+        for client in clients:
+            del client.execute_command
+    assert len(sched) == 1
+    assert sched.next_request().url == url
+
+
+def test_a_claim_whose_reply_was_lost_is_still_this_workers_own(redis_url):  # noqa: F811
+    index = RedisNearDuplicateIndex(redis.Redis.from_url(redis_url), "lostclaim:", "w", 0.8,
+                                    128, 5)
+    index._claim = reply_lost_once(index._claim)
+    text = " ".join(article_text(7)[1])
+    assert index.add("http://127.0.0.1:9/article/7", text) is None, \
+        "the document was taken for a duplicate of itself"
+    other = RedisNearDuplicateIndex(redis.Redis.from_url(redis_url), "lostclaim:", "o", 0.8,
+                                    128, 5)
+    assert other.add("http://127.0.0.1:9/copy", text) == "http://127.0.0.1:9/article/7"
