@@ -9,6 +9,7 @@ once: what the retry does must lose no request and no document.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from typing import Any
 
@@ -121,3 +122,18 @@ def test_a_claim_whose_reply_was_lost_is_still_this_workers_own(redis_url):  # n
     other = RedisNearDuplicateIndex(redis.Redis.from_url(redis_url), "lostclaim:", "o", 0.8,
                                     128, 5)
     assert other.add("http://127.0.0.1:9/copy", text) == "http://127.0.0.1:9/article/7"
+
+
+def test_a_recovery_retried_after_its_lock_was_taken_still_requeues(redis_url):  # noqa: F811
+    """The connection broke after the recovery lock was set: the retry, finding this
+    worker's own lock, recovers the dead worker's leases instead of skipping them."""
+    sched = scheduler(redis_url)
+    sched.enqueue_request(Request("http://127.0.0.1:9/article/orphan"))
+    sched.cluster = dataclasses.replace(sched.cluster, worker="dead")
+    assert sched.next_request() is not None  # leased by "dead"
+    sched.cluster = dataclasses.replace(sched.cluster, worker="w")
+    assert len(sched) == 0
+    sched.server.set(f"{sched.cluster.run_prefix}recovering:dead", "w", px=30000)
+    sched._recover("dead", "dead")
+    assert len(sched) == 1
+    assert not sched.server.exists(f"{sched.cluster.run_prefix}recovering:dead")

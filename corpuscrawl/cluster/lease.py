@@ -504,8 +504,12 @@ class LeasingScheduler(RedisScheduler):
         lock = f"{prefix}recovering:{worker}"
 
         def recover() -> tuple[int, int]:
-            if not self.server.set(lock, self.cluster.worker, nx=True, px=30000):
-                return 0, 0
+            me = self.cluster.worker
+            if not self.server.set(lock, me, nx=True, px=30000):
+                holder = self.server.get(lock)
+                if (holder.decode() if isinstance(holder, bytes) else holder) != me:
+                    return 0, 0  # another worker is recovering it
+                # This worker's own lock: a retry after the connection broke mid-recovery.
             try:
                 claims = release_claims(self.server, prefix + "dedup:", worker)
                 leases = int(self._requeue(keys=[self.queue.key, self._inflight_key(worker)],
