@@ -137,3 +137,25 @@ def test_a_recovery_retried_after_its_lock_was_taken_still_requeues(redis_url): 
     sched._recover("dead", "dead")
     assert len(sched) == 1
     assert not sched.server.exists(f"{sched.cluster.run_prefix}recovering:dead")
+
+
+@pytest.mark.parametrize("kind", ["logging_retry", "redis_retry"])
+def test_an_error_answer_after_an_outage_is_logged_as_reachable_again(kind, caplog):
+    """A restarted Redis has no scripts: the first answer is NOSCRIPT (redis-py's Script
+    loads the script and calls again, outside this retry); Redis is reachable all the same."""
+    from corpuscrawl.cluster.config import logging_retry, redis_retry
+
+    answers = [redis.ConnectionError("Connection closed by server."),
+               redis.exceptions.NoScriptError("No matching script.")]
+
+    def do() -> None:
+        raise answers.pop(0)
+
+    caplog.set_level("WARNING", logger="corpuscrawl.cluster")
+    with pytest.raises(redis.exceptions.NoScriptError):
+        if kind == "logging_retry":
+            logging_retry("the boilerplate history").call_with_retry(do, lambda error: None)
+        else:
+            redis_retry(do, "a script")
+    assert "Redis unreachable during" in caplog.text
+    assert "Redis reachable again after 1 failed attempts" in caplog.text
