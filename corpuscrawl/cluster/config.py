@@ -125,6 +125,11 @@ def redis_retry(call: Callable[[], T], what: str) -> T:
             time.sleep(delay)
             delay = min(delay * 2, BACKOFF_MAX)
             continue
+        except redis.RedisError:
+            if failures:  # Redis answered, with an error for the caller
+                logger.warning("Redis reachable again after %d failed attempts (%s)", failures,
+                               what)
+            raise
         if failures:
             logger.warning("Redis reachable again after %d failed attempts (%s)", failures, what)
         return result
@@ -148,10 +153,16 @@ def logging_retry(what: str) -> Any:
                                what, failures, error)
                 return fail(error, failures) if with_failure_count else fail(error)
 
-            result = super().call_with_retry(do, logged, is_retryable, with_failure_count=True)
-            if failed[0]:
-                logger.warning("Redis reachable again after %d failed attempts (%s)", failed[0],
-                               what)
-            return result
+            answered = True  # also when Redis answers with an error the caller handles
+            try:
+                return super().call_with_retry(do, logged, is_retryable,
+                                               with_failure_count=True)
+            except self._supported_errors:
+                answered = False
+                raise
+            finally:
+                if answered and failed[0]:
+                    logger.warning("Redis reachable again after %d failed attempts (%s)",
+                                   failed[0], what)
 
     return LoggingRetry(ExponentialBackoff(cap=BACKOFF_MAX, base=0.5), retries=-1)

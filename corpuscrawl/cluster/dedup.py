@@ -82,12 +82,15 @@ class RedisNearDuplicateIndex:
         import redis
 
         doc_key = f"{self.prefix}doc:{doc}"
+        pending = f"{self.prefix}pending:{self.worker}"
         with self.redis.pipeline() as pipe:
             while True:
                 try:
                     pipe.watch(exact, doc_key, *bands)
                     if pipe.exists(doc_key):
-                        return doc
+                        # Still pending under this worker: this process's own claim, whose
+                        # transaction went through while its reply was lost.
+                        return None if pipe.hexists(pending, doc) else doc
                     other = pipe.get(exact)
                     if other is not None:
                         return other.decode() if isinstance(other, bytes) else str(other)
@@ -109,8 +112,7 @@ class RedisNearDuplicateIndex:
                     pipe.hset(doc_key, mapping={"sig": sig.tobytes(), "worker": self.worker})
                     for band in bands:
                         pipe.sadd(band, doc)
-                    pipe.hset(f"{self.prefix}pending:{self.worker}", doc,
-                              json.dumps({"exact": exact, "bands": bands}))
+                    pipe.hset(pending, doc, json.dumps({"exact": exact, "bands": bands}))
                     pipe.execute()
                     return None
                 except redis.WatchError:

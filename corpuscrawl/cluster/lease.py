@@ -2,7 +2,12 @@
 
 scrapy-redis pops a request from the shared queue and forgets it.  Here a pop
 is one Lua script that moves the request into the worker's in-flight hash
-``inflight:<worker>`` (lease id -> score and encoded request).  A lease is
+``inflight:<worker>`` (lease id -> score and encoded request).  Each pop carries a
+token recorded in ``popped`` (worker -> token and lease): a pop retried because
+the connection broke after Redis ran it hands out the same lease instead of
+leaving it orphaned.  Likewise a request is pushed and its fingerprint added to
+the seen-set in one script, so no fingerprint is ever recorded without its
+request in the queue.  A lease is
 *acknowledged* (removed) once the request is done in the sense of the durable
 frontier (:mod:`corpuscrawl.crawlstate.completion`): the engine let go of it
 and the export stage holds none of its documents.
@@ -34,6 +39,7 @@ import gc
 import logging
 import pickle
 import time
+import uuid
 import weakref
 from collections import deque
 from typing import Any
@@ -71,6 +77,17 @@ _MODES = {"scrapy_redis.queue.PriorityQueue": "zset", "scrapy_redis.queue.FifoQu
           "scrapy_redis.queue.LifoQueue": "lifo"}
 
 _POP_LUA = """
+local last = redis.call('HGET', KEYS[5], ARGV[2])
+if last then
+  local sp = string.find(last, ' ', 1, true)
+  if string.sub(last, 1, sp - 1) == ARGV[3] then
+    local lease = string.sub(last, sp + 1)
+    local v = redis.call('HGET', KEYS[2], lease)
+    if not v then return false end
+    local nl = string.find(v, '\\n', 1, true)
+    return {tonumber(lease), string.sub(v, nl + 1)}
+  end
+end
 local data, score
 if ARGV[1] == 'zset' then
   local r = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -86,7 +103,17 @@ end
 local lease = redis.call('INCR', KEYS[3])
 redis.call('HSET', KEYS[2], lease, score .. '\\n' .. data)
 redis.call('HINCRBY', KEYS[4], ARGV[2], 1)
+redis.call('HSET', KEYS[5], ARGV[2], ARGV[3] .. ' ' .. lease)
 return {lease, data}
+"""
+
+#: Push a request unless its fingerprint is in the seen-set, in one step: a seen-set entry
+#: never exists without its request in the queue, whenever the connection breaks.
+_ENQUEUE_LUA = """
+if ARGV[1] ~= '' and redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+if ARGV[2] == 'zset' then redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+else redis.call('LPUSH', KEYS[1], ARGV[4]) end
+return 1
 """
 
 _REQUEUE_LUA = """
@@ -135,8 +162,10 @@ class LeasingScheduler(RedisScheduler):
         self.k_workers, self.k_seq = p + "workers", p + "lease_seq"
         self.k_inflight, self.k_alive = p + "inflight:", p + "alive:"
         self.k_busy = p + "busy"
+        self.k_popped = p + "popped"
         self.k_stats = p + "stats"
         self._pop = self.server.register_script(_POP_LUA)
+        self._push = self.server.register_script(_ENQUEUE_LUA)
         self._requeue = self.server.register_script(_REQUEUE_LUA)
         self.tracker = CompletionTracker(self._acks_append)
         self._acks: list[int] = []
@@ -218,15 +247,33 @@ class LeasingScheduler(RedisScheduler):
             request = request.replace(meta={k: v for k, v in request.meta.items()
                                             if k not in TRANSIENT_META})
         try:
-            return redis_retry(lambda: super(LeasingScheduler, self).enqueue_request(request),
-                               "enqueueing a request")
+            if self.mode is None or not hasattr(self.df, "request_fingerprint"):
+                return redis_retry(
+                    lambda: super(LeasingScheduler, self).enqueue_request(request),
+                    "enqueueing a request")
+            data = self.queue._encode_request(request)
         except (TypeError, ValueError, AttributeError, pickle.PicklingError) as exc:
+            if not request.dont_filter and redis_retry(lambda: self.df.request_seen(request),
+                                                       "enqueueing a request"):
+                self.df.log(request, self.spider)
+                return False
             logger.warning("%s kept in this worker's memory only (cannot be serialized: %s)",
                            request, exc)
             if self.stats:
                 self.stats.inc_value("corpuscrawl/cluster/unserializable")
             self._memory.append(request)
             return True
+        fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
+        pushed = redis_retry(lambda: self._push(
+            keys=[self.queue.key, self.df.key],
+            args=[fingerprint, self.mode, -request.priority, data]),
+            "enqueueing a request")
+        if not int(pushed):
+            self.df.log(request, self.spider)
+            return False
+        if self.stats:
+            self.stats.inc_value("scheduler/enqueued/redis")
+        return True
 
     def next_request(self) -> Any:
         """Pop the best request into this worker's in-flight hash (a lease)."""
@@ -238,9 +285,10 @@ class LeasingScheduler(RedisScheduler):
         if self.mode is None:
             return redis_retry(lambda: super(LeasingScheduler, self).next_request(),
                                "popping a request")
+        token = uuid.uuid4().hex  # the same in every attempt: a retried pop is not a second pop
         got = redis_retry(lambda: self._pop(
-            keys=[self.queue.key, self._inflight_key(), self.k_seq, self.k_busy],
-            args=[self.mode, self.cluster.worker]),
+            keys=[self.queue.key, self._inflight_key(), self.k_seq, self.k_busy, self.k_popped],
+            args=[self.mode, self.cluster.worker, token]),
             "popping a request")
         if not got:
             return None
@@ -435,6 +483,7 @@ class LeasingScheduler(RedisScheduler):
         pipe.srem(self.k_workers, worker)
         pipe.delete(self.k_alive + worker)
         pipe.hdel(self.k_busy, worker)
+        pipe.hdel(self.k_popped, worker)
         pipe.execute()
 
     def _recover_dead(self) -> None:
@@ -455,8 +504,12 @@ class LeasingScheduler(RedisScheduler):
         lock = f"{prefix}recovering:{worker}"
 
         def recover() -> tuple[int, int]:
-            if not self.server.set(lock, self.cluster.worker, nx=True, px=30000):
-                return 0, 0
+            me = self.cluster.worker
+            if not self.server.set(lock, me, nx=True, px=30000):
+                holder = self.server.get(lock)
+                if (holder.decode() if isinstance(holder, bytes) else holder) != me:
+                    return 0, 0  # another worker is recovering it
+                # This worker's own lock: a retry after the connection broke mid-recovery.
             try:
                 claims = release_claims(self.server, prefix + "dedup:", worker)
                 leases = int(self._requeue(keys=[self.queue.key, self._inflight_key(worker)],
@@ -465,6 +518,7 @@ class LeasingScheduler(RedisScheduler):
                     pipe = self.server.pipeline()
                     pipe.srem(self.k_workers, worker)
                     pipe.hdel(self.k_busy, worker)
+                    pipe.hdel(self.k_popped, worker)
                     pipe.execute()
                 return claims, leases
             finally:
