@@ -16,7 +16,7 @@ from typing import Any
 
 import skops.io as sio
 
-from corpuscrawl.extract.learned.models import MODEL_SUFFIX
+from corpuscrawl.extract.learned.models import MODEL_SUFFIX, LearnedModel
 from corpuscrawl.shipped import models_write_dir
 
 
@@ -35,12 +35,14 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def save_model(name: str, state: Mapping[str, Any], directory: str | Path | None = None) -> Path:
-    """Write ``state`` (a dict of plain values, numpy arrays, sklearn estimators) with skops."""
+def save_model(name: str, model: LearnedModel, directory: str | Path | None = None) -> Path:
+    """Write a fitted ``model`` with skops (atomically: a reader never sees half a file)."""
+    if not isinstance(model, LearnedModel):
+        raise TypeError(f"save_model writes corpuscrawl models, not {type(model).__name__}")
     path = model_path(name, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    sio.dump(dict(state), tmp)
+    sio.dump(model, tmp)
     tmp.replace(path)
     return path
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from corpuscrawl.extract.learned.columns import NamedMatrix, prefixed
 from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
 
 #: Container tags with a one-hot feature each (any other tag sets "other").
@@ -293,6 +294,35 @@ def vote_matrix(blocks: Sequence[Block], outputs: Sequence[str]) -> np.ndarray:
     return out
 
 
+def unary_features(blocks: Sequence[Block], stopwords: frozenset[str],
+                   relative_masks: bool = False) -> NamedMatrix:
+    """:func:`unary_matrix` with its column names (:data:`UNARY_FEATURE_NAMES`)."""
+    return NamedMatrix(unary_matrix(blocks, stopwords, relative_masks), UNARY_FEATURE_NAMES)
+
+
+def vote_features(blocks: Sequence[Block], outputs: Sequence[str],
+                  voters: Sequence[str]) -> NamedMatrix:
+    """:func:`vote_matrix` with one column ``vote_<extractor>`` per base extractor."""
+    if len(voters) != len(outputs):
+        raise ValueError(f"{len(outputs)} base outputs for the {len(voters)} voters {voters}")
+    return NamedMatrix(vote_matrix(blocks, outputs), prefixed("vote_", voters))
+
+
+def edge_features(blocks: Sequence[Block]) -> NamedMatrix:
+    """:func:`edge_matrix` with its column names (:data:`EDGE_FEATURE_NAMES`)."""
+    return NamedMatrix(edge_matrix(blocks), EDGE_FEATURE_NAMES)
+
+
+def pair_features(unary: NamedMatrix, edges: NamedMatrix,
+                  columns: Sequence[str] | None = None) -> NamedMatrix:
+    """:func:`pair_matrix` of the unary ``columns`` (all when None) of both blocks
+    (``left_``/``right_`` names) and the edge features."""
+    chosen = unary.select(columns) if columns is not None else unary
+    return NamedMatrix(pair_matrix(chosen.values, edges.values),
+                       prefixed("left_", chosen.names) + prefixed("right_", chosen.names)
+                       + edges.names)
+
+
 __all__ = [
     "BLOCK_FEATURE_NAMES",
     "CONTAINER_TAGS",
@@ -302,13 +332,17 @@ __all__ = [
     "TEXT_FEATURES",
     "UNARY_FEATURE_NAMES",
     "block_matrix",
+    "edge_features",
     "edge_matrix",
     "mask_bits",
     "page_relative",
+    "pair_features",
     "pair_matrix",
     "tree_distance",
     "tree_distances",
+    "unary_features",
     "unary_matrix",
+    "vote_features",
     "vote_matrix",
     "with_neighbours",
 ]

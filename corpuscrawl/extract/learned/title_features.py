@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from corpuscrawl.extract.learned.block_features import tree_distances
+from corpuscrawl.extract.learned.columns import NamedMatrix
 from corpuscrawl.extract.segment.cdom import Block
 
 TITLE_FEATURE_NAMES = (
@@ -70,4 +71,9 @@ def title_matrix(blocks: Sequence[Block], title: str) -> np.ndarray:
     return out
 
 
-__all__ = ["TITLE_FEATURE_NAMES", "title_matrix"]
+def headline_features(blocks: Sequence[Block], title: str) -> NamedMatrix:
+    """:func:`title_matrix` with its column names (:data:`TITLE_FEATURE_NAMES`)."""
+    return NamedMatrix(title_matrix(blocks, title), TITLE_FEATURE_NAMES)
+
+
+__all__ = ["TITLE_FEATURE_NAMES", "headline_features", "title_matrix"]
