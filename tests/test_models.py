@@ -279,3 +279,27 @@ def test_card_records_data_split_hyperparameters_scores_and_hash(tmp_path):
     for needle in ("tinyset", "by id", "2024-01-01", "- C: `1.0`",
                    "| tinyset | 2 | 0.9000 | 0.8000 | 0.8500 | 0.8400 |", "SHA-256"):
         assert needle in text
+
+
+def test_shipped_cards_cite_sources_by_name_not_outside_the_repository():
+    from corpuscrawl.shipped import shipped_dir
+
+    cards = sorted(shipped_dir("models").glob("*.md"))
+    assert {c.stem for c in cards} >= {"auto", "sequence", "hybrid-a", "hybrid-b", "segment-svm"}
+    for card in cards:
+        text = card.read_text(encoding="utf-8")
+        for pointer in ("SPEC §", "SPEC.md", "seed 00", "issue "):
+            assert pointer not in text, f"{card.name} cites {pointer!r}"
+
+
+def test_the_card_writer_cites_no_outside_document(tmp_path):
+    from corpuscrawl.learn.training import card_hyperparameters, card_notes
+
+    model = fitted_hybrid_a()
+    card = ModelCard(name="hybrid-a", kind=type(model).__name__, description=model.description,
+                     data=["tinyset"], split="by id", trained_at="2024-01-01",
+                     hyperparameters=card_hyperparameters(model), train_counts={"tinyset": 1},
+                     notes=card_notes(model))
+    text = card.render()
+    assert "Bakić's thesis" in text and "- c: `2.0`" in text and "base extractors" in text
+    assert "SPEC" not in text and "seed 00" not in text
