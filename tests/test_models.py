@@ -303,3 +303,18 @@ def test_the_card_writer_cites_no_outside_document(tmp_path):
     text = card.render()
     assert "Bakić's thesis" in text and "- c: `2.0`" in text and "base extractors" in text
     assert "SPEC" not in text and "seed 00" not in text
+
+
+def test_the_shipped_block_models_predict_texts_and_block_probabilities():
+    from corpuscrawl.extract.learned.sequence import SequenceExtractor
+
+    for cls in (AutoModel, SequenceModel):
+        model = load_model(cls.name, cls)
+        (proba,) = model.predict_proba([PAGE])
+        assert proba.shape[1] == 2 and np.allclose(proba.sum(axis=1), 1.0)
+        assert model.predict([PAGE]) == [model.extract(PAGE)]
+        assert "Some words of a page." in model.extract(PAGE)
+    shipped = load_model("sequence", SequenceModel)
+    override = SequenceExtractor(lam=0.5).estimator
+    assert override.lam == 0.5 and override.unary_ is not None
+    assert SequenceExtractor().estimator.lam == shipped.lam != 0.5
