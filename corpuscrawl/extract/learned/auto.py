@@ -38,7 +38,7 @@ Ancestor-tag and class-keyword bits can be taken relative to the page
 :func:`corpuscrawl.extract.learned.block_features.page_relative`): a keyword
 shared by most of the page's blocks then no longer drags every block down.
 The shipped model uses the raw bits (the relative ones scored lower overall,
-:data:`corpuscrawl.learn.auto.RELATIVE_MASKS_DEFAULT`).
+:data:`RELATIVE_MASKS_DEFAULT`).
 
 The model is :class:`AutoModel` (a scikit-learn estimator: parameters in
 ``__init__``, ``fit`` delegating to :mod:`corpuscrawl.learn.auto`, fitted
