@@ -46,7 +46,15 @@ from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, COMPARED, GOLD_DATASETS, PEERS
 from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
-from corpuscrawl.extract.learned.models import LearnedModel, load_model, model_class
+from corpuscrawl.extract.learned.models import (
+    LearnedModel,
+    LegacyModelError,
+    find_model_path,
+    load_model,
+    model_class,
+    read_model_file,
+)
+from corpuscrawl.learn.convert import convert_state
 from corpuscrawl.learn.model_files import save_model
 from corpuscrawl.learn.training import build_extractor, fit_model
 from corpuscrawl.learn.trainset import (
@@ -74,6 +82,11 @@ def fold_model(name: str, fold: int, folds: int, train: Sequence[Doc],
     cached = f"{name}-fold{fold}of{folds}-{len(train)}docs"
     try:
         return load_model(cached, model_class(name), directory)
+    except LegacyModelError:  # a fold model cached by an earlier version: same estimators
+        path = find_model_path(cached, directory)
+        model = convert_state(read_model_file(path), path)
+        save_model(cached, model, directory)
+        return model
     except FileNotFoundError:
         pass
     t0 = time.monotonic()
