@@ -90,7 +90,7 @@ def fold_model(name: str, fold: int, folds: int, train: Sequence[Doc],
     except FileNotFoundError:
         pass
     t0 = time.monotonic()
-    model = fit_model(name, train, None, show_progress=True)
+    model = fit_model(name, train, None, show_progress=True).predictor()
     print(f"{name} fold {fold}: trained on {len(train)} documents in "
           f"{time.monotonic() - t0:.0f} s", file=sys.stderr)
     save_model(cached, model, directory)

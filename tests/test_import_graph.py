@@ -1,20 +1,17 @@
 """The package's import graph: no cycle between top-level parts, and crawl-time code never
 imports training (``corpuscrawl.learn``) or evaluation (``corpuscrawl.evaluation``) code.
 
-The graph is read from the source (every ``import`` statement, including those inside
-functions; not those under ``if TYPE_CHECKING:``), so an import that only runs on some
-path is caught as well.  Importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__``
-too, so those count as imported.
-
-One door is allowed, and only one: a learned model's ``fit`` method (a class's method
-named ``fit`` in ``corpuscrawl.extract.learned``) imports its training code from
-``corpuscrawl.learn`` inside the method, so the model class has scikit-learn's shape
-while a crawl, which loads and applies models and never fits one, does not import
-training code.  The door runs only when a model is fitted, never on import, so it
-counts neither as a crawl-time import nor in the cycle check.  Any other crawl-time
-import of training or evaluation code fails, and
-a subprocess that imports the spider and runs ``auto`` on a page checks the rule at
-run time as well.
+The graph is read from the source: every ``import`` statement, at module level or
+inside a function or method (as grimp and import-linter read it), so an import that
+only runs on some path is caught as well.  Imports under ``if TYPE_CHECKING:`` count for
+the crawl-time rule (an annotation naming training code is still a dependency on it) but
+close no cycle: they never run (import-linter's ``exclude_type_checking_imports``).
+Importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__`` too, so those count as
+imported.  There is no exception: a learned model's predictor (``extract/learned``) has
+no ``fit``; its estimator, which adds ``fit``, lives in ``corpuscrawl.learn``.
+Dynamic imports (``importlib.import_module``, ``__import__``) of training or evaluation
+modules by name are refused as well.  A subprocess that imports the spider and runs
+``auto`` on a page checks the rule at run time too.
 """
 
 from __future__ import annotations
@@ -43,9 +40,6 @@ OFFLINE_ENTRY_POINTS = (
     "corpuscrawl.commands.report",
     "corpuscrawl.commands.train",
 )
-#: Where crawl-time code may import training code: inside a model's ``fit`` method.
-TRAINING_DOOR_PACKAGE = "corpuscrawl.extract.learned"
-TRAINING_DOOR_TARGET = "corpuscrawl.learn"
 
 
 @dataclass(frozen=True)
@@ -57,10 +51,13 @@ class Edge:
     line: int
     #: The function or method the import statement is in (``Class.method``), "" at module level.
     scope: str = ""
+    #: Under ``if TYPE_CHECKING:``: read by type checkers, never run.
+    typing_only: bool = False
 
     def __str__(self) -> str:
         where = f", in {self.scope}" if self.scope else ""
-        return f"{self.source} -> {self.target} (line {self.line}{where})"
+        typing = ", under TYPE_CHECKING" if self.typing_only else ""
+        return f"{self.source} -> {self.target} (line {self.line}{where}{typing})"
 
 
 def module_files() -> dict[str, Path]:
@@ -80,22 +77,23 @@ def _is_type_checking(node: ast.If) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _import_nodes(tree: ast.AST) -> list[tuple[ast.Import | ast.ImportFrom, str]]:
+def _import_nodes(tree: ast.AST) -> list[tuple[ast.Import | ast.ImportFrom, str, bool]]:
     """Every import statement of a module with the dotted name of the classes and functions
-    around it ("" at module level), skipping ``if TYPE_CHECKING:`` bodies."""
-    found: list[tuple[ast.Import | ast.ImportFrom, str]] = []
-    stack: list[tuple[ast.AST, str]] = [(tree, "")]
+    around it ("" at module level) and whether it is under ``if TYPE_CHECKING:``."""
+    found: list[tuple[ast.Import | ast.ImportFrom, str, bool]] = []
+    stack: list[tuple[ast.AST, str, bool]] = [(tree, "", False)]
     while stack:
-        node, scope = stack.pop()
+        node, scope, typing_only = stack.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            found.append((node, scope))
+            found.append((node, scope, typing_only))
             continue
         if isinstance(node, ast.If) and _is_type_checking(node):
-            stack.extend((child, scope) for child in node.orelse)
+            stack.extend((child, scope, True) for child in node.body)
+            stack.extend((child, scope, typing_only) for child in node.orelse)
             continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             scope = f"{scope}.{node.name}" if scope else node.name
-        stack.extend((child, scope) for child in ast.iter_child_nodes(node))
+        stack.extend((child, scope, typing_only) for child in ast.iter_child_nodes(node))
     return found
 
 
@@ -129,20 +127,11 @@ def import_edges() -> list[Edge]:
     edges = []
     for module, path in sorted(modules.items()):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for node, scope in _import_nodes(tree):
+        for node, scope, typing_only in _import_nodes(tree):
             for target in _targets(module, path.name == "__init__.py", node, modules):
                 if target != module:
-                    edges.append(Edge(module, target, node.lineno, scope))
+                    edges.append(Edge(module, target, node.lineno, scope, typing_only))
     return edges
-
-
-def is_training_door(edge: Edge) -> bool:
-    """Is ``edge`` a learned model's ``fit`` importing its training code (allowed)?"""
-    in_package = edge.source.startswith(TRAINING_DOOR_PACKAGE + ".")
-    to_training = (edge.target == TRAINING_DOOR_TARGET
-                   or edge.target.startswith(TRAINING_DOOR_TARGET + "."))
-    scope = edge.scope.split(".")
-    return in_package and to_training and len(scope) == 2 and scope[1] == "fit"
 
 
 def part_of(module: str) -> str:
@@ -210,7 +199,7 @@ def part_cycles(edges: list[Edge]) -> list[str]:
     graph: dict[str, set[str]] = {}
     witness: dict[tuple[str, str], Edge] = {}
     for e in edges:
-        if is_training_door(e):  # runs only when a model is fitted, never on import
+        if e.typing_only:  # read by type checkers, never imported when the code runs
             continue
         a, b = part_of(e.source), part_of(e.target)
         if a != b:
@@ -233,8 +222,7 @@ def offline_reaches(edges: list[Edge], modules: list[str] | None = None) -> list
     evaluation code, the chain of imports that does."""
     graph: dict[str, list[Edge]] = {}
     for e in edges:
-        if not is_training_door(e):
-            graph.setdefault(e.source, []).append(e)
+        graph.setdefault(e.source, []).append(e)
     reports = []
     for module in sorted(module_files() if modules is None else modules):
         if _offline(module) or module in OFFLINE_ENTRY_POINTS or module == ROOT:
@@ -264,9 +252,11 @@ def test_graph_is_read_from_every_module():
     sources = {e.source for e in edges}
     assert "corpuscrawl.spiders.corpus" in sources
     # an import inside a function counts, and so does the package it runs
-    assert {"corpuscrawl.learn.auto", "corpuscrawl.learn"} <= {
+    assert {"corpuscrawl.extract"} <= {
         e.target for e in edges
-        if e.source == "corpuscrawl.extract.learned.auto" and e.scope == "AutoModel.fit"}
+        if e.source == "corpuscrawl.extract.learned.models" and e.scope == "model_class"}
+    assert {"corpuscrawl.learn.auto", "corpuscrawl.learn"} <= {
+        e.target for e in edges if e.source == "corpuscrawl.learn.training"}
 
 
 def test_no_cycle_between_top_level_parts():
@@ -332,22 +322,85 @@ def test_browse_importing_learn_fails():
     assert not real, "browse/ imports training/evaluation code: " + ", ".join(map(str, real))
 
 
-def test_training_is_reached_only_through_the_models_fit_methods():
-    doors = [e for e in import_edges() if is_training_door(e)]
-    # every learned model class fits through its own door
-    assert {e.scope for e in doors} >= {"AutoModel.fit", "SequenceModel.fit", "HybridAModel.fit",
-                                        "SegmentSVMModel.fit", "PageCheck.fit"}
-    # an import of training code anywhere else in a model's module is not a door
-    for edge in (Edge("corpuscrawl.extract.learned.auto", "corpuscrawl.learn.auto", 3),
-                 Edge("corpuscrawl.extract.learned.auto", "corpuscrawl.learn.auto", 9,
-                      "AutoModel.extract"),
-                 Edge("corpuscrawl.extract.learned.auto", "corpuscrawl.evaluation.metrics", 9,
-                      "AutoModel.fit"),
-                 Edge("corpuscrawl.browse.classifier", "corpuscrawl.learn.elements", 9,
-                      "Classifier.fit")):
-        assert not is_training_door(edge)
-        (chain,) = offline_reaches([edge], [edge.source])
-        assert str(edge) in chain
+def test_an_import_inside_a_method_or_under_type_checking_counts():
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "import corpuscrawl.html.page\n"
+        "if TYPE_CHECKING:\n"
+        "    from corpuscrawl.evaluation import metrics\n"
+        "class AutoModel:\n"
+        "    def fit(self, docs):\n"
+        "        from corpuscrawl.learn.auto import fit_auto\n"
+        "        return fit_auto(self, docs)\n")
+    found = {(ast.unparse(node), scope, typing) for node, scope, typing in _import_nodes(tree)}
+    assert ("from corpuscrawl.learn.auto import fit_auto", "AutoModel.fit", False) in found
+    assert ("from corpuscrawl.evaluation import metrics", "", True) in found
+    assert ("import corpuscrawl.html.page", "", False) in found
+    # a crawl-time module importing evaluation code for its annotations only still fails
+    edge = Edge("corpuscrawl.extract.learned.auto", "corpuscrawl.evaluation.metrics", 4,
+                typing_only=True)
+    (chain,) = offline_reaches([edge], [edge.source])
+    assert "under TYPE_CHECKING" in chain
+    # but it never runs, so it closes no import cycle
+    assert not part_cycles([edge, Edge("corpuscrawl.evaluation.metrics",
+                                       "corpuscrawl.extract.learned.auto", 9)])
+
+
+def test_a_models_fit_importing_training_code_fails_both_checks():
+    """No door: an import of training code inside a predictor's ``fit`` is a crawl-time
+    import of training code, and a cycle when training imports the predictor."""
+    inside_fit = Edge("corpuscrawl.extract.learned.auto", "corpuscrawl.learn.auto", 9,
+                      "AutoModel.fit")
+    (chain,) = offline_reaches([inside_fit], [inside_fit.source])
+    assert str(inside_fit) in chain
+    back = Edge("corpuscrawl.learn.auto", "corpuscrawl.extract.learned.auto", 3)
+    (cycle,) = part_cycles([inside_fit, back])
+    assert "corpuscrawl.extract -> corpuscrawl.learn -> corpuscrawl.extract" in cycle
+    assert "(line 9, in AutoModel.fit)" in cycle
+
+
+def test_no_crawl_time_import_of_training_code_anywhere_in_the_package():
+    """The real graph, imports inside functions included: nothing in a crawl-time room
+    imports ``corpuscrawl.learn`` or ``corpuscrawl.evaluation`` directly."""
+    crawl_time = set(crawl_time_modules())
+    direct = [str(e) for e in import_edges() if e.source in crawl_time and _offline(e.target)]
+    assert not direct, "crawl-time imports of training/evaluation code:\n" + "\n".join(direct)
+
+
+#: Calls that import a module named by a string.
+DYNAMIC_IMPORTS = ("import_module", "__import__", "load_object", "find_spec")
+
+
+def dynamic_offline_imports(source: str) -> list[tuple[int, str]]:
+    """(line, module) of each call in ``source`` that imports a training or evaluation
+    module named by a string constant (``importlib.import_module("corpuscrawl.learn.x")``,
+    ``load_object("corpuscrawl.evaluation.y:Z")``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        arg = node.args[0]
+        if (name in DYNAMIC_IMPORTS and isinstance(arg, ast.Constant)
+                and isinstance(arg.value, str) and _offline(arg.value.split(":")[0])):
+            found.append((node.lineno, arg.value))
+    return sorted(found)
+
+
+def test_no_crawl_time_module_imports_training_code_by_name():
+    assert dynamic_offline_imports(
+        "import importlib\n"
+        "def fit(self):\n"
+        "    return importlib.import_module('corpuscrawl.learn.auto').fit_auto(self)\n"
+        "x = load_object('corpuscrawl.evaluation.metrics:score')\n"
+        "y = importlib.import_module('corpuscrawl.extract.learned.auto')\n") == [
+        (3, "corpuscrawl.learn.auto"), (4, "corpuscrawl.evaluation.metrics:score")]
+    files = module_files()
+    found = [f"{m} line {line}: {target}" for m in crawl_time_modules()
+             for line, target in dynamic_offline_imports(files[m].read_text(encoding="utf-8"))]
+    assert not found, "crawl-time modules importing training/evaluation code by name:\n" + \
+        "\n".join(found)
 
 
 #: Imports the spider, loads ``auto`` and extracts a page; prints the offline modules loaded.

@@ -1,4 +1,5 @@
-"""Training ``auto`` (:class:`corpuscrawl.extract.learned.auto.AutoModel`).
+"""Training ``auto``: :class:`AutoEstimator`, the predictor
+:class:`corpuscrawl.extract.learned.auto.AutoModel` with ``fit``.
 
 Features are computed once per page; the decoding parameters (pairwise weight
 λ and decision bias) are chosen on out-of-fold decoding of every training
@@ -43,6 +44,7 @@ from corpuscrawl.extract.segment.sections import (
     THREAD_MAX_HEADINGS_DEFAULT,
     THREAD_MIN_SIGNATURES_DEFAULT,
 )
+from corpuscrawl.learn.estimator import Estimator
 from corpuscrawl.learn.folds import FOLDS_DEFAULT, cross_fit, out_of_fold
 from corpuscrawl.learn.page_check import fit_page_check
 from corpuscrawl.learn.sequence import PageRows, collect, pair_targets, sample_rows
@@ -246,10 +248,23 @@ def fit_auto(model: AutoModel, docs: Sequence[Doc], progress: Progress | None = 
     return model
 
 
+class AutoEstimator(Estimator, AutoModel):
+    """``auto`` with ``fit``: the parameters and fitted attributes of :class:`AutoModel`;
+    :meth:`predictor` gives the :class:`AutoModel` a model file holds."""
+
+    def fit(self, docs: Sequence[Doc], y: None = None,
+            progress: Progress | None = None) -> AutoEstimator:
+        """Learn from gold documents (each with its ``page`` and ``gold`` text; ``y`` is
+        unused) with :func:`fit_auto`; returns ``self``."""
+        fit_auto(self, docs, progress)
+        return self
+
+
 __all__ = [
     "BIAS_GRID_DEFAULT",
     "LAMBDA_GRID_DEFAULT",
     "PAIR_COLUMNS_DEFAULT",
+    "AutoEstimator",
     "fit_auto",
     "pair_model",
     "unary_model",

@@ -1,4 +1,6 @@
-"""Training the hybrids of Bakić's thesis (:mod:`corpuscrawl.extract.learned.hybrid`).
+"""Training the hybrids of Bakić's thesis: :class:`HybridAEstimator`,
+:class:`SegmentSVMEstimator` and :class:`HybridBEstimator`, the predictors of
+:mod:`corpuscrawl.extract.learned.hybrid` with ``fit``.
 
 Hybrid A learns which base extractor is best for a whole page: each training
 page is labelled with the base extractor whose output scores the best F1
@@ -23,11 +25,13 @@ from corpuscrawl.extract.learned.agreement import lcs_coverage
 from corpuscrawl.extract.learned.features import FEATURE_NAMES
 from corpuscrawl.extract.learned.hybrid import (
     HybridAModel,
+    HybridBModel,
     SegmentSVMModel,
     document_rows,
     segment_rows,
 )
 from corpuscrawl.extract.segment.segments import segment_page
+from corpuscrawl.learn.estimator import Estimator
 from corpuscrawl.learn.trainset import BaseOutputs, Doc, Progress, no_progress, required_base
 
 #: Seed of the deterministic segment sample.
@@ -96,7 +100,45 @@ def fit_segment_svm(model: SegmentSVMModel, docs: Sequence[Doc],
     return model
 
 
+class HybridAEstimator(Estimator, HybridAModel):
+    """Hybrid A with ``fit``: the parameters and fitted attributes of :class:`HybridAModel`."""
+
+    def fit(self, docs: Sequence[Doc], y: None = None,
+            progress: Progress | None = None) -> HybridAEstimator:
+        """Learn from gold documents (``y`` is unused) with :func:`fit_hybrid_a`; returns
+        ``self``."""
+        fit_hybrid_a(self, docs, progress)
+        return self
+
+
+class SegmentSVMEstimator(Estimator, SegmentSVMModel):
+    """The segment SVM with ``fit``: the parameters and fitted attributes of
+    :class:`SegmentSVMModel`."""
+
+    def fit(self, docs: Sequence[Doc], y: None = None,
+            progress: Progress | None = None) -> SegmentSVMEstimator:
+        """Learn from gold documents (``y`` is unused) with :func:`fit_segment_svm`; returns
+        ``self``."""
+        fit_segment_svm(self, docs, progress)
+        return self
+
+
+class HybridBEstimator(Estimator, HybridBModel):
+    """Hybrid B with ``fit``: the parameters and fitted attributes of :class:`HybridBModel`
+    (the segment SVM with agreement features)."""
+
+    def fit(self, docs: Sequence[Doc], y: None = None,
+            progress: Progress | None = None) -> HybridBEstimator:
+        """Learn from gold documents (``y`` is unused) with :func:`fit_segment_svm`; returns
+        ``self``."""
+        fit_segment_svm(self, docs, progress)
+        return self
+
+
 __all__ = [
+    "HybridAEstimator",
+    "HybridBEstimator",
+    "SegmentSVMEstimator",
     "best_extractor",
     "fit_hybrid_a",
     "fit_segment_svm",

@@ -1,4 +1,5 @@
-"""Learning the page-level check on ``auto`` (:mod:`corpuscrawl.extract.learned.page_check`).
+"""Learning the page-level check on ``auto``: :class:`PageCheckEstimator`, the predictor
+:class:`corpuscrawl.extract.learned.page_check.PageCheck` with ``fit``.
 
 The check's two step-1 thresholds are chosen on the *out-of-fold* decoding of
 the training pages (``auto``'s decoding folds, :mod:`corpuscrawl.learn.auto`):
@@ -29,6 +30,7 @@ from corpuscrawl.extract.learned.page_check import (
     words_of,
 )
 from corpuscrawl.extract.segment.cdom import Block
+from corpuscrawl.learn.estimator import Estimator
 
 #: Candidate kept shares of step 1 (``auto`` kept less than this share of the running text).
 KEEP_SHARE_GRID = (0.1, 0.25, 0.5)
@@ -44,9 +46,9 @@ def fit_page_check(blocks: Sequence[Sequence[Block]], unary_ps: Sequence[np.ndar
     """A :class:`PageCheck` of the ``robust`` extractors fitted on out-of-fold decoded
     training pages (:func:`learn_thresholds`), or None when no thresholds beat never
     replacing; and what the check does on these pages (``fit_info_``)."""
-    check = PageCheck(robust=tuple(robust)).fit(blocks, unary_ps, labels, texts, robust_texts,
-                                               golds)
-    return (check if check.fit_info_["replaced"] else None), check.fit_info_
+    check = PageCheckEstimator(robust=tuple(robust)).fit(blocks, unary_ps, labels, texts,
+                                                        robust_texts, golds)
+    return (check.predictor() if check.fit_info_["replaced"] else None), check.fit_info_
 
 
 def learn_thresholds(check: PageCheck, blocks: Sequence[Sequence[Block]],
@@ -116,4 +118,20 @@ def _lost(s: Any, robust_texts: Sequence[str], gold: str) -> bool:
                for t in robust_texts)
 
 
-__all__ = ["CONFIDENCE_GRID", "KEEP_SHARE_GRID", "fit_page_check", "learn_thresholds"]
+class PageCheckEstimator(Estimator, PageCheck):
+    """The page-level check with ``fit``: the parameters and fitted attributes of
+    :class:`PageCheck`."""
+
+    def fit(self, blocks: Sequence[Sequence[Block]], unary_ps: Sequence[np.ndarray | None],
+            labels: Sequence[Sequence[int]], texts: Sequence[str],
+            robust_texts: Sequence[Sequence[str]], golds: Sequence[str]
+            ) -> PageCheckEstimator:
+        """Learn step 1's thresholds from out-of-fold decoded training pages (per page:
+        blocks, held-out probabilities, labels, text, the robust texts and the gold) with
+        :func:`learn_thresholds`; returns ``self``."""
+        learn_thresholds(self, blocks, unary_ps, labels, texts, robust_texts, golds)
+        return self
+
+
+__all__ = ["CONFIDENCE_GRID", "KEEP_SHARE_GRID", "PageCheckEstimator", "fit_page_check",
+           "learn_thresholds"]

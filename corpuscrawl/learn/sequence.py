@@ -1,4 +1,5 @@
-"""Training ``sequence`` (:class:`corpuscrawl.extract.learned.sequence.SequenceModel`): block
+"""Training ``sequence`` (:class:`SequenceEstimator`, the predictor
+:class:`corpuscrawl.extract.learned.sequence.SequenceModel` with ``fit``): block
 labels from the gold text, the unary and pairwise MLP potentials fitted on them.
 
 Labels: a block is content when more than half of its words are matched by a
@@ -29,6 +30,7 @@ from corpuscrawl.extract.learned.sequence import (
 )
 from corpuscrawl.extract.segment.cdom import Block
 from corpuscrawl.learn.alignment import sequence_coverage
+from corpuscrawl.learn.estimator import Estimator
 from corpuscrawl.learn.trainset import BaseOutputs, Doc, Progress, no_progress
 
 
@@ -119,8 +121,22 @@ def fit_sequence(model: SequenceModel, docs: Sequence[Doc],
     return model
 
 
+class SequenceEstimator(Estimator, SequenceModel):
+    """``sequence`` with ``fit``: the parameters and fitted attributes of
+    :class:`SequenceModel`; :meth:`predictor` gives the :class:`SequenceModel` a model
+    file holds."""
+
+    def fit(self, docs: Sequence[Doc], y: None = None,
+            progress: Progress | None = None) -> SequenceEstimator:
+        """Learn from gold documents (``y`` is unused) with :func:`fit_sequence`; returns
+        ``self``."""
+        fit_sequence(self, docs, progress)
+        return self
+
+
 __all__ = [
     "PageRows",
+    "SequenceEstimator",
     "block_labels",
     "collect",
     "fit_sequence",

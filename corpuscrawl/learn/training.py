@@ -22,7 +22,11 @@ from corpuscrawl.evaluation.names import GOLD_DATASETS, LEARNED_EXTRACTORS
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import Extractor
 from corpuscrawl.extract.learned.models import LearnedModel, model_class
+from corpuscrawl.learn.auto import AutoEstimator
+from corpuscrawl.learn.estimator import estimator_class
+from corpuscrawl.learn.hybrid import HybridAEstimator, HybridBEstimator, SegmentSVMEstimator
 from corpuscrawl.learn.model_files import ModelCard, save_model, write_card
+from corpuscrawl.learn.sequence import SequenceEstimator
 from corpuscrawl.learn.trainset import Doc, documents
 
 #: Models ``corpuscrawl train all`` trains, in this order.
@@ -30,6 +34,11 @@ SHIPPED_MODELS = LEARNED_EXTRACTORS
 #: Gold-text datasets the shipped models are trained on (under the datasets root), in the
 #: order their documents were read when the shipped models were trained.
 SHIPPED_DATASETS = ("scrapinghub", *(d for d in GOLD_DATASETS if d != "scrapinghub"))
+#: The estimators of the shipped models (each found from its predictor by
+#: :func:`~corpuscrawl.learn.estimator.estimator_class`; a user's own is found the same way).
+ESTIMATORS = (AutoEstimator, SequenceEstimator, HybridAEstimator, SegmentSVMEstimator,
+              HybridBEstimator)
+
 
 def progress_bar(desc: str, enabled: bool = True) -> Callable[[Iterable[Doc]], Iterable[Doc]]:
     """A function wrapping an iterable of documents in a tqdm progress bar."""
@@ -41,10 +50,13 @@ def progress_bar(desc: str, enabled: bool = True) -> Callable[[Iterable[Doc]], I
 
 def fit_model(name: str, docs: Sequence[Doc], base_names: Sequence[str] | None,
               show_progress: bool = True, **params: Any) -> LearnedModel:
-    """Fit the model of the learned extractor ``name`` (its class from the extractor
-    registry, :func:`~corpuscrawl.extract.learned.models.model_class`) on training
-    documents, with constructor ``params``; ``base_names`` set its base extractors (or
-    votes) when it has any.
+    """Fit the model of the learned extractor ``name`` on training documents, with
+    constructor ``params``; ``base_names`` set its base extractors (or votes) when it has
+    any.  The registry gives the predictor class
+    (:func:`~corpuscrawl.extract.learned.models.model_class`), the estimator that trains
+    it is its subclass (:func:`~corpuscrawl.learn.estimator.estimator_class`); returns the
+    fitted estimator (:meth:`~corpuscrawl.learn.estimator.Estimator.predictor` gives what
+    is saved).
 
     A model is a function of its training set alone, whoever trains it (the
     ``train`` command, a cross-validation fold, a test):
@@ -60,7 +72,7 @@ def fit_model(name: str, docs: Sequence[Doc], base_names: Sequence[str] | None,
     """
     from threadpoolctl import threadpool_limits
 
-    cls = model_class(name)
+    cls = estimator_class(model_class(name))
     if base_names and cls.base_param:
         params[cls.base_param] = tuple(base_names)
     try:
@@ -125,7 +137,7 @@ def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[st
     if not train_docs:
         raise ValueError("no gold-text documents in the train split of "
                          + ", ".join(str(d) for d in dataset_dirs))
-    model = fit_model(name, train_docs, base_names, show_progress, **params)
+    model = fit_model(name, train_docs, base_names, show_progress, **params).predictor()
     trained_at = datetime.now(UTC).isoformat(timespec="seconds")
     model.meta_ = {"trained_at": trained_at, "data": [str(d) for d in dataset_dirs],
                    "train_documents": len(train_docs)}
@@ -150,5 +162,5 @@ def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[st
     return path
 
 
-__all__ = ["SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor", "card_hyperparameters",
+__all__ = ["ESTIMATORS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor", "card_hyperparameters",
            "card_notes", "fit_model", "score_rows", "train"]

@@ -40,10 +40,11 @@ shared by most of the page's blocks then no longer drags every block down.
 The shipped model uses the raw bits (the relative ones scored lower overall,
 :data:`RELATIVE_MASKS_DEFAULT`).
 
-The model is :class:`AutoModel` (a scikit-learn estimator: parameters in
-``__init__``, ``fit`` delegating to :mod:`corpuscrawl.learn.auto`, fitted
-attributes ``unary_``, ``pairwise_``, ``lambda_``, ... and the feature names
-it was fitted on); :class:`AutoExtractor` is its registry entry.  The
+The model is :class:`AutoModel`, the predictor (parameters in ``__init__``,
+fitted attributes ``unary_``, ``pairwise_``, ``lambda_``, ... and the feature
+names it was fitted on; no ``fit``: its estimator, which adds ``fit``, is
+``corpuscrawl.learn.auto.AutoEstimator``); :class:`AutoExtractor` is its
+registry entry.  The
 measurements behind each step and each default are in
 ``benchmarks/results/learned.md``.
 """
@@ -54,12 +55,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.columns import check_feature_names
 from corpuscrawl.extract.learned.forest import compile_forest
-from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel
+from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel, check_fitted
 from corpuscrawl.extract.learned.page_check import Review
 from corpuscrawl.extract.learned.sequence import (
     BLOCK_THRESHOLD_DEFAULT,
@@ -197,7 +197,7 @@ class AutoModel(LearnedModel):
     whether to learn a ``page_check``, and the decoding steps ``fallback``,
     ``comment_cut``, ``related_cut``.
 
-    Fitted attributes: ``unary_``, ``stage2_`` (None without stacking), ``pairwise_``,
+    Fitted attributes (set by ``corpuscrawl.learn.auto.fit_auto``): ``unary_``, ``stage2_`` (None without stacking), ``pairwise_``,
     ``lambda_``, ``bias_``, ``page_check_`` (a :class:`PageCheck` or None),
     ``feature_names_in_`` (the block columns, votes and headline features included),
     ``pair_columns_`` (the block columns the pairwise rows repeat),
@@ -246,16 +246,10 @@ class AutoModel(LearnedModel):
         self.comment_cut = comment_cut
         self.related_cut = related_cut
 
-    def fit(self, docs: Sequence[Any], y: None = None, progress: Any = None) -> AutoModel:
-        """Learn from gold documents (:func:`corpuscrawl.learn.auto.fit_auto`)."""
-        from corpuscrawl.learn.auto import fit_auto
-
-        return fit_auto(self, docs, progress)
-
     @property
     def potentials(self) -> Potentials:
         """The fitted models as fitted (scikit-learn's own prediction)."""
-        check_is_fitted(self)
+        check_fitted(self)
         return Potentials(self.unary_, self.stage2_, self.pairwise_)
 
     @property
@@ -269,7 +263,7 @@ class AutoModel(LearnedModel):
         robust extractors."""
         runtime = self.__dict__.get("_runtime")
         if runtime is None:
-            check_is_fitted(self)
+            check_fitted(self)
             runtime = {
                 "potentials": Potentials(
                     compile_forest(self.unary_),

@@ -22,9 +22,10 @@ whole training split is used, capped at :data:`MAX_SEGMENTS_DEFAULT` segments
 (a deterministic sample) to keep training within minutes.
 
 The models are :class:`HybridAModel`, :class:`SegmentSVMModel` and
-:class:`HybridBModel` (scikit-learn estimators whose ``fit`` delegates to
-:mod:`corpuscrawl.learn.hybrid`); the ``*Extractor`` classes are their
-registry entries.
+:class:`HybridBModel`, predictors (parameters and fitted attributes, no
+``fit``: their estimators, which add ``fit``, are in
+``corpuscrawl.learn.hybrid``); the ``*Extractor`` classes are their registry
+entries.
 """
 
 from __future__ import annotations
@@ -33,13 +34,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.agreement import lcs_coverage
 from corpuscrawl.extract.learned.columns import NamedMatrix, check_feature_names, prefixed
 from corpuscrawl.extract.learned.features import FEATURE_NAMES, html_features
-from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel
+from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel, check_fitted
 from corpuscrawl.extract.segment.segments import Segment, segment_page
 from corpuscrawl.html.page import Page
 
@@ -97,12 +97,6 @@ class HybridAModel(LearnedModel):
         self.base = base
         self.c = c
 
-    def fit(self, docs: Sequence[Any], y: None = None, progress: Any = None) -> HybridAModel:
-        """Learn from gold documents (:func:`corpuscrawl.learn.hybrid.fit_hybrid_a`)."""
-        from corpuscrawl.learn.hybrid import fit_hybrid_a
-
-        return fit_hybrid_a(self, docs, progress)
-
     def _extractors(self) -> list[Any]:
         runtime = self.__dict__.get("_runtime")
         if runtime is None:
@@ -111,7 +105,7 @@ class HybridAModel(LearnedModel):
 
     def choose(self, page: Page) -> str:
         """Name of the base extractor the selector picks for ``page``."""
-        check_is_fitted(self)
+        check_fitted(self)
         if self.svm_ is None:
             return self.base_[self.constant_]
         rows = document_rows(page)
@@ -145,12 +139,6 @@ class SegmentSVMModel(LearnedModel):
         self.threshold = threshold
         self.max_segments = max_segments
 
-    def fit(self, docs: Sequence[Any], y: None = None, progress: Any = None) -> SegmentSVMModel:
-        """Learn from gold documents (:func:`corpuscrawl.learn.hybrid.fit_segment_svm`)."""
-        from corpuscrawl.learn.hybrid import fit_segment_svm
-
-        return fit_segment_svm(self, docs, progress)
-
     def _extractors(self) -> list[Any]:
         runtime = self.__dict__.get("_runtime")
         if runtime is None:
@@ -159,7 +147,7 @@ class SegmentSVMModel(LearnedModel):
 
     def content_segments(self, page: Page) -> list[Segment]:
         """The segments the SVM classifies as content, in page order."""
-        check_is_fitted(self)
+        check_fitted(self)
         segments = segment_page(page)
         if not segments:
             return []

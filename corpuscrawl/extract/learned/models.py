@@ -1,9 +1,12 @@
 """Trained models by name: ``models/<name>.skops`` plus a card ``models/<name>.md``.
 
-A model is one estimator object with scikit-learn's shape
-(:class:`LearnedModel`: its parameters named in ``__init__``, ``fit``,
-``predict``, fitted attributes ending in ``_``), one class per learned
-extractor, saved with skops.  Loading never executes code from the file: skops
+A model file holds one predictor object (:class:`LearnedModel`, a
+scikit-learn ``BaseEstimator``: its parameters named in ``__init__``, fitted
+attributes ending in ``_``, ``extract``/``predict``), one class per learned
+extractor, saved with skops.  Predictors have no ``fit``: each one's estimator
+(the predictor subclassed with ``fit``, e.g. ``corpuscrawl.learn.auto.AutoEstimator``)
+lives in :mod:`corpuscrawl.learn`, which imports this package and is never
+imported by it, and what it saves is the predictor again.  Loading never executes code from the file: skops
 rebuilds only types it trusts by default (scikit-learn estimators, numpy
 arrays, builtins), plus the types listed in :data:`TRUSTED_EXTRA_TYPES` (our
 model classes and a few scikit-learn internals); a file that mentions any
@@ -14,9 +17,8 @@ with the command that retrains or converts it (:class:`LegacyModelError`).
 
 A model is used in a crawl through its extractor (:class:`LearnedExtractor`,
 the registry entry): it loads the model by name and calls its ``extract``.
-Fitting delegates to :mod:`corpuscrawl.learn` through an import inside
-``fit``, the one door from the crawl-time package to training code
-(``tests/test_import_graph.py`` allows no other).
+Loading and applying a model imports no training code
+(``tests/test_import_graph.py`` checks it, imports inside functions included).
 
 Models are looked up in ``CORPUSCRAWL_MODELS_DIR`` when set, then in the
 shipped models (:mod:`corpuscrawl.shipped`: the installed package's copy, or
@@ -28,13 +30,13 @@ from __future__ import annotations
 
 import logging
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 import skops.io as sio
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
+from sklearn.exceptions import NotFittedError
 
 from corpuscrawl.extract.base import ExtractorError
 from corpuscrawl.shipped import (
@@ -45,8 +47,8 @@ from corpuscrawl.shipped import (
 )
 
 logger = logging.getLogger("corpuscrawl.models")
-#: Types that skops does not trust by default but our models contain: our model classes and
-#: scikit-learn internals (histogram gradient boosting trees; the MLP's optimizer state).
+#: Types that skops does not trust by default but our models contain: our predictor classes
+#: (never their estimators of :mod:`corpuscrawl.learn`) and scikit-learn internals (histogram gradient boosting trees; the MLP's optimizer state).
 #: Nothing else is loaded.
 TRUSTED_EXTRA_TYPES = (
     "corpuscrawl.extract.learned.auto.AutoModel",
@@ -60,6 +62,8 @@ TRUSTED_EXTRA_TYPES = (
     "sklearn.neural_network._stochastic_optimizers.SGDOptimizer",
 )
 MODEL_SUFFIX = ".skops"
+#: The package of the estimators (predictors with ``fit``); a file holding one is refused.
+TRAINING_PACKAGE = "corpuscrawl.learn"
 
 
 class ModelNotFoundError(ExtractorError, FileNotFoundError):
@@ -74,17 +78,27 @@ class LegacyModelError(ModelFileError):
     """A model file holds the dict state of an earlier corpuscrawl, not a model object."""
 
 
+def check_fitted(model: Any) -> None:
+    """Raise scikit-learn's ``NotFittedError`` unless ``model`` has fitted attributes (names
+    ending in ``_``), as ``sklearn.utils.validation.check_is_fitted`` decides; that function
+    refuses an object without ``fit``, which a predictor is."""
+    fitted = [k for k in vars(model) if k.endswith("_") and not k.startswith("__")]
+    if not fitted:
+        raise NotFittedError(f"This {type(model).__name__} instance is not fitted yet: it has "
+                             "no fitted attributes; train it with `corpuscrawl train`.")
+
+
 class LearnedModel(BaseEstimator):
-    """What every learned model is: a scikit-learn estimator over pages.
+    """What every learned model is at crawl time: a fitted scikit-learn-shaped predictor
+    over pages.
 
     Subclasses name their parameters in ``__init__`` (stored unchanged, so
-    ``get_params``/``set_params``/``clone`` work), learn in ``fit(docs)`` from
-    gold documents (each with its ``page`` and ``gold`` text; ``y`` is unused,
-    the gold text travels with its page) and set fitted attributes ending in
-    ``_``; ``extract(page)`` gives a page's text and ``predict(pages)`` the
-    texts of many.  ``fit`` imports its training code from
-    :mod:`corpuscrawl.learn` inside the method, so a crawl that only loads and
-    applies models never imports it.
+    ``get_params``/``set_params``/``clone`` work) and read fitted attributes ending in
+    ``_``; ``extract(page)`` gives a page's text and ``predict(pages)`` the texts of
+    many.  There is no ``fit`` here: training is the estimator's, a subclass in
+    :mod:`corpuscrawl.learn` that adds ``fit(docs)`` (gold documents, each with its
+    ``page`` and ``gold`` text) and sets the fitted attributes; a crawl, which loads and
+    applies models, never imports it.
     """
 
     #: Registry name of the extractor the model serves (``models/<name>.skops``).
@@ -94,17 +108,13 @@ class LearnedModel(BaseEstimator):
     #: The constructor parameter ``corpuscrawl train --base`` sets (None: the model has none).
     base_param: ClassVar[str | None] = None
 
-    def fit(self, docs: Sequence[Any], y: None = None, progress: Any = None) -> LearnedModel:
-        """Learn from gold documents; returns ``self``."""
-        raise NotImplementedError
-
     def extract(self, page: Any) -> str:
         """The text the model keeps of one :class:`~corpuscrawl.html.page.Page`."""
         raise NotImplementedError
 
     def predict(self, pages: Iterable[Any]) -> list[str]:
         """The text of each page (:meth:`extract` of each)."""
-        check_is_fitted(self)
+        check_fitted(self)
         return [self.extract(page) for page in pages]
 
     def card_parameters(self) -> dict[str, Any]:
@@ -135,7 +145,7 @@ class LearnedExtractor:
         elif not isinstance(estimator, self.model_class):
             raise ModelFileError(f"{self.name} needs a {self.model_class.__name__}, "
                                  f"not a {type(estimator).__name__}")
-        check_is_fitted(estimator)
+        check_fitted(estimator)
         self.estimator = estimator
 
     def extract(self, page: Any) -> str:
@@ -195,6 +205,13 @@ def read_model_file(path: str | Path) -> Any:
         raise ModelFileError(f"refusing model file {path}: not a readable skops file ({exc})") \
             from exc
     refused = sorted(set(untrusted) - set(TRUSTED_EXTRA_TYPES))
+    training = [t for t in refused if t.startswith(TRAINING_PACKAGE + ".")]
+    if training:
+        raise ModelFileError(
+            f"refusing model file {path}: it holds training classes ({', '.join(training)}), "
+            "not the predictor a crawl loads; write models with "
+            "corpuscrawl.learn.model_files.save_model (or `corpuscrawl train`), which saves "
+            "the predictor")
     if refused:
         raise ModelFileError(
             f"refusing model file {path}: it contains types that corpuscrawl does not trust "
@@ -230,18 +247,20 @@ def load_model_file(path: str | Path, model_class: type[LearnedModel] | None = N
         raise ModelFileError(
             f"model file {path} holds a {model.name!r} model ({type(model).__name__}), not "
             f"{wanted.name!r}; train it with `corpuscrawl train {wanted.name}`")
-    check_is_fitted(model)
+    check_fitted(model)
     return model
 
 
 __all__ = [
     "MODELS_DIR_ENV",
+    "TRAINING_PACKAGE",
     "TRUSTED_EXTRA_TYPES",
     "LearnedExtractor",
     "LearnedModel",
     "LegacyModelError",
     "ModelFileError",
     "ModelNotFoundError",
+    "check_fitted",
     "find_model_path",
     "load_model",
     "load_model_file",

@@ -23,7 +23,7 @@ function that accepts or rejects):
 3. The consensus output replaces ``auto``'s text.
 
 The two thresholds of step 1 (the kept share and the model's confidence) are
-learned by :func:`corpuscrawl.learn.page_check.learn_thresholds` on the
+learned by ``corpuscrawl.learn.page_check.learn_thresholds`` on the
 *out-of-fold* decoding of the training pages (``auto``'s decoding folds: every
 page decoded by models that never saw it): the pair with the best summed F1
 over all training pages after the replacement, fewer replacements on a tie;
@@ -42,12 +42,12 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
 
 from corpuscrawl.extract.learned.block_features import (
     LONG_BLOCK_LINK_DENSITY_DEFAULT,
     LONG_BLOCK_WORDS_DEFAULT,
 )
+from corpuscrawl.extract.learned.models import check_fitted
 from corpuscrawl.extract.segment.cdom import Block
 
 #: The robust extractors the check consults (cheap classic ones; jusText, as robust but
@@ -142,7 +142,8 @@ class PageCheck(BaseEstimator):
 
     Parameters: the ``robust`` extractors consulted, the running text a page needs
     (``min_running_words``), and step 2's ``min_consensus_words`` and ``min_agreement``.
-    Fitted attributes (learned by :func:`corpuscrawl.learn.page_check.learn_thresholds` on
+    A predictor: no ``fit``; its estimator is ``corpuscrawl.learn.page_check.PageCheckEstimator``.
+    Fitted attributes (learned by ``corpuscrawl.learn.page_check.learn_thresholds`` on
     ``auto``'s out-of-fold decoding): step 1's ``keep_share_`` and ``confidence_``, and
     ``fit_info_`` (what the check does on the training pages).
     """
@@ -155,15 +156,6 @@ class PageCheck(BaseEstimator):
         self.min_running_words = min_running_words
         self.min_consensus_words = min_consensus_words
         self.min_agreement = min_agreement
-
-    def fit(self, blocks: Sequence[Sequence[Block]], unary_ps: Sequence[np.ndarray | None],
-            labels: Sequence[Sequence[int]], texts: Sequence[str],
-            robust_texts: Sequence[Sequence[str]], golds: Sequence[str]) -> PageCheck:
-        """Learn step 1's thresholds from out-of-fold decoded training pages (per page:
-        blocks, held-out probabilities, labels, text, the robust texts and the gold)."""
-        from corpuscrawl.learn.page_check import learn_thresholds
-
-        return learn_thresholds(self, blocks, unary_ps, labels, texts, robust_texts, golds)
 
     def with_extractors(self, extractors: Sequence[Any]) -> PageCheck:
         """Use these objects (each with ``extract(page)``) as the robust extractors."""
@@ -197,7 +189,7 @@ class PageCheck(BaseEstimator):
 
     def fires(self, blocks: Sequence[Block], unary_p: np.ndarray, labels: Sequence[int]) -> bool:
         """Step 1 with the learned thresholds."""
-        check_is_fitted(self)
+        check_fitted(self)
         return unsure_of_running_text(blocks, unary_p, labels, self.keep_share_,
                                       self.confidence_, self.min_running_words)
 

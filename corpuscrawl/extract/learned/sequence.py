@@ -21,8 +21,9 @@ Block labels come from aligning the page's words with the gold words
 (:func:`corpuscrawl.learn.alignment.sequence_coverage`, coverage > 0.5).  The same machinery,
 with other models and extra vote features, is reused by :mod:`.auto`.
 
-The model is :class:`SequenceModel` (a scikit-learn estimator whose ``fit``
-delegates to :mod:`corpuscrawl.learn.sequence`); :class:`SequenceExtractor`
+The model is :class:`SequenceModel`, the predictor (parameters and fitted
+attributes, no ``fit``: its estimator, which adds ``fit``, is
+``corpuscrawl.learn.sequence.SequenceEstimator``); :class:`SequenceExtractor`
 is its registry entry.
 """
 
@@ -35,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
 from corpuscrawl.extract.learned.block_features import (
     edge_features,
@@ -44,7 +44,7 @@ from corpuscrawl.extract.learned.block_features import (
     vote_features,
 )
 from corpuscrawl.extract.learned.columns import NamedMatrix, check_feature_names
-from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel
+from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel, check_fitted
 from corpuscrawl.extract.learned.title_features import headline_features
 from corpuscrawl.extract.meta.title import extract_title
 from corpuscrawl.extract.segment.cdom import Block, page_blocks
@@ -227,15 +227,9 @@ class SequenceModel(LearnedModel):
         self.alpha = alpha
         self.max_pair_rows = max_pair_rows
 
-    def fit(self, docs: Sequence[Any], y: None = None, progress: Any = None) -> SequenceModel:
-        """Learn from gold documents (:func:`corpuscrawl.learn.sequence.fit_sequence`)."""
-        from corpuscrawl.learn.sequence import fit_sequence
-
-        return fit_sequence(self, docs, progress)
-
     def page_inputs(self, page: Page) -> PageInputs:
         """The page's blocks and feature rows, checked against the names fitted on."""
-        check_is_fitted(self)
+        check_fitted(self)
         inputs = page_inputs(page)
         check_feature_names(self.feature_names_in_, inputs.unary.names, self.name)
         check_feature_names(self.pair_feature_names_, inputs.pairs.names, self.name)
