@@ -403,6 +403,38 @@ def test_no_crawl_time_module_imports_training_code_by_name():
         "\n".join(found)
 
 
+def grimp_graph(exclude_type_checking: bool = False):
+    """The package's import graph as grimp (import-linter's engine) builds it."""
+    import grimp
+
+    return grimp.build_graph(ROOT, exclude_type_checking_imports=exclude_type_checking,
+                             cache_dir=None)
+
+
+def test_grimp_finds_no_crawl_time_import_of_training_code_and_no_cycle():
+    """An external import-graph tool agrees: grimp reads imports inside functions too."""
+    graph = grimp_graph()
+    for room in ("corpuscrawl.extract", "corpuscrawl.html", "corpuscrawl.spiders",
+                 "corpuscrawl.browse", "corpuscrawl.boilerplate", "corpuscrawl.crawlstate",
+                 "corpuscrawl.cluster", "corpuscrawl.net", "corpuscrawl.archive"):
+        for offline in OFFLINE_PACKAGES:
+            chains = graph.find_shortest_chains(importer=room, imported=offline)
+            assert not chains, f"grimp: {room} imports {offline}: {sorted(chains)}"
+    crawl_time = crawl_time_modules()
+    reaching = {m: sorted(u for u in graph.find_upstream_modules(m) if _offline(u))
+                for m in crawl_time if m in graph.modules}
+    assert not {m: u for m, u in reaching.items() if u}
+    # every import grimp sees, the reader of this module sees (it adds parent packages)
+    ours = {(e.source, e.target) for e in import_edges()}
+    theirs = {(a, b) for a in graph.modules for b in graph.find_modules_directly_imported_by(a)
+              if b != ROOT}
+    assert theirs - ours == set()
+    run_time = grimp_graph(exclude_type_checking=True)
+    edges = [Edge(a, b, 0) for a in run_time.modules
+             for b in run_time.find_modules_directly_imported_by(a)]
+    assert not part_cycles(edges)
+
+
 #: Imports the spider, loads ``auto`` and extracts a page; prints the offline modules loaded.
 CRAWL_TIME_SCRIPT = """
 import json, sys
