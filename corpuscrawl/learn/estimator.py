@@ -11,7 +11,8 @@ attributes ending in ``_``; the parameters are the predictor's, so
 
     class AutoEstimator(Estimator, AutoModel):
         def fit(self, docs, y=None, progress=None):
-            return fit_auto(self, docs, progress)
+            fit_auto(self, docs, progress)  # sets unary_, pairwise_, lambda_, ...
+            return self
 
 What is saved is always the predictor (:meth:`Estimator.predictor`, which
 :func:`corpuscrawl.learn.model_files.save_model` applies), so loading a model

@@ -44,8 +44,7 @@ The model is :class:`AutoModel`, the predictor (parameters in ``__init__``,
 fitted attributes ``unary_``, ``pairwise_``, ``lambda_``, ... and the feature
 names it was fitted on; no ``fit``: its estimator, which adds ``fit``, is
 ``corpuscrawl.learn.auto.AutoEstimator``); :class:`AutoExtractor` is its
-registry entry.  The
-measurements behind each step and each default are in
+registry entry.  The measurements behind each step and each default are in
 ``benchmarks/results/learned.md``.
 """
 
@@ -197,8 +196,8 @@ class AutoModel(LearnedModel):
     whether to learn a ``page_check``, and the decoding steps ``fallback``,
     ``comment_cut``, ``related_cut``.
 
-    Fitted attributes (set by ``corpuscrawl.learn.auto.fit_auto``): ``unary_``, ``stage2_`` (None without stacking), ``pairwise_``,
-    ``lambda_``, ``bias_``, ``page_check_`` (a :class:`PageCheck` or None),
+    Fitted attributes (set by ``corpuscrawl.learn.auto.fit_auto``): ``unary_``, ``stage2_``
+    (None without stacking), ``pairwise_``, ``lambda_``, ``bias_``, ``page_check_`` (a :class:`PageCheck` or None),
     ``feature_names_in_`` (the block columns, votes and headline features included),
     ``pair_columns_`` (the block columns the pairwise rows repeat),
     ``pair_feature_names_``, ``label_counts_`` and ``fit_info_`` (what fitting chose and

@@ -3,10 +3,11 @@
 A model file holds one predictor object (:class:`LearnedModel`, a
 scikit-learn ``BaseEstimator``: its parameters named in ``__init__``, fitted
 attributes ending in ``_``, ``extract``/``predict``), one class per learned
-extractor, saved with skops.  Predictors have no ``fit``: each one's estimator
-(the predictor subclassed with ``fit``, e.g. ``corpuscrawl.learn.auto.AutoEstimator``)
-lives in :mod:`corpuscrawl.learn`, which imports this package and is never
-imported by it, and what it saves is the predictor again.  Loading never executes code from the file: skops
+extractor, saved with skops.  Predictors have no ``fit``: each one's
+estimator (the predictor subclassed with ``fit``, e.g.
+``corpuscrawl.learn.auto.AutoEstimator``) lives in :mod:`corpuscrawl.learn`,
+which imports this package and is never imported by it, and what it saves is
+the predictor again.  Loading never executes code from the file: skops
 rebuilds only types it trusts by default (scikit-learn estimators, numpy
 arrays, builtins), plus the types listed in :data:`TRUSTED_EXTRA_TYPES` (our
 model classes and a few scikit-learn internals); a file that mentions any
@@ -48,8 +49,8 @@ from corpuscrawl.shipped import (
 
 logger = logging.getLogger("corpuscrawl.models")
 #: Types that skops does not trust by default but our models contain: our predictor classes
-#: (never their estimators of :mod:`corpuscrawl.learn`) and scikit-learn internals (histogram gradient boosting trees; the MLP's optimizer state).
-#: Nothing else is loaded.
+#: (never their estimators of :mod:`corpuscrawl.learn`) and scikit-learn internals
+#: (histogram gradient boosting trees; the MLP's optimizer state).  Nothing else is loaded.
 TRUSTED_EXTRA_TYPES = (
     "corpuscrawl.extract.learned.auto.AutoModel",
     "corpuscrawl.extract.learned.hybrid.HybridAModel",

@@ -142,7 +142,7 @@ class PageCheck(BaseEstimator):
 
     Parameters: the ``robust`` extractors consulted, the running text a page needs
     (``min_running_words``), and step 2's ``min_consensus_words`` and ``min_agreement``.
-    A predictor: no ``fit``; its estimator is ``corpuscrawl.learn.page_check.PageCheckEstimator``.
+    A predictor, no ``fit`` (its estimator: ``corpuscrawl.learn.page_check.PageCheckEstimator``).
     Fitted attributes (learned by ``corpuscrawl.learn.page_check.learn_thresholds`` on
     ``auto``'s out-of-fold decoding): step 1's ``keep_share_`` and ``confidence_``, and
     ``fit_info_`` (what the check does on the training pages).
