@@ -174,3 +174,14 @@ def test_estimator_class_finds_a_users_estimator_and_explains_a_missing_one():
         estimator_class(OwnModel)
     with pytest.raises(TypeError, match="extends no predictor"):
         type("Loose", (Estimator,), {})
+
+
+def test_train_saves_and_describes_the_predictor(tinyset, tmp_path):
+    from corpuscrawl.learn.training import train
+
+    path = train("segment-svm", [tinyset], models_dir=tmp_path, show_progress=False)
+    assert "corpuscrawl.learn" not in schema_of(path)
+    assert type(load_model("segment-svm", SegmentSVMModel, tmp_path)) is SegmentSVMModel
+    card = (tmp_path / "segment-svm.md").read_text(encoding="utf-8")
+    assert card.startswith("# Model card: `segment-svm` (SegmentSVMModel)")
+    assert "| tinyset |" in card  # scored on the test split, as saved
