@@ -82,7 +82,8 @@ def estimator_class(predictor: type[Any]) -> type[Any]:
     while pending:
         cls = pending.pop()
         pending.extend(cls.__subclasses__())
-        if cls.predictor_class is predictor and cls not in found:
+        # a class whose definition failed (no predictor among its bases) has none
+        if getattr(cls, "predictor_class", None) is predictor and cls not in found:
             found.append(cls)
     direct = [cls for cls in found if predictor in cls.__bases__] or found
     if len(direct) == 1:
