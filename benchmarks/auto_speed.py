@@ -24,7 +24,7 @@ from corpuscrawl.evaluation.datasets import datasets_root
 from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.learned.auto import AutoExtractor
+from corpuscrawl.extract.learned.auto import AutoExtractor, AutoModel
 from corpuscrawl.extract.learned.models import load_model_file
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.trainset import documents
@@ -37,11 +37,12 @@ def stage_times(extractor: AutoExtractor, pages: list[tuple[str, str]]) -> Count
     from corpuscrawl.extract.learned import block_features as bf
     from corpuscrawl.extract.learned import sequence as sq
     from corpuscrawl.extract.learned.auto import decoded_labels, page_probabilities
-    from corpuscrawl.extract.learned.title_features import title_matrix
+    from corpuscrawl.extract.learned.title_features import headline_features
     from corpuscrawl.extract.meta.title import extract_title
     from corpuscrawl.extract.segment.cdom import page_blocks
 
-    state = extractor._predicting
+    model = extractor.estimator
+    potentials = model.compiled_potentials
     out: Counter[str] = Counter()
 
     def timed(name, fn, *args):
@@ -50,27 +51,25 @@ def stage_times(extractor: AutoExtractor, pages: list[tuple[str, str]]) -> Count
         out[name] += time.process_time() - t0
         return result
 
-    import numpy as np
-
     for html, url in pages:
         page = timed("parse", Page.from_html, html, url)
         blocks = timed("blocks (collapsed DOM)", page_blocks, page)
         stop = timed("stoplist", sq.page_stopwords, blocks)
-        unary = timed("block features", bf.unary_matrix, blocks, stop,
-                      state.get("relative_masks", False))
-        title = timed("headline features", extract_title, page)
-        unary = np.hstack([unary, timed("headline features", title_matrix, blocks, title)])
-        pairs = np.zeros((0, 0))
-        if state["lambda"] != 0:
-            edges = timed("edge features", bf.edge_matrix, blocks)
-            pairs = timed("edge features", bf.pair_matrix, unary, edges,
-                          state.get("pair_columns"))
+        unary = timed("block features", bf.unary_features, blocks, stop, model.relative_masks)
+        if model.title_features:
+            title = timed("headline features", extract_title, page)
+            unary = unary.hstack(timed("headline features", headline_features, blocks, title))
+        pairs = sq.NO_PAIRS
+        if model.lambda_ != 0:
+            edges = timed("edge features", bf.edge_features, blocks)
+            pairs = timed("edge features", bf.pair_features, unary, edges, model.pair_columns_)
         if not blocks:
             continue
         inputs = sq.PageInputs(blocks, unary, pairs)
-        unary_p, pair_p = timed("forest + pairwise model", page_probabilities, state, inputs)
-        timed("decoding and cuts", decoded_labels, blocks, unary_p, pair_p, state["lambda"],
-              state["bias"])
+        unary_p, pair_p = timed("forest + pairwise model", page_probabilities, potentials,
+                                inputs, model.lambda_)
+        timed("decoding and cuts", decoded_labels, blocks, unary_p, pair_p, model.lambda_,
+              model.bias_)
     return out
 
 
@@ -91,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     extractors = {"auto": get_extractor("auto")}
     for spec in args.auto_model:
         label, _, path = spec.partition("=")
-        extractors[label] = AutoExtractor(state=load_model_file(path, "auto"))
+        extractors[label] = AutoExtractor(estimator=load_model_file(path, AutoModel))
     for label, ex in extractors.items():
         methods[label] = (lambda e: lambda h, u: e.extract(Page.from_html(h, u)))(ex)
     peers, notes = available_peers(["trafilatura", REFERENCE])

@@ -46,7 +46,15 @@ from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, COMPARED, GOLD_DATASETS, PEERS
 from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
-from corpuscrawl.extract.learned.models import load_model
+from corpuscrawl.extract.learned.models import (
+    LearnedModel,
+    LegacyModelError,
+    find_model_path,
+    load_model,
+    model_class,
+    read_model_file,
+)
+from corpuscrawl.learn.convert import convert_state
 from corpuscrawl.learn.model_files import save_model
 from corpuscrawl.learn.training import build_extractor, fit_model
 from corpuscrawl.learn.trainset import (
@@ -66,22 +74,27 @@ FOLDS_DEFAULT = 5
 
 
 def fold_model(name: str, fold: int, folds: int, train: Sequence[Doc],
-               directory: Path) -> dict[str, Any]:
+               directory: Path) -> LearnedModel:
     """Model ``name`` trained on ``train`` (the documents outside ``fold``), cached as
     ``<name>-fold<k>of<n>-<documents>docs.skops`` under ``directory`` (a model file fitted
     on the same documents by the same code, e.g. the shipped model for fold 0 of 5, may be
     put there)."""
     cached = f"{name}-fold{fold}of{folds}-{len(train)}docs"
     try:
-        return load_model(cached, name, directory)
+        return load_model(cached, model_class(name), directory)
+    except LegacyModelError:  # a fold model cached by an earlier version: same estimators
+        path = find_model_path(cached, directory)
+        model = convert_state(read_model_file(path), path)
+        save_model(cached, model, directory)
+        return model
     except FileNotFoundError:
         pass
     t0 = time.monotonic()
-    state = fit_model(name, train, None, show_progress=True)
+    model = fit_model(name, train, None, show_progress=True).predictor()
     print(f"{name} fold {fold}: trained on {len(train)} documents in "
           f"{time.monotonic() - t0:.0f} s", file=sys.stderr)
-    save_model(cached, state, directory)
-    return state
+    save_model(cached, model, directory)
+    return model
 
 
 def main(argv: list[str] | None = None) -> int:

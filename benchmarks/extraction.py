@@ -8,11 +8,12 @@ Same documents and same scorer (:mod:`corpuscrawl.evaluation`) for everyone:
 summed word-LCS precision/recall/F1, per-document mean F1, and documents per
 second, all measured in one process in one run.
 
-Fairness of the timing: each page is decoded once (not timed) and parsed once
-into a :class:`~corpuscrawl.html.page.Page`; the parse time is **added to every
-corpuscrawl extractor's time**, and the Page's cached derived trees are
-dropped before each extractor, so each pays what it would pay standalone.
-Peers get the decoded HTML string and do their own parsing (timed).
+Fairness of the timing: each page is decoded once (not timed); every method gets
+the decoded HTML string and parses it itself (timed): a corpuscrawl extractor
+through :meth:`~corpuscrawl.html.page.Page.from_html`, a peer its own way.  The run
+loop, the timed call and the scoring are :mod:`corpuscrawl.evaluation`'s
+(:func:`~corpuscrawl.evaluation.methods.run_dataset`,
+:func:`~corpuscrawl.evaluation.scoring.evaluate_texts`).
 
 Extractors are discovered from the registry at run time; those that cannot be
 built without options (``template``, trained models not present) are skipped
@@ -31,23 +32,18 @@ import shlex
 import statistics
 import sys
 import time
-from collections import Counter, defaultdict
 from datetime import UTC, datetime
-from functools import cached_property
 from pathlib import Path
-
-from tqdm import tqdm
 
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root, list_datasets, split
 from corpuscrawl.evaluation.lcs import lcs_length, levenshtein
 from corpuscrawl.evaluation.lost import LostArticles, format_lost
-from corpuscrawl.evaluation.peers import Peer, available_peers
+from corpuscrawl.evaluation.methods import extractor_method, run_dataset
+from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
 from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_texts, scored_ids
 from corpuscrawl.evaluation.snippets import SnippetSummary
 from corpuscrawl.evaluation.tables import lost_by_method, markdown_table, write_keeping_notes
-from corpuscrawl.extract.base import Extractor
-from corpuscrawl.html.page import Page
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "extraction.md"
 NOTES_MARKER = "<!-- notes: everything below this line is kept when the file is regenerated -->"
@@ -87,57 +83,6 @@ def measure_scorer_speed(repeats: int = 3) -> tuple[float, float]:
         levenshtein(a, b)
         lev_times.append(time.perf_counter() - t)
     return statistics.median(lcs_times), statistics.median(lev_times)
-
-
-def _drop_cached(page: Page) -> None:
-    """Forget every cached_property value so the next extractor pays for it again."""
-    for klass in type(page).__mro__:
-        for attr, value in vars(klass).items():
-            if isinstance(value, cached_property):
-                page.__dict__.pop(attr, None)
-
-
-class Run:
-    """Texts, timings and failure counts of every method on one dataset."""
-
-    def __init__(self) -> None:
-        self.texts: dict[str, dict[str, str | None]] = defaultdict(dict)
-        self.seconds: dict[str, float] = defaultdict(float)
-        self.failures: Counter[str] = Counter()
-
-
-def run_dataset(ds: Dataset, ids: list[str], extractors: list[Extractor],
-                peers: list[Peer]) -> Run:
-    """Run every extractor and peer on every document of ``ids``."""
-    run = Run()
-    urls = ds.urls
-    for doc in tqdm(ids, desc=ds.name, unit="page", dynamic_ncols=True):
-        html = ds.load_page(doc).html  # decoding: common to everyone, not timed
-        url = urls.get(doc, "")
-        t = time.perf_counter()
-        page = Page.from_html(html, url=url)
-        parse_seconds = time.perf_counter() - t
-        for ex in extractors:
-            name = method_name(ex)
-            _drop_cached(page)
-            t = time.perf_counter()
-            try:
-                text: str | None = ex.extract(page)
-            except Exception:
-                text = None
-                run.failures[name] += 1
-            run.seconds[name] += time.perf_counter() - t + parse_seconds
-            run.texts[name][doc] = text
-        for peer in peers:
-            t = time.perf_counter()
-            try:
-                text = peer.extract(html, url)
-            except Exception:
-                text = None
-                run.failures[peer.name] += 1
-            run.seconds[peer.name] += time.perf_counter() - t
-            run.texts[peer.name][doc] = text
-    return run
 
 
 def choose_ids(ds: Dataset, part: str, limit: int | None) -> list[str]:
@@ -270,11 +215,13 @@ def main(argv: list[str] | None = None) -> int:
     evaluations: list[MethodEvaluation] = []
     seconds: dict[tuple[str, str], float] = {}
     failures: dict[tuple[str, str], int] = {}
-    methods = [method_name(ex) for ex in extractors] + [p.name for p in peers]
+    runs = {method_name(ex): extractor_method(ex) for ex in extractors}
+    runs.update({p.name: p.extract for p in peers})
+    methods = list(runs)
     started = time.time()
     for ds in datasets:
         ids = choose_ids(ds, args.split, args.limit)
-        run = run_dataset(ds, ids, extractors, peers)
+        run = run_dataset(ds, ids, runs)
         for m in methods:
             evaluations.append(evaluate_texts(ds, m, run.texts[m], ids=ids, ascii_only=args.ascii))
             seconds[ds.name, m] = run.seconds[m]

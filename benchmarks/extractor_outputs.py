@@ -11,6 +11,10 @@ sum of per-page minima over 5 runs), to compare two checkouts the same way.
 
 ``PAGES`` are HTML files or directories (``*.html``/``*.html.gz``, searched
 recursively); ``--sample N`` takes every k-th file so that about N are used.
+``--split test DATASET_DIRS...`` instead takes the test part of the project's
+split of gold-text datasets (:func:`corpuscrawl.evaluation.datasets.split`), each
+page parsed as the evaluation parses it (its manifest URL); the output also gives
+one SHA-1 per extractor over all its outputs in key order.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 SUFFIXES = (".html", ".htm", ".html.gz")
 
@@ -39,15 +44,31 @@ def page_files(paths: list[str], sample: int) -> list[tuple[Path, str]]:
     return files
 
 
-def fingerprints(files: list[tuple[Path, str]], extractors: list[str]) -> dict[str, str]:
-    """``"extractor file" -> sha1`` of each output (or of the error's type)."""
+def split_pages(dataset_dirs: list[str], part: str) -> list[tuple[Any, str]]:
+    """(page loader, ``dataset/id``) of the ``part`` (train or test) of gold-text datasets."""
+    from corpuscrawl.evaluation.datasets import Dataset, split
+
+    out: list[tuple[Any, str]] = []
+    for d in dataset_dirs:
+        ds = Dataset(Path(d))
+        if not ds.has_gold:
+            continue
+        ids = [i for i in ds.ids() if ds.gold_path(i).is_file()]
+        chosen = dict(zip(("train", "test"), split(ids), strict=True))[part]
+        out += [(lambda ds=ds, i=i: ds.load_page(i), f"{ds.name}/{i}") for i in chosen]
+    return out
+
+
+def fingerprints(files: list[tuple[Any, str]], extractors: list[str]) -> dict[str, str]:
+    """``"extractor file" -> sha1`` of each output (or of the error's type); ``files`` are
+    (path, key) or (page loader, key)."""
     from corpuscrawl.extract import get_extractor
     from corpuscrawl.html.page import Page
 
     built = {name: get_extractor(name) for name in extractors}
     out: dict[str, str] = {}
     for f, key in files:
-        page = Page.from_file(f, url="http://example.com/" + f.name)
+        page = f() if callable(f) else Page.from_file(f, url="http://example.com/" + f.name)
         for name, extractor in built.items():
             try:
                 text = extractor.extract(page)
@@ -55,6 +76,15 @@ def fingerprints(files: list[tuple[Path, str]], extractors: list[str]) -> dict[s
                 text = f"<error {type(exc).__name__}>"
             out[f"{name} {key}"] = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
     return out
+
+
+def totals(result: dict[str, str]) -> dict[str, tuple[int, str]]:
+    """Per extractor: its number of outputs and one SHA-1 over them in key order."""
+    per: dict[str, list[str]] = {}
+    for key in sorted(result):
+        per.setdefault(key.split(" ", 1)[0], []).append(result[key])
+    return {name: (len(v), hashlib.sha1("".join(v).encode()).hexdigest())
+            for name, v in sorted(per.items())}
 
 
 def page_cost(files: list[tuple[Path, str]], runs: int = 5) -> float:
@@ -84,6 +114,8 @@ def main() -> None:
     ap.add_argument("--extractors", default="")
     ap.add_argument("--compare", nargs=2)
     ap.add_argument("--page-cost", action="store_true")
+    ap.add_argument("--split", choices=("train", "test"),
+                    help="PATHS are gold-text dataset directories; use this part of their split")
     args = ap.parse_args()
     if args.page_cost:
         files = page_files(args.paths, args.sample)
@@ -93,6 +125,8 @@ def main() -> None:
         a, b = (json.loads(Path(x).read_text()) for x in args.compare)
         differ = sorted(k for k in a if a.get(k) != b.get(k))
         print(f"{len(a)} outputs compared, {len(differ)} differ")
+        for name, (count, digest) in totals(b).items():
+            print(f"{name}: {count} outputs, SHA-1 over them {digest}")
         for k in differ:
             print("  ", k)
         return
@@ -100,9 +134,13 @@ def main() -> None:
 
     extractors = [e for e in (args.extractors.split(",") if args.extractors else names())
                   if e != "template"]
-    result = fingerprints(page_files(args.paths, args.sample), extractors)
+    files = (split_pages(args.paths, args.split) if args.split
+             else page_files(args.paths, args.sample))
+    result = fingerprints(files, extractors)
     Path(args.out).write_text(json.dumps(result, indent=0, sort_keys=True))
     print(f"{len(result)} outputs written to {args.out}")
+    for name, (count, digest) in totals(result).items():
+        print(f"{name}: {count} outputs, SHA-1 over them {digest}")
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ from corpuscrawl.evaluation.snippets import (
 )
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.learned.auto import AutoExtractor
+from corpuscrawl.extract.learned.auto import AutoExtractor, AutoModel
 from corpuscrawl.extract.learned.models import load_model_file
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.trainset import documents
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         label, _, path = spec.partition("=")
         if not label or not path:
             parser.error(f"--auto-model wants LABEL=FILE, got {spec!r}")
-        extractor = AutoExtractor(state=load_model_file(path, "auto"))
+        extractor = AutoExtractor(estimator=load_model_file(path, AutoModel))
         methods[label] = (lambda ex: lambda html, url: ex.extract(Page.from_html(html, url)))(
             extractor)
     scores: dict[str, dict[str, list[Score]]] = {m: {} for m in methods}

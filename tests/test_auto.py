@@ -9,7 +9,13 @@ import pytest
 from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.extract.learned.auto import AutoExtractor, decoded_labels, fallback_region
+from corpuscrawl.extract.learned.auto import (
+    AutoExtractor,
+    AutoModel,
+    Potentials,
+    decoded_labels,
+    fallback_region,
+)
 from corpuscrawl.extract.learned.block_features import UNARY_FEATURE_NAMES
 from corpuscrawl.extract.learned.models import load_model
 from corpuscrawl.extract.learned.stacking import CONTEXT_FEATURE_NAMES, context_matrix
@@ -19,6 +25,7 @@ from corpuscrawl.extract.segment.sections import cut_comments, cut_related
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.auto import _held_out_probabilities
 from corpuscrawl.learn.folds import out_of_fold
+from corpuscrawl.learn.sequence import PageRows
 from corpuscrawl.learn.training import train
 from corpuscrawl.learn.trainset import documents
 
@@ -163,9 +170,10 @@ def test_decoding_is_chosen_on_pages_the_scoring_fit_did_not_see():
 
     def fit(indices):
         fits.append(set(indices))
-        return {"unary": Unary(fits[-1]), "stage2": None, "pairwise": Pairwise()}
+        return Potentials(Unary(fits[-1]), None, Pairwise())
 
-    held = _held_out_probabilities(keys, xs, ys, ps, blocks, 3, fit)
+    rows = PageRows(xs, ys, ps, [], ("i",), ("p0", "p1", "p2"))
+    held = _held_out_probabilities(keys, rows, blocks, 3, fit)
     assert len(fits) == 3 and all(p is not None for p in held)
     assert all(len(up) == 2 and pp.shape == (1, 4) for up, pp in held)
     assert set().union(*fits) == set(range(12))
@@ -177,11 +185,12 @@ def test_train_save_load_predict_round_trip(data_dir, tmp_path, stacking):
     options = {"stacking": True} if stacking else {}  # the default is one stage
     train("auto", [tinyset], models_dir=tmp_path / "m", show_progress=False, max_iter=20,
           **options)
-    state = load_model("auto", "auto", tmp_path / "m")
-    assert state["votes"] == [] and 0.0 <= state["lambda"] <= 1.0
-    assert (state["stage2"] is not None) == stacking == state["params"]["stacking"]
-    assert 0.0 < state["params"]["out_of_fold_f1"] <= 1.0
-    in_memory = AutoExtractor(state=state)
+    model = load_model("auto", AutoModel, tmp_path / "m")
+    assert model.votes_ == () and 0.0 <= model.lambda_ <= 1.0
+    assert (model.stage2_ is not None) == stacking == model.stacking
+    assert 0.0 < model.fit_info_["out_of_fold_f1"] <= 1.0
+    assert model.feature_names_in_ == UNARY_FEATURE_NAMES + TITLE_FEATURE_NAMES
+    in_memory = AutoExtractor(estimator=model)
     loaded = AutoExtractor(models_dir=tmp_path / "m")
     for doc in documents([tinyset], "test"):
         text = loaded.extract(doc.page)
@@ -196,9 +205,11 @@ def test_votes_add_one_column_per_base_extractor(data_dir, tmp_path):
     train("auto", [tinyset], base_names=["bte"], models_dir=tmp_path, show_progress=False,
           max_iter=10, decoding_folds=0)
     extractor = AutoExtractor(models_dir=tmp_path)
-    assert extractor.state["votes"] == ["bte"]
-    assert extractor.state["unary"].n_features_in_ == (
+    assert extractor.estimator.votes_ == ("bte",)
+    assert extractor.estimator.unary_.n_features_in_ == (
         len(UNARY_FEATURE_NAMES) + 1 + len(TITLE_FEATURE_NAMES))
+    assert extractor.estimator.feature_names_in_ == (
+        UNARY_FEATURE_NAMES + ("vote_bte",) + TITLE_FEATURE_NAMES)
     doc = documents([tinyset], "test")[0]
     assert extractor.extract(doc.page)
 
@@ -208,8 +219,8 @@ def test_headline_features_can_be_left_out(data_dir, tmp_path):
     train("auto", [tinyset], models_dir=tmp_path, show_progress=False, max_iter=10,
           decoding_folds=0, title_features=False)
     extractor = AutoExtractor(models_dir=tmp_path)
-    assert extractor.state["title_features"] is False
-    assert extractor.state["unary"].n_features_in_ == len(UNARY_FEATURE_NAMES)
+    assert extractor.estimator.title_features is False
+    assert extractor.estimator.unary_.n_features_in_ == len(UNARY_FEATURE_NAMES)
     assert extractor.extract(documents([tinyset], "test")[0].page)
 
 

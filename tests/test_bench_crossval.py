@@ -42,3 +42,22 @@ def test_every_document_is_scored_once_by_a_model_that_did_not_train_on_it(
 def test_a_single_fold_is_refused(bench) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(SystemExit):
         bench.main(["--folds", "1"])
+
+
+def test_a_fold_model_cached_by_an_earlier_version_is_converted_not_retrained(
+        bench, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+    import skops.io as sio
+    from sklearn.svm import SVC
+
+    from corpuscrawl.extract.learned.features import FEATURE_NAMES
+    from corpuscrawl.extract.learned.hybrid import HybridAModel
+
+    rng = np.random.default_rng(0)
+    svm = SVC().fit(rng.random((10, len(FEATURE_NAMES))), [0, 1] * 5)
+    sio.dump({"kind": "hybrid-a", "base": ["bte", "readability"], "svm": svm, "constant": 0,
+              "params": {"C": 1.0}}, tmp_path / "hybrid-a-fold0of5-3docs.skops")
+    model = bench.fold_model("hybrid-a", 0, 5, [object()] * 3, tmp_path)
+    assert isinstance(model, HybridAModel) and model.base_ == ("bte", "readability")
+    again = bench.fold_model("hybrid-a", 0, 5, [object()] * 3, tmp_path)  # now a model file
+    assert isinstance(again, HybridAModel)

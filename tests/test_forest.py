@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-from corpuscrawl.extract.learned.auto import AutoExtractor, decode
+from corpuscrawl.extract.learned.auto import AutoExtractor
 from corpuscrawl.extract.learned.forest import CompiledForest, compile_forest
-from corpuscrawl.extract.learned.sequence import page_inputs
 from corpuscrawl.learn.training import train
 from corpuscrawl.learn.trainset import documents
 
@@ -47,12 +46,13 @@ def test_auto_extractor_labels_match_the_uncompiled_models(data_dir, tmp_path):
     tinyset = data_dir / "learned" / "tinyset"
     train("auto", [tinyset], models_dir=tmp_path, show_progress=False, max_iter=20,
           stacking=True, decoding_folds=0)  # both stages compiled
-    extractor = AutoExtractor(models_dir=tmp_path)
-    assert isinstance(extractor._predicting["unary"], CompiledForest)
-    assert isinstance(extractor._predicting["stage2"], CompiledForest)
+    model = AutoExtractor(models_dir=tmp_path).estimator
+    compiled = model.compiled_potentials
+    assert isinstance(compiled.unary, CompiledForest)
+    assert isinstance(compiled.stage2, CompiledForest)
     for doc in documents([tinyset], "train") + documents([tinyset], "test"):
-        inputs = page_inputs(doc.page, (), extractor.state["pair_columns"], True)
-        assert decode(extractor._predicting, inputs) == decode(extractor.state, inputs)
+        inputs = model.page_inputs(doc.page)
+        assert model.decode(inputs)[1] == model.decode(inputs, model.potentials)[1]
 
 
 def test_models_it_does_not_cover_are_used_as_they_are():

@@ -44,9 +44,10 @@ def test_the_shipped_auto_model_has_the_layout() -> None:
     from corpuscrawl.extract.learned.auto import AutoExtractor
 
     try:
-        state = AutoExtractor().state
+        model = AutoExtractor().estimator
     except FileNotFoundError as exc:  # the shipped model is part of the repository
         pytest.fail(f"shipped auto model missing: {exc}")
-    for key in ("unary", "stage2"):
-        if isinstance(state.get(key), HistGradientBoostingClassifier):
-            check_layout(state[key])
+    assert isinstance(model.unary_, HistGradientBoostingClassifier)
+    for tree_model in (model.unary_, model.stage2_):
+        if isinstance(tree_model, HistGradientBoostingClassifier):
+            check_layout(tree_model)

@@ -40,10 +40,13 @@ def test_best_extractor_is_the_best_f1_and_the_first_on_ties():
 
 def test_segment_rows_add_one_lcs_coverage_per_output(data_dir):
     segments = segment_page(Page.from_file(data_dir / "learned" / "segments.html"))
-    rows = segment_rows(segments, ["A quoted box", "nothing"])
-    assert rows.shape == (len(segments), 39)
-    assert rows[2, 37] == 1.0 and rows[2, 38] == 0.0
-    assert segment_rows(segments, None).shape == (len(segments), 37)
+    rows = segment_rows(segments, ["A quoted box", "nothing"], ["bte", "justext"])
+    assert rows.values.shape == (len(segments), 39)
+    assert rows.names[-2:] == ("lcs_bte", "lcs_justext")
+    assert rows.values[2, 37] == 1.0 and rows.values[2, 38] == 0.0
+    assert segment_rows(segments, None).values.shape == (len(segments), 37)
+    with pytest.raises(ValueError, match="base outputs"):
+        segment_rows(segments, ["A quoted box"], ["bte", "justext"])
 
 
 def test_hybrid_a_round_trip_picks_a_base_extractor(tinyset, tmp_path):
@@ -62,7 +65,7 @@ def test_segment_classifiers_round_trip(name, cls, tinyset, tmp_path):
     train(name, [tinyset], base_names=["bte", "justext"], models_dir=tmp_path,
           show_progress=False)
     extractor = cls(models_dir=tmp_path)
-    assert extractor.base == (["bte", "justext"] if name == "hybrid-b" else [])
+    assert extractor.estimator.base_ == (("bte", "justext") if name == "hybrid-b" else ())
     for doc in documents([tinyset], "test"):
         text = extractor.extract(doc.page)
         assert score(text, doc.gold).f1 > 0.9

@@ -46,10 +46,12 @@ class Fixed:
         return self.text
 
 
-def check_state() -> dict:
-    return {"robust": ["a", "b", "c"], "keep_share": 0.5, "confidence": 0.5,
-            "min_running_words": 100, "min_consensus_words": 50,
-            "min_agreement": MIN_AGREEMENT_DEFAULT}
+def fitted_check(extractors) -> PageCheck:
+    """A check of three robust extractors "a", "b", "c" with thresholds 0.5 and 0.5."""
+    check = PageCheck(robust=("a", "b", "c"), min_running_words=100, min_consensus_words=50,
+                      min_agreement=MIN_AGREEMENT_DEFAULT)
+    check.keep_share_, check.confidence_ = 0.5, 0.5
+    return check.with_extractors(extractors)
 
 
 def test_word_overlaps() -> None:
@@ -86,17 +88,17 @@ def test_cascade_replaces_a_lost_article_by_the_consensus() -> None:
     blocks = page_blocks(page)
     article = "\n".join(ARTICLE)
     low = np.full(len(blocks), 0.02)
-    check = PageCheck(check_state(), [Fixed(article), Fixed(None), Fixed(article)])
+    check = fitted_check([Fixed(article), Fixed(None), Fixed(article)])
     review = check.review(page, blocks, low, [0] * len(blocks), "Home")
     assert review.fired and review.replaced_by == "a" and review.text == article
     # the robust extractors disagree: auto's text stays
-    check = PageCheck(check_state(), [Fixed(article), Fixed("Home News Sport"), Fixed("")])
+    check = fitted_check([Fixed(article), Fixed("Home News Sport"), Fixed("")])
     review = check.review(page, blocks, low, [0] * len(blocks), "Home")
     assert review.fired and review.text == "Home" and not review.replaced_by
     # auto kept the article: step 1 does not fire and no robust extractor runs
     kept = [int(b.words >= 15) for b in blocks]
     robust = [Fixed(None) for _ in range(3)]
-    check = PageCheck(check_state(), robust)
+    check = fitted_check(robust)
     assert not check.review(page, blocks, np.full(len(blocks), 0.9), kept, article).fired
     assert sum(r.calls for r in robust) == 0
 
@@ -114,12 +116,12 @@ def test_fit_learns_thresholds_that_replace_lost_articles_only() -> None:
     robust = [[article, article + "\nHome", article] for _ in range(n)]
     probs = [np.full(len(blocks), 0.05 if x else 0.95) for x in lost]
     labels = [[0] * len(blocks) for _ in range(n)]
-    state, info = fit_page_check([blocks] * n, probs, labels, texts, robust, golds)
-    assert state is not None
+    check, info = fit_page_check([blocks] * n, probs, labels, texts, robust, golds)
+    assert check is not None and check.fit_info_ == info
     assert info["replaced"] == sum(lost) and info["lost_before"] == sum(lost)
     assert info["lost_after"] == 0 and info["f1_after"] > info["f1_before"]
-    assert state["confidence"] <= 0.9 and state["keep_share"] > 0
-    check = PageCheck(state, [Fixed(article)] * 3)
+    assert check.confidence_ <= 0.9 and check.keep_share_ > 0
+    check.with_extractors([Fixed(article)] * 3)
     assert check.review(page, blocks, probs[0], labels[0], texts[0]).text == article
     assert check.review(page, blocks, probs[1], labels[1], texts[1]).text == texts[1]
 
@@ -128,6 +130,6 @@ def test_fit_keeps_no_check_when_replacing_never_pays() -> None:
     blocks = page_blocks(article_page())
     article = "\n".join(ARTICLE)
     # auto is unsure, but it is right: the gold is the menu, not the article
-    state, info = fit_page_check([blocks], [np.full(len(blocks), 0.05)], [[0] * len(blocks)],
+    check, info = fit_page_check([blocks], [np.full(len(blocks), 0.05)], [[0] * len(blocks)],
                                  ["Home News"], [[article, article, article]], ["Home News"])
-    assert state is None and info["replaced"] == 0 and "never" in info["note"]
+    assert check is None and info["replaced"] == 0 and "never" in info["note"]

@@ -133,9 +133,8 @@ def test_a_model_depends_on_its_training_pages_not_their_order(data_dir):
     docs = documents([data_dir / "learned" / "tinyset"], "train")
     forward = fit_model("sequence", docs, None, show_progress=False, hidden=(30, 10))
     backward = fit_model("sequence", docs[::-1], None, show_progress=False, hidden=(30, 10))
-    xs, _, _, _ = collect(docs[:2], None, forward["params"]["threshold"])
-    x = np.vstack(xs)
-    assert np.array_equal(forward["unary"].predict_proba(x), backward["unary"].predict_proba(x))
+    x = np.vstack(collect(docs[:2], None, forward.threshold).xs)
+    assert np.array_equal(forward.unary_.predict_proba(x), backward.unary_.predict_proba(x))
 
 
 def test_missing_model_file_says_how_to_train(tmp_path):

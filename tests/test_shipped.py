@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from corpuscrawl import shipped
+from corpuscrawl.extract.learned.auto import AutoModel
 from corpuscrawl.extract.learned.models import ModelNotFoundError, load_model
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,7 +36,7 @@ def test_models_dir_environment_is_searched_first_then_the_shipped_models(tmp_pa
 def test_an_explicit_models_dir_is_the_only_one_searched(tmp_path):
     assert shipped.models_dirs(tmp_path) == [tmp_path]
     with pytest.raises(ModelNotFoundError, match="auto.skops not found"):
-        load_model("auto", "auto", tmp_path)
+        load_model("auto", AutoModel, tmp_path)
 
 
 def test_templates_setting_comes_before_the_shipped_templates(tmp_path):

@@ -69,8 +69,11 @@ def test_a_long_paragraph_quoting_the_title_is_not_the_headline():
 
 def test_page_inputs_append_the_headline_columns_only_when_asked_not_to_pairs(data_dir):
     page = Page.from_file(data_dir / "learned" / "blocks.html")
-    plain = page_inputs(page, pair_columns=len(TEXT_FEATURES))
-    with_title = page_inputs(page, pair_columns=len(TEXT_FEATURES), title=True)
-    assert with_title.unary.shape[1] == plain.unary.shape[1] + len(TITLE_FEATURE_NAMES)
-    assert np.array_equal(with_title.unary[:, : plain.unary.shape[1]], plain.unary)
-    assert np.array_equal(with_title.pairs, plain.pairs)
+    plain = page_inputs(page, pair_columns=TEXT_FEATURES)
+    with_title = page_inputs(page, pair_columns=TEXT_FEATURES, title=True)
+    assert with_title.unary.names == plain.unary.names + TITLE_FEATURE_NAMES
+    assert np.array_equal(with_title.unary.values[:, : len(plain.unary.names)],
+                          plain.unary.values)
+    assert np.array_equal(with_title.pairs.values, plain.pairs.values)
+    assert with_title.pairs.names == plain.pairs.names
+    assert with_title.pairs.names[0] == f"left_{TEXT_FEATURES[0]}"

@@ -3,6 +3,7 @@
     corpuscrawl train auto --data ../shared/datasets/cleaneval,../shared/datasets/dragnet
     corpuscrawl train all                      # every shipped model on the shipped datasets
     corpuscrawl train hybrid-b --base bte,readability,boilerpipe-default,boilerpipe-article
+    corpuscrawl train auto --convert old/auto.skops   # an earlier version's file, same outputs
 
 Models train on the train part of the project's split (by document id) and
 are scored on the test part; progress is shown per stage.  Fitting always
@@ -44,6 +45,10 @@ def register(subparsers: Any) -> None:
                    help="where to write the model and card (default: $CORPUSCRAWL_MODELS_DIR, "
                         "else a checkout's models/)")
     p.add_argument("--no-eval", action="store_true", help="skip scoring on the test split")
+    p.add_argument("--convert", metavar="FILE",
+                   help="instead of training, convert FILE, a model file of an earlier "
+                        "corpuscrawl (dict format), into MODEL's class with the same fitted "
+                        "estimators, written to the models directory")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
 
@@ -70,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
 
     from corpuscrawl.learn.training import SHIPPED_MODELS, train
 
+    if args.convert:
+        return convert(args)
     try:
         dirs = dataset_dirs(args.data)
     except DatasetError as exc:
@@ -85,4 +92,21 @@ def run(args: argparse.Namespace) -> int:
                          evaluate=not args.no_eval, show_progress=not args.quiet)
         print(f"{name}: wrote {path} and {path.with_suffix('.md')} "
               f"({time.monotonic() - started:.0f} s)", file=sys.stderr)
+    return 0
+
+
+def convert(args: argparse.Namespace) -> int:
+    """``--convert FILE``: write FILE's model in today's format; returns the exit code."""
+    from corpuscrawl.extract.base import ExtractorError
+    from corpuscrawl.learn.convert import convert_file
+
+    if args.model == "all":
+        print("corpuscrawl train: --convert needs one MODEL, not all", file=sys.stderr)
+        return 2
+    try:
+        path = convert_file(args.model, args.convert, args.models_dir)
+    except (ExtractorError, OSError) as exc:
+        print(f"corpuscrawl train: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.model}: converted {args.convert} into {path}", file=sys.stderr)
     return 0

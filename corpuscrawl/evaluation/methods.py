@@ -1,5 +1,6 @@
 """Extraction methods by name for the benchmarks: corpuscrawl's extractors and peer tools
-alike, as ``run(html, url) -> text``, and the one timed, failure-counting call of a method.
+alike, as ``run(html, url) -> text``, the one timed, failure-counting call of a method,
+and the one loop running methods over a dataset's documents (:func:`run_dataset`).
 
 A corpuscrawl extractor's run parses the page (:meth:`Page.from_html`) and extracts; a
 peer's run does its own parsing (:mod:`corpuscrawl.evaluation.peers`), so times compare
@@ -9,9 +10,13 @@ whole methods.
 from __future__ import annotations
 
 import time
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
+from tqdm import tqdm
+
+from corpuscrawl.evaluation.datasets import Dataset
 from corpuscrawl.evaluation.names import PEERS
 from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.extract import get_extractor
@@ -69,4 +74,33 @@ def timed(name: str, run: Method, html: str, url: str, seconds: Counter[str],
     return text
 
 
-__all__ = ["PEER_SUFFIX", "Method", "build_methods", "extractor_method", "run_method", "timed"]
+@dataclass
+class MethodRun:
+    """What methods produced on a dataset's documents: per method, the text of each document
+    (None where the method failed), its seconds in total and its failures."""
+
+    texts: dict[str, dict[str, str | None]] = field(default_factory=lambda: defaultdict(dict))
+    seconds: Counter[str] = field(default_factory=Counter)
+    failures: Counter[str] = field(default_factory=Counter)
+
+
+def run_dataset(dataset: Dataset, ids: Sequence[str], methods: Mapping[str, Method],
+                progress: bool = True) -> MethodRun:
+    """Every method on every document ``ids`` of ``dataset``, timed (:func:`timed`), in one
+    process.  Each page is decoded once (not timed); every method then gets the decoded
+    HTML and the page's URL, as in a crawl, and does its own parsing."""
+    out = MethodRun()
+    urls = dataset.urls
+    for doc in tqdm(ids, desc=dataset.name, unit="page", dynamic_ncols=True,
+                    disable=not progress):
+        html = dataset.read_html(doc)
+        url = urls.get(doc, "")
+        for name, run in methods.items():
+            failed = out.failures[name]
+            text = timed(name, run, html, url, out.seconds, out.failures)
+            out.texts[name][doc] = text if out.failures[name] == failed else None
+    return out
+
+
+__all__ = ["PEER_SUFFIX", "Method", "MethodRun", "build_methods", "extractor_method",
+           "run_dataset", "run_method", "timed"]

@@ -22,11 +22,8 @@ from difflib import SequenceMatcher
 
 from corpuscrawl.evaluation.metrics import tokenize
 from corpuscrawl.extract.learned.agreement import lcs_coverage
-
-#: Coverage above which a segment is content (Bakić's thesis §4.2.3).
-SEGMENT_THRESHOLD_DEFAULT = 0.9
-#: Coverage above which a block is content; the thesis' rule, for blocks aligned as a sequence.
-BLOCK_THRESHOLD_DEFAULT = 0.5
+from corpuscrawl.extract.learned.hybrid import SEGMENT_THRESHOLD_DEFAULT
+from corpuscrawl.extract.learned.sequence import BLOCK_THRESHOLD_DEFAULT
 
 
 def sequence_coverage(units: Sequence[Sequence[str]], gold: Sequence[str]) -> list[float]:

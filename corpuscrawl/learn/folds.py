@@ -6,6 +6,10 @@ so folds never change between runs or page orders.  Out-of-fold predictions are
 what a model gives on pages it was not fitted on; a second stage (stacked
 generalisation, Wolpert 1992) or a decision threshold fitted on in-sample
 predictions would learn to trust over-confident ones.
+
+The folds are handed to scikit-learn's ``PredefinedSplit``, which yields each
+fold's training and held-out indices (pages that cannot be used take part in
+neither).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from sklearn.model_selection import PredefinedSplit
 
 from corpuscrawl.evaluation.datasets import fold_of
 
@@ -32,14 +37,15 @@ def cross_fit(keys: Sequence[str], usable: Sequence[bool], folds: int, seed: str
     page indices outside ``i``'s fold (folds by :func:`fold_of` of the page key under
     ``seed``); None for the other pages and for a fold with nothing to fit or predict."""
     out: list[Any] = [None] * len(keys)
-    fold = [fold_of(k, folds, seed) for k in keys]
-    for f in range(folds):
-        train = [i for i in range(len(keys)) if fold[i] != f and usable[i]]
-        held = [i for i in range(len(keys)) if fold[i] == f and usable[i]]
-        if not train or not held:
+    pages = np.flatnonzero(np.asarray(usable, dtype=bool))
+    if not len(pages):
+        return out
+    split = PredefinedSplit([fold_of(keys[i], folds, seed) for i in pages])
+    for train, held in split.split():
+        if not len(train):
             continue
-        model = fit(train)
-        for i in held:
+        model = fit(pages[train].tolist())
+        for i in pages[held].tolist():
             out[i] = predict(model, i)
     return out
 

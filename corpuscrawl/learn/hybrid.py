@@ -1,4 +1,6 @@
-"""Training the hybrids of Kohlschütter's thesis (:mod:`corpuscrawl.extract.learned.hybrid`).
+"""Training the hybrids of Bakić's thesis: :class:`HybridAEstimator`,
+:class:`SegmentSVMEstimator` and :class:`HybridBEstimator`, the predictors of
+:mod:`corpuscrawl.extract.learned.hybrid` with ``fit``.
 
 Hybrid A learns which base extractor is best for a whole page: each training
 page is labelled with the base extractor whose output scores the best F1
@@ -14,22 +16,24 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 from sklearn.svm import SVC
 
 from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.extract.learned.agreement import lcs_coverage
-from corpuscrawl.extract.learned.hybrid import document_features, segment_rows
+from corpuscrawl.extract.learned.features import FEATURE_NAMES
+from corpuscrawl.extract.learned.hybrid import (
+    HybridAModel,
+    HybridBModel,
+    SegmentSVMModel,
+    document_rows,
+    segment_rows,
+)
 from corpuscrawl.extract.segment.segments import segment_page
-from corpuscrawl.learn.alignment import SEGMENT_THRESHOLD_DEFAULT
-from corpuscrawl.learn.trainset import BaseOutputs, Doc, Progress, no_progress
+from corpuscrawl.learn.estimator import Estimator
+from corpuscrawl.learn.trainset import BaseOutputs, Doc, Progress, no_progress, required_base
 
-#: SVM regularisation (libsvm's default C; the thesis reports no other value).
-SVM_C_DEFAULT = 1.0
-#: Most segments used to fit the segment SVMs (RBF SVC training is quadratic).
-MAX_SEGMENTS_DEFAULT = 20_000
 #: Seed of the deterministic segment sample.
 SAMPLE_SEED_DEFAULT = 13
 
@@ -40,57 +44,101 @@ def best_extractor(outputs: Sequence[str], gold: str) -> int:
     return int(np.argmax(f1s))
 
 
-def fit_hybrid_a(docs: Sequence[Doc], base: BaseOutputs, c: float = SVM_C_DEFAULT,
-                 progress: Progress = no_progress) -> dict[str, Any]:
-    """Train the document-level selector on ``docs`` (their base outputs come from ``base``)."""
+def fit_hybrid_a(model: HybridAModel, docs: Sequence[Doc],
+                 progress: Progress | None = None) -> HybridAModel:
+    """Train the document-level selector on ``docs`` (the outputs of ``model.base``, those
+    of them installed, come from the cache); returns ``model``."""
+    base = BaseOutputs(required_base(tuple(model.base)))
     rows, labels = [], []
-    for doc in progress(docs):
+    for doc in (progress or no_progress)(docs):
         labels.append(best_extractor(base.all(doc), doc.gold))
-        rows.append(document_features(doc.page))
+        rows.append(document_rows(doc.page).values[0])
         doc.release()
-    svm = SVC(C=c, kernel="rbf", gamma="scale")
-    counts = Counter(base.names[i] for i in labels)
+    svm = SVC(C=model.c, kernel="rbf", gamma="scale")
     if len(set(labels)) > 1:
         svm.fit(np.asarray(rows, dtype=np.float64), np.asarray(labels))
     else:  # one extractor always best: nothing to learn, the SVM would refuse one class
         svm = None
-    return {"kind": "hybrid-a", "base": list(base.names), "svm": svm,
-            "constant": int(labels[0]) if labels else 0,
-            "params": {"C": c, "kernel": "rbf", "gamma": "scale"},
-            "label_counts": dict(counts)}
+    model.svm_ = svm
+    model.constant_ = int(labels[0]) if labels else 0
+    model.base_ = tuple(base.names)
+    model.feature_names_in_ = FEATURE_NAMES
+    model.label_counts_ = dict(Counter(base.names[i] for i in labels))
+    model.fit_info_ = {"kernel": "rbf", "gamma": "scale"}
+    return model
 
 
-def fit_segment_svm(docs: Sequence[Doc], base: BaseOutputs | None,
-                    threshold: float = SEGMENT_THRESHOLD_DEFAULT, c: float = SVM_C_DEFAULT,
-                    max_segments: int = MAX_SEGMENTS_DEFAULT,
-                    progress: Progress = no_progress) -> dict[str, Any]:
-    """Train hybrid B (``base`` given: agreement features) or the segment SVM (``base=None``)."""
+def fit_segment_svm(model: SegmentSVMModel, docs: Sequence[Doc],
+                    progress: Progress | None = None) -> SegmentSVMModel:
+    """Train hybrid B (``model.base`` given: agreement features) or the segment SVM (no
+    base extractors) on ``docs``; returns ``model``."""
+    names = required_base(tuple(model.base)) if model.base else ()
+    base = BaseOutputs(names) if names else None
     rows, labels = [], []
-    for doc in progress(docs):
+    columns = FEATURE_NAMES
+    for doc in (progress or no_progress)(docs):
         segments = segment_page(doc.page)
         if segments:
             outputs = base.all(doc) if base is not None else None
-            rows.append(segment_rows(segments, outputs))
-            labels.extend(int(lcs_coverage(s.words, doc.gold_words) > threshold)
+            matrix = segment_rows(segments, outputs, names)
+            columns = matrix.names
+            rows.append(matrix.values)
+            labels.extend(int(lcs_coverage(s.words, doc.gold_words) > model.threshold)
                           for s in segments)
         doc.release()
-    x = np.vstack(rows) if rows else np.zeros((0, 37))
+    x = np.vstack(rows) if rows else np.zeros((0, len(columns)))
     y = np.asarray(labels)
-    if len(y) > max_segments:
-        keep = sorted(random.Random(SAMPLE_SEED_DEFAULT).sample(range(len(y)), max_segments))
+    if len(y) > model.max_segments:
+        keep = sorted(random.Random(SAMPLE_SEED_DEFAULT).sample(range(len(y)),
+                                                                model.max_segments))
         x, y = x[keep], y[keep]
-    svm = SVC(C=c, kernel="rbf", gamma="scale")
-    svm.fit(x, y)
-    kind = "hybrid-b" if base is not None else "segment-svm"
-    return {"kind": kind, "base": list(base.names) if base is not None else [], "svm": svm,
-            "params": {"C": c, "kernel": "rbf", "gamma": "scale", "threshold": threshold,
-                       "max_segments": max_segments},
-            "label_counts": {"content": int(y.sum()), "boilerplate": int(len(y) - y.sum())}}
+    model.svm_ = SVC(C=model.c, kernel="rbf", gamma="scale").fit(x, y)
+    model.base_ = tuple(names)
+    model.feature_names_in_ = tuple(columns)
+    model.label_counts_ = {"content": int(y.sum()), "boilerplate": int(len(y) - y.sum())}
+    model.fit_info_ = {"kernel": "rbf", "gamma": "scale"}
+    return model
+
+
+class HybridAEstimator(Estimator, HybridAModel):
+    """Hybrid A with ``fit``: the parameters and fitted attributes of :class:`HybridAModel`."""
+
+    def fit(self, docs: Sequence[Doc], y: None = None,
+            progress: Progress | None = None) -> HybridAEstimator:
+        """Learn from gold documents (``y`` is unused) with :func:`fit_hybrid_a`; returns
+        ``self``."""
+        fit_hybrid_a(self, docs, progress)
+        return self
+
+
+class SegmentSVMEstimator(Estimator, SegmentSVMModel):
+    """The segment SVM with ``fit``: the parameters and fitted attributes of
+    :class:`SegmentSVMModel`."""
+
+    def fit(self, docs: Sequence[Doc], y: None = None,
+            progress: Progress | None = None) -> SegmentSVMEstimator:
+        """Learn from gold documents (``y`` is unused) with :func:`fit_segment_svm`; returns
+        ``self``."""
+        fit_segment_svm(self, docs, progress)
+        return self
+
+
+class HybridBEstimator(Estimator, HybridBModel):
+    """Hybrid B with ``fit``: the parameters and fitted attributes of :class:`HybridBModel`
+    (the segment SVM with agreement features)."""
+
+    def fit(self, docs: Sequence[Doc], y: None = None,
+            progress: Progress | None = None) -> HybridBEstimator:
+        """Learn from gold documents (``y`` is unused) with :func:`fit_segment_svm`; returns
+        ``self``."""
+        fit_segment_svm(self, docs, progress)
+        return self
 
 
 __all__ = [
-    "MAX_SEGMENTS_DEFAULT",
-    "SVM_C_DEFAULT",
+    "HybridAEstimator",
+    "HybridBEstimator",
+    "SegmentSVMEstimator",
     "best_extractor",
     "fit_hybrid_a",
     "fit_segment_svm",

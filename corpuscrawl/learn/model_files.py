@@ -2,7 +2,11 @@
 
 Models are written to ``CORPUSCRAWL_MODELS_DIR``, an explicit directory, or a
 checkout's ``models/`` — never into an installed package
-(:func:`corpuscrawl.shipped.models_write_dir`).  Loading them is
+(:func:`corpuscrawl.shipped.models_write_dir`).  What is written is always the
+predictor (a fitted estimator of :mod:`corpuscrawl.learn` is converted with
+:func:`~corpuscrawl.learn.estimator.as_predictor`), and a file is only put in
+place once it holds nothing but the types the loader trusts, so loading it at
+crawl time imports nothing from :mod:`corpuscrawl.learn`.  Loading them is
 :mod:`corpuscrawl.extract.learned.models`'s job.
 """
 
@@ -16,7 +20,12 @@ from typing import Any
 
 import skops.io as sio
 
-from corpuscrawl.extract.learned.models import MODEL_SUFFIX
+from corpuscrawl.extract.learned.models import (
+    MODEL_SUFFIX,
+    TRUSTED_EXTRA_TYPES,
+    LearnedModel,
+)
+from corpuscrawl.learn.estimator import as_predictor
 from corpuscrawl.shipped import models_write_dir
 
 
@@ -35,13 +44,26 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def save_model(name: str, state: Mapping[str, Any], directory: str | Path | None = None) -> Path:
-    """Write ``state`` (a dict of plain values, numpy arrays, sklearn estimators) with skops."""
+def save_model(name: str, model: LearnedModel, directory: str | Path | None = None) -> Path:
+    """Write a fitted ``model`` with skops as its predictor (an estimator is converted,
+    :func:`~corpuscrawl.learn.estimator.as_predictor`), atomically: a reader never sees
+    half a file, and a file the loader would refuse (a type it does not trust) is never
+    put in place (``TypeError`` naming the types)."""
+    if not isinstance(model, LearnedModel):
+        raise TypeError(f"save_model writes corpuscrawl models, not {type(model).__name__}")
+    predictor = as_predictor(model)
     path = model_path(name, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    sio.dump(dict(state), tmp)
-    tmp.replace(path)
+    try:
+        sio.dump(predictor, tmp)
+        untrusted = sorted(set(sio.get_untrusted_types(file=tmp)) - set(TRUSTED_EXTRA_TYPES))
+        if untrusted:
+            raise TypeError(f"model {name!r} ({type(model).__name__}) holds types a model file "
+                            f"may not contain: {', '.join(untrusted)}")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
 
 

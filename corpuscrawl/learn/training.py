@@ -21,40 +21,23 @@ from corpuscrawl.evaluation.metrics import score, summarize
 from corpuscrawl.evaluation.names import GOLD_DATASETS, LEARNED_EXTRACTORS
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import Extractor
-from corpuscrawl.extract.learned.page_check import ROBUST_DEFAULT
+from corpuscrawl.extract.learned.models import LearnedModel, model_class
+from corpuscrawl.learn.auto import AutoEstimator
+from corpuscrawl.learn.estimator import estimator_class
+from corpuscrawl.learn.hybrid import HybridAEstimator, HybridBEstimator, SegmentSVMEstimator
 from corpuscrawl.learn.model_files import ModelCard, save_model, write_card
-from corpuscrawl.learn.trainset import (
-    THESIS_BASE_DEFAULT,
-    BaseOutputs,
-    Doc,
-    available_base,
-    documents,
-)
+from corpuscrawl.learn.sequence import SequenceEstimator
+from corpuscrawl.learn.trainset import Doc, documents
 
 #: Models ``corpuscrawl train all`` trains, in this order.
 SHIPPED_MODELS = LEARNED_EXTRACTORS
 #: Gold-text datasets the shipped models are trained on (under the datasets root), in the
 #: order their documents were read when the shipped models were trained.
 SHIPPED_DATASETS = ("scrapinghub", *(d for d in GOLD_DATASETS if d != "scrapinghub"))
-
-DESCRIPTIONS = {
-    "hybrid-a": "Document-level selector (Bakić's thesis §4.2.2): an SVM on the page's 37 features "
-                "picks the base extractor to run.",
-    "segment-svm": "Segment classifier (Bakić's thesis §4.3): an SVM on each div/table segment's 37 "
-                   "features keeps or drops the segment.",
-    "hybrid-b": "Segment classifier with agreement features (Bakić's thesis §4.2.3): 37 features + "
-                "LCS coverage of the segment by each base extractor's output.",
-    "sequence": "Web2Text-style block sequence labelling (Vogels, Ganea & Eickhoff 2018): MLP unary and pairwise "
-                "potentials over collapsed-DOM blocks, Viterbi decoding.",
-    "auto": "corpuscrawl's learned extractor: gradient-boosted block classifier over block, "
-            "context and headline features (optionally base-extractor votes and a second "
-            "stage over the first stage's probabilities of the block's neighbours and "
-            "regions), smoothed by pairwise potentials with Viterbi (λ and bias chosen on "
-            "out-of-fold decoding of the training pages), with a per-page fallback, a "
-            "comment cut, a related-content cut and a page-level check that replaces a lost "
-            "article by the robust extractors' consensus (thresholds learned on the "
-            "out-of-fold decoding).",
-}
+#: The estimators of the shipped models (each found from its predictor by
+#: :func:`~corpuscrawl.learn.estimator.estimator_class`; a user's own is found the same way).
+ESTIMATORS = (AutoEstimator, SequenceEstimator, HybridAEstimator, SegmentSVMEstimator,
+              HybridBEstimator)
 
 
 def progress_bar(desc: str, enabled: bool = True) -> Callable[[Iterable[Doc]], Iterable[Doc]]:
@@ -66,8 +49,14 @@ def progress_bar(desc: str, enabled: bool = True) -> Callable[[Iterable[Doc]], I
 
 
 def fit_model(name: str, docs: Sequence[Doc], base_names: Sequence[str] | None,
-              show_progress: bool = True, **params: Any) -> dict[str, Any]:
-    """Fit model ``name`` on training documents; returns its state dict.
+              show_progress: bool = True, **params: Any) -> LearnedModel:
+    """Fit the model of the learned extractor ``name`` on training documents, with
+    constructor ``params``; ``base_names`` set its base extractors (or votes) when it has
+    any.  The registry gives the predictor class
+    (:func:`~corpuscrawl.extract.learned.models.model_class`), the estimator that trains
+    it is its subclass (:func:`~corpuscrawl.learn.estimator.estimator_class`); returns the
+    fitted estimator (:meth:`~corpuscrawl.learn.estimator.Estimator.predictor` gives what
+    is saved).
 
     A model is a function of its training set alone, whoever trains it (the
     ``train`` command, a cross-validation fold, a test):
@@ -83,37 +72,21 @@ def fit_model(name: str, docs: Sequence[Doc], base_names: Sequence[str] | None,
     """
     from threadpoolctl import threadpool_limits
 
+    cls = estimator_class(model_class(name))
+    if base_names and cls.base_param:
+        params[cls.base_param] = tuple(base_names)
+    try:
+        model = cls(**params)
+    except TypeError as exc:
+        raise ValueError(f"model {name!r} does not take the parameters {params}: {exc}") from exc
     docs = sorted(docs, key=lambda d: d.key)
     with threadpool_limits(limits=1):
-        return _fit(name, docs, base_names, show_progress, **params)
+        return model.fit(docs, progress=progress_bar(f"{name}: features", show_progress))
 
 
-def _fit(name: str, docs: Sequence[Doc], base_names: Sequence[str] | None,
-         show_progress: bool, **params: Any) -> dict[str, Any]:
-    from corpuscrawl.learn import auto, hybrid, sequence
-
-    bar = progress_bar(f"{name}: features", show_progress)
-    if name == "hybrid-a":
-        base = BaseOutputs(base_names or available_base(THESIS_BASE_DEFAULT))
-        return hybrid.fit_hybrid_a(docs, base, progress=bar, **params)
-    if name == "hybrid-b":
-        base = BaseOutputs(base_names or available_base(THESIS_BASE_DEFAULT))
-        return hybrid.fit_segment_svm(docs, base, progress=bar, **params)
-    if name == "segment-svm":
-        return hybrid.fit_segment_svm(docs, None, progress=bar, **params)
-    if name == "sequence":
-        return sequence.fit_sequence(docs, progress=bar, **params)
-    if name == "auto":
-        votes = BaseOutputs(base_names or available_base(auto.VOTES_DEFAULT))
-        if auto.PAGE_CHECK_DEFAULT:
-            params.setdefault("check", BaseOutputs(available_base(ROBUST_DEFAULT)))
-        return auto.fit_auto(docs, votes, progress=bar, **params)
-    raise ValueError(f"unknown model {name!r}; known: {', '.join(SHIPPED_MODELS)}")
-
-
-def build_extractor(name: str, state: dict[str, Any]) -> Extractor:
-    """The extractor of model ``name`` (its registry entry) built around an in-memory state."""
-    return get_extractor(name, state=state)
+def build_extractor(name: str, model: LearnedModel) -> Extractor:
+    """The extractor of model ``name`` (its registry entry) around a model in memory."""
+    return get_extractor(name, estimator=model)
 
 
 def score_rows(extractor: Extractor, docs: Sequence[Doc], show_progress: bool = True,
@@ -140,6 +113,21 @@ def score_rows(extractor: Extractor, docs: Sequence[Doc], show_progress: bool = 
     return rows
 
 
+def card_hyperparameters(model: LearnedModel) -> dict[str, Any]:
+    """The card's hyper-parameters: the model's parameters and what fitting chose, then the
+    base and vote extractors it uses."""
+    hyper = model.card_parameters()
+    for attribute, label in (("base_", "base extractors"), ("votes_", "vote extractors")):
+        if getattr(model, attribute, None):
+            hyper[label] = list(getattr(model, attribute))
+    return hyper
+
+
+def card_notes(model: LearnedModel) -> list[str]:
+    """The card's notes: the label counts of the training data."""
+    return [f"label counts on the training data: {getattr(model, 'label_counts_', None)}"]
+
+
 def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[str] | None = None,
           models_dir: str | Path | None = None, evaluate: bool = True,
           show_progress: bool = True, **params: Any) -> Path:
@@ -149,36 +137,30 @@ def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[st
     if not train_docs:
         raise ValueError("no gold-text documents in the train split of "
                          + ", ".join(str(d) for d in dataset_dirs))
-    state = fit_model(name, train_docs, base_names, show_progress, **params)
+    model = fit_model(name, train_docs, base_names, show_progress, **params).predictor()
     trained_at = datetime.now(UTC).isoformat(timespec="seconds")
-    state["meta"] = {"trained_at": trained_at, "data": [str(d) for d in dataset_dirs],
-                     "train_documents": len(train_docs)}
-    path = save_model(name, state, models_dir)
+    model.meta_ = {"trained_at": trained_at, "data": [str(d) for d in dataset_dirs],
+                   "train_documents": len(train_docs)}
+    path = save_model(name, model, models_dir)
     seconds = time.monotonic() - started
     rows = []
     if evaluate:
         test_docs = documents(dataset_dirs, "test")
-        rows = score_rows(build_extractor(name, state), test_docs, show_progress,
+        rows = score_rows(build_extractor(name, model), test_docs, show_progress,
                           f"{name}: test split")
     counts: dict[str, int] = {}
     for doc in train_docs:
         counts[doc.dataset.name] = counts.get(doc.dataset.name, 0) + 1
-    hyper = dict(state.get("params", {}))
-    if state.get("base"):
-        hyper["base extractors"] = state["base"]
-    if state.get("votes"):
-        hyper["vote extractors"] = state["votes"]
-    notes = [f"label counts on the training data: {state.get('label_counts')}"]
-    card = ModelCard(name=name, kind=state["kind"], description=DESCRIPTIONS.get(name, ""),
+    card = ModelCard(name=name, kind=type(model).__name__, description=model.description,
                      data=[Path(d).name for d in dataset_dirs],
                      split=f"corpuscrawl.evaluation.datasets.split (by document id, "
                            f"test_fraction={TEST_FRACTION_DEFAULT}, seed={SPLIT_SEED_DEFAULT!r});"
                            " trained on the train part, scored on the test part",
-                     trained_at=trained_at, hyperparameters=hyper, train_counts=counts,
-                     test_scores=rows, notes=notes)
+                     trained_at=trained_at, hyperparameters=card_hyperparameters(model),
+                     train_counts=counts, test_scores=rows, notes=card_notes(model))
     write_card(card, models_dir, seconds)
     return path
 
 
-__all__ = ["SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor", "fit_model", "score_rows",
-           "train"]
+__all__ = ["ESTIMATORS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor", "card_hyperparameters",
+           "card_notes", "fit_model", "score_rows", "train"]

@@ -60,6 +60,17 @@ def available_base(wanted: Sequence[str] = THESIS_BASE_DEFAULT) -> tuple[str, ..
     return tuple(out)
 
 
+def required_base(wanted: Sequence[str]) -> tuple[str, ...]:
+    """``wanted`` when every one of them is available (:func:`available_base`); else a
+    ValueError naming the ones that are not (a model asked for them by name)."""
+    found = available_base(wanted)
+    missing = [n for n in wanted if n not in found]
+    if missing:
+        raise ValueError(f"base extractors {', '.join(missing)} are not available; known: "
+                         f"{', '.join(names())}")
+    return tuple(wanted)
+
+
 @dataclass
 class Doc:
     """One gold-text document of a dataset."""
@@ -176,6 +187,7 @@ class BaseOutputs:
 __all__ = [
     "CACHE_ENV",
     "THESIS_BASE_DEFAULT",
+    "required_base",
     "BaseOutputs",
     "Progress",
     "Doc",

@@ -34,29 +34,34 @@ each a function one can call alone:
    replaces its text.
 
 Ancestor-tag and class-keyword bits can be taken relative to the page
-(``state["relative_masks"]``,
+(:class:`AutoModel`'s ``relative_masks``,
 :func:`corpuscrawl.extract.learned.block_features.page_relative`): a keyword
 shared by most of the page's blocks then no longer drags every block down.
 The shipped model uses the raw bits (the relative ones scored lower overall,
-:data:`corpuscrawl.learn.auto.RELATIVE_MASKS_DEFAULT`).
+:data:`RELATIVE_MASKS_DEFAULT`).
 
-Training is :mod:`corpuscrawl.learn.auto`; the measurements behind each step are
-in ``benchmarks/results/learned.md``.
+The model is :class:`AutoModel`, the predictor (parameters in ``__init__``,
+fitted attributes ``unary_``, ``pairwise_``, ``lambda_``, ... and the feature
+names it was fitted on; no ``fit``: its estimator, which adds ``fit``, is
+``corpuscrawl.learn.auto.AutoEstimator``); :class:`AutoExtractor` is its
+registry entry.  The measurements behind each step and each default are in
+``benchmarks/results/learned.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.learned.columns import check_feature_names
 from corpuscrawl.extract.learned.forest import compile_forest
-from corpuscrawl.extract.learned.models import load_model
-from corpuscrawl.extract.learned.page_check import PageCheck, Review
+from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel, check_fitted
+from corpuscrawl.extract.learned.page_check import Review
 from corpuscrawl.extract.learned.sequence import (
+    BLOCK_THRESHOLD_DEFAULT,
     PageInputs,
     page_inputs,
     pair_probabilities,
@@ -80,6 +85,53 @@ FALLBACK_MIN_PROBABILITY_DEFAULT = 0.1
 #: ... it keeps the blocks whose probability is at least this share of the best one.
 FALLBACK_RELATIVE_DEFAULT = 0.5
 
+#: Base extractors whose votes are features (none by default: they did not help, ``benchmarks/results/learned.md``).
+VOTES_DEFAULT: tuple[str, ...] = ()
+#: Gradient boosting: iterations, leaves per tree, learning rate (sklearn's defaults are
+#: 100 / 31 / 0.1).  Chosen by a 4-fold cross-validation inside the train split (folds 1-4
+#: of ``datasets.fold_of``; each fold's pages decoded by models fitted on the other three,
+#: λ and bias chosen on those three's out-of-fold decoding), summed F1 over its 1 785 pages:
+#: 200 / 31: 0.9326 (0.9342 with the second stage); 400 / 31: 0.9351 (0.9360 with the
+#: second stage); 200 / 63: 0.9352; 800 / 31 at rate 0.05: 0.9359; 400 / 63: 0.9360.
+MAX_ITER_DEFAULT = 400
+MAX_LEAF_NODES_DEFAULT = 63
+LEARNING_RATE_DEFAULT = 0.1
+#: Most rows used to fit the pairwise model.
+MAX_PAIR_ROWS_DEFAULT = 200_000
+#: λ and the bias are chosen on out-of-fold predictions of *every* training page: the
+#: whole fit is repeated on all but one of this many folds (by a hash of the page key) and
+#: the held-out fold decoded; a single inner validation part (25 % of the pages) gave a
+#: choice that flipped between training draws (λ 0.1 / 0.3, bias −0.2 / −0.4).
+DECODING_FOLDS_DEFAULT = 3
+#: Second-stage ("auto-context") classifier over the first stage's out-of-fold probabilities
+#: of the block's surroundings (:mod:`corpuscrawl.extract.learned.stacking`): inner validation 0.9410 → 0.9440 when the
+#: first stage had 200 trees of 31 leaves; off since a first stage of 400 trees of 63 leaves
+#: alone scores as well (0.9360, see above) at a quarter of the training fits (the second
+#: stage needs three out-of-fold first stages in every decoding fold) and no second model to
+#: apply per page.
+STACKING_DEFAULT = False
+#: Iterations of the second stage (inner validation 0.9440 with 100, 0.9442 with 200, 0.9431
+#: with 100 in both stages): 100 halves its prediction time.
+STAGE2_MAX_ITER_DEFAULT = 100
+#: Headline features (:mod:`corpuscrawl.extract.learned.title_features`) join the block rows.
+TITLE_FEATURES_DEFAULT = True
+#: Ancestor-tag and class-keyword bits relative to the page
+#: (:func:`~corpuscrawl.extract.learned.block_features.page_relative`).  Off: the whole fit
+#: with them scored 0.9359 out of fold against the raw bits' 0.9379 (test split 0.9323 vs
+#: 0.9375 pooled, 17 vs 14 lost articles; ``benchmarks/results/learned.md``).
+RELATIVE_MASKS_DEFAULT = False
+#: Learn the page-level check (:mod:`corpuscrawl.extract.learned.page_check`) when training.
+PAGE_CHECK_DEFAULT = True
+
+
+class Potentials(NamedTuple):
+    """The fitted models a decoding reads: the first-stage block classifier, the optional
+    second stage, and the pairwise model."""
+
+    unary: Any
+    stage2: Any
+    pairwise: Any
+
 
 def fallback_region(unary_p: np.ndarray, labels: list[int],
                     min_probability: float = FALLBACK_MIN_PROBABILITY_DEFAULT,
@@ -93,26 +145,27 @@ def fallback_region(unary_p: np.ndarray, labels: list[int],
     return [int(p >= relative * best) for p in unary_p.tolist()]
 
 
-def block_probabilities(state: dict[str, Any], inputs: PageInputs) -> np.ndarray:
+def block_probabilities(models: Potentials, inputs: PageInputs) -> np.ndarray:
     """Each block's probability of being content: the first stage, then (when the model has
     one) the second stage over the first stage's probabilities of the block's context."""
     if not inputs.blocks:
         return np.zeros(0)
-    p = state["unary"].predict_proba(inputs.unary)[:, 1]
-    if state.get("stage2") is not None:
-        p = state["stage2"].predict_proba(stage2_rows(inputs.unary, inputs.blocks, p))[:, 1]
+    p = models.unary.predict_proba(inputs.unary.values)[:, 1]
+    if models.stage2 is not None:
+        p = models.stage2.predict_proba(stage2_rows(inputs.unary.values, inputs.blocks,
+                                                    p))[:, 1]
     return p
 
 
-def page_probabilities(state: dict[str, Any], inputs: PageInputs
+def page_probabilities(models: Potentials, inputs: PageInputs, lam: float
                        ) -> tuple[np.ndarray, np.ndarray]:
     """A page's block probabilities (:func:`block_probabilities`) and neighbour-pair
     probabilities, predicted with one thread (a page has a few hundred rows)."""
     with single_threaded():
-        unary_p = block_probabilities(state, inputs)
-        if state.get("lambda") == 0 and not len(inputs.pairs):  # Viterbi reads no pair terms
+        unary_p = block_probabilities(models, inputs)
+        if lam == 0 and not len(inputs.pairs):  # Viterbi reads no pair terms
             return unary_p, np.full((max(len(unary_p) - 1, 0), 4), 0.25)
-        return unary_p, pair_probabilities(state["pairwise"], inputs.pairs)
+        return unary_p, pair_probabilities(models.pairwise, inputs.pairs.values)
 
 
 def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarray,
@@ -130,43 +183,137 @@ def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndar
     return labels
 
 
-def decode(state: dict[str, Any], inputs: PageInputs) -> list[int]:
-    """Block labels of a page: unary and pairwise potentials, Viterbi, the fallback and the
-    section cuts (:func:`decoded_labels`)."""
-    if not inputs.blocks:
-        return []
-    return decoded_labels(inputs.blocks, *page_probabilities(state, inputs), state["lambda"],
-                          state["bias"], state.get("fallback", True),
-                          state.get("comment_cut", True), state.get("related_cut", True))
+class AutoModel(LearnedModel):
+    """``auto``: gradient-boosted block classifier, pairwise potentials and Viterbi decoding,
+    fallback, section cuts and the page-level check (the module docstring has the steps).
 
+    Parameters: the base extractors whose ``votes`` join the block features, the gold
+    coverage ``threshold`` above which a training block is content, the boosted trees'
+    ``max_iter`` / ``max_leaf_nodes`` / ``learning_rate``, the pairwise model's
+    ``max_pair_rows``, the ``decoding_folds`` on whose out-of-fold decoding λ, the bias and
+    the page check are chosen, the optional second stage (``stacking``,
+    ``stage2_max_iter``), the feature switches ``title_features`` and ``relative_masks``,
+    whether to learn a ``page_check``, and the decoding steps ``fallback``,
+    ``comment_cut``, ``related_cut``.
 
-class AutoExtractor:
-    """Learned block classifier with Viterbi smoothing and a per-page fallback."""
+    Fitted attributes (set by ``corpuscrawl.learn.auto.fit_auto``): ``unary_``, ``stage2_``
+    (None without stacking), ``pairwise_``, ``lambda_``, ``bias_``, ``page_check_`` (a :class:`PageCheck` or None),
+    ``feature_names_in_`` (the block columns, votes and headline features included),
+    ``pair_columns_`` (the block columns the pairwise rows repeat),
+    ``pair_feature_names_``, ``label_counts_`` and ``fit_info_`` (what fitting chose and
+    measured, for the card).
+    """
 
     name = "auto"
-    kind = "auto"
+    description = (
+        "corpuscrawl's learned extractor: gradient-boosted block classifier over block, "
+        "context and headline features (optionally base-extractor votes and a second "
+        "stage over the first stage's probabilities of the block's neighbours and "
+        "regions), smoothed by pairwise potentials with Viterbi (λ and bias chosen on "
+        "out-of-fold decoding of the training pages), with a per-page fallback, a "
+        "comment cut, a related-content cut and a page-level check that replaces a lost "
+        "article by the robust extractors' consensus (thresholds learned on the "
+        "out-of-fold decoding).")
+    base_param = "votes"
 
-    def __init__(self, model: str | None = None, models_dir: str | Path | None = None,
-                 state: dict[str, Any] | None = None):
-        self.state = state if state is not None else load_model(model or self.kind, self.kind,
-                                                                 models_dir)
-        self.voters = [get_extractor(n) for n in self.state.get("votes", [])]
-        # The same state with its tree models compiled for one-call prediction (identical
-        # probabilities, :mod:`.forest`); ``self.state`` keeps the fitted models.
-        self._predicting = {**self.state, "unary": compile_forest(self.state["unary"])}
-        if self.state.get("stage2") is not None:
-            self._predicting["stage2"] = compile_forest(self.state["stage2"])
-        check = self.state.get("page_check")
-        self.check = PageCheck(check) if check else None
+    def __init__(self, votes: Sequence[str] = VOTES_DEFAULT,
+                 threshold: float = BLOCK_THRESHOLD_DEFAULT,
+                 max_iter: int = MAX_ITER_DEFAULT,
+                 max_leaf_nodes: int = MAX_LEAF_NODES_DEFAULT,
+                 learning_rate: float = LEARNING_RATE_DEFAULT,
+                 max_pair_rows: int = MAX_PAIR_ROWS_DEFAULT,
+                 decoding_folds: int = DECODING_FOLDS_DEFAULT,
+                 stacking: bool = STACKING_DEFAULT,
+                 stage2_max_iter: int = STAGE2_MAX_ITER_DEFAULT,
+                 title_features: bool = TITLE_FEATURES_DEFAULT,
+                 relative_masks: bool = RELATIVE_MASKS_DEFAULT,
+                 page_check: bool = PAGE_CHECK_DEFAULT,
+                 fallback: bool = True, comment_cut: bool = True, related_cut: bool = True):
+        self.votes = votes
+        self.threshold = threshold
+        self.max_iter = max_iter
+        self.max_leaf_nodes = max_leaf_nodes
+        self.learning_rate = learning_rate
+        self.max_pair_rows = max_pair_rows
+        self.decoding_folds = decoding_folds
+        self.stacking = stacking
+        self.stage2_max_iter = stage2_max_iter
+        self.title_features = title_features
+        self.relative_masks = relative_masks
+        self.page_check = page_check
+        self.fallback = fallback
+        self.comment_cut = comment_cut
+        self.related_cut = related_cut
+
+    @property
+    def potentials(self) -> Potentials:
+        """The fitted models as fitted (scikit-learn's own prediction)."""
+        check_fitted(self)
+        return Potentials(self.unary_, self.stage2_, self.pairwise_)
+
+    @property
+    def compiled_potentials(self) -> Potentials:
+        """The fitted models as predicted with: tree models compiled (:mod:`.forest`)."""
+        return self._runtime_parts()["potentials"]
+
+    def _runtime_parts(self) -> dict[str, Any]:
+        """What prediction derives from the fitted attributes once: the tree models compiled
+        for one-call prediction (identical probabilities, :mod:`.forest`), the vote and
+        robust extractors."""
+        runtime = self.__dict__.get("_runtime")
+        if runtime is None:
+            check_fitted(self)
+            runtime = {
+                "potentials": Potentials(
+                    compile_forest(self.unary_),
+                    compile_forest(self.stage2_) if self.stage2_ is not None else None,
+                    self.pairwise_),
+                "voters": [get_extractor(n) for n in self.votes_],
+            }
+            self.__dict__["_runtime"] = runtime
+        return runtime
 
     def _outputs(self, page: Page) -> list[str]:
         outputs = []
-        for extractor in self.voters:
+        for extractor in self._runtime_parts()["voters"]:
             try:
                 outputs.append(extractor.extract(page))
             except Exception:  # a failing voter is an empty vote, never a failed page
                 outputs.append("")
         return outputs
+
+    def page_inputs(self, page: Page) -> PageInputs:
+        """The page's blocks and feature rows, checked against the names fitted on."""
+        inputs = page_inputs(page, self._outputs(page), self.pair_columns_, self.title_features,
+                             self.relative_masks, pairs=self.lambda_ != 0,
+                             votes=self.votes_)
+        check_feature_names(self.feature_names_in_, inputs.unary.names, self.name)
+        if len(inputs.pairs.names):
+            check_feature_names(self.pair_feature_names_, inputs.pairs.names, self.name)
+        return inputs
+
+    def decode(self, inputs: PageInputs, potentials: Potentials | None = None
+               ) -> tuple[np.ndarray, list[int]]:
+        """Block probabilities and labels of a page: unary and pairwise potentials, Viterbi,
+        the fallback and the section cuts (:func:`decoded_labels`)."""
+        if not inputs.blocks:
+            return np.zeros(0), []
+        models = potentials or self.compiled_potentials
+        unary_p, pair_p = page_probabilities(models, inputs, self.lambda_)
+        return unary_p, decoded_labels(inputs.blocks, unary_p, pair_p, self.lambda_,
+                                       self.bias_, self.fallback, self.comment_cut,
+                                       self.related_cut)
+
+    def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
+        """Per page, its blocks' probabilities of being content (``n_blocks × 2``, columns
+        boilerplate and content), from the first stage (and the second when there is one)."""
+        out = []
+        for page in pages:
+            inputs = self.page_inputs(page)
+            with single_threaded():
+                p = block_probabilities(self.compiled_potentials, inputs)
+            out.append(np.column_stack([1 - p, p]) if len(p) else np.zeros((0, 2)))
+        return out
 
     def extract(self, page: Page) -> str:
         """Text of the blocks labelled content, one per line; the robust extractors'
@@ -175,26 +322,33 @@ class AutoExtractor:
 
     def review(self, page: Page) -> Review:
         """:meth:`extract` with what the page-level check decided."""
-        state = self._predicting
-        inputs = page_inputs(page, self._outputs(page), state.get("pair_columns"),
-                             state.get("title_features", False), state.get("relative_masks", False),
-                             pairs=state["lambda"] != 0)
+        inputs = self.page_inputs(page)
         if not inputs.blocks:
             return Review("")
-        unary_p, pair_p = page_probabilities(state, inputs)
-        labels = decoded_labels(inputs.blocks, unary_p, pair_p, state["lambda"], state["bias"],
-                                state.get("fallback", True), state.get("comment_cut", True),
-                                state.get("related_cut", True))
+        unary_p, labels = self.decode(inputs)
         text = "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
-        if self.check is None:
+        if self.page_check_ is None:
             return Review(text)
-        return self.check.review(page, inputs.blocks, unary_p, labels, text)
+        return self.page_check_.review(page, inputs.blocks, unary_p, labels, text)
+
+
+class AutoExtractor(LearnedExtractor):
+    """The ``auto`` extractor: :class:`AutoModel` loaded from ``models/auto.skops``."""
+
+    name = "auto"
+    model_class = AutoModel
+    estimator: AutoModel
+
+    def review(self, page: Page) -> Review:
+        """:meth:`AutoModel.review` of the loaded model."""
+        return self.estimator.review(page)
 
 
 __all__ = [
     "AutoExtractor",
+    "AutoModel",
+    "Potentials",
     "block_probabilities",
-    "decode",
     "decoded_labels",
     "fallback_region",
     "page_probabilities",

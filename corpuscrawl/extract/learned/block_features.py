@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from corpuscrawl.extract.learned.columns import NamedMatrix, prefixed
 from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
 
 #: Container tags with a one-hot feature each (any other tag sets "other").
@@ -73,6 +74,7 @@ EDGE_FEATURE_NAMES = (
     "dist_1", "dist_2", "dist_3", "dist_4", "dist_gt4", "same_container", "log_gap",
     "gap_br", "gap_hr", "gap_heading", "link_diff", "log_words_diff",
 )
+_EDGE_INDEX = {name: i for i, name in enumerate(EDGE_FEATURE_NAMES)}
 
 _SENT_RE = re.compile(r"[.!?](?:\s|$)")
 _SEP_RE = re.compile(r"[|»›·•]")
@@ -114,6 +116,16 @@ def _text_columns(blocks: Sequence[Block], stopwords: frozenset[str]) -> list[li
         copyright.append(float("©" in text or "copyright" in lower))
         seps.append(min(len(_SEP_RE.findall(text)), 5) / 5)
     return [upper, digits, sentences, ends, commas, stops, copyright, seps]
+
+
+def named_columns(columns: dict[str, np.ndarray], names: Sequence[str]) -> list[np.ndarray]:
+    """The ``columns`` computed by name, in the order of ``names``; a column computed but
+    not named, or named but not computed, is a bug in this module (ValueError)."""
+    if set(columns) != set(names) or len(columns) != len(names):
+        raise ValueError(f"feature columns computed {sorted(set(columns) - set(names))} "
+                         f"without a name, named {sorted(set(names) - set(columns))} "
+                         "without a value")
+    return [columns[name] for name in names]
 
 
 def mask_bits(blocks: Sequence[Block]) -> np.ndarray:
@@ -171,23 +183,31 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
     lo = np.maximum(0, idx - WINDOW_DEFAULT)
     hi = np.minimum(n, idx + WINDOW_DEFAULT + 1)
     window = word_cum[hi] - word_cum[lo]
-    cols = [
-        np.log1p(nw), np.log1p(chars), _ratios(links, nw), _ratios(chars - nw + 1, nw),
-        _ratios(upper, nw), _ratios(digits, chars), _ratios(sentences, nw), ends,
-        _ratios(commas, nw), _ratios(stops, nw), copyright, seps, np.log1p(gaps), gap_break,
-        gap_heading, np.minimum(depth, 60) / 60, depth / max_depth, idx / n,
-        _ratios(word_cum[:-1], np.full(n, total_words)),
-        np.full(n, np.log1p(total_words)), np.full(n, np.log1p(n)),
-        np.full(n, _ratio(total_links, total_words)),
-        np.log1p(window), _ratios(long_cum[hi] - long_cum[lo], window),
-    ]
+    cols = {
+        "log_words": np.log1p(nw), "log_chars": np.log1p(chars),
+        "link_density": _ratios(links, nw), "mean_word_len": _ratios(chars - nw + 1, nw),
+        "upper_initial_ratio": _ratios(upper, nw), "digit_ratio": _ratios(digits, chars),
+        "sentence_punct_per_word": _ratios(sentences, nw), "ends_with_punct": ends,
+        "comma_per_word": _ratios(commas, nw), "stopword_ratio": _ratios(stops, nw),
+        "copyright": copyright, "separators": seps, "log_gap": np.log1p(gaps),
+        "gap_break": gap_break, "gap_heading": gap_heading,
+        "depth": np.minimum(depth, 60) / 60, "rel_depth": depth / max_depth,
+        "rel_index": idx / n, "rel_word_pos": _ratios(word_cum[:-1], np.full(n, total_words)),
+        "log_page_words": np.full(n, np.log1p(total_words)),
+        "log_page_blocks": np.full(n, np.log1p(n)),
+        "page_link_density": np.full(n, _ratio(total_links, total_words)),
+        "log_window_words": np.log1p(window),
+        "window_long_share": _ratios(long_cum[hi] - long_cum[lo], window),
+    }
     for level in range(1, ANCESTOR_LEVELS_DEFAULT + 1):
         nodes = np.array([b.path[min(level, len(b.path) - 1)] for b in blocks], dtype=np.int64)
         words, link_sum, count, longw = _subtree_sums(nodes, nw, links, np.ones(n), long_words)
-        cols += [np.log1p(words), _ratios(link_sum, words), np.log1p(count),
-                 _ratios(nw, words), _ratios(longw, np.full(n, total_long))]
+        cols |= {f"up{level}_log_words": np.log1p(words),
+                 f"up{level}_link_density": _ratios(link_sum, words),
+                 f"up{level}_log_blocks": np.log1p(count), f"up{level}_share_of": _ratios(nw, words),
+                 f"up{level}_page_long_share": _ratios(longw, np.full(n, total_long))}
     n_text = len(TEXT_FEATURES)
-    out[:, :n_text] = np.column_stack(cols)
+    out[:, :n_text] = np.column_stack(named_columns(cols, TEXT_FEATURES))
     out[idx, n_text + np.array([_CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))
                                 for b in blocks])] = 1.0
     bits = mask_bits(blocks)
@@ -246,17 +266,19 @@ def edge_matrix(blocks: Sequence[Block]) -> np.ndarray:
     """The ``(len(blocks) - 1) × len(EDGE_FEATURE_NAMES)`` features between neighbours."""
     n = max(len(blocks) - 1, 0)
     out = np.zeros((n, len(EDGE_FEATURE_NAMES)), dtype=np.float32)
+    col = _EDGE_INDEX
     for i in range(n):
         a, b = blocks[i], blocks[i + 1]
-        dist = tree_distance(a, b)
-        out[i, min(max(dist, 1), 5) - 1] = 1.0
-        out[i, 5] = a.path[0] == b.path[0]
-        out[i, 6] = math.log1p(b.gap)
-        out[i, 7] = "br" in b.gap_tags
-        out[i, 8] = "hr" in b.gap_tags
-        out[i, 9] = any(t[0] == "h" for t in b.gap_tags)
-        out[i, 10] = abs(_ratio(a.link_words, a.words) - _ratio(b.link_words, b.words))
-        out[i, 11] = abs(math.log1p(a.words) - math.log1p(b.words))
+        dist = min(max(tree_distance(a, b), 1), 5)
+        out[i, col["dist_gt4" if dist == 5 else f"dist_{dist}"]] = 1.0
+        out[i, col["same_container"]] = a.path[0] == b.path[0]
+        out[i, col["log_gap"]] = math.log1p(b.gap)
+        out[i, col["gap_br"]] = "br" in b.gap_tags
+        out[i, col["gap_hr"]] = "hr" in b.gap_tags
+        out[i, col["gap_heading"]] = any(t[0] == "h" for t in b.gap_tags)
+        out[i, col["link_diff"]] = abs(_ratio(a.link_words, a.words)
+                                       - _ratio(b.link_words, b.words))
+        out[i, col["log_words_diff"]] = abs(math.log1p(a.words) - math.log1p(b.words))
     return out
 
 
@@ -293,6 +315,35 @@ def vote_matrix(blocks: Sequence[Block], outputs: Sequence[str]) -> np.ndarray:
     return out
 
 
+def unary_features(blocks: Sequence[Block], stopwords: frozenset[str],
+                   relative_masks: bool = False) -> NamedMatrix:
+    """:func:`unary_matrix` with its column names (:data:`UNARY_FEATURE_NAMES`)."""
+    return NamedMatrix(unary_matrix(blocks, stopwords, relative_masks), UNARY_FEATURE_NAMES)
+
+
+def vote_features(blocks: Sequence[Block], outputs: Sequence[str],
+                  voters: Sequence[str]) -> NamedMatrix:
+    """:func:`vote_matrix` with one column ``vote_<extractor>`` per base extractor."""
+    if len(voters) != len(outputs):
+        raise ValueError(f"{len(outputs)} base outputs for the {len(voters)} voters {voters}")
+    return NamedMatrix(vote_matrix(blocks, outputs), prefixed("vote_", voters))
+
+
+def edge_features(blocks: Sequence[Block]) -> NamedMatrix:
+    """:func:`edge_matrix` with its column names (:data:`EDGE_FEATURE_NAMES`)."""
+    return NamedMatrix(edge_matrix(blocks), EDGE_FEATURE_NAMES)
+
+
+def pair_features(unary: NamedMatrix, edges: NamedMatrix,
+                  columns: Sequence[str] | None = None) -> NamedMatrix:
+    """:func:`pair_matrix` of the unary ``columns`` (all when None) of both blocks
+    (``left_``/``right_`` names) and the edge features."""
+    chosen = unary.select(columns) if columns is not None else unary
+    return NamedMatrix(pair_matrix(chosen.values, edges.values),
+                       prefixed("left_", chosen.names) + prefixed("right_", chosen.names)
+                       + edges.names)
+
+
 __all__ = [
     "BLOCK_FEATURE_NAMES",
     "CONTAINER_TAGS",
@@ -302,13 +353,18 @@ __all__ = [
     "TEXT_FEATURES",
     "UNARY_FEATURE_NAMES",
     "block_matrix",
+    "edge_features",
     "edge_matrix",
     "mask_bits",
+    "named_columns",
     "page_relative",
+    "pair_features",
     "pair_matrix",
     "tree_distance",
     "tree_distances",
+    "unary_features",
     "unary_matrix",
+    "vote_features",
     "vote_matrix",
     "with_neighbours",
 ]

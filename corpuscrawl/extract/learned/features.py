@@ -48,6 +48,7 @@ FEATURE_NAMES = (
     *(f"count_{t}" for t in COUNTED_TAGS),
 )
 N_FEATURES = len(FEATURE_NAMES)  # 37
+_SIZE_NAMES = FEATURE_NAMES[:len(SIZE_BOUNDS_DEFAULT) + 1]
 
 _NON_TEXT_RE = re.compile(
     r"<!--.*?(?:-->|\Z)|<script\b[^>]*>.*?(?:</script\s*>|\Z)|<style\b[^>]*>.*?(?:</style\s*>|\Z)",
@@ -115,25 +116,30 @@ def measure(html: str) -> HtmlStats:
 
 
 def vector_from_stats(stats: HtmlStats) -> list[float]:
-    """The 37 values of §4.2.1 from raw measurements."""
-    size = [0.0] * (len(SIZE_BOUNDS_DEFAULT) + 1)
+    """The 37 values of §4.2.1 from raw measurements, in :data:`FEATURE_NAMES` order (each
+    computed under its name)."""
+    values = dict.fromkeys(_SIZE_NAMES, 0.0)
     bucket = next((i for i, b in enumerate(SIZE_BOUNDS_DEFAULT) if stats.size_bytes < b),
                   len(SIZE_BOUNDS_DEFAULT))
-    size[bucket] = 1.0
+    values[_SIZE_NAMES[bucket]] = 1.0
     total = stats.total_length
-    markup_ratio = stats.markup_length / total if total else 0.0
-    link_ratio = stats.link_markup_length / total if total else 0.0
+    values["markup_ratio"] = stats.markup_length / total if total else 0.0
+    values["link_markup_ratio"] = stats.link_markup_length / total if total else 0.0
     blocks = stats.block_lengths
     if blocks:
         longest = max(blocks)
-        mean_by_max = (sum(blocks) / len(blocks)) / longest
-        median_by_max = median(blocks) / longest
-        max_by_sum = longest / sum(blocks)
+        values["block_mean_by_max"] = (sum(blocks) / len(blocks)) / longest
+        values["block_median_by_max"] = median(blocks) / longest
+        values["block_max_by_sum"] = longest / sum(blocks)
     else:
-        mean_by_max = median_by_max = max_by_sum = 0.0
+        values["block_mean_by_max"] = values["block_median_by_max"] = 0.0
+        values["block_max_by_sum"] = 0.0
     top = max(stats.tag_counts)
-    counts = [c / top if top else 0.0 for c in stats.tag_counts]
-    return [*size, markup_ratio, link_ratio, mean_by_max, median_by_max, max_by_sum, *counts]
+    for tag, count in zip(COUNTED_TAGS, stats.tag_counts, strict=True):
+        values[f"count_{tag}"] = count / top if top else 0.0
+    if len(values) != N_FEATURES:
+        raise ValueError(f"computed {sorted(set(values) - set(FEATURE_NAMES))} without a name")
+    return [values[name] for name in FEATURE_NAMES]
 
 
 def html_features(html: str) -> list[float]:

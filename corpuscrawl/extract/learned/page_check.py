@@ -5,8 +5,7 @@ scores low — a site whose templates the gold sets never showed, a page-wide
 class keyword (``<body class="... comments ...">``) — it keeps a teaser or
 nothing, with no sign of doubt in any single block, while the classic
 extractors, which judge text density and not learned cues, all return the
-article.  Issue 27 calls such a page a *lost article*
-(:mod:`corpuscrawl.evaluation.lost`).
+article.  Such a page is a *lost article* (:mod:`corpuscrawl.evaluation.lost`).
 
 How, as an explicit cascade (:class:`PageCheck`; each step a small named
 function that accepts or rejects):
@@ -24,14 +23,14 @@ function that accepts or rejects):
 3. The consensus output replaces ``auto``'s text.
 
 The two thresholds of step 1 (the kept share and the model's confidence) are
-learned by :func:`corpuscrawl.learn.page_check.fit_page_check` on the
+learned by ``corpuscrawl.learn.page_check.learn_thresholds`` on the
 *out-of-fold* decoding of the training pages (``auto``'s decoding folds: every
 page decoded by models that never saw it): the pair with the best summed F1
 over all training pages after the replacement, fewer replacements on a tie;
 when no pair beats "never replace" no check is kept.
 
 A learned regression over page features in place of step 1's two thresholds
-is measured in ``benchmarks/results/learned.md`` (issue 27 section).
+is measured in ``benchmarks/results/learned.md`` (page-level check section).
 """
 
 from __future__ import annotations
@@ -42,11 +41,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from corpuscrawl.extract.learned.block_features import (
     LONG_BLOCK_LINK_DENSITY_DEFAULT,
     LONG_BLOCK_WORDS_DEFAULT,
 )
+from corpuscrawl.extract.learned.models import check_fitted
 from corpuscrawl.extract.segment.cdom import Block
 
 #: The robust extractors the check consults (cheap classic ones; jusText, as robust but
@@ -136,18 +137,45 @@ class Review:
     replaced_by: str = ""
 
 
-class PageCheck:
-    """The cascade of :func:`unsure_of_running_text` and :func:`robust_agree`, with the
-    thresholds of ``state`` (from :func:`corpuscrawl.learn.page_check.fit_page_check`)."""
+class PageCheck(BaseEstimator):
+    """The cascade of :func:`unsure_of_running_text` and :func:`robust_agree`.
 
-    def __init__(self, state: dict[str, Any], extractors: Sequence[Any] | None = None):
-        self.state = state
-        self.names = tuple(state["robust"])
-        if extractors is None:
+    Parameters: the ``robust`` extractors consulted, the running text a page needs
+    (``min_running_words``), and step 2's ``min_consensus_words`` and ``min_agreement``.
+    A predictor, no ``fit`` (its estimator: ``corpuscrawl.learn.page_check.PageCheckEstimator``).
+    Fitted attributes (learned by ``corpuscrawl.learn.page_check.learn_thresholds`` on
+    ``auto``'s out-of-fold decoding): step 1's ``keep_share_`` and ``confidence_``, and
+    ``fit_info_`` (what the check does on the training pages).
+    """
+
+    def __init__(self, robust: Sequence[str] = ROBUST_DEFAULT,
+                 min_running_words: int = MIN_RUNNING_WORDS_DEFAULT,
+                 min_consensus_words: int = MIN_CONSENSUS_WORDS_DEFAULT,
+                 min_agreement: float = MIN_AGREEMENT_DEFAULT):
+        self.robust = robust
+        self.min_running_words = min_running_words
+        self.min_consensus_words = min_consensus_words
+        self.min_agreement = min_agreement
+
+    def with_extractors(self, extractors: Sequence[Any]) -> PageCheck:
+        """Use these objects (each with ``extract(page)``) as the robust extractors."""
+        self.__dict__["_runtime"] = list(extractors)
+        return self
+
+    @property
+    def extractors(self) -> list[Any]:
+        """The robust extractors, built from their names when first needed."""
+        runtime = self.__dict__.get("_runtime")
+        if runtime is None:
             from corpuscrawl.extract import get_extractor
 
-            extractors = [get_extractor(n) for n in self.names]
-        self.extractors = list(extractors)
+            runtime = self.__dict__["_runtime"] = [get_extractor(n) for n in self.robust]
+        return runtime
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(super().__getstate__())
+        state.pop("_runtime", None)  # built extractors are never saved
+        return state
 
     def robust_outputs(self, page: Any) -> list[str]:
         """The robust extractors' texts of ``page`` ("" for one that fails: never raises)."""
@@ -161,8 +189,9 @@ class PageCheck:
 
     def fires(self, blocks: Sequence[Block], unary_p: np.ndarray, labels: Sequence[int]) -> bool:
         """Step 1 with the learned thresholds."""
-        return unsure_of_running_text(blocks, unary_p, labels, self.state["keep_share"],
-                                      self.state["confidence"], self.state["min_running_words"])
+        check_fitted(self)
+        return unsure_of_running_text(blocks, unary_p, labels, self.keep_share_,
+                                      self.confidence_, self.min_running_words)
 
     def review(self, page: Any, blocks: Sequence[Block], unary_p: np.ndarray,
                labels: Sequence[int], text: str) -> Review:
@@ -175,10 +204,9 @@ class PageCheck:
         """Steps 2 and 3 given the robust outputs."""
         outputs = [words_of(t) for t in robust]
         chosen, _ = consensus(outputs)
-        if not robust_agree(outputs, chosen, self.state["min_consensus_words"],
-                            self.state["min_agreement"]):
+        if not robust_agree(outputs, chosen, self.min_consensus_words, self.min_agreement):
             return Review(text, fired=True)
-        return Review(robust[chosen], True, self.names[chosen])
+        return Review(robust[chosen], True, self.robust[chosen])
 
 
 __all__ = [

@@ -20,6 +20,11 @@ MLP has no dropout, early stopping on 10 % of the rows regularises instead.
 Block labels come from aligning the page's words with the gold words
 (:func:`corpuscrawl.learn.alignment.sequence_coverage`, coverage > 0.5).  The same machinery,
 with other models and extra vote features, is reused by :mod:`.auto`.
+
+The model is :class:`SequenceModel`, the predictor (parameters and fitted
+attributes, no ``fit``: its estimator, which adds ``fit``, is
+``corpuscrawl.learn.sequence.SequenceEstimator``); :class:`SequenceExtractor`
+is its registry entry.
 """
 
 from __future__ import annotations
@@ -33,13 +38,14 @@ from typing import Any
 import numpy as np
 
 from corpuscrawl.extract.learned.block_features import (
-    edge_matrix,
-    pair_matrix,
-    unary_matrix,
-    vote_matrix,
+    edge_features,
+    pair_features,
+    unary_features,
+    vote_features,
 )
-from corpuscrawl.extract.learned.models import load_model
-from corpuscrawl.extract.learned.title_features import title_matrix
+from corpuscrawl.extract.learned.columns import NamedMatrix, check_feature_names
+from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel, check_fitted
+from corpuscrawl.extract.learned.title_features import headline_features
 from corpuscrawl.extract.meta.title import extract_title
 from corpuscrawl.extract.segment.cdom import Block, page_blocks
 from corpuscrawl.html.page import Page
@@ -51,6 +57,15 @@ LAMBDA_DEFAULT = 0.1
 EPSILON = 1e-6
 #: Stoplist used when the page language has none (most pages in the datasets are English).
 FALLBACK_STOPLIST_DEFAULT = "English"
+#: Coverage above which a training block is content (Bakić's thesis' segment rule, for
+#: blocks aligned as a sequence: :func:`corpuscrawl.learn.alignment.sequence_coverage`).
+BLOCK_THRESHOLD_DEFAULT = 0.5
+#: Hidden layers of the potentials (Web2Text: CNN layers of 50, 50, 50, 10 channels).
+HIDDEN_DEFAULT = (50, 50, 50, 10)
+#: L2 penalty (Web2Text: 1e-4).
+ALPHA_DEFAULT = 1e-4
+#: Most rows used to fit the pairwise model (a deterministic sample; keeps training short).
+MAX_PAIR_ROWS_DEFAULT = 150_000
 
 
 _STOPLISTS: dict[str, frozenset[str]] = {}
@@ -94,35 +109,40 @@ def page_stopwords(blocks: Sequence[Block]) -> frozenset[str]:
     return _STOPLISTS[name]
 
 
+#: The pairwise rows of a decoding that reads none (λ = 0).
+NO_PAIRS = NamedMatrix(np.zeros((0, 0), dtype=np.float32), ())
+
+
 @dataclass
 class PageInputs:
-    """Everything the potentials read for one page."""
+    """Everything the potentials read for one page: its blocks and named feature rows."""
 
     blocks: list[Block]
-    unary: np.ndarray
-    pairs: np.ndarray
+    unary: NamedMatrix
+    pairs: NamedMatrix
 
 
-def page_inputs(page: Page, outputs: Sequence[str] = (), pair_columns: int | None = None,
-                title: bool = False, relative_masks: bool = False,
-                pairs: bool = True) -> PageInputs:
-    """Blocks, unary rows (with one vote column per base output, then the headline
-    features when ``title``) and pairwise rows of a page.
+def page_inputs(page: Page, outputs: Sequence[str] = (),
+                pair_columns: Sequence[str] | None = None, title: bool = False,
+                relative_masks: bool = False, pairs: bool = True,
+                votes: Sequence[str] = ()) -> PageInputs:
+    """Blocks, unary rows (with one vote column per base output of the ``votes``
+    extractors, then the headline features when ``title``) and pairwise rows of a page.
 
-    ``pair_columns`` limits the unary columns the pairwise rows repeat (None = all);
+    ``pair_columns`` names the unary columns the pairwise rows repeat (None = all);
     ``relative_masks``: tag and class-keyword bits relative to the page
     (:func:`.block_features.page_relative`); without ``pairs`` the pairwise rows are
     left empty (a decoding with λ = 0 does not read them).
     """
     blocks = page_blocks(page)
-    unary = unary_matrix(blocks, page_stopwords(blocks), relative_masks)
+    unary = unary_features(blocks, page_stopwords(blocks), relative_masks)
     if outputs:
-        unary = np.hstack([unary, vote_matrix(blocks, outputs)])
+        unary = unary.hstack(vote_features(blocks, outputs, votes))
     if title:
-        unary = np.hstack([unary, title_matrix(blocks, extract_title(page))])
+        unary = unary.hstack(headline_features(blocks, extract_title(page)))
     if not pairs:
-        return PageInputs(blocks, unary, np.zeros((0, 0), dtype=np.float32))
-    return PageInputs(blocks, unary, pair_matrix(unary, edge_matrix(blocks), pair_columns))
+        return PageInputs(blocks, unary, NO_PAIRS)
+    return PageInputs(blocks, unary, pair_features(unary, edge_features(blocks), pair_columns))
 
 
 def viterbi(unary_p: np.ndarray, pair_p: np.ndarray, lam: float = LAMBDA_DEFAULT,
@@ -172,40 +192,105 @@ def pair_probabilities(model: Any, pairs: np.ndarray) -> np.ndarray:
     return out
 
 
-def label_page(state: dict[str, Any], inputs: PageInputs) -> list[int]:
-    """Viterbi labels of a page's blocks under a trained state."""
+def label_page(unary: Any, pairwise: Any, inputs: PageInputs, lam: float,
+               bias: float = 0.0) -> list[int]:
+    """Viterbi labels of a page's blocks under fitted unary and pairwise models."""
     if not inputs.blocks:
         return []
     with single_threaded():
-        unary_p = state["unary"].predict_proba(inputs.unary)[:, 1]
-        pair_p = pair_probabilities(state["pairwise"], inputs.pairs)
-    return viterbi(unary_p, pair_p, state["lambda"], state.get("bias", 0.0))
+        unary_p = unary.predict_proba(inputs.unary.values)[:, 1]
+        pair_p = pair_probabilities(pairwise, inputs.pairs.values)
+    return viterbi(unary_p, pair_p, lam, bias)
 
 
-class SequenceExtractor:
-    """Web2Text-style block sequence labelling (unary + pairwise potentials, Viterbi)."""
+class SequenceModel(LearnedModel):
+    """Web2Text-style block sequence labelling: MLP unary and pairwise potentials, Viterbi.
+
+    Parameters: the gold coverage ``threshold`` above which a training block is content,
+    the pairwise weight ``lam`` (λ), the MLPs' ``hidden`` layers and L2 ``alpha``, and the
+    most rows the pairwise model is fitted on (``max_pair_rows``).  Fitted attributes:
+    ``unary_`` and ``pairwise_`` (standardisation + MLP pipelines), ``feature_names_in_``,
+    ``pair_feature_names_``, ``label_counts_``, ``fit_info_``.
+    """
 
     name = "sequence"
-    kind = "sequence"
+    description = ("Web2Text-style block sequence labelling (Vogels, Ganea & Eickhoff 2018): "
+                   "MLP unary and pairwise potentials over collapsed-DOM blocks, Viterbi "
+                   "decoding.")
 
-    def __init__(self, model: str | None = None, models_dir: str | Path | None = None,
-                 state: dict[str, Any] | None = None, lam: float | None = None):
-        self.state = state if state is not None else load_model(model or self.kind, self.kind,
-                                                                 models_dir)
-        if lam is not None:
-            self.state = {**self.state, "lambda": float(lam)}
+    def __init__(self, threshold: float = BLOCK_THRESHOLD_DEFAULT, lam: float = LAMBDA_DEFAULT,
+                 hidden: Sequence[int] = HIDDEN_DEFAULT, alpha: float = ALPHA_DEFAULT,
+                 max_pair_rows: int = MAX_PAIR_ROWS_DEFAULT):
+        self.threshold = threshold
+        self.lam = lam
+        self.hidden = hidden
+        self.alpha = alpha
+        self.max_pair_rows = max_pair_rows
+
+    def page_inputs(self, page: Page) -> PageInputs:
+        """The page's blocks and feature rows, checked against the names fitted on."""
+        check_fitted(self)
+        inputs = page_inputs(page)
+        check_feature_names(self.feature_names_in_, inputs.unary.names, self.name)
+        check_feature_names(self.pair_feature_names_, inputs.pairs.names, self.name)
+        return inputs
+
+    def labels(self, page: Page) -> tuple[list[Block], list[int]]:
+        """The page's blocks and their Viterbi labels (1 = content)."""
+        inputs = self.page_inputs(page)
+        return inputs.blocks, label_page(self.unary_, self.pairwise_, inputs, self.lam)
+
+    def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
+        """Per page, its blocks' unary probabilities (``n_blocks × 2``: boilerplate, content)."""
+        out = []
+        for page in pages:
+            inputs = self.page_inputs(page)
+            if not inputs.blocks:
+                out.append(np.zeros((0, 2)))
+                continue
+            with single_threaded():
+                out.append(self.unary_.predict_proba(inputs.unary.values))
+        return out
 
     def extract(self, page: Page) -> str:
         """Text of the blocks labelled content, one per line."""
-        inputs = page_inputs(page, pair_columns=self.state.get("pair_columns"))
-        labels = label_page(self.state, inputs)
-        return "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
+        blocks, labels = self.labels(page)
+        return "\n".join(b.text for b, lab in zip(blocks, labels, strict=True) if lab)
+
+
+class SequenceExtractor(LearnedExtractor):
+    """The ``sequence`` extractor: :class:`SequenceModel` loaded from
+    ``models/sequence.skops``; ``lam`` overrides the pairwise weight λ it was trained with."""
+
+    name = "sequence"
+    model_class = SequenceModel
+    estimator: SequenceModel
+
+    def __init__(self, model: str | None = None, models_dir: str | Path | None = None,
+                 estimator: SequenceModel | None = None, lam: float | None = None):
+        super().__init__(model, models_dir, estimator)
+        if lam is not None:
+            self.estimator = clone_fitted(self.estimator, lam=float(lam))
+
+
+def clone_fitted(model: LearnedModel, **params: Any) -> Any:
+    """A shallow copy of a fitted ``model`` (fitted attributes shared) with ``params`` set."""
+    import copy
+
+    return copy.copy(model).set_params(**params)
 
 
 __all__ = [
+    "ALPHA_DEFAULT",
+    "BLOCK_THRESHOLD_DEFAULT",
+    "HIDDEN_DEFAULT",
     "LAMBDA_DEFAULT",
+    "MAX_PAIR_ROWS_DEFAULT",
+    "NO_PAIRS",
     "PageInputs",
     "SequenceExtractor",
+    "SequenceModel",
+    "clone_fitted",
     "label_page",
     "page_inputs",
     "page_stopwords",

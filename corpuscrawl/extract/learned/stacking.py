@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from corpuscrawl.extract.learned.block_features import named_columns
 from corpuscrawl.extract.segment.cdom import Block
 
 #: Offsets of the neighbouring blocks whose first-stage probability is a feature.
@@ -61,14 +62,14 @@ def context_matrix(blocks: Sequence[Block], p: np.ndarray) -> np.ndarray:
     w = np.asarray([b.words for b in blocks], dtype=np.float64)
     pw = w * p
     predicted = float(pw.sum()) or 1.0
-    cols = [p]
+    cols = {"p1": p}
     for off in CONTEXT_OFFSETS_DEFAULT:
         q = np.full(n, -1.0)
         if off < 0:
             q[-off:] = p[:off]
         else:
             q[:-off] = p[off:]
-        cols.append(q)
+        cols[f"p1{off:+d}"] = q
     for level in CONTEXT_LEVELS_DEFAULT:
         nodes = [b.path[min(level, len(b.path) - 1)] for b in blocks]
         words: dict[int, float] = defaultdict(float)
@@ -78,16 +79,17 @@ def context_matrix(blocks: Sequence[Block], p: np.ndarray) -> np.ndarray:
             words[node] += wi
             content[node] += pwi
             best[node] = max(best[node], pi)
-        cols.append(np.asarray([content[x] / words[x] if words[x] else 0.0 for x in nodes]))
-        cols.append(np.asarray([best[x] for x in nodes]))
-        cols.append(np.asarray([content[x] / predicted for x in nodes]))
-    cols.append(np.full(n, float(pw.sum() / (w.sum() or 1.0))))
-    cols.append(np.full(n, float(p.max())))
+        cols[f"up{level}_mean_p1"] = np.asarray([content[x] / words[x] if words[x] else 0.0
+                                                 for x in nodes])
+        cols[f"up{level}_max_p1"] = np.asarray([best[x] for x in nodes])
+        cols[f"up{level}_share_of_content"] = np.asarray([content[x] / predicted for x in nodes])
+    cols["page_mean_p1"] = np.full(n, float(pw.sum() / (w.sum() or 1.0)))
+    cols["page_max_p1"] = np.full(n, float(p.max()))
     cum = np.cumsum(pw)
-    cols.append((cum - pw) / predicted)
-    cols.append((float(pw.sum()) - cum) / predicted)
-    cols.append(_distance_to_confident(p))
-    return np.vstack(cols).T
+    cols["content_before"] = (cum - pw) / predicted
+    cols["content_after"] = (float(pw.sum()) - cum) / predicted
+    cols["blocks_to_confident"] = _distance_to_confident(p)
+    return np.vstack(named_columns(cols, CONTEXT_FEATURE_NAMES)).T
 
 
 def _distance_to_confident(p: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from corpuscrawl.extract.learned.block_features import tree_distances
+from corpuscrawl.extract.learned.columns import NamedMatrix
 from corpuscrawl.extract.segment.cdom import Block
 
 TITLE_FEATURE_NAMES = (
@@ -30,6 +31,7 @@ TITLE_MATCH_MIN_DEFAULT = 0.5
 TITLE_BLOCK_MAX_WORDS_DEFAULT = 40
 
 _WORD_RE = re.compile(r"\w+")
+_COL = {name: i for i, name in enumerate(TITLE_FEATURE_NAMES)}
 
 
 def _tokens(text: str) -> list[str]:
@@ -53,21 +55,26 @@ def title_matrix(blocks: Sequence[Block], title: str) -> np.ndarray:
             continue
         cover = len(found) / len(wanted)
         inside = sum(1 for t in tokens if t in wanted) / len(tokens)
-        out[i, 0], out[i, 1] = cover, inside
+        out[i, _COL["title_cover"]], out[i, _COL["title_in_block"]] = cover, inside
         f = 2 * cover * inside / (cover + inside)
         if b.words <= TITLE_BLOCK_MAX_WORDS_DEFAULT and f > best_score:
             best, best_score = i, f
     if best < 0:
         return out
-    out[best, 2] = 1.0
-    out[:, 3] = 1.0
+    out[best, _COL["is_title_block"]] = 1.0
+    out[:, _COL["has_title_block"]] = 1.0
     words = np.cumsum([0, *(b.words for b in blocks)])[:-1].astype(np.float64)
     total = float(words[-1] + blocks[-1].words) or 1.0
-    out[:, 4] = (words - words[best]) / total
+    out[:, _COL["words_from_title"]] = (words - words[best]) / total
     steps = np.arange(n, dtype=np.float64) - best
-    out[:, 5] = np.sign(steps) * np.log1p(np.abs(steps))
-    out[:, 6] = np.log1p(tree_distances(blocks, blocks[best]))
+    out[:, _COL["blocks_from_title"]] = np.sign(steps) * np.log1p(np.abs(steps))
+    out[:, _COL["tree_distance_to_title"]] = np.log1p(tree_distances(blocks, blocks[best]))
     return out
 
 
-__all__ = ["TITLE_FEATURE_NAMES", "title_matrix"]
+def headline_features(blocks: Sequence[Block], title: str) -> NamedMatrix:
+    """:func:`title_matrix` with its column names (:data:`TITLE_FEATURE_NAMES`)."""
+    return NamedMatrix(title_matrix(blocks, title), TITLE_FEATURE_NAMES)
+
+
+__all__ = ["TITLE_FEATURE_NAMES", "headline_features", "title_matrix"]
