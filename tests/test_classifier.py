@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from sklearn.base import clone
+from sklearn.base import clone, is_classifier
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 
 from corpuscrawl.browse.classifier import (
     ElementClassifier,
@@ -143,6 +144,7 @@ def test_the_fitted_estimator_is_its_predictor_plus_fit(tmp_path: Path) -> None:
     assert type(predictor) is ElementClassifier and not isinstance(predictor, Estimator)
     assert predictor.get_params() == fitted.get_params()
     assert predictor.tree_ is fitted.tree_ and predictor.classes_ == fitted.classes_
+    assert vars(predictor).keys() == vars(fitted).keys()
     assert predictor.predict(records) == fitted.predict(records)
     assert (predictor.predict_proba(records) == fitted.predict_proba(records)).all()
     # the file holds plain parameters and arrays; loading gives the predictor back
@@ -151,6 +153,22 @@ def test_the_fitted_estimator_is_its_predictor_plus_fit(tmp_path: Path) -> None:
     assert loaded.metadata_ == {} and loaded.classes_ == fitted.classes_
     # a fresh estimator is unfitted: no fitted attribute until fit
     assert not [k for k in vars(ElementClassifierEstimator()) if k.endswith("_")]
+
+
+def test_the_estimator_is_a_scikit_learn_classifier_over_records() -> None:
+    """scikit-learn's model selection takes it as it is: cross-validation, grid search."""
+    records = toy_set()
+    labels = [r.label for r in records]
+    estimator = ElementClassifierEstimator(min_samples_leaf=1)
+    assert is_classifier(estimator)
+    scores = cross_val_score(estimator, records, labels, cv=StratifiedKFold(n_splits=3))
+    assert list(scores) == [1.0, 1.0, 1.0]
+    search = GridSearchCV(estimator, {"max_depth": [1, 4]}, cv=StratifiedKFold(n_splits=3))
+    search.fit(records, labels)
+    assert search.best_params_ == {"max_depth": 4}
+    best = search.best_estimator_
+    assert type(best) is ElementClassifierEstimator and best.score(records, labels) == 1.0
+    assert type(best.predictor()) is ElementClassifier
 
 
 def test_loading_and_predicting_imports_no_training_code_and_no_scikit_learn() -> None:

@@ -150,20 +150,21 @@ class ElementClassifier:
                              "`python -m corpuscrawl.learn.elements train`")
         return tree
 
-    def predict_proba(self, records: Sequence[ElementRecord]) -> np.ndarray:
-        """Class probabilities per record, columns in ``classes_`` order."""
+    def predict_proba(self, X: Sequence[ElementRecord]) -> np.ndarray:
+        """Class probabilities of each record of ``X`` (scikit-learn's name for the
+        samples), columns in ``classes_`` order."""
         tree = self._require_fitted()
-        if not records:
+        if not X:
             return np.zeros((0, len(self.classes_)))
-        value = tree.value[tree.leaves(self.feature_rows(records))]
+        value = tree.value[tree.leaves(self.feature_rows(X))]
         total = value.sum(axis=1, keepdims=True)
         return np.divide(value, total, out=np.zeros_like(value), where=total > 0)
 
-    def predict(self, records: Sequence[ElementRecord]) -> list[str]:
-        """The most probable label of each record."""
-        if not records:
+    def predict(self, X: Sequence[ElementRecord]) -> list[str]:
+        """The most probable label of each record of ``X``."""
+        if not X:
             return []
-        proba = self.predict_proba(records)
+        proba = self.predict_proba(X)
         return [self.classes_[i] for i in proba.argmax(axis=1)]
 
     # --- loading -----------------------------------------------------------------------

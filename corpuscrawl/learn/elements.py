@@ -50,6 +50,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import precision_recall_fscore_support
+from sklearn.model_selection import LeaveOneGroupOut, StratifiedKFold, cross_val_predict
 from sklearn.tree import DecisionTreeClassifier
 
 from corpuscrawl.browse.classifier import (
@@ -87,28 +90,33 @@ _GOLD_JS = """
 """
 
 
-class ElementClassifierEstimator(Estimator, ElementClassifier):
+class ElementClassifierEstimator(Estimator, ClassifierMixin, ElementClassifier, BaseEstimator):
     """The element classifier's estimator: :class:`ElementClassifier` (same parameters,
     fitted attributes and predictions) plus :meth:`fit` and the model file's writer.
 
     ``fit`` trains scikit-learn's ``DecisionTreeClassifier`` with the model's parameters
     on the records' features (the ``layout_keys`` view) and keeps the fitted tree as
     plain arrays (``tree_``), which is what the predictor walks and the file holds.
+    ``ClassifierMixin`` and ``BaseEstimator`` (after the predictor, whose
+    ``get_params``/``set_params`` stay) make it a scikit-learn classifier over lists of
+    records: ``cross_val_predict``, ``cross_val_score`` or ``GridSearchCV`` take it
+    (:func:`cross_validate` does), and ``score`` is the accuracy.
     """
 
     predictor_class = ElementClassifier
 
-    def fit(self, records: Sequence[ElementRecord],
-            labels: Sequence[str] | None = None) -> ElementClassifierEstimator:
-        """Train on records; labels default to each record's ``label``; returns ``self``."""
-        y = list(labels) if labels is not None else [r.label for r in records]
-        if len(y) != len(records) or not records:
+    def fit(self, X: Sequence[ElementRecord],
+            y: Sequence[str] | None = None) -> ElementClassifierEstimator:
+        """Train on the records ``X`` with the labels ``y`` (default: each record's
+        ``label``); returns ``self``."""
+        labels = list(y) if y is not None else [r.label for r in X]
+        if len(labels) != len(X) or not X:
             raise ValueError("fit needs as many labels as records, and at least one record")
-        unknown = sorted({str(v) for v in y} - set(LABELS))
+        unknown = sorted({str(v) for v in labels} - set(LABELS))
         if unknown:
             raise ValueError(f"unknown label(s) {unknown}; known labels: {', '.join(LABELS)}")
         params = {k: v for k, v in self.get_params().items() if k != "layout_keys"}
-        tree = DecisionTreeClassifier(**params).fit(self.feature_rows(records), y)
+        tree = DecisionTreeClassifier(**params).fit(self.feature_rows(X), labels)
         t = tree.tree_
         self.classes_ = tuple(str(c) for c in tree.classes_)
         self.tree_ = TreeArrays(left=t.children_left.astype(np.int64),
@@ -293,20 +301,15 @@ def cross_validate(records: Sequence[ElementRecord], grouped: bool,
     otherwise stratified 5-fold over elements.  ``layout_keys``: the layout the
     model reads (None: all of it, geometry included).
     """
-    from sklearn.metrics import precision_recall_fscore_support
-    from sklearn.model_selection import LeaveOneGroupOut, StratifiedKFold
-
     y = [r.label or "" for r in records]
+    cv: LeaveOneGroupOut | StratifiedKFold = StratifiedKFold(n_splits=5, shuffle=True,
+                                                             random_state=0)
+    groups = None
     if grouped:
-        splits = LeaveOneGroupOut().split(records, y, [site_group(r) for r in records])
-    else:
-        splits = StratifiedKFold(n_splits=5, shuffle=True, random_state=0).split(records, y)
-    predicted = [""] * len(records)
-    for train_idx, test_idx in splits:
-        model = ElementClassifierEstimator(layout_keys=layout_keys).fit([records[i] for i in train_idx])
-        for i, label in zip(test_idx, model.predict([records[i] for i in test_idx]),
-                            strict=True):
-            predicted[i] = label
+        cv, groups = LeaveOneGroupOut(), [site_group(r) for r in records]
+    predicted = [str(label) for label in cross_val_predict(
+        ElementClassifierEstimator(layout_keys=layout_keys), list(records), y, groups=groups,
+        cv=cv)]
     labels = [label for label in LABELS if label in set(y)]
     p, r, f, s = precision_recall_fscore_support(y, predicted, labels=labels, zero_division=0)
     report = {label: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]),

@@ -67,12 +67,12 @@ def as_predictor(model: Any) -> Any:
     if not isinstance(model, Estimator):
         return model
     cls = type(model).predictor_class
-    state = {key: as_predictor(value) for key, value in model.__getstate__().items()}
     predictor = cls.__new__(cls)
-    if hasattr(predictor, "__setstate__"):  # scikit-learn's BaseEstimator
-        predictor.__setstate__(state)
+    if hasattr(cls, "__setstate__"):  # scikit-learn's BaseEstimator
+        predictor.__setstate__({key: as_predictor(value)
+                                for key, value in model.__getstate__().items()})
     else:  # a plain class (the element classifier): its state is its attributes
-        vars(predictor).update(state)
+        vars(predictor).update({key: as_predictor(value) for key, value in vars(model).items()})
     return predictor
 
 
