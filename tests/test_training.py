@@ -64,4 +64,4 @@ def test_train_writes_model_and_card(tmp_path: Path) -> None:
     assert (tmp_path / "element-classifier.json").is_file()
     card = (tmp_path / "element-classifier.md").read_text()
     assert "leave one site out" in card and "| Revealer |" in card
-    assert model.metadata["records"] >= 200
+    assert model.metadata_["records"] >= 200

@@ -5,7 +5,7 @@ Catholic University, 2016).
 * :mod:`~corpuscrawl.browse.elements` — actionable elements and their features
 * :mod:`~corpuscrawl.browse.hrefs` — where an element leads: href kinds, redirect proxies
 * :mod:`~corpuscrawl.browse.classifier` — the decision tree (Revealer, Inner, Outer,
-  Closer, LanguageSelection, Other), JSON model in ``models/``
+  Closer, LanguageSelection, Other): the predictor, loaded from a JSON model in ``models/``
 * :mod:`~corpuscrawl.browse.interaction` — the reveal / close / scroll loop on a page
 * :mod:`~corpuscrawl.browse.waiting` — waiting until a live page has settled
 * :mod:`~corpuscrawl.browse.links` — links to follow, alternates
@@ -17,5 +17,6 @@ Catholic University, 2016).
 * :mod:`~corpuscrawl.browse.rendered` — one rendered page for the crawl (close, retry)
 
 Building the training set and training the model (offline, never at crawl time) live in
-:mod:`corpuscrawl.learn.labeling` and :mod:`corpuscrawl.learn.elements`.
+:mod:`corpuscrawl.learn.labeling` and :mod:`corpuscrawl.learn.elements` (the estimator
+``ElementClassifierEstimator``: the predictor plus ``fit``).
 """

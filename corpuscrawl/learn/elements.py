@@ -1,5 +1,10 @@
 """Build the element training set from the local dynamic pages and train the shipped model.
 
+The estimator :class:`ElementClassifierEstimator` is the crawl-time predictor
+:class:`corpuscrawl.browse.classifier.ElementClassifier` plus ``fit`` (scikit-learn's
+``DecisionTreeClassifier``, its tree kept as plain arrays) and the writing of the
+model file, the predictor's plain-parameter JSON.
+
 Source: Komporday's thesis, part III §9.2: the training set is a JSON file of
 elements (tag, attributes, source HTML, class label) labelled by a person.
 Ours is built from the hand-written pages in ``tests/data/dynamic/`` (modelled
@@ -41,10 +46,23 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from corpuscrawl.browse.classifier import ElementClassifier
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import precision_recall_fscore_support
+from sklearn.model_selection import LeaveOneGroupOut, StratifiedKFold, cross_val_predict
+from sklearn.tree import DecisionTreeClassifier
+
+from corpuscrawl.browse.classifier import (
+    MODEL_FORMAT,
+    MODEL_VERSION,
+    ElementClassifier,
+    TreeArrays,
+)
 from corpuscrawl.browse.elements import (
+    FEATURE_NAMES,
     LABELS,
     STRUCTURAL_LAYOUT_KEYS,
     ElementRecord,
@@ -52,6 +70,7 @@ from corpuscrawl.browse.elements import (
 )
 from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction, prepare_page
 from corpuscrawl.browse.localsite import LocalSite
+from corpuscrawl.learn.estimator import Estimator
 from corpuscrawl.shipped import models_dir
 
 #: The hand-written pages and their labels.json.
@@ -69,6 +88,69 @@ _GOLD_JS = """
   for (const [sel, label] of rules) { if (el.matches(sel)) return label; }
   return null; })
 """
+
+
+class ElementClassifierEstimator(Estimator, ClassifierMixin, ElementClassifier, BaseEstimator):
+    """The element classifier's estimator: :class:`ElementClassifier` (same parameters,
+    fitted attributes and predictions) plus :meth:`fit` and the model file's writer.
+
+    ``fit`` trains scikit-learn's ``DecisionTreeClassifier`` with the model's parameters
+    on the records' features (the ``layout_keys`` view) and keeps the fitted tree as
+    plain arrays (``tree_``), which is what the predictor walks and the file holds.
+    ``ClassifierMixin`` and ``BaseEstimator`` (after the predictor, whose
+    ``get_params``/``set_params`` stay) make it a scikit-learn classifier over lists of
+    records: ``cross_val_predict``, ``cross_val_score`` or ``GridSearchCV`` take it
+    (:func:`cross_validate` does), and ``score`` is the accuracy.
+    """
+
+    predictor_class = ElementClassifier
+
+    def fit(self, X: Sequence[ElementRecord],
+            y: Sequence[str] | None = None) -> ElementClassifierEstimator:
+        """Train on the records ``X`` with the labels ``y`` (default: each record's
+        ``label``); returns ``self``."""
+        labels = list(y) if y is not None else [r.label for r in X]
+        if len(labels) != len(X) or not X:
+            raise ValueError("fit needs as many labels as records, and at least one record")
+        unknown = sorted({str(v) for v in labels} - set(LABELS))
+        if unknown:
+            raise ValueError(f"unknown label(s) {unknown}; known labels: {', '.join(LABELS)}")
+        params = {k: v for k, v in self.get_params().items() if k != "layout_keys"}
+        tree = DecisionTreeClassifier(**params).fit(self.feature_rows(X), labels)
+        t = tree.tree_
+        self.classes_ = tuple(str(c) for c in tree.classes_)
+        self.tree_ = TreeArrays(left=t.children_left.astype(np.int64),
+                                right=t.children_right.astype(np.int64),
+                                feature=np.maximum(t.feature, 0).astype(np.int64),
+                                threshold=t.threshold.astype(np.float64),
+                                value=t.value[:, 0, :].astype(np.float64))
+        self.metadata_ = {}
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        """The fitted model as the model file's JSON content (read back by
+        :meth:`ElementClassifier.from_json`)."""
+        tree = self._require_fitted()
+        params = self.get_params()
+        if params["layout_keys"] is not None:
+            params["layout_keys"] = list(params["layout_keys"])
+        return {
+            "format": MODEL_FORMAT, "version": MODEL_VERSION,
+            "feature_names": list(FEATURE_NAMES), "classes": list(self.classes_),
+            "params": params, "metadata": self.metadata_,
+            "nodes": {"left": tree.left.tolist(), "right": tree.right.tolist(),
+                      "feature": tree.feature.tolist(),
+                      "threshold": [round(float(v), 9) for v in tree.threshold],
+                      "value": [[round(float(v), 6) for v in row] for row in tree.value]},
+        }
+
+    def save(self, path: str | Path) -> Path:
+        """Write the model file (the predictor's JSON: plain parameters and node arrays, no
+        pickle, no training class named); returns the path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_json(), ensure_ascii=False) + "\n", encoding="utf-8")
+        return path
 
 
 def load_label_rules(pages_dir: Path) -> dict[str, list[tuple[str, str]]]:
@@ -219,20 +301,15 @@ def cross_validate(records: Sequence[ElementRecord], grouped: bool,
     otherwise stratified 5-fold over elements.  ``layout_keys``: the layout the
     model reads (None: all of it, geometry included).
     """
-    from sklearn.metrics import precision_recall_fscore_support
-    from sklearn.model_selection import LeaveOneGroupOut, StratifiedKFold
-
     y = [r.label or "" for r in records]
+    cv: LeaveOneGroupOut | StratifiedKFold = StratifiedKFold(n_splits=5, shuffle=True,
+                                                             random_state=0)
+    groups = None
     if grouped:
-        splits = LeaveOneGroupOut().split(records, y, [site_group(r) for r in records])
-    else:
-        splits = StratifiedKFold(n_splits=5, shuffle=True, random_state=0).split(records, y)
-    predicted = [""] * len(records)
-    for train_idx, test_idx in splits:
-        model = ElementClassifier(layout_keys=layout_keys).fit([records[i] for i in train_idx])
-        for i, label in zip(test_idx, model.predict([records[i] for i in test_idx]),
-                            strict=True):
-            predicted[i] = label
+        cv, groups = LeaveOneGroupOut(), [site_group(r) for r in records]
+    predicted = [str(label) for label in cross_val_predict(
+        ElementClassifierEstimator(layout_keys=layout_keys), list(records), y, groups=groups,
+        cv=cv)]
     labels = [label for label in LABELS if label in set(y)]
     p, r, f, s = precision_recall_fscore_support(y, predicted, labels=labels, zero_division=0)
     report = {label: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]),
@@ -251,14 +328,14 @@ def _table(report: dict[str, dict[str, float]]) -> str:
     return "\n".join(rows)
 
 
-def write_card(path: Path, model: ElementClassifier, records: Sequence[ElementRecord],
+def write_card(path: Path, model: ElementClassifierEstimator, records: Sequence[ElementRecord],
                grouped: dict, stratified: dict, static_grouped: dict | None = None) -> None:
     """Write the model card: data, parameters, cross-validated scores, how to rebuild."""
     counts = Counter(r.label for r in records)
     sites = sorted({site_group(r) for r in records})
     text = f"""# element-classifier
 
-Decision tree (scikit-learn `DecisionTreeClassifier`, params `{model.get_params()}`)
+Decision tree (scikit-learn `DecisionTreeClassifier`, params `{model.to_json()['params']}`)
 over the {len(model.to_json()['feature_names'])} features of
 `corpuscrawl/browse/elements.py`, classifying a rendered page's actionable elements into
 Revealer, Inner, Outer, Closer, LanguageSelection and Other (Komporday's thesis, part III).
@@ -312,14 +389,14 @@ worse to an unseen site:
 """
 
 
-def train(set_path: Path, out_dir: Path) -> ElementClassifier:
+def train(set_path: Path, out_dir: Path) -> ElementClassifierEstimator:
     """Train on a labelled set, cross-validate, and write both models and the card."""
     records = read_jsonl(set_path)
     grouped = cross_validate(records, grouped=True)
     stratified = cross_validate(records, grouped=False)
     static_grouped = cross_validate(records, grouped=True, layout_keys=None)
-    model = ElementClassifier(layout_keys=STRUCTURAL_LAYOUT_KEYS).fit(records)
-    model.metadata = {"trained_on": set_path.name, "records": len(records),
+    model = ElementClassifierEstimator(layout_keys=STRUCTURAL_LAYOUT_KEYS).fit(records)
+    model.metadata_ = {"trained_on": set_path.name, "records": len(records),
                       "date": dt.date.today().isoformat(),
                       "cv_leave_one_site_out_accuracy": round(grouped["accuracy"]["value"], 4)}
     model.save(out_dir / MODEL_NAME)
@@ -351,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         set_path = out_dir / TRAIN_SET_NAME
     if args.step in ("train", "all"):
         model = train(set_path, out_dir)
-        print(f"wrote {out_dir / MODEL_NAME} ({model.metadata}) and {out_dir / CARD_NAME}",
+        print(f"wrote {out_dir / MODEL_NAME} ({model.metadata_}) and {out_dir / CARD_NAME}",
               file=sys.stderr)
     return 0
 

@@ -36,7 +36,9 @@ class Estimator:
 
     ``predictor_class`` is the predictor the estimator extends: the first
     scikit-learn estimator class after the estimator classes in the method
-    resolution order (set when the subclass is defined, or named explicitly on it).
+    resolution order (set when the subclass is defined), or named explicitly on it
+    (a predictor with scikit-learn's shape that is not a ``BaseEstimator``, like
+    :class:`corpuscrawl.browse.classifier.ElementClassifier`).
     """
 
     predictor_class: ClassVar[type[BaseEstimator]]
@@ -65,9 +67,12 @@ def as_predictor(model: Any) -> Any:
     if not isinstance(model, Estimator):
         return model
     cls = type(model).predictor_class
-    state = {key: as_predictor(value) for key, value in model.__getstate__().items()}
     predictor = cls.__new__(cls)
-    predictor.__setstate__(state)
+    if hasattr(cls, "__setstate__"):  # scikit-learn's BaseEstimator
+        predictor.__setstate__({key: as_predictor(value)
+                                for key, value in model.__getstate__().items()})
+    else:  # a plain class (the element classifier): its state is its attributes
+        vars(predictor).update({key: as_predictor(value) for key, value in vars(model).items()})
     return predictor
 
 
