@@ -54,7 +54,6 @@ from corpuscrawl.extract.learned.block_features import (
 from corpuscrawl.extract.learned.models import load_model
 from corpuscrawl.learn.auto import (
     DECODING_FOLD_SEED,
-    DECODING_FOLDS_DEFAULT,
     unary_model,
 )
 from corpuscrawl.learn.sequence import block_labels
@@ -113,9 +112,9 @@ def fold_models(data: dict, work: Path, shipped: AutoModel) -> tuple[list[int], 
     """The decoding folds of the pages and one compiled first stage per fold, fitted on the
     other folds' pages (cached in ``work/fold<k>.pickle``)."""
     keys, xs, ys = data["keys"], data["xs"], data["ys"]
-    folds = [fold_of(k, DECODING_FOLDS_DEFAULT, DECODING_FOLD_SEED) for k in keys]
+    folds = [fold_of(k, shipped.decoding_folds, DECODING_FOLD_SEED) for k in keys]
     models = []
-    for f in range(DECODING_FOLDS_DEFAULT):
+    for f in range(shipped.decoding_folds):
         path = work / f"fold{f}.pickle"
         if path.is_file():
             with path.open("rb") as fh:
