@@ -22,9 +22,10 @@ on the same training pages (the other learned extractors are left out: they were
 trained on these pages).  The fitted fold models and every page's features and
 comparison scores are kept under ``--work`` so that a re-run only predicts.
 
-``--link-headings`` decodes as ``auto`` did before a link stopped counting as a comment
-heading (``sections.COMMENT_LINK_HEADINGS_DEFAULT``); ``--comment-links`` instead
-scores that choice itself, with links as headings and without, at each share.
+``--link-headings`` decodes with links taken for comment headings
+(``comment_link_headings=True``; the default is
+``sections.COMMENT_LINK_HEADINGS_DEFAULT``); ``--comment-links`` instead scores that
+choice itself, with links as headings and without, at each share.
 """
 
 from __future__ import annotations
@@ -228,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: score the comment cut with and without links as "
                              "headings (raw bits, and keyword bits cleared at each share)")
     parser.add_argument("--link-headings", action="store_true",
-                        help="decode with links taken for comment headings (auto's decoding "
-                             "before sections.COMMENT_LINK_HEADINGS_DEFAULT changed)")
+                        help="decode with links taken for comment headings "
+                             "(comment_link_headings=True)")
     parser.add_argument("--scope", default="class", choices=sorted(SCOPES),
                         help="clear all page-wide mask bits, or the tag or class bits only")
     args = parser.parse_args(argv)

@@ -65,8 +65,8 @@ COMMENT_MIN_BEFORE_WORDS_DEFAULT: int | None = 100
 COMMENT_HEADING_MAX_PROBABILITY_DEFAULT = 0.5
 #: Whether a block that is mostly link text ("Comments" in a share bar, "174 comments" next
 #: to a headline) can be a comment heading; no: only text that is not a link is one, as for
-#: related-content headings.  A share bar after the first paragraphs of a Washington Post
-#: story cut the rest of the article.  Chosen on the out-of-fold decoding of the train split
+#: related-content headings.  Taken for one, a "Comments" link in a share bar after a
+#: story's first paragraphs cuts the rest of the story (dragnet ``R166``, ``R168``).  Chosen on the out-of-fold decoding of the train split
 #: (``benchmarks/page_wide_bits.py --comment-links``, 1 785 pages): summed F1 0.9364 →
 #: 0.9367, mean F1 0.9379 → 0.9389, lost articles 44 → 41 (8 pages changed, none newly
 #: lost); then the test split, measured once: pooled 0.9375 → 0.9387 (bootstrap +0.00 to
