@@ -46,6 +46,7 @@ from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, COMPARED, GOLD_DATASETS, PEERS
 from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.models import (
     LearnedModel,
     LegacyModelError,
@@ -70,6 +71,8 @@ REPO = Path(__file__).resolve().parent.parent
 #: Learned models cross-validated by default (the hybrids are the thesis' baselines, in
 #: ``benchmarks/learned.py``; here they would triple the run time).
 MODELS_DEFAULT = ("auto", "sequence")
+#: ``--page-wide-share``: ``auto`` clearing page-wide class/id keyword bits.
+PAGE_WIDE = "auto-page-wide"
 FOLDS_DEFAULT = 5
 
 
@@ -108,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0,
                         help="at most N documents per dataset (a quick check, not a result)")
     parser.add_argument("--dump", default="", help="also write per-document scores (JSONL)")
+    parser.add_argument("--page-wide-share", type=float, default=None,
+                        help="also score each auto fold model with the class/id keyword bits "
+                             "this share of a page's blocks carry cleared (method "
+                             f"{PAGE_WIDE!r}; option page_wide_share of auto)")
     args = parser.parse_args(argv)
     if args.folds < 2:
         parser.error("--folds must be at least 2")
@@ -126,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     peers, notes = available_peers([p for p in args.peers.split(",") if p and p != "none"])
     urls = {ds.name: ds.urls for ds in {d.dataset.name: d.dataset for d in docs}.values()}
     directory = cache_dir() / "crossval" / package_hash()
-    methods = [*models, *base.names, *(p.name + PEER_SUFFIX for p in peers)]
+    variants = [PAGE_WIDE] if args.page_wide_share is not None and "auto" in models else []
+    methods = [*models, *variants, *base.names, *(p.name + PEER_SUFFIX for p in peers)]
     scores: dict[str, dict[str, list[Score]]] = {m: {} for m in methods}
     per_fold: dict[str, dict[int, list[Score]]] = {m: {} for m in methods}
     doc_ids: list[str] = []
@@ -139,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         train = [d for d in docs if folds[d.key] != fold]
         extractors = {m: build_extractor(m, fold_model(m, fold, args.folds, train, directory))
                       for m in models}
+        if variants:  # the same fold model, its page-wide keyword bits cleared
+            extractors[PAGE_WIDE] = get_extractor(
+                "auto", estimator=extractors["auto"].estimator,
+                page_wide_share=args.page_wide_share)
         for doc in held_out:
             doc_ids.append(doc.key)
             html = doc.dataset.read_html(doc.id)
@@ -165,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fold {fold}: {len(held_out)} documents scored", file=sys.stderr)
     if dump:
         dump.close()
-    write_report(Path(args.out), args, ds_names, models, methods, scores, per_fold, doc_ids,
+    write_report(Path(args.out), args, ds_names, [*models, *variants], methods, scores,
+                 per_fold, doc_ids,
                  notes, time.monotonic() - started)
     return 0
 
@@ -181,7 +194,9 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
                + ".venv/bin/python benchmarks/crossval.py"
                + (f" --folds {args.folds}" if args.folds != FOLDS_DEFAULT else "")
                + (f" --models {args.models}" if args.models != ",".join(MODELS_DEFAULT) else "")
-               + (f" --limit {args.limit}" if args.limit else ""))
+               + (f" --limit {args.limit}" if args.limit else "")
+               + (f" --page-wide-share {args.page_wide_share}"
+                  if args.page_wide_share is not None else ""))
     lines = [f"# Learned extractors vs base extractors vs peers ({args.folds}-fold "
              "cross-validation)", "",
              "Produced by (from the repository root):", "", "    " + command, "",

@@ -20,6 +20,7 @@ languages the English gold sets do not have.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shlex
@@ -50,7 +51,7 @@ from corpuscrawl.evaluation.snippets import (
 )
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.learned.auto import AutoExtractor, AutoModel
+from corpuscrawl.extract.learned.auto import AutoModel
 from corpuscrawl.extract.learned.models import load_model_file
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.trainset import documents
@@ -73,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
                              "model versions in one run); repeatable")
     parser.add_argument("--snippets", default=",".join(SNIPPET_DATASETS),
                         help="snippet datasets run whole as out-of-domain pages ('' for none)")
+    parser.add_argument("--dump", default="",
+                        help="also write per-document [tp, fp, fn] of every method (JSONL), "
+                             "e.g. for benchmarks/lost_causes.py")
     args = parser.parse_args(argv)
     started = time.monotonic()
     root = datasets_root()
@@ -82,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         label, _, path = spec.partition("=")
         if not label or not path:
             parser.error(f"--auto-model wants LABEL=FILE, got {spec!r}")
-        extractor = AutoExtractor(estimator=load_model_file(path, AutoModel))
+        # Built as the registry builds "auto", so its text is normalised the same way.
+        extractor = get_extractor("auto", estimator=load_model_file(path, AutoModel))
         methods[label] = (lambda ex: lambda html, url: ex.extract(Page.from_html(html, url)))(
             extractor)
     scores: dict[str, dict[str, list[Score]]] = {m: {} for m in methods}
@@ -93,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     oracle: dict[str, list[Score]] = {}
     n_docs = 0
     doc_ids: list[str] = []
+    dump = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
     for ds_name in args.datasets.split(","):
         docs = documents([root / ds_name], "test")
         urls = docs[0].dataset.urls if docs else {}
@@ -104,10 +110,12 @@ def main(argv: list[str] | None = None) -> int:
             html = doc.dataset.read_html(doc.id)
             url = urls.get(doc.id, "")  # every method gets the page's URL, as in a crawl
             base_scores = []
+            row: dict[str, object] = {"doc": doc.key}
             for name, run in methods.items():
                 text = timed(name, run, html, url, seconds, failures)
                 s = score(text, doc.gold, with_levenshtein=False)
                 scores[name].setdefault(ds_name, []).append(s)
+                row[name] = [s.tp, s.fp, s.fn]
                 if name in BASE and name in ("bte", "readability", "boilerpipe-default",
                                              "boilerpipe-article"):
                     base_scores.append(s)
@@ -115,8 +123,12 @@ def main(argv: list[str] | None = None) -> int:
                 choices[selector.choose(Page.from_html(html, url))] += 1
             if base_scores:
                 oracle.setdefault(ds_name, []).append(max(base_scores, key=lambda s: s.f1))
+            if dump:
+                dump.write(json.dumps(row) + "\n")
             doc.release()
         print(f"{ds_name}: {len(docs)} test documents done", file=sys.stderr)
+    if dump:
+        dump.close()
     snippets = run_snippets(root, [n for n in args.snippets.split(",") if n], methods,
                             args.limit, notes)
     write_report(Path(args.out), args, methods, scores, seconds, failures, choices, oracle,

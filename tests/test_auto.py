@@ -6,10 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from corpuscrawl.evaluation.datasets import Dataset, DatasetError, datasets_root
 from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import ExtractorError
 from corpuscrawl.extract.learned.auto import (
+    PAGE_WIDE_SHARE_CHOSEN,
+    PAGE_WIDE_SHARE_DEFAULT,
     AutoExtractor,
     AutoModel,
     Potentials,
@@ -354,3 +357,68 @@ def test_decoding_applies_the_related_cut_unless_switched_off():
     cut = decoded_labels(blocks, unary, pairs, 0.0, 0.0)
     assert cut[-1] == 0 and cut[-2] == 0 and sum(cut) == len(blocks) - 2
     assert decoded_labels(blocks, unary, pairs, 0.0, 0.0, related_cut=False) == [1] * len(blocks)
+
+
+def _dataset_page(dataset: str, doc: str) -> tuple[Page, str]:
+    """A page of the benchmark datasets and its gold text, or a skip saying why not."""
+    try:
+        root = datasets_root()
+    except DatasetError as exc:
+        pytest.skip(f"needs the benchmark datasets (../shared/datasets): {exc}")
+    if not (root / dataset / "html").is_dir():
+        pytest.skip(f"needs the {dataset} dataset under {root}")
+    ds = Dataset(root / dataset)
+    return ds.load_page(doc), ds.gold(doc) or ""
+
+
+def test_page_wide_keywords_no_longer_lose_the_lifehacker_article():
+    """Every block of this page carries its ``<body>``'s classes (post, comment, footer, ad,
+    hidden ...): with the raw bits the shipped model scores the article's paragraphs
+    0.00-0.04 and keeps 59 of its 2,742 words; with the page-wide bits cleared it keeps it."""
+    page, gold = _dataset_page("readability", "lifehacker-post-comment-load")
+    cleared = get_extractor("auto", page_wide_share=PAGE_WIDE_SHARE_CHOSEN)
+    assert score(cleared.extract(page), gold, with_levenshtein=False).f1 >= 0.9
+    raw = get_extractor("auto", page_wide_share=None)
+    assert score(raw.extract(page), gold, with_levenshtein=False).f1 < 0.5
+
+
+def test_page_wide_share_option_is_checked_and_overrides_the_model():
+    shipped = load_model("auto", AutoModel)
+    assert shipped.page_wide_share == PAGE_WIDE_SHARE_DEFAULT  # a file saved without it
+    assert AutoExtractor(estimator=shipped).estimator.page_wide_share == PAGE_WIDE_SHARE_DEFAULT
+    chosen = AutoExtractor(estimator=shipped, page_wide_share=0.9)
+    assert chosen.estimator.page_wide_share == 0.9
+    assert shipped.page_wide_share == PAGE_WIDE_SHARE_DEFAULT  # the loaded model unchanged
+    assert AutoExtractor(estimator=chosen.estimator,
+                         page_wide_share=None).estimator.page_wide_share is None
+    assert get_extractor("auto", page_wide_share=1).estimator.page_wide_share == 1.0
+    for bad in (0, 1.5, "0.9", True):
+        with pytest.raises(ExtractorError, match="page_wide_share"):
+            get_extractor("auto", page_wide_share=bad)
+
+
+def test_a_comments_link_in_a_share_bar_is_no_comment_heading():
+    """A share bar ("Comments", a link) after the first paragraphs of a story whose text goes
+    on in another element (the Washington Post's layout): taken for a heading it cuts the
+    rest of the article; a heading that is text still cuts the thread."""
+    first = "".join(f"<p>Opening paragraph {i} tells how the harbour cranes were restored by "
+                    "volunteers over three long winters in the old port.</p>" for i in range(6))
+    rest = "".join(f"<p>Later paragraph {i} of the same story goes on about the cranes and the "
+                   "people who saved them from the scrapyard.</p>" for i in range(6))
+    blocks = _blocks(f"<html><body><div id='top'>{first}</div><ul class='share'>"
+                     "<li><a href='#comments'>Comments</a></li><li><a href='/t'>Tweet</a></li>"
+                     f"</ul><div id='body'>{rest}</div></body></html>")
+    texts = [b.text for b in blocks]
+    later = texts.index("Later paragraph 5 of the same story goes on about the cranes and the "
+                        "people who saved them from the scrapyard.")
+    labels = [0 if t in ("Comments", "Tweet") else 1 for t in texts]
+    assert cut_comments(blocks, labels, link_headings=True)[later] == 0  # taken for a heading
+    assert cut_comments(blocks, labels) == labels  # the default: a link is no heading
+    probs = np.array([0.1 if lab == 0 else 0.9 for lab in labels])
+    pairs = np.full((len(blocks) - 1, 4), 0.25)
+    assert decoded_labels(blocks, probs, pairs, 0.0, 0.0) == labels
+    assert decoded_labels(blocks, probs, pairs, 0.0, 0.0, comment_link_headings=True)[later] == 0
+    thread = _blocks(ARTICLE_WITH_COMMENTS)
+    thread_texts = [b.text for b in thread]
+    assert cut_comments(thread, [1] * len(thread), link_headings=False)[
+        thread_texts.index("Stephen B")] == 0

@@ -53,6 +53,11 @@ BLOCK_FEATURE_NAMES = (
     *(f"in_{t}" for t in ANCESTOR_TAGS), *(f"class_{k}" for k, _ in CLASS_KEYWORDS),
 )
 N_BLOCK_FEATURES = len(BLOCK_FEATURE_NAMES)
+#: The columns of the ancestor-tag and class-keyword bits in a block (and unary) row.
+MASK_COLUMNS = slice(N_BLOCK_FEATURES - _N_MASK_BITS, N_BLOCK_FEATURES)
+#: Within the mask bits (:func:`mask_bits`): the ancestor-tag bits, then the class/id keyword bits.
+TAG_BITS = slice(0, len(ANCESTOR_TAGS))
+KEYWORD_BITS = slice(len(ANCESTOR_TAGS), _N_MASK_BITS)
 #: Ancestor levels above the container whose subtree aggregates are features (Web2Text uses 2).
 ANCESTOR_LEVELS_DEFAULT = 5
 #: A "long" block (running text, not a link list): at least this many words ...
@@ -135,6 +140,35 @@ def mask_bits(blocks: Sequence[Block]) -> np.ndarray:
             & np.uint64(1)).astype(np.float32)
 
 
+def clear_page_wide(bits: np.ndarray, share: float | None,
+                    columns: slice = KEYWORD_BITS) -> np.ndarray:
+    """Mask bits with each of ``columns`` (default: the class/id keyword bits) that at least
+    ``share`` of the page's blocks carry set to 0.
+
+    A class keyword on (nearly) every block of a page (the classes of
+    ``<body class="... post comments footer-widgets ...">``) says nothing about
+    which block is content, yet a model trained on raw bits reads it on every
+    block as if it were the block's own: a "comment" or "footer" bit pulls the
+    whole article down.  Cleared, the page's rows are those of the same page
+    without the keyword, a kind of row the model was trained on, so no
+    retraining is needed (unlike :func:`page_relative`, whose values are new to
+    a raw-bit model).  Ancestor-tag bits are not cleared by default: a page laid
+    out in one ``<table>`` or ``<form>`` is a layout the model has learned, and
+    clearing them cost F1 and lost articles on the training pages
+    (``benchmarks/results/learned.md``).  ``None`` (or a share above 1) leaves
+    the bits as they are; ``bits`` itself is never changed.
+    """
+    if share is None or not len(bits):
+        return bits
+    wide = np.zeros(bits.shape[1], dtype=bool)
+    wide[columns] = bits[:, columns].mean(axis=0) >= share
+    if not wide.any():
+        return bits
+    out = bits.copy()
+    out[:, wide] = 0.0
+    return out
+
+
 def page_relative(bits: np.ndarray) -> np.ndarray:
     """Mask bits relative to the page: each bit minus its share of the page's blocks.
 
@@ -151,11 +185,14 @@ def page_relative(bits: np.ndarray) -> np.ndarray:
 
 
 def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
-                 relative_masks: bool = False) -> np.ndarray:
+                 relative_masks: bool = False, page_wide_share: float | None = None
+                 ) -> np.ndarray:
     """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features.
 
     ``relative_masks`` replaces the ancestor-tag and class-keyword bits by
     :func:`page_relative` values (``auto``); the raw bits otherwise.
+    ``page_wide_share`` first clears the bits that share of the blocks carry
+    (:func:`clear_page_wide`: class/id keywords only; None: none).
     """
     n = len(blocks)
     out = np.zeros((n, N_BLOCK_FEATURES), dtype=np.float32)
@@ -210,7 +247,7 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
     out[:, :n_text] = np.column_stack(named_columns(cols, TEXT_FEATURES))
     out[idx, n_text + np.array([_CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))
                                 for b in blocks])] = 1.0
-    bits = mask_bits(blocks)
+    bits = clear_page_wide(mask_bits(blocks), page_wide_share)
     out[:, n_text + len(CONTAINER_TAGS) + 1:] = page_relative(bits) if relative_masks else bits
     return out
 
@@ -236,9 +273,12 @@ def with_neighbours(blocks: Sequence[Block], base: np.ndarray,
 
 
 def unary_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
-                 relative_masks: bool = False) -> np.ndarray:
-    """Block features plus neighbour features: the input of the unary potentials."""
-    return with_neighbours(blocks, block_matrix(blocks, stopwords, relative_masks))
+                 relative_masks: bool = False, page_wide_share: float | None = None
+                 ) -> np.ndarray:
+    """Block features plus neighbour features: the input of the unary potentials
+    (``relative_masks``, ``page_wide_share``: as in :func:`block_matrix`)."""
+    return with_neighbours(blocks, block_matrix(blocks, stopwords, relative_masks,
+                                                page_wide_share))
 
 
 def tree_distance(a: Block, b: Block) -> int:
@@ -316,9 +356,11 @@ def vote_matrix(blocks: Sequence[Block], outputs: Sequence[str]) -> np.ndarray:
 
 
 def unary_features(blocks: Sequence[Block], stopwords: frozenset[str],
-                   relative_masks: bool = False) -> NamedMatrix:
+                   relative_masks: bool = False, page_wide_share: float | None = None
+                   ) -> NamedMatrix:
     """:func:`unary_matrix` with its column names (:data:`UNARY_FEATURE_NAMES`)."""
-    return NamedMatrix(unary_matrix(blocks, stopwords, relative_masks), UNARY_FEATURE_NAMES)
+    return NamedMatrix(unary_matrix(blocks, stopwords, relative_masks, page_wide_share),
+                       UNARY_FEATURE_NAMES)
 
 
 def vote_features(blocks: Sequence[Block], outputs: Sequence[str],
@@ -352,7 +394,11 @@ __all__ = [
     "N_BLOCK_FEATURES",
     "TEXT_FEATURES",
     "UNARY_FEATURE_NAMES",
+    "KEYWORD_BITS",
+    "MASK_COLUMNS",
+    "TAG_BITS",
     "block_matrix",
+    "clear_page_wide",
     "edge_features",
     "edge_matrix",
     "mask_bits",

@@ -125,17 +125,19 @@ class PageInputs:
 def page_inputs(page: Page, outputs: Sequence[str] = (),
                 pair_columns: Sequence[str] | None = None, title: bool = False,
                 relative_masks: bool = False, pairs: bool = True,
-                votes: Sequence[str] = ()) -> PageInputs:
+                votes: Sequence[str] = (), page_wide_share: float | None = None) -> PageInputs:
     """Blocks, unary rows (with one vote column per base output of the ``votes``
     extractors, then the headline features when ``title``) and pairwise rows of a page.
 
     ``pair_columns`` names the unary columns the pairwise rows repeat (None = all);
     ``relative_masks``: tag and class-keyword bits relative to the page
     (:func:`.block_features.page_relative`); without ``pairs`` the pairwise rows are
-    left empty (a decoding with λ = 0 does not read them).
+    left empty (a decoding with λ = 0 does not read them); ``page_wide_share``: the class/id
+    keyword bits that share of the blocks carry are cleared
+    (:func:`.block_features.clear_page_wide`).
     """
     blocks = page_blocks(page)
-    unary = unary_features(blocks, page_stopwords(blocks), relative_masks)
+    unary = unary_features(blocks, page_stopwords(blocks), relative_masks, page_wide_share)
     if outputs:
         unary = unary.hstack(vote_features(blocks, outputs, votes))
     if title:

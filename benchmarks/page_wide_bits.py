@@ -1,0 +1,289 @@
+"""Choose ``auto``'s page-wide bit share on the training split only, out of fold.
+
+    CORPUSCRAWL_CACHE=/tmp/cc-auto-cache .venv/bin/python benchmarks/page_wide_bits.py \
+        [--shares 1,0.98,0.95,0.9,0.8,0.7] [--scope class|tag|all] [--work /tmp/page-wide] \
+        [--link-headings] [--comment-links]
+
+What: :func:`corpuscrawl.extract.learned.block_features.clear_page_wide` clears, at
+prediction time, the class/id keyword bits (``--scope class``, what ``auto`` does; or the
+ancestor-tag bits, or both) that at least a share of the page's blocks carry.  This
+script scores each candidate share on the *train* part of the split (the test part is
+never read), with the rows of every page predicted by a
+block classifier that did not see the page: the shipped model's first stage
+(:func:`corpuscrawl.learn.auto.unary_model`, same parameters, raw bits) fitted on two
+of ``corpuscrawl train auto``'s three decoding folds and applied to the third, then
+decoded as the shipped model decodes (λ 0 reads no pairwise model; its bias, the
+fallback, the comment and related-content cuts).  Share "off" is the shipped
+behaviour, so its figures are the out-of-fold baseline.
+
+Scores per share: summed and per-page mean word-LCS F1, and lost articles
+(:mod:`corpuscrawl.evaluation.lost`) against the classic extractors and the peers run
+on the same training pages (the other learned extractors are left out: they were
+trained on these pages).  The fitted fold models and every page's features and
+comparison scores are kept under ``--work`` so that a re-run only predicts.
+
+``--link-headings`` decodes with links taken for comment headings
+(``comment_link_headings=True``; the default is
+``sections.COMMENT_LINK_HEADINGS_DEFAULT``); ``--comment-links`` instead scores that
+choice itself, with links as headings and without, at each share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import pickle
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from corpuscrawl.evaluation.datasets import datasets_root, fold_of
+from corpuscrawl.evaluation.lost import lost_flags
+from corpuscrawl.evaluation.methods import PEER_SUFFIX, run_method
+from corpuscrawl.evaluation.metrics import Score, score, summarize
+from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, GOLD_DATASETS, PEERS
+from corpuscrawl.evaluation.peers import available_peers
+from corpuscrawl.extract.learned.auto import AutoModel, decoded_labels
+from corpuscrawl.extract.learned.block_features import (
+    KEYWORD_BITS,
+    MASK_COLUMNS,
+    TAG_BITS,
+    clear_page_wide,
+)
+from corpuscrawl.extract.learned.models import load_model
+from corpuscrawl.learn.auto import (
+    DECODING_FOLD_SEED,
+    unary_model,
+)
+from corpuscrawl.learn.sequence import block_labels
+from corpuscrawl.learn.trainset import BaseOutputs, documents
+
+SHARES_DEFAULT = "1,0.98,0.95,0.9,0.8,0.7"
+#: Which mask bits a candidate clears: all, the ancestor-tag bits or the class/id keyword bits
+#: (the shipped :func:`clear_page_wide` clears the keyword bits).
+SCOPES = {"all": slice(0, MASK_COLUMNS.stop - MASK_COLUMNS.start), "tag": TAG_BITS,
+          "class": KEYWORD_BITS}
+AUTO = "auto"
+
+
+def collect(work: Path, model: AutoModel) -> dict:
+    """Every training page's raw unary rows, block labels, blocks, gold and the other
+    methods' scores (cached in ``work/pages.pickle``)."""
+    path = work / "pages.pickle"
+    if path.is_file():
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    root = datasets_root()
+    docs = documents([root / n for n in GOLD_DATASETS], "train")
+    base = BaseOutputs(CLASSIC_EXTRACTORS)
+    peers, notes = available_peers(PEERS)
+    for note in notes:
+        print(note, file=sys.stderr)
+    data: dict = {"keys": [], "xs": [], "ys": [], "blocks": [], "golds": [], "others": {}}
+    others = data["others"]
+    t0 = time.monotonic()
+    for n, doc in enumerate(docs, 1):
+        inputs = model.page_inputs(doc.page)  # the shipped model's rows (raw bits)
+        data["keys"].append(doc.key)
+        data["xs"].append(inputs.unary.values)
+        data["ys"].append(block_labels(doc, inputs.blocks, 0.5) if inputs.blocks
+                          else np.zeros(0, dtype=np.int8))
+        data["blocks"].append(inputs.blocks)
+        data["golds"].append(doc.gold)
+        for name in base.names:
+            others.setdefault(name, []).append(score(base.get(doc, name), doc.gold,
+                                                     with_levenshtein=False))
+        url = doc.dataset.urls.get(doc.id, "")
+        for peer in peers:
+            text = run_method(peer.extract, doc.page.html, url)[0]
+            others.setdefault(peer.name + PEER_SUFFIX, []).append(
+                score(text, doc.gold, with_levenshtein=False))
+        doc.release()
+        if n % 200 == 0:
+            print(f"{n}/{len(docs)} pages collected, {time.monotonic() - t0:.0f} s",
+                  file=sys.stderr)
+    with path.open("wb") as fh:
+        pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    return data
+
+
+def fold_models(data: dict, work: Path, shipped: AutoModel) -> tuple[list[int], list]:
+    """The decoding folds of the pages and one compiled first stage per fold, fitted on the
+    other folds' pages (cached in ``work/fold<k>.pickle``)."""
+    keys, xs, ys = data["keys"], data["xs"], data["ys"]
+    folds = [fold_of(k, shipped.decoding_folds, DECODING_FOLD_SEED) for k in keys]
+    models = []
+    for f in range(shipped.decoding_folds):
+        path = work / f"fold{f}.pickle"
+        if path.is_file():
+            with path.open("rb") as fh:
+                model = pickle.load(fh)
+        else:
+            train = [i for i in range(len(keys)) if folds[i] != f and len(ys[i])]
+            t0 = time.monotonic()
+            model = unary_model(shipped.max_iter, shipped.max_leaf_nodes,
+                                shipped.learning_rate).fit(
+                np.vstack([xs[i] for i in train]), np.concatenate([ys[i] for i in train]))
+            print(f"fold {f}: first stage fitted on {len(train)} pages in "
+                  f"{time.monotonic() - t0:.0f} s", file=sys.stderr)
+            with path.open("wb") as fh:
+                pickle.dump(model, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        models.append(model)
+    return folds, models
+
+
+def probabilities(data: dict, folds: list[int], models: list, share: float | None,
+                  base_p: list | None = None, scope: str = "all") -> list:
+    """Every page's block probabilities with the bits cleared at ``share``, each page
+    predicted by its fold's model; the pages of a fold go in one call, and pages where
+    nothing is cleared reuse ``base_p``."""
+    rows: dict[int, list[tuple[int, np.ndarray]]] = {}
+    probs: list = [np.zeros(0)] * len(data["xs"])
+    for i, x in enumerate(data["xs"]):
+        if not len(x):
+            continue
+        bits = x[:, MASK_COLUMNS]
+        cleared = clear_page_wide(bits, share, SCOPES[scope])
+        if cleared is bits and base_p is not None:
+            probs[i] = base_p[i]
+            continue
+        x2 = x.copy()
+        x2[:, MASK_COLUMNS] = cleared
+        rows.setdefault(folds[i], []).append((i, x2))
+    for f, pages in rows.items():
+        p = models[f].predict_proba(np.vstack([x for _, x in pages]))[:, 1]
+        start = 0
+        for i, x in pages:
+            probs[i] = p[start:start + len(x)]
+            start += len(x)
+    return probs
+
+
+def decode_all(data: dict, probs: list, model: AutoModel, base: list | None = None,
+               base_p: list | None = None, link_headings: bool | None = None) -> list[Score]:
+    """Every page's score, decoded from ``probs`` as ``model`` decodes (pages whose
+    probabilities are ``base_p``'s keep their ``base`` score); ``link_headings``: whether
+    the comment cut may take a link for a heading (None: as the model says)."""
+    links = model.comment_link_headings if link_headings is None else link_headings
+    scores = []
+    for i, (p, blocks, gold) in enumerate(zip(probs, data["blocks"], data["golds"],
+                                              strict=True)):
+        if base is not None and base_p is not None and p is base_p[i]:
+            scores.append(base[i])
+            continue
+        if not blocks:
+            scores.append(score("", gold, with_levenshtein=False))
+            continue
+        pair_p = np.full((max(len(p) - 1, 0), 4), 0.25)
+        labels = decoded_labels(blocks, p, pair_p, model.lambda_, model.bias_, model.fallback,
+                                model.comment_cut, model.related_cut, links)
+        text = "\n".join(b.text for b, lab in zip(blocks, labels, strict=True) if lab)
+        scores.append(score(text, gold, with_levenshtein=False))
+    return scores
+
+
+def comment_links(data: dict, folds: list[int], models: list, model: AutoModel, base_p: list,
+                  base_scores: list[Score], shares: list[float | None], scope: str) -> list[str]:
+    """Markdown rows: the comment cut with links as headings (shipped) and without, with the
+    raw bits and with the keyword bits cleared at each share."""
+    rows = ["| page-wide share | links are headings | summed F1 | mean F1 | lost articles "
+            "| pages changed | better | worse |", "|---|---|---|---|---|---|---|---|"]
+    details = []
+    base_lost = lost_flags({AUTO: base_scores, **data["others"]})[AUTO]
+    for share in shares:
+        probs = base_p if share is None else probabilities(data, folds, models, share, base_p,
+                                                           scope)
+        for links in (True, False):
+            scores = decode_all(data, probs, model, link_headings=links)
+            lost = lost_flags({AUTO: scores, **data["others"]})[AUTO]
+            s = summarize(scores)
+            changed = [i for i in range(len(scores))
+                       if abs(scores[i].f1 - base_scores[i].f1) > 1e-9]
+            better = sum(scores[i].f1 > base_scores[i].f1 for i in changed)
+            rows.append(f"| {'off' if share is None else share} | {'yes' if links else 'no'} | "
+                        f"{s.f1:.4f} | {s.mean_f1:.4f} | {sum(lost)} | {len(changed)} | "
+                        f"{better} | {len(changed) - better} |")
+            if not links:
+                moves = sorted(changed, key=lambda i: scores[i].f1 - base_scores[i].f1)
+                details.append(
+                    f"- share {share}, links no heading: recovered "
+                    + (", ".join(data["keys"][i] for i in range(len(lost))
+                                 if base_lost[i] and not lost[i]) or "none")
+                    + "; newly lost "
+                    + (", ".join(data["keys"][i] for i in range(len(lost))
+                                 if lost[i] and not base_lost[i]) or "none")
+                    + "; largest changes " + ", ".join(
+                        f"{data['keys'][i]} {base_scores[i].f1:.2f}→{scores[i].f1:.2f}"
+                        for i in [*moves[:5], *moves[-5:]]))
+    return [*rows, "", *details]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Score every candidate share and print a Markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shares", default=SHARES_DEFAULT)
+    parser.add_argument("--work", default="/tmp/page-wide")
+    parser.add_argument("--comment-links", action="store_true",
+                        help="instead: score the comment cut with and without links as "
+                             "headings (raw bits, and keyword bits cleared at each share)")
+    parser.add_argument("--link-headings", action="store_true",
+                        help="decode with links taken for comment headings "
+                             "(comment_link_headings=True)")
+    parser.add_argument("--scope", default="class", choices=sorted(SCOPES),
+                        help="clear all page-wide mask bits, or the tag or class bits only")
+    args = parser.parse_args(argv)
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    model = load_model("auto", AutoModel)
+    if args.link_headings:
+        model = copy.copy(model).set_params(comment_link_headings=True)
+    if model.lambda_ != 0:
+        parser.error("the shipped model decodes with a pairwise term; this script fits the "
+                     "first stage only")
+    data = collect(work, model)
+    folds, models = fold_models(data, work, model)
+    base_p = probabilities(data, folds, models, None)
+    base_scores = decode_all(data, base_p, model)
+    if args.comment_links:
+        print("\n".join(comment_links(data, folds, models, model, base_p, base_scores,
+                                      [None, *(float(s) for s in args.shares.split(",") if s)],
+                                      args.scope)))
+        return 0
+    shares: list[float | None] = [None, *(float(s) for s in args.shares.split(",") if s)]
+    rows = ["| share | summed F1 | mean F1 | lost articles | pages changed | better | worse "
+            "| recovered | newly lost |", "|---|---|---|---|---|---|---|---|---|"]
+    details = []
+    base_lost = lost_flags({AUTO: base_scores, **data["others"]})[AUTO]
+    for share in shares:
+        scores = base_scores if share is None else decode_all(
+            data, probabilities(data, folds, models, share, base_p, args.scope), model, base_scores,
+            base_p)
+        lost = lost_flags({AUTO: scores, **data["others"]})[AUTO]
+        s = summarize(scores)
+        changed = [i for i in range(len(scores)) if abs(scores[i].f1 - base_scores[i].f1) > 1e-9]
+        better = sum(scores[i].f1 > base_scores[i].f1 for i in changed)
+        recovered = [data["keys"][i] for i in range(len(lost)) if base_lost[i] and not lost[i]]
+        newly = [data["keys"][i] for i in range(len(lost)) if lost[i] and not base_lost[i]]
+        rows.append(f"| {'off' if share is None else share} | {s.f1:.4f} | {s.mean_f1:.4f} | "
+                    f"{sum(lost)} | {len(changed)} | {better} | {len(changed) - better} | "
+                    f"{len(recovered)} | {len(newly)} |")
+        if share is not None:
+            moves = sorted(changed, key=lambda i: scores[i].f1 - base_scores[i].f1)
+            shown = [*moves[:5], *moves[-5:]] if len(moves) > 10 else moves
+            details.append(f"- share {share}: recovered {', '.join(recovered) or 'none'}; "
+                           f"newly lost {', '.join(newly) or 'none'}; largest changes "
+                           + ", ".join(f"{data['keys'][i]} {base_scores[i].f1:.2f}→"
+                                       f"{scores[i].f1:.2f}" for i in shown))
+    lost_keys = [data["keys"][i] for i, f in enumerate(base_lost) if f]
+    print(f"scope: {args.scope} bits; {len(data['keys'])} training pages; compared with: {', '.join(data['others'])}")
+    print("\n".join(rows))
+    print()
+    print(f"- off: lost {', '.join(lost_keys)}")
+    print("\n".join(details))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
