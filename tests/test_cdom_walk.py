@@ -25,7 +25,7 @@ _cdom = pytest.importorskip("corpuscrawl.extract.segment._cdom",
 def c_blocks(root: etree._Element) -> list[cdom.Block] | None:
     """The C walk's blocks (None when it hands the tree to the Python walk)."""
     return _cdom.tree_blocks(root, cdom.Block, cdom.DROPPED_TAGS_DEFAULT, cdom.INLINE_TAGS,
-                             cdom.BREAK_TAGS_DEFAULT, cdom.TAG_BIT, cdom._value_bits,
+                             cdom.BREAK_TAGS_DEFAULT, cdom.TAG_BIT, cdom.keyword_alternatives(),
                              cdom._HIDDEN_STYLE_RE.search)
 
 
@@ -123,7 +123,7 @@ def test_bad_input_raises() -> None:
     with pytest.raises(TypeError):
         _cdom.tree_blocks("not an element", cdom.Block, cdom.DROPPED_TAGS_DEFAULT,
                           cdom.INLINE_TAGS, cdom.BREAK_TAGS_DEFAULT, cdom.TAG_BIT,
-                          cdom._value_bits, cdom._HIDDEN_STYLE_RE.search)
+                          cdom.keyword_alternatives(), cdom._HIDDEN_STYLE_RE.search)
     with pytest.raises(TypeError):
         _cdom.tree_blocks(body_of("<p>x</p>"), cdom.Block)
 
@@ -145,6 +145,43 @@ def test_the_python_walk_can_be_forced() -> None:
     finally:
         cdom.use_accelerator(True)
     assert cdom.accelerated()
+
+
+KEYWORD_PARTS = sorted({p for _, pat in cdom.CLASS_KEYWORDS for p in
+                        pat.replace("(?<![a-z])", "").replace("(?![a-z])", "").replace("?", "")
+                        .split("|")}) + ["a", "s", "-", "_", " ", "\t", "X", "É", "İ", "\u212a",
+                                          "ß", "1", "loads", "Ads", "ad-", "ΑΣ"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(KEYWORD_PARTS), max_size=8).map("".join),
+       st.lists(st.sampled_from(KEYWORD_PARTS), max_size=4).map("".join))
+def test_keyword_scan_finds_what_the_regex_finds(cls: str, ident: str) -> None:
+    expected = cdom._value_bits.__wrapped__(f"{cls} {ident}".lower())
+    assert _cdom.keyword_bits(cls, ident, cdom.keyword_alternatives()) == expected
+
+
+def test_keyword_scan_on_every_class_and_id_of_the_fixtures(data_dir) -> None:
+    table = cdom.keyword_alternatives()
+    seen = 0
+    for path in sorted(data_dir.rglob("*.html")):
+        tree = lxml.html.fromstring(path.read_bytes())
+        for el in tree.iter():
+            if isinstance(el.tag, str) and (el.get("class") or el.get("id")):
+                cls, ident = el.get("class") or "", el.get("id") or ""
+                assert _cdom.keyword_bits(cls, ident, table) == cdom.class_bits(el)
+                seen += 1
+    assert seen > 100
+
+
+def test_keyword_patterns_the_scan_cannot_follow_are_refused(monkeypatch) -> None:
+    assert ("ads", True, True) in [a[1:] for a in cdom.keyword_alternatives()]
+    monkeypatch.setattr(cdom, "CLASS_KEYWORDS", (*cdom.CLASS_KEYWORDS, ("x", r"fo+o")))
+    with pytest.raises(ValueError, match="not a literal"):
+        cdom.keyword_alternatives()
+    assert "not a literal" in cdom.accelerator_problem()
+    with pytest.raises(ValueError):
+        _cdom.keyword_bits("a", "b", [(64, "x", False, False)])
 
 
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "h2", "br", "hr", "img", "iframe",

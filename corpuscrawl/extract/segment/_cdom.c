@@ -44,6 +44,151 @@ typedef struct {
     Py_ssize_t size, used;
 } TagTable;
 
+/* The class/id keyword groups (cdom.CLASS_KEYWORDS) as ordered literal alternatives, the
+ * form cdom.keyword_alternatives() gives them: the regex tries its alternatives in order at
+ * each position and the first that matches sets its group's bit, scanning on after it. */
+typedef struct {
+    int bit;
+    int before, after;  /* no [a-z] right before / right after the literal */
+    Py_ssize_t len;
+    char lit[32];
+    int next;           /* next alternative with the same first character, -1 at the end */
+} Keyword;
+
+typedef struct {
+    Keyword items[128];
+    int n;
+    int first[128];     /* first alternative starting with each ASCII character, -1: none */
+} Keywords;
+
+static int keywords_parse(PyObject *table, Keywords *k)
+{
+    PyObject *seq = PySequence_Fast(table, "keywords must be a sequence");
+    if (seq == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > 128) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "at most 128 keyword alternatives");
+        return -1;
+    }
+    int last[128];
+    for (int c = 0; c < 128; c++)
+        k->first[c] = last[c] = -1;
+    k->n = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Keyword *kw = &k->items[i];
+        const char *lit;
+        Py_ssize_t len;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "is#pp;a keyword is "
+                              "(bit, literal, before, after)", &kw->bit, &lit, &len,
+                              &kw->before, &kw->after)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (len < 1 || len >= (Py_ssize_t)sizeof kw->lit || kw->bit < 0 || kw->bit > 63) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "keyword literal of 1-31 characters, bit 0-63");
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < len; j++) {
+            if ((unsigned char)lit[j] >= 128) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "keyword literals are ASCII");
+                return -1;
+            }
+        }
+        memcpy(kw->lit, lit, len);
+        kw->len = len;
+        kw->next = -1;
+        int c = (unsigned char)lit[0];
+        if (last[c] < 0)
+            k->first[c] = (int)i;
+        else
+            k->items[last[c]].next = (int)i;
+        last[c] = (int)i;
+        k->n++;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static int is_lower_ascii(Py_UCS4 c)
+{
+    return c >= 'a' && c <= 'z';
+}
+
+/* Bits of the keyword groups the regex's scan over s (lower-cased) finds. */
+static uint64_t keywords_scan(const Keywords *k, const Py_UCS4 *s, Py_ssize_t n)
+{
+    uint64_t bits = 0;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        Py_UCS4 c = s[i];
+        Py_ssize_t step = 1;
+        if (c < 128) {
+            for (int a = k->first[c]; a >= 0; a = k->items[a].next) {
+                const Keyword *kw = &k->items[a];
+                if (i + kw->len > n)
+                    continue;
+                if (kw->before && i > 0 && is_lower_ascii(s[i - 1]))
+                    continue;
+                Py_ssize_t j = 1;
+                while (j < kw->len && s[i + j] == (Py_UCS4)(unsigned char)kw->lit[j])
+                    j++;
+                if (j < kw->len)
+                    continue;
+                if (kw->after && i + kw->len < n && is_lower_ascii(s[i + kw->len]))
+                    continue;
+                bits |= (uint64_t)1 << kw->bit;
+                step = kw->len;
+                break;
+            }
+        }
+        i += step;
+    }
+    return bits;
+}
+
+/* keywords_scan over `a + " " + b` lower-cased as str.lower() does (a, b: str). */
+static int keywords_of_pair(const Keywords *k, PyObject *a, PyObject *b, PyObject *s_lower,
+                            uint64_t *bits)
+{
+    Py_ssize_t na = PyUnicode_GET_LENGTH(a), nb = PyUnicode_GET_LENGTH(b);
+    Py_UCS4 stack_buf[256];
+    Py_UCS4 *buf = stack_buf;
+    Py_ssize_t n;
+    if (PyUnicode_IS_ASCII(a) && PyUnicode_IS_ASCII(b)) {
+        n = na + 1 + nb;
+        if (n > 256 && (buf = PyMem_Malloc(n * sizeof(Py_UCS4))) == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        const Py_UCS1 *da = PyUnicode_1BYTE_DATA(a), *db = PyUnicode_1BYTE_DATA(b);
+        for (Py_ssize_t i = 0; i < na; i++)
+            buf[i] = da[i] >= 'A' && da[i] <= 'Z' ? da[i] + 32 : da[i];
+        buf[na] = ' ';
+        for (Py_ssize_t i = 0; i < nb; i++)
+            buf[na + 1 + i] = db[i] >= 'A' && db[i] <= 'Z' ? db[i] + 32 : db[i];
+        *bits = keywords_scan(k, buf, n);
+    } else {
+        PyObject *value = PyUnicode_FromFormat("%U %U", a, b);
+        PyObject *lower = value ? PyObject_CallMethodNoArgs(value, s_lower) : NULL;
+        Py_XDECREF(value);
+        if (lower == NULL)
+            return -1;
+        buf = PyUnicode_AsUCS4Copy(lower);
+        n = PyUnicode_GET_LENGTH(lower);
+        Py_DECREF(lower);
+        if (buf == NULL)
+            return -1;
+        *bits = keywords_scan(k, buf, n);
+    }
+    if (buf != stack_buf)
+        PyMem_Free(buf);
+    return 0;
+}
+
 /* One open element (the Python walk's stack entry). */
 typedef struct {
     xmlNode *node;
@@ -55,7 +200,8 @@ typedef struct {
 } Frame;
 
 typedef struct {
-    PyObject *block_type, *dropped, *inline_tags, *breaks, *tag_bit, *value_bits, *hidden_style;
+    PyObject *block_type, *dropped, *inline_tags, *breaks, *tag_bit, *keyword_table, *hidden_style;
+    Keywords keywords;
     PyObject *blocks, *pieces, *gap_tags;
     PyObject *empty, *space, *s_lower, *s_isdigit;
     Frame *stack;
@@ -392,24 +538,9 @@ static int class_bits(Walk *w, xmlNode *node, uint64_t *bits)
     int has_cls = cls != Py_None && PyUnicode_GET_LENGTH(cls) > 0;
     int has_id = ident != Py_None && PyUnicode_GET_LENGTH(ident) > 0;
     int rc = 0;
-    if (has_cls || has_id) {
-        PyObject *value = PyUnicode_FromFormat("%U %U", has_cls ? cls : w->empty,
-                                               has_id ? ident : w->empty);
-        PyObject *lower = value ? PyObject_CallMethodNoArgs(value, w->s_lower) : NULL;
-        Py_XDECREF(value);
-        PyObject *result = lower ? PyObject_CallOneArg(w->value_bits, lower) : NULL;
-        Py_XDECREF(lower);
-        if (result == NULL) {
-            rc = -1;
-        } else {
-            *bits = PyLong_AsUnsignedLongLong(result);
-            Py_DECREF(result);
-            if (PyErr_Occurred()) {
-                PyErr_Clear();
-                w->unsupported = 1;
-            }
-        }
-    }
+    if (has_cls || has_id)
+        rc = keywords_of_pair(&w->keywords, has_cls ? cls : w->empty,
+                              has_id ? ident : w->empty, w->s_lower, bits);
     Py_DECREF(cls);
     Py_DECREF(ident);
     return rc;
@@ -526,8 +657,10 @@ static PyObject *tree_blocks(PyObject *self, PyObject *args)
     Walk w;
     memset(&w, 0, sizeof w);
     if (!PyArg_ParseTuple(args, "OOOOOO!OO:tree_blocks", &root, &w.block_type, &w.dropped,
-                          &w.inline_tags, &w.breaks, &PyDict_Type, &w.tag_bit, &w.value_bits,
-                          &w.hidden_style))
+                          &w.inline_tags, &w.breaks, &PyDict_Type, &w.tag_bit,
+                          &w.keyword_table, &w.hidden_style))
+        return NULL;
+    if (keywords_parse(w.keyword_table, &w.keywords) < 0)
         return NULL;
     struct LxmlElement *element = rootNodeOrRaise(root);
     if (element == NULL)
@@ -570,9 +703,28 @@ static PyObject *tree_blocks(PyObject *self, PyObject *args)
     return result;
 }
 
+static PyObject *keyword_bits(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b, *table;
+    Keywords k;
+    if (!PyArg_ParseTuple(args, "UUO:keyword_bits", &a, &b, &table) ||
+        keywords_parse(table, &k) < 0)
+        return NULL;
+    PyObject *s_lower = PyUnicode_InternFromString("lower");
+    if (s_lower == NULL)
+        return NULL;
+    uint64_t bits;
+    int rc = keywords_of_pair(&k, a, b, s_lower, &bits);
+    Py_DECREF(s_lower);
+    return rc < 0 ? NULL : PyLong_FromUnsignedLongLong(bits);
+}
+
 static PyMethodDef methods[] = {
+    {"keyword_bits", keyword_bits, METH_VARARGS,
+     "keyword_bits(class, id, keywords) -> int: the class/id keyword bits the walk gives an"
+     " element with these attribute values (cdom._value_bits of the lower-cased pair)."},
     {"tree_blocks", tree_blocks, METH_VARARGS,
-     "tree_blocks(root, Block, dropped, inline, breaks, tag_bit, value_bits, hidden_style)"
+     "tree_blocks(root, Block, dropped, inline, breaks, tag_bit, keywords, hidden_style)"
      " -> list[Block] | None: cdom.tree_blocks' block sequence under root, or None when"
      " the tree needs the Python walk."},
     {NULL, NULL, 0, NULL},

@@ -140,6 +140,35 @@ def _value_bits(value: str) -> int:
     return bits
 
 
+_LOOKBEHIND = "(?<![a-z])"
+_LOOKAHEAD = "(?![a-z])"
+_LITERAL_RE = re.compile(r"[a-z-]+")
+
+
+def keyword_alternatives() -> tuple[tuple[int, str, bool, bool], ...]:
+    """:data:`CLASS_KEYWORDS` as the ordered literal alternatives the C walk scans for:
+    ``(bit, literal, no letter before, no letter after)``.
+
+    Each pattern is an alternation of literals, each optionally between the lookbehind
+    ``(?<![a-z])`` and the lookahead ``(?![a-z])``, with an optional last character
+    (``ads?``: ``ads`` then ``ad``, as the greedy regex tries them).  A pattern outside
+    that form raises :class:`ValueError`, and the Python walk is used.
+    """
+    out = []
+    for i, (_, pattern) in enumerate(CLASS_KEYWORDS):
+        for alternative in pattern.split("|"):
+            before = alternative.startswith(_LOOKBEHIND)
+            after = alternative.endswith(_LOOKAHEAD)
+            literal = alternative.removeprefix(_LOOKBEHIND).removesuffix(_LOOKAHEAD)
+            forms = [literal[:-1], literal[:-2]] if literal.endswith("?") else [literal]
+            for form in forms:
+                if not _LITERAL_RE.fullmatch(form):
+                    raise ValueError(f"class keyword pattern {pattern!r}: {alternative!r} is "
+                                     "not a literal the C walk can scan for")
+                out.append((_CLASS_BASE + i, form, before, after))
+    return tuple(out)
+
+
 def _hidden(el: etree._Element) -> bool:
     style = el.get("style")
     return bool(style and _HIDDEN_STYLE_RE.search(style)) or el.get("hidden") is not None
@@ -147,9 +176,14 @@ def _hidden(el: etree._Element) -> bool:
 
 def accelerator_problem() -> str | None:
     """Why the C walk cannot be used here (None when it can): not built, or built for
-    another lxml/libxml2, or an lxml outside :data:`LXML_TESTED`."""
+    another lxml/libxml2, or an lxml outside :data:`LXML_TESTED`, or class keywords it
+    cannot scan for (:func:`keyword_alternatives`)."""
     if _cdom is None:
         return "the C accelerator corpuscrawl.extract.segment._cdom is not built"
+    try:
+        keyword_alternatives()
+    except ValueError as exc:
+        return str(exc)
     running = etree.LXML_VERSION[:2]
     built = tuple(int(p) for p in _cdom.LXML_VERSION.split(".")[:2])
     libxml = etree.LIBXML_VERSION
@@ -165,6 +199,7 @@ def accelerator_problem() -> str | None:
 
 
 _walk_in_c = accelerator_problem() is None
+_KEYWORDS = keyword_alternatives() if _walk_in_c else ()
 if _cdom is not None and not _walk_in_c:
     logger.warning("collapsed-DOM walk in Python (slower, same blocks): %s",
                    accelerator_problem())
@@ -178,10 +213,12 @@ def accelerated() -> bool:
 def use_accelerator(flag: bool) -> None:
     """Use the C walk (``True``; :class:`RuntimeError` naming why when it cannot be used)
     or the Python walk (``False``), for comparisons and benchmarks."""
-    global _walk_in_c
+    global _walk_in_c, _KEYWORDS
     problem = accelerator_problem()
     if flag and problem:
         raise RuntimeError(problem)
+    if flag:
+        _KEYWORDS = keyword_alternatives()
     _walk_in_c = flag
 
 
@@ -197,7 +234,7 @@ def tree_blocks(root: etree._Element) -> list[Block]:
     see :func:`accelerated`; the same blocks either way)."""
     if _walk_in_c:
         blocks = _cdom.tree_blocks(root, Block, DROPPED_TAGS_DEFAULT, INLINE_TAGS,
-                                   BREAK_TAGS_DEFAULT, TAG_BIT, _value_bits,
+                                   BREAK_TAGS_DEFAULT, TAG_BIT, _KEYWORDS,
                                    _HIDDEN_STYLE_RE.search)
         if blocks is not None:
             return blocks
@@ -297,6 +334,7 @@ __all__ = [
     "accelerated",
     "accelerator_problem",
     "class_bits",
+    "keyword_alternatives",
     "page_blocks",
     "python_tree_blocks",
     "tree_blocks",
