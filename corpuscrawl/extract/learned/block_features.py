@@ -28,6 +28,11 @@ import numpy as np
 from corpuscrawl.extract.learned.columns import NamedMatrix, prefixed
 from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
 
+try:
+    from corpuscrawl.extract.learned import _blocktext
+except ImportError:  # not built: the per-block statistics in Python, same numbers
+    _blocktext = None
+
 #: Container tags with a one-hot feature each (any other tag sets "other").
 CONTAINER_TAGS = (
     "p", "div", "td", "th", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "pre",
@@ -104,8 +109,23 @@ def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def _text_columns(blocks: Sequence[Block], stopwords: frozenset[str]) -> list[list[float]]:
-    """The per-block string statistics, one list per statistic (the only per-block Python)."""
+def _text_columns(blocks: Sequence[Block], stopwords: frozenset[str]
+                  ) -> Sequence[Sequence[float]]:
+    """The per-block string statistics, one column per statistic: in the C accelerator
+    ``_blocktext`` when it is built (same numbers, ``tests/test_block_text.py``), else
+    :func:`python_text_columns`."""
+    if _blocktext is None or not isinstance(stopwords, (set, frozenset)):
+        return python_text_columns(blocks, stopwords)
+    out = np.empty((len(blocks), 8), dtype=np.float64)
+    _blocktext.text_columns([b.text for b in blocks], stopwords, out)
+    return list(out.T)
+
+
+def python_text_columns(blocks: Sequence[Block], stopwords: frozenset[str]
+                        ) -> list[list[float]]:
+    """The per-block string statistics in Python, one list per statistic: upper-case
+    initials, digits, sentence ends, ends with punctuation, commas, stopwords, copyright,
+    separators (the reference the C accelerator is tested against)."""
     upper, digits, sentences, ends, commas, stops, copyright, seps = ([] for _ in range(8))
     is_stop = stopwords.__contains__
     for b in blocks:
@@ -406,6 +426,7 @@ __all__ = [
     "page_relative",
     "pair_features",
     "pair_matrix",
+    "python_text_columns",
     "tree_distance",
     "tree_distances",
     "unary_features",

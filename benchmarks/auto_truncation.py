@@ -1,0 +1,119 @@
+"""How many of ``auto``'s boosting iterations to keep, chosen on the training split only.
+
+    CORPUSCRAWL_DATASETS=../shared/datasets .venv/bin/python benchmarks/auto_truncation.py \
+        [--iterations 100,150,...,400] [--write-model K=FILE ...]
+
+A gradient-boosted model cut to its first k iterations is the model early stopping at k
+would have kept (the trees are fitted in sequence, deterministically).  This refits the
+shipped model's first stage (same parameters) in the decoding folds ``auto``'s training
+uses (``corpuscrawl.learn.auto``: three folds of the training split by a hash of the page
+key), cuts every fold's model at each k, and decodes every training page from the fold
+that did not train on it with the shipped λ and bias.  Printed: pooled word-LCS F1 (and
+per-page mean F1) of that out-of-fold decoding for each k, and the tree walk's time per
+page.  No test page is read.  ``--write-model K=FILE`` saves the shipped model cut at k
+(for ``benchmarks/learned.py --auto-model``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from corpuscrawl.evaluation.datasets import datasets_root
+from corpuscrawl.evaluation.metrics import score, summarize
+from corpuscrawl.evaluation.names import GOLD_DATASETS
+from corpuscrawl.extract.learned.auto import AutoExtractor, decoded_labels
+from corpuscrawl.extract.learned.block_features import TEXT_FEATURES
+from corpuscrawl.extract.learned.forest import compile_forest
+from corpuscrawl.learn.alignment import BLOCK_THRESHOLD_DEFAULT
+from corpuscrawl.learn.auto import DECODING_FOLD_SEED, unary_model
+from corpuscrawl.learn.folds import cross_fit
+from corpuscrawl.learn.model_files import save_model
+from corpuscrawl.learn.sequence import collect
+from corpuscrawl.learn.trainset import documents
+
+
+def truncated(model: Any, k: int) -> Any:
+    """``model`` (a fitted HistGradientBoostingClassifier) with its first ``k`` iterations."""
+    cut = copy.copy(model)
+    cut._predictors = model._predictors[:k]
+    return cut
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the out-of-fold F1 for each number of iterations."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", default="50,100,150,200,250,300,350,400")
+    parser.add_argument("--write-model", action="append", default=[], metavar="K=FILE")
+    args = parser.parse_args(argv)
+    ks = [int(k) for k in args.iterations.split(",")]
+    shipped = AutoExtractor()
+    state = shipped.state
+    for spec in args.write_model:
+        k, _, path = spec.partition("=")
+        out = Path(path)
+        written = save_model(out.stem, {**state, "unary": truncated(state["unary"], int(k))},
+                             out.parent)
+        print(f"wrote the shipped model cut at {k} iterations to {written}")
+    params = state["params"]
+    root = datasets_root()
+    docs = documents([root / ds for ds in GOLD_DATASETS], "train")
+    blocks: list[list[Any]] = []
+    started = time.perf_counter()
+    xs, ys, _, _ = collect(docs, None, params.get("threshold", BLOCK_THRESHOLD_DEFAULT),
+                           pair_columns=len(TEXT_FEATURES), blocks_out=blocks,
+                           title=state.get("title_features", False),
+                           relative_masks=state.get("relative_masks", False))
+    golds = [d.gold for d in docs]
+    print(f"{len(docs)} training pages, {sum(len(y) for y in ys)} blocks, features in "
+          f"{time.perf_counter() - started:.0f} s", flush=True)
+
+    def fit(train: list[int]) -> Any:
+        t0 = time.perf_counter()
+        model = unary_model(params["max_iter"], params["max_leaf_nodes"],
+                            params["learning_rate"]).fit(np.vstack([xs[i] for i in train]),
+                                                         np.concatenate([ys[i] for i in train]))
+        print(f"fold model on {len(train)} pages in {time.perf_counter() - t0:.0f} s",
+              flush=True)
+        return {k: compile_forest(truncated(model, k)) for k in ks}
+
+    walk_seconds = dict.fromkeys(ks, 0.0)
+
+    def predict(models: dict[int, Any], i: int) -> dict[int, np.ndarray]:
+        out = {}
+        for k, forest in models.items():
+            t0 = time.process_time()
+            out[k] = forest.predict_proba(xs[i])[:, 1]
+            walk_seconds[k] += time.process_time() - t0
+        return out
+
+    held_out = cross_fit([d.key for d in docs], [bool(len(y)) for y in ys],
+                         params["decoding_folds"], DECODING_FOLD_SEED, fit, predict)
+    print(f"λ {state['lambda']}, bias {state['bias']} (the shipped model's)")
+    print("| iterations | out-of-fold F1 (pooled) | mean F1 | trees ms/page |")
+    print("|---|---|---|---|")
+    for k in ks:
+        scores = []
+        for page_blocks, gold, probs in zip(blocks, golds, held_out, strict=True):
+            text = ""
+            if probs is not None:
+                p = probs[k]
+                labels = decoded_labels(page_blocks, p, np.full((max(len(p) - 1, 0), 4), 0.25),
+                                        state["lambda"], state["bias"])
+                text = "\n".join(b.text for b, lab in zip(page_blocks, labels, strict=True)
+                                 if lab)
+            scores.append(score(text, gold, with_levenshtein=False))
+        summary = summarize(scores)
+        print(f"| {k} | {summary.f1:.4f} | {summary.mean_f1:.4f} | "
+              f"{1000 * walk_seconds[k] / len(docs):.2f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+/* C accelerator of corpuscrawl.extract.learned.block_features: the per-block string statistics.
+ *
+ * `text_columns(texts, stopwords, out)` fills out (len(texts) x 8 float64, row-major) with,
+ * per block text, what block_features._text_columns computes in Python: words starting
+ * upper-case, digits, sentence ends, ends with punctuation, commas, stopwords, copyright
+ * mark, separators.  Every test is the one the Python code makes, character by character
+ * (str.split's whitespace, str.isupper / str.isdigit of one character, the regex
+ * [.!?](?:\s|$) whose \s is str.isspace, str.lower for the stopword and "copyright" tests),
+ * so the numbers are identical; tests/test_block_features_c.py compares the two.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define N_COLUMNS 8
+
+static int is_end_punct(Py_UCS4 c)
+{
+    return c == '.' || c == '!' || c == '?' || c == '"' || c == '\'' || c == 0x201D || c == ')';
+}
+
+static int is_separator(Py_UCS4 c)
+{
+    return c == '|' || c == 0xBB || c == 0x203A || c == 0xB7 || c == 0x2022;
+}
+
+static int row(PyObject *text, PyObject *stopwords, int use_stopwords, PyObject *copyright,
+               double *out)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    long upper = 0, digits = 0, sentences = 0, commas = 0, seps = 0;
+    int in_token = 0, copyright_sign = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (Py_UNICODE_ISSPACE(c)) {
+            in_token = 0;
+            continue;
+        }
+        if (!in_token && Py_UNICODE_ISUPPER(c))
+            upper++;
+        in_token = 1;
+        if (Py_UNICODE_ISDIGIT(c))
+            digits++;
+        if ((c == '.' || c == '!' || c == '?') &&
+            (i + 1 == n || Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i + 1))))
+            sentences++;
+        else if (c == ',')
+            commas++;
+        else if (c == 0xA9)
+            copyright_sign = 1;
+        if (is_separator(c))
+            seps++;
+    }
+    long stops = 0;
+    int copyright_word = 0;
+    if (use_stopwords || !copyright_sign) {
+        PyObject *lower = PyObject_CallMethod(text, "lower", NULL);
+        if (lower == NULL)
+            return -1;
+        if (!copyright_sign) {
+            Py_ssize_t at = PyUnicode_Find(lower, copyright, 0, PyUnicode_GET_LENGTH(lower), 1);
+            if (at == -2) {
+                Py_DECREF(lower);
+                return -1;
+            }
+            copyright_word = at >= 0;
+        }
+        if (use_stopwords) {
+            PyObject *tokens = PyUnicode_Split(lower, NULL, -1);
+            if (tokens == NULL) {
+                Py_DECREF(lower);
+                return -1;
+            }
+            for (Py_ssize_t j = 0; j < PyList_GET_SIZE(tokens); j++) {
+                int found = PySet_Contains(stopwords, PyList_GET_ITEM(tokens, j));
+                if (found < 0) {
+                    Py_DECREF(tokens);
+                    Py_DECREF(lower);
+                    return -1;
+                }
+                stops += found;
+            }
+            Py_DECREF(tokens);
+        }
+        Py_DECREF(lower);
+    }
+    out[0] = (double)upper;
+    out[1] = (double)digits;
+    out[2] = (double)sentences;
+    out[3] = n > 0 && is_end_punct(PyUnicode_READ(kind, data, n - 1)) ? 1.0 : 0.0;
+    out[4] = (double)commas;
+    out[5] = (double)stops;
+    out[6] = copyright_sign || copyright_word ? 1.0 : 0.0;
+    out[7] = (double)(seps < 5 ? seps : 5) / 5;
+    return 0;
+}
+
+static PyObject *text_columns(PyObject *self, PyObject *args)
+{
+    PyObject *texts, *stopwords;
+    Py_buffer out;
+    if (!PyArg_ParseTuple(args, "O!Ow*:text_columns", &PyList_Type, &texts, &stopwords, &out))
+        return NULL;
+    PyObject *result = NULL, *copyright = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    if (out.len != (Py_ssize_t)(n * N_COLUMNS * sizeof(double))) {
+        PyErr_Format(PyExc_ValueError, "out: %zd bytes, expected %zd", out.len,
+                     (Py_ssize_t)(n * N_COLUMNS * sizeof(double)));
+        goto done;
+    }
+    if (!PyAnySet_Check(stopwords)) {
+        PyErr_SetString(PyExc_TypeError, "stopwords must be a set or frozenset");
+        goto done;
+    }
+    copyright = PyUnicode_FromString("copyright");
+    if (copyright == NULL)
+        goto done;
+    int use_stopwords = PySet_GET_SIZE(stopwords) > 0;
+    double *rows = (double *)out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_TypeError, "texts[%zd] is not a str", i);
+            goto done;
+        }
+        if (row(text, stopwords, use_stopwords, copyright, rows + i * N_COLUMNS) < 0)
+            goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(copyright);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"text_columns", text_columns, METH_VARARGS,
+     "text_columns(texts, stopwords, out): block_features._text_columns into out "
+     "(len(texts) x 8 float64)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_blocktext",
+    "C accelerator of corpuscrawl.extract.learned.block_features (per-block string statistics).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__blocktext(void)
+{
+    return PyModule_Create(&module);
+}
