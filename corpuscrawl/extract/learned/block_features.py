@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -94,6 +95,13 @@ _ASCII_DIGITS = str.maketrans("", "", "0123456789")
 
 def _ratio(num: float, den: float) -> float:
     return num / den if den else 0.0
+
+
+@lru_cache(maxsize=1024)
+def _gap_flags(tags: frozenset[str]) -> tuple[bool, bool]:
+    """Whether a block's gap tags hold a line break (``br``/``hr``) and a heading; a page's
+    blocks share a handful of gap-tag sets, so this is computed once per set."""
+    return "br" in tags or "hr" in tags, any(t[0] == "h" for t in tags)
 
 
 def _subtree_sums(nodes: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
@@ -219,13 +227,14 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
     if n == 0:
         return out
     f64 = np.float64
-    nw = np.array([b.words for b in blocks], dtype=f64)
-    links = np.array([b.link_words for b in blocks], dtype=f64)
-    chars = np.array([len(b.text) for b in blocks], dtype=f64)
-    depth = np.array([b.depth for b in blocks], dtype=f64)
-    gaps = np.array([b.gap for b in blocks], dtype=f64)
-    gap_break = np.array([float("br" in b.gap_tags or "hr" in b.gap_tags) for b in blocks])
-    gap_heading = np.array([float(any(t[0] == "h" for t in b.gap_tags)) for b in blocks])
+    # Whole numbers and 0/1 flags, one row per block, read in one pass over the blocks.
+    own = np.array([(b.words, b.link_words, len(b.text), b.depth, b.gap, *_gap_flags(b.gap_tags))
+                    for b in blocks], dtype=f64)
+    nw, links, chars, depth, gaps, gap_break, gap_heading = own.T
+    # The path from the container up, cut or padded (with its root) to the ancestor levels.
+    width = ANCESTOR_LEVELS_DEFAULT + 1
+    paths = np.array([(p + (p[-1],) * width)[:width] for p in (b.path for b in blocks)],
+                     dtype=np.int64)
     upper, digits, sentences, ends, commas, stops, copyright, seps = (
         np.asarray(c, dtype=f64) for c in _text_columns(blocks, stopwords))
     total_words = float(nw.sum())
@@ -257,7 +266,7 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
         "window_long_share": _ratios(long_cum[hi] - long_cum[lo], window),
     }
     for level in range(1, ANCESTOR_LEVELS_DEFAULT + 1):
-        nodes = np.array([b.path[min(level, len(b.path) - 1)] for b in blocks], dtype=np.int64)
+        nodes = paths[:, level]
         words, link_sum, count, longw = _subtree_sums(nodes, nw, links, np.ones(n), long_words)
         cols |= {f"up{level}_log_words": np.log1p(words),
                  f"up{level}_link_density": _ratios(link_sum, words),
