@@ -1,4 +1,4 @@
-"""The per-block string statistics in C equal the Python ones, character class by character class."""
+"""The per-block string statistics and title-word counts in C equal the Python ones."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpuscrawl.extract.learned import block_features as bf
+from corpuscrawl.extract.learned import title_features
 from corpuscrawl.extract.segment.cdom import Block, page_blocks
 from corpuscrawl.html.page import Page
 
@@ -65,6 +66,27 @@ def test_same_statistics_on_fixture_pages(data_dir) -> None:
         assert_same([b.text for b in blocks])
 
 
+TITLE_WORDS = [{"the", "cat", "straße", "i̇stanbul", "_x", "e1", "ǆ"}, {"a"}, {"x" * 70}]
+
+
+@pytest.mark.parametrize("wanted", TITLE_WORDS)
+def test_same_title_matches_on_cases(wanted: set[str]) -> None:
+    texts = [*CASES, "The CAT, the cat_x and İstanbul", "STRASSE Straße a_x _x e1 ǅ", "x" * 70,
+             "cat" * 30, "(cat)-cat's"]
+    blocks = blocks_of(texts)
+    assert title_features._title_matches(blocks, wanted) == \
+        title_features.python_title_matches(blocks, wanted)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(ALPHABET, max_size=20).map("".join), max_size=6),
+       st.sets(st.sampled_from(["the", "a", "der", "straße", "ǅ", "t", "copyright", "中"])))
+def test_same_title_matches_on_random_texts(texts: list[str], wanted: set[str]) -> None:
+    blocks = blocks_of(texts)
+    assert title_features._title_matches(blocks, wanted) == \
+        title_features.python_title_matches(blocks, wanted)
+
+
 def test_bad_input_raises() -> None:
     out = np.empty((1, 8))
     with pytest.raises(TypeError, match="not a str"):
@@ -73,3 +95,7 @@ def test_bad_input_raises() -> None:
         _blocktext.text_columns(["a", "b"], STOPWORDS, out)
     with pytest.raises(TypeError, match="set"):
         _blocktext.text_columns(["a"], ["the"], out)
+    with pytest.raises(TypeError, match="set"):
+        _blocktext.title_tokens(["a"], ["the"], np.empty((1, 3)))
+    with pytest.raises(ValueError, match="expected"):
+        _blocktext.title_tokens(["a"], {"the"}, out)

@@ -6,10 +6,15 @@
  * mark, separators.  Every test is the one the Python code makes, character by character
  * (str.split's whitespace, str.isupper / str.isdigit of one character, the regex
  * [.!?](?:\s|$) whose \s is str.isspace, str.lower for the stopword and "copyright" tests),
- * so the numbers are identical; tests/test_block_features_c.py compares the two.
+ * so the numbers are identical; tests/test_block_text.py compares the two.
+ *
+ * `title_tokens(texts, wanted, out)` gives title_features.title_matrix what it reads of each
+ * block: its \w+ tokens of str.lower() (\w: str.isalnum() or "_"), how many are title words,
+ * and how many distinct title words it holds.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 
 #define N_COLUMNS 8
 
@@ -135,7 +140,113 @@ done:
     return result;
 }
 
+/* str.isalnum() or "_": what the regex \w matches in a str pattern. */
+static int is_word_char(Py_UCS4 c)
+{
+    return Py_UNICODE_ISALNUM(c) || c == '_';
+}
+
+static PyObject *title_tokens(PyObject *self, PyObject *args)
+{
+    PyObject *texts, *wanted;
+    Py_buffer out;
+    if (!PyArg_ParseTuple(args, "O!Ow*:title_tokens", &PyList_Type, &texts, &wanted, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    if (out.len != (Py_ssize_t)(n * 3 * sizeof(double))) {
+        PyErr_Format(PyExc_ValueError, "out: %zd bytes, expected %zd", out.len,
+                     (Py_ssize_t)(n * 3 * sizeof(double)));
+        goto done;
+    }
+    if (!PyAnySet_Check(wanted)) {
+        PyErr_SetString(PyExc_TypeError, "wanted must be a set or frozenset");
+        goto done;
+    }
+    /* Lengths of the wanted words (a token of another length cannot be one of them). */
+    uint64_t lengths = 0;
+    int long_words = 0;
+    {
+        PyObject *it = PyObject_GetIter(wanted), *word;
+        if (it == NULL)
+            goto done;
+        while ((word = PyIter_Next(it)) != NULL) {
+            if (PyUnicode_Check(word)) {
+                Py_ssize_t len = PyUnicode_GET_LENGTH(word);
+                if (len < 64)
+                    lengths |= (uint64_t)1 << len;
+                else
+                    long_words = 1;
+            }
+            Py_DECREF(word);
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred())
+            goto done;
+    }
+    double *rows = (double *)out.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_TypeError, "texts[%zd] is not a str", i);
+            goto done;
+        }
+        PyObject *lower = PyObject_CallMethod(text, "lower", NULL);
+        if (lower == NULL)
+            goto done;
+        Py_ssize_t len = PyUnicode_GET_LENGTH(lower);
+        int kind = PyUnicode_KIND(lower);
+        const void *data = PyUnicode_DATA(lower);
+        PyObject *found = NULL;
+        long tokens = 0, inside = 0;
+        Py_ssize_t start = -1;
+        int failed = 0;
+        for (Py_ssize_t j = 0; j <= len && !failed; j++) {
+            int word = j < len && is_word_char(PyUnicode_READ(kind, data, j));
+            if (word) {
+                if (start < 0)
+                    start = j;
+                continue;
+            }
+            if (start < 0)
+                continue;
+            Py_ssize_t tlen = j - start;
+            tokens++;
+            if (tlen < 64 ? (int)((lengths >> tlen) & 1) : long_words) {
+                PyObject *token = PyUnicode_Substring(lower, start, j);
+                int hit = token ? PySet_Contains(wanted, token) : -1;
+                if (hit > 0) {
+                    inside++;
+                    if (found == NULL && (found = PySet_New(NULL)) == NULL)
+                        hit = -1;
+                    else if (PySet_Add(found, token) < 0)
+                        hit = -1;
+                }
+                Py_XDECREF(token);
+                if (hit < 0)
+                    failed = 1;
+            }
+            start = -1;
+        }
+        Py_DECREF(lower);
+        rows[3 * i] = found ? (double)PySet_GET_SIZE(found) : 0.0;
+        rows[3 * i + 1] = (double)inside;
+        rows[3 * i + 2] = (double)tokens;
+        Py_XDECREF(found);
+        if (failed)
+            goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&out);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"title_tokens", title_tokens, METH_VARARGS,
+     "title_tokens(texts, wanted, out): per text, the distinct words of wanted among its "
+     "\\w+ tokens (lower-cased), its tokens in wanted, its tokens, into out (len(texts) x 3)."},
     {"text_columns", text_columns, METH_VARARGS,
      "text_columns(texts, stopwords, out): block_features._text_columns into out "
      "(len(texts) x 8 float64)."},
