@@ -40,10 +40,27 @@ def assert_same(root: etree._Element) -> list[cdom.Block]:
 
 
 def body_of(html: str) -> etree._Element:
-    """The walk's root for ``html``, as :func:`cdom.page_blocks` chooses it."""
+    """The walk's root for ``html`` in the page's cleaned tree."""
     root = Page.from_html(html, "http://example.com/").clean_tree
     body = root.find("body")
     return body if body is not None else root
+
+
+def assert_same_page(html: str) -> list[cdom.Block]:
+    """The C walk over the page's parsed tree (read as if cleaned) gives the Python walk's
+    blocks of the cleaned tree, and so does :func:`cdom.page_blocks`."""
+    page = Page.from_html(html, "http://example.com/")
+    root = page.clean_tree
+    body = root.find("body")
+    expected = cdom.python_tree_blocks(body if body is not None else root)
+    raw = _cdom.tree_blocks(page.body, cdom.Block, cdom.DROPPED_TAGS_DEFAULT, cdom.INLINE_TAGS,
+                            cdom.BREAK_TAGS_DEFAULT, cdom.TAG_BIT, cdom.keyword_alternatives(),
+                            cdom._HIDDEN_STYLE_RE.search, cdom._REMOVED_TAGS)
+    assert raw is not None, "the C walk handed an HTML page back to Python"
+    assert raw == expected
+    assert cdom.page_blocks(Page.from_html(html, "http://example.com/")) == expected
+    assert_same(body if body is not None else root)
+    return raw
 
 
 def test_the_c_walk_is_in_use_when_built() -> None:
@@ -72,19 +89,29 @@ CASES = {
     "uppercase": "<DIV CLASS='Content'><P>Upper <A HREF=x>Link</A></P></DIV>",
     "custom elements": "<my-widget class=sidebar>w</my-widget><svg:rect>r</svg:rect>"
                        "<fb:like>l</fb:like>",
+    "removed elements": "<p>one<script>var x;</script>two<style>p{}</style> three<!-- c -->"
+                        "fo<!-- c -->ur<b>b</b><!-- c --><noscript>n</noscript>tail</p>"
+                        "<div><!-- c -->lead<template>t</template><svg><text>s</text></svg>"
+                        "<math>m</math>end<img>after<!-- c -->img</div>"
+                        "<a href=x>li<!-- c -->nk <script>s</script>words</a>"
+                        "<div>中<!-- c -->文</div><div><script></script></div>",
+    "script first": "<body><script>x</script>text<p>p</p><script>y</script></body>",
+    # More tag names than the walk's first tag table holds, all open at once.
+    "many tag names": "".join(f"<x-{i} class=c{i}>w{i} " for i in range(300))
+                      + "".join(f"</x-{i}>tail{i}" for i in reversed(range(300))),
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_same_blocks_as_python_on_cases(name: str) -> None:
-    assert_same(body_of(CASES[name]))
+    assert_same_page(CASES[name])
 
 
 def test_same_blocks_on_every_html_fixture(data_dir) -> None:
     paths = sorted(data_dir.rglob("*.html"))
     assert len(paths) > 20
     for path in paths:
-        assert_same(body_of(path.read_text(encoding="utf-8", errors="replace")))
+        assert_same_page(path.read_text(encoding="utf-8", errors="replace"))
 
 
 def test_trees_straight_from_the_parser_with_comments_and_pis() -> None:
@@ -185,7 +212,8 @@ def test_keyword_patterns_the_scan_cannot_follow_are_refused(monkeypatch) -> Non
 
 
 TAGS = ["div", "p", "span", "a", "b", "li", "ul", "td", "h2", "br", "hr", "img", "iframe",
-        "section", "article", "nav", "footer", "em", "meta", "wbr", "label", "font", "pre"]
+        "section", "article", "nav", "footer", "em", "meta", "wbr", "label", "font", "pre",
+        "script", "style", "noscript", "svg", "template"]
 ATTRS = ["", " class='content'", " class='comment-list nav'", " id='sidebar'",
          " style='display:none'", " hidden", " class='post' id='main'", " style='x'"]
 TEXTS = ["", " ", "word", "two words", "中文字符", "\u00a0", "a.\n", "Link text", "  x  "]
@@ -209,7 +237,7 @@ def html_fragments(draw: st.DrawFn, depth: int = 0) -> str:
 @given(html_fragments())
 def test_same_blocks_as_python_on_random_html(fragment: str) -> None:
     html = f"<html><body>{fragment}</body></html>"
-    assert_same(body_of(html))
+    assert_same_page(html)
     raw = lxml.html.document_fromstring(
         html, parser=lxml.html.HTMLParser(remove_comments=False))
     body = raw.find("body")
@@ -225,6 +253,6 @@ def test_same_blocks_on_the_dataset_test_pages(datasets_dir) -> None:
     pages = 0
     for ds in GOLD_DATASETS:
         for doc in documents([datasets_dir / ds], "test")[:40]:
-            assert_same(body_of(doc.dataset.read_html(doc.id)))
+            assert_same_page(doc.dataset.read_html(doc.id))
             pages += 1
     assert pages > 100

@@ -8,7 +8,9 @@
  * lxml's own exported functions (`textOf`, `tailOf`, `attributeValueFromNsName`), so they are
  * the strings `el.text`, `el.tail` and `el.get(...)` give.  What iterwalk visits is
  * reproduced: element children in document order, comments and processing instructions
- * skipped with their tails.
+ * skipped with their tails.  In raw mode (`removed` given) the walk reads the page's parsed
+ * tree as if it were Page.clean_tree (comments, PIs and the `removed` elements taken out,
+ * their tails joined to the text before them), so cdom.page_blocks needs no cleaned copy.
  *
  * Everything that decides a tag's role (dropped, inline, break, ancestor bit) and the
  * class/id keyword bits and hidden-style test are passed in from cdom.py, so the rules live
@@ -35,12 +37,12 @@
 typedef struct {
     const xmlChar *name;  /* libxml2's name (the key) */
     PyObject *tag;        /* lower-cased tag (new reference) */
-    int dropped, inline_, counted_gap, is_a;
+    int dropped, inline_, counted_gap, is_a, removed;
     uint64_t bit;
 } TagInfo;
 
 typedef struct {
-    TagInfo *items;
+    TagInfo **items;
     Py_ssize_t size, used;
 } TagTable;
 
@@ -197,10 +199,13 @@ typedef struct {
     TagInfo *info;
     uint64_t mask;
     int inline_, in_link;
+    PyObject *run;   /* raw mode: the text run not yet added (a str, or NULL) */
 } Frame;
 
 typedef struct {
     PyObject *block_type, *dropped, *inline_tags, *breaks, *tag_bit, *keyword_table, *hidden_style;
+    PyObject *removed;  /* raw mode: tags Page.clean_tree removes (None: a cleaned tree) */
+    int raw;
     Keywords keywords;
     PyObject *blocks, *pieces, *gap_tags;
     PyObject *empty, *space, *s_lower, *s_isdigit;
@@ -286,7 +291,8 @@ static int tag_info_fill(Walk *w, TagInfo *t, const xmlChar *name)
     PyObject *raw = PyUnicode_DecodeUTF8((const char *)name, strlen((const char *)name), NULL);
     if (raw == NULL)
         return -1;
-    PyObject *tag = PyObject_CallMethodNoArgs(raw, w->s_lower);
+    t->removed = w->raw ? set_contains(w->removed, raw) : 0;
+    PyObject *tag = t->removed < 0 ? NULL : PyObject_CallMethodNoArgs(raw, w->s_lower);
     Py_DECREF(raw);
     if (tag == NULL)
         return -1;
@@ -334,19 +340,20 @@ static int tag_info_fill(Walk *w, TagInfo *t, const xmlChar *name)
 
 static TagInfo *tag_info(Walk *w, const xmlChar *name)
 {
+    /* Open addressing over pointers: an entry never moves once made (frames point to it). */
     TagTable *tt = &w->tags;
     if (tt->used * 2 >= tt->size) {
         Py_ssize_t size = tt->size ? tt->size * 2 : 64;
-        TagInfo *items = PyMem_Calloc(size, sizeof(TagInfo));
+        TagInfo **items = PyMem_Calloc(size, sizeof(TagInfo *));
         if (items == NULL) {
             PyErr_NoMemory();
             return NULL;
         }
         for (Py_ssize_t i = 0; i < tt->size; i++) {
-            if (tt->items[i].name == NULL)
+            if (tt->items[i] == NULL)
                 continue;
-            uint64_t j = hash_name(tt->items[i].name) & (size - 1);
-            while (items[j].name != NULL)
+            uint64_t j = hash_name(tt->items[i]->name) & (size - 1);
+            while (items[j] != NULL)
                 j = (j + 1) & (size - 1);
             items[j] = tt->items[i];
         }
@@ -355,19 +362,25 @@ static TagInfo *tag_info(Walk *w, const xmlChar *name)
         tt->size = size;
     }
     uint64_t j = hash_name(name) & (tt->size - 1);
-    while (tt->items[j].name != NULL) {
-        if (tt->items[j].name == name || strcmp((const char *)tt->items[j].name,
-                                                (const char *)name) == 0)
-            return &tt->items[j];
+    while (tt->items[j] != NULL) {
+        if (tt->items[j]->name == name || strcmp((const char *)tt->items[j]->name,
+                                                 (const char *)name) == 0)
+            return tt->items[j];
         j = (j + 1) & (tt->size - 1);
     }
-    if (tag_info_fill(w, &tt->items[j], name) < 0) {
-        Py_CLEAR(tt->items[j].tag);
-        tt->items[j].name = NULL;
+    TagInfo *info = PyMem_Calloc(1, sizeof(TagInfo));
+    if (info == NULL) {
+        PyErr_NoMemory();
         return NULL;
     }
+    if (tag_info_fill(w, info, name) < 0) {
+        Py_XDECREF(info->tag);
+        PyMem_Free(info);
+        return NULL;
+    }
+    tt->items[j] = info;
     tt->used++;
-    return &tt->items[j];
+    return info;
 }
 
 /* cdom.tree_blocks' add(): one text piece of the current block. */
@@ -476,12 +489,15 @@ static int flush(Walk *w)
     return 0;
 }
 
-/* Element children as iterwalk visits them (comments and PIs skipped); entity references
- * mark the tree unsupported. */
+/* Element children as iterwalk visits them (comments and PIs skipped; in raw mode they are
+ * returned too: their tails join the text run); entity references mark the tree
+ * unsupported. */
 static xmlNode *next_element(Walk *w, xmlNode *node)
 {
     for (; node != NULL; node = node->next) {
         if (node->type == XML_ELEMENT_NODE)
+            return node;
+        if (w->raw && (node->type == XML_COMMENT_NODE || node->type == XML_PI_NODE))
             return node;
         if (node->type == XML_ENTITY_REF_NODE) {
             w->unsupported = 1;
@@ -552,6 +568,39 @@ static int skipped(Walk *w, xmlNode *node, TagInfo *info)
     return info->dropped ? 1 : hidden(w, node);
 }
 
+/* Raw mode: Page.clean_tree removes comments, PIs and the `removed` elements and appends
+ * each one's tail to the previous kept sibling's tail or to the parent's text; the text
+ * between two kept nodes is then one string.  `text` (a new reference, None, or NULL on
+ * error) joins the frame's run. */
+static int run_append(Frame *f, PyObject *text)
+{
+    if (text == NULL)
+        return -1;
+    if (f->run == NULL) {
+        f->run = text;
+        return 0;
+    }
+    if (text != Py_None && PyUnicode_GET_LENGTH(text) > 0) {
+        if (f->run == Py_None) {
+            Py_SETREF(f->run, text);
+            return 0;
+        }
+        PyUnicode_Append(&f->run, text);
+    }
+    Py_DECREF(text);
+    return f->run == NULL ? -1 : 0;
+}
+
+/* The run so far becomes a text piece of the current block (cdom.tree_blocks' add()). */
+static int run_flush(Walk *w, Frame *f)
+{
+    if (f->run == NULL)
+        return 0;
+    PyObject *run = f->run;
+    f->run = NULL;
+    return add_text(w, run, f->in_link);
+}
+
 static int push(Walk *w, xmlNode *node, TagInfo *info)
 {
     if (!info->inline_) {
@@ -584,7 +633,8 @@ static int push(Walk *w, xmlNode *node, TagInfo *info)
     f->mask = (parent ? parent->mask : 0) | info->bit | bits;
     f->inline_ = info->inline_;
     f->in_link = (parent ? parent->in_link : 0) || info->is_a;
-    if (add_text(w, textOf(node), f->in_link) < 0)
+    f->run = NULL;
+    if ((w->raw ? run_append(f, textOf(node)) : add_text(w, textOf(node), f->in_link)) < 0)
         return -1;
     f->child = next_element(w, node->children);
     return 0;
@@ -619,16 +669,29 @@ static int walk(Walk *w, xmlNode *root)
         xmlNode *child = top->child;
         if (child != NULL) {
             top->child = next_element(w, child->next);
+            if (child->type != XML_ELEMENT_NODE) {  /* raw mode: a comment or PI */
+                if (run_append(top, tailOf(child)) < 0)
+                    return -1;
+                continue;
+            }
             info = element_info(w, child);
             if (info == NULL)
                 return w->unsupported ? 0 : -1;
             if (w->unsupported)
                 return 0;
+            if (info->removed) {
+                if (run_append(top, tailOf(child)) < 0)
+                    return -1;
+                continue;
+            }
+            if (w->raw && run_flush(w, top) < 0)
+                return -1;
             skip = skipped(w, child, info);
             if (skip < 0)
                 return -1;
             if (skip) {
-                if (add_text(w, tailOf(child), top->in_link) < 0)
+                if ((w->raw ? run_append(top, tailOf(child))
+                            : add_text(w, tailOf(child), top->in_link)) < 0)
                     return -1;
             } else if (push(w, child, info) < 0) {
                 return -1;
@@ -636,6 +699,8 @@ static int walk(Walk *w, xmlNode *root)
             continue;
         }
         /* the end event of top */
+        if (w->raw && run_flush(w, top) < 0)
+            return -1;
         if (!top->inline_) {
             if (flush(w) < 0)
                 return -1;
@@ -643,8 +708,12 @@ static int walk(Walk *w, xmlNode *root)
         }
         xmlNode *node = top->node;
         w->depth--;
-        if (w->depth > 0 && add_text(w, tailOf(node), w->stack[w->depth - 1].in_link) < 0)
-            return -1;
+        if (w->depth > 0) {
+            Frame *parent = &w->stack[w->depth - 1];
+            if ((w->raw ? run_append(parent, tailOf(node))
+                        : add_text(w, tailOf(node), parent->in_link)) < 0)
+                return -1;
+        }
     }
     if (w->unsupported)
         return 0;
@@ -656,10 +725,12 @@ static PyObject *tree_blocks(PyObject *self, PyObject *args)
     PyObject *root;
     Walk w;
     memset(&w, 0, sizeof w);
-    if (!PyArg_ParseTuple(args, "OOOOOO!OO:tree_blocks", &root, &w.block_type, &w.dropped,
+    w.removed = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOOOO!OO|O:tree_blocks", &root, &w.block_type, &w.dropped,
                           &w.inline_tags, &w.breaks, &PyDict_Type, &w.tag_bit,
-                          &w.keyword_table, &w.hidden_style))
+                          &w.keyword_table, &w.hidden_style, &w.removed))
         return NULL;
+    w.raw = w.removed != Py_None;
     if (keywords_parse(w.keyword_table, &w.keywords) < 0)
         return NULL;
     struct LxmlElement *element = rootNodeOrRaise(root);
@@ -688,8 +759,14 @@ static PyObject *tree_blocks(PyObject *self, PyObject *args)
             Py_INCREF(result);
         }
     }
-    for (Py_ssize_t i = 0; i < w.tags.size; i++)
-        Py_XDECREF(w.tags.items[i].tag);
+    for (Py_ssize_t i = 0; i < w.depth; i++)
+        Py_XDECREF(w.stack[i].run);
+    for (Py_ssize_t i = 0; i < w.tags.size; i++) {
+        if (w.tags.items[i] != NULL) {
+            Py_XDECREF(w.tags.items[i]->tag);
+            PyMem_Free(w.tags.items[i]);
+        }
+    }
     PyMem_Free(w.tags.items);
     PyMem_Free(w.stack);
     Py_XDECREF(w.blocks);
@@ -724,9 +801,11 @@ static PyMethodDef methods[] = {
      "keyword_bits(class, id, keywords) -> int: the class/id keyword bits the walk gives an"
      " element with these attribute values (cdom._value_bits of the lower-cased pair)."},
     {"tree_blocks", tree_blocks, METH_VARARGS,
-     "tree_blocks(root, Block, dropped, inline, breaks, tag_bit, keywords, hidden_style)"
-     " -> list[Block] | None: cdom.tree_blocks' block sequence under root, or None when"
-     " the tree needs the Python walk."},
+     "tree_blocks(root, Block, dropped, inline, breaks, tag_bit, keywords, hidden_style,"
+     " removed=None) -> list[Block] | None: cdom.tree_blocks' block sequence under root, or"
+     " None when the tree needs the Python walk.  With `removed` (the tags Page.clean_tree"
+     " removes), root is in the page's raw tree and the walk gives the blocks of its cleaned"
+     " copy."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -34,7 +34,7 @@ from functools import lru_cache
 from lxml import etree
 
 from corpuscrawl.html.dom import INLINE_TAGS
-from corpuscrawl.html.page import Page
+from corpuscrawl.html.page import NON_TEXT_TAGS, Page
 
 try:
     from corpuscrawl.extract.segment import _cdom
@@ -52,6 +52,8 @@ LXML_TESTED = ((6, 1), (6, 2))
 DROPPED_TAGS_DEFAULT = frozenset(
     "head checkbox iframe img input button select option textarea map area".split()
 )
+#: Elements ``Page.clean_tree`` removes (with comments and processing instructions).
+_REMOVED_TAGS = frozenset(NON_TEXT_TAGS)
 #: Elements that end a block but hold no text themselves.
 BREAK_TAGS_DEFAULT = frozenset(("br", "hr"))
 
@@ -223,10 +225,20 @@ def use_accelerator(flag: bool) -> None:
 
 
 def page_blocks(page: Page) -> list[Block]:
-    """The block sequence of a page (its shared ``clean_tree`` is only read)."""
+    """The block sequence of a page (its shared ``clean_tree`` is only read).
+
+    The C walk reads the parsed tree itself as if it were ``clean_tree`` (same blocks,
+    ``tests/test_cdom_walk.py``), so no cleaned copy of the tree is made for it.
+    """
+    if _walk_in_c:
+        blocks = _cdom.tree_blocks(page.body, Block, DROPPED_TAGS_DEFAULT, INLINE_TAGS,
+                                   BREAK_TAGS_DEFAULT, TAG_BIT, _KEYWORDS,
+                                   _HIDDEN_STYLE_RE.search, _REMOVED_TAGS)
+        if blocks is not None:
+            return blocks
     root = page.clean_tree
     body = root.find("body")
-    return tree_blocks(body if body is not None else root)
+    return python_tree_blocks(body if body is not None else root)
 
 
 def tree_blocks(root: etree._Element) -> list[Block]:
