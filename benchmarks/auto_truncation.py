@@ -1,7 +1,7 @@
 """How many of ``auto``'s boosting iterations to keep, chosen on the training split only.
 
     CORPUSCRAWL_DATASETS=../shared/datasets .venv/bin/python benchmarks/auto_truncation.py \
-        [--iterations 100,150,...,400] [--write-model K=FILE ...]
+        [--iterations 100,150,...,400] [--write-model K=FILE ...] [--held-out FILE.npz]
 
 A gradient-boosted model cut to its first k iterations is the model early stopping at k
 would have kept (the trees are fitted in sequence, deterministically).  This refits the
@@ -9,9 +9,12 @@ shipped model's first stage (same parameters) in the decoding folds ``auto``'s t
 uses (``corpuscrawl.learn.auto``: three folds of the training split by a hash of the page
 key), cuts every fold's model at each k, and decodes every training page from the fold
 that did not train on it with the shipped λ and bias.  Printed: pooled word-LCS F1 (and
-per-page mean F1) of that out-of-fold decoding for each k, and the tree walk's time per
-page.  No test page is read.  ``--write-model K=FILE`` saves the shipped model cut at k
-(for ``benchmarks/learned.py --auto-model``).
+per-page mean F1) of that out-of-fold decoding for each k, its lost articles among the
+training pages (F1 < 0.5 where one of the classic extractors reaches 0.8; the peers are
+not run here), and the tree walk's time per page.  No test page is read.
+``--write-model K=FILE`` saves the shipped model cut at k (for ``benchmarks/learned.py
+--auto-model``); ``--held-out FILE.npz`` keeps the held-out probabilities (and reuses them
+when the file exists: the fold fits take minutes).
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from corpuscrawl.evaluation.datasets import datasets_root
+from corpuscrawl.evaluation.lost import lost_flags
 from corpuscrawl.evaluation.metrics import score, summarize
-from corpuscrawl.evaluation.names import GOLD_DATASETS
+from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, GOLD_DATASETS
 from corpuscrawl.extract.learned.auto import AutoExtractor, decoded_labels
 from corpuscrawl.extract.learned.block_features import TEXT_FEATURES
 from corpuscrawl.extract.learned.forest import compile_forest
@@ -36,7 +40,7 @@ from corpuscrawl.learn.auto import DECODING_FOLD_SEED, unary_model
 from corpuscrawl.learn.folds import cross_fit
 from corpuscrawl.learn.model_files import save_model
 from corpuscrawl.learn.sequence import collect
-from corpuscrawl.learn.trainset import documents
+from corpuscrawl.learn.trainset import BaseOutputs, documents
 
 
 def truncated(model: Any, k: int) -> Any:
@@ -51,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", default="50,100,150,200,250,300,350,400")
     parser.add_argument("--write-model", action="append", default=[], metavar="K=FILE")
+    parser.add_argument("--held-out", default="", metavar="FILE.npz")
     args = parser.parse_args(argv)
     ks = [int(k) for k in args.iterations.split(",")]
     shipped = AutoExtractor()
@@ -93,11 +98,26 @@ def main(argv: list[str] | None = None) -> int:
             walk_seconds[k] += time.process_time() - t0
         return out
 
-    held_out = cross_fit([d.key for d in docs], [bool(len(y)) for y in ys],
-                         params["decoding_folds"], DECODING_FOLD_SEED, fit, predict)
+    saved = Path(args.held_out) if args.held_out else None
+    if saved is not None and saved.is_file():
+        arrays = np.load(saved)
+        held_out = [{k: arrays[f"{i}_{k}"] for k in ks} if f"{i}_{ks[0]}" in arrays else None
+                    for i in range(len(docs))]
+    else:
+        held_out = cross_fit([d.key for d in docs], [bool(len(y)) for y in ys],
+                             params["decoding_folds"], DECODING_FOLD_SEED, fit, predict)
+        if saved is not None:
+            np.savez_compressed(saved, **{f"{i}_{k}": p[k] for i, p in enumerate(held_out)
+                                          if p is not None for k in ks})
+    classic = BaseOutputs(CLASSIC_EXTRACTORS, use_cache=False)
+    others = {name: [] for name in CLASSIC_EXTRACTORS}
+    for doc, gold in zip(docs, golds, strict=True):
+        for name, text in zip(CLASSIC_EXTRACTORS, classic.all(doc), strict=True):
+            others[name].append(score(text, gold, with_levenshtein=False))
+        doc.release()
     print(f"λ {state['lambda']}, bias {state['bias']} (the shipped model's)")
-    print("| iterations | out-of-fold F1 (pooled) | mean F1 | trees ms/page |")
-    print("|---|---|---|---|")
+    print("| iterations | out-of-fold F1 (pooled) | mean F1 | lost articles | trees ms/page |")
+    print("|---|---|---|---|---|")
     for k in ks:
         scores = []
         for page_blocks, gold, probs in zip(blocks, golds, held_out, strict=True):
@@ -110,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                                  if lab)
             scores.append(score(text, gold, with_levenshtein=False))
         summary = summarize(scores)
-        print(f"| {k} | {summary.f1:.4f} | {summary.mean_f1:.4f} | "
+        lost = lost_flags({"auto": scores, **others})["auto"]
+        print(f"| {k} | {summary.f1:.4f} | {summary.mean_f1:.4f} | {sum(lost)} | "
               f"{1000 * walk_seconds[k] / len(docs):.2f} |", flush=True)
     return 0
 
