@@ -2,6 +2,7 @@
 
     CORPUSCRAWL_DATASETS=../shared/datasets .venv/bin/python benchmarks/auto_truncation.py \
         [--iterations 100,150,...,400] [--write-model K=FILE ...] [--held-out FILE.npz]
+    ... benchmarks/auto_truncation.py --test K
 
 A gradient-boosted model cut to its first k iterations is the model early stopping at k
 would have kept (the trees are fitted in sequence, deterministically).  This refits the
@@ -15,6 +16,12 @@ not run here), and the tree walk's time per page.  No test page is read.
 ``--write-model K=FILE`` saves the shipped model cut at k (for ``benchmarks/learned.py
 --auto-model``); ``--held-out FILE.npz`` keeps the held-out probabilities (and reuses them
 when the file exists: the fold fits take minutes).
+
+``--test K``, once K is chosen: the shipped model and the model cut at K (both as
+``get_extractor`` gives ``auto``: normalised output) beside every method of
+``benchmarks/learned.py`` on the test split: pooled and mean F1, lost articles (against all
+of them), and the 95 % stratified-bootstrap interval of the pooled difference
+(``corpuscrawl.evaluation.sampling``, as ``learned.py``'s lead section).
 """
 
 from __future__ import annotations
@@ -30,11 +37,20 @@ import numpy as np
 
 from corpuscrawl.evaluation.datasets import datasets_root
 from corpuscrawl.evaluation.lost import lost_flags
+from corpuscrawl.evaluation.methods import build_methods
 from corpuscrawl.evaluation.metrics import score, summarize
-from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, GOLD_DATASETS
+from corpuscrawl.evaluation.names import (
+    CLASSIC_EXTRACTORS,
+    GOLD_DATASETS,
+    LEARNED_EXTRACTORS,
+    PEERS,
+)
+from corpuscrawl.evaluation.sampling import bootstrap_difference
+from corpuscrawl.extract.base import normalized
 from corpuscrawl.extract.learned.auto import AutoExtractor, decoded_labels
 from corpuscrawl.extract.learned.block_features import TEXT_FEATURES
 from corpuscrawl.extract.learned.forest import compile_forest
+from corpuscrawl.html.page import Page
 from corpuscrawl.learn.alignment import BLOCK_THRESHOLD_DEFAULT
 from corpuscrawl.learn.auto import DECODING_FOLD_SEED, unary_model
 from corpuscrawl.learn.folds import cross_fit
@@ -50,16 +66,54 @@ def truncated(model: Any, k: int) -> Any:
     return cut
 
 
+def test_split(state: dict[str, Any], k: int) -> int:
+    """The shipped model and its cut at ``k`` iterations on the test split, beside the
+    other methods (see the module docstring)."""
+    label = f"auto-{k}"
+    methods, notes = build_methods([*LEARNED_EXTRACTORS, *CLASSIC_EXTRACTORS, *PEERS], PEERS)
+    cut = normalized(AutoExtractor(state={**state, "unary": truncated(state["unary"], k)}))
+    methods[label] = lambda html, url: cut.extract(Page.from_html(html, url))
+    scores: dict[str, list[Any]] = {m: [] for m in methods}
+    strata = []
+    root = datasets_root()
+    for ds in GOLD_DATASETS:
+        docs = documents([root / ds], "test")
+        for doc in docs:
+            html, url = doc.dataset.read_html(doc.id), doc.dataset.urls.get(doc.id, "")
+            for name, run in methods.items():
+                try:
+                    text = run(html, url)
+                except Exception:  # a failing method scores an empty text, as in learned.py
+                    text = ""
+                scores[name].append(score(text, doc.gold, with_levenshtein=False))
+            strata.append(ds)
+    lost = lost_flags(scores)
+    print(f"{len(strata)} test pages; {'; '.join(notes) or 'all peers ran'}")
+    print("| method | pooled F1 | mean F1 | lost articles |\n|---|---|---|---|")
+    for name in ("auto", label):
+        summary = summarize(scores[name])
+        print(f"| {name} | {summary.f1:.4f} | {summary.mean_f1:.4f} | {sum(lost[name])} |")
+    d = bootstrap_difference(scores[label], scores["auto"], strata)
+    print(f"pooled F1 {label} minus auto: {d.observed * 100:+.2f} points, 95 % interval "
+          f"{d.low * 100:+.2f} to {d.high * 100:+.2f} (stratified bootstrap, 2 000 resamples)")
+    changed = [i for i, (a, b) in enumerate(zip(lost["auto"], lost[label], strict=True)) if a != b]
+    print(f"pages lost by one of the two only: {len(changed)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the out-of-fold F1 for each number of iterations."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", default="50,100,150,200,250,300,350,400")
     parser.add_argument("--write-model", action="append", default=[], metavar="K=FILE")
     parser.add_argument("--held-out", default="", metavar="FILE.npz")
+    parser.add_argument("--test", type=int, default=0, metavar="K")
     args = parser.parse_args(argv)
     ks = [int(k) for k in args.iterations.split(",")]
     shipped = AutoExtractor()
     state = shipped.state
+    if args.test:
+        return test_split(state, args.test)
     for spec in args.write_model:
         k, _, path = spec.partition("=")
         out = Path(path)

@@ -126,7 +126,7 @@ def _text_columns(blocks: Sequence[Block], stopwords: frozenset[str]
         return python_text_columns(blocks, stopwords)
     out = np.empty((len(blocks), 8), dtype=np.float64)
     _blocktext.text_columns([b.text for b in blocks], stopwords, out)
-    return list(out.T)
+    return list(np.ascontiguousarray(out.T))
 
 
 def python_text_columns(blocks: Sequence[Block], stopwords: frozenset[str]
@@ -230,7 +230,8 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
     # Whole numbers and 0/1 flags, one row per block, read in one pass over the blocks.
     own = np.array([(b.words, b.link_words, len(b.text), b.depth, b.gap, *_gap_flags(b.gap_tags))
                     for b in blocks], dtype=f64)
-    nw, links, chars, depth, gaps, gap_break, gap_heading = own.T
+    # Contiguous columns, as numpy's vectorised loops (log1p ...) get them from a list.
+    nw, links, chars, depth, gaps, gap_break, gap_heading = np.ascontiguousarray(own.T)
     # The path from the container up, cut or padded (with its root) to the ancestor levels.
     width = ANCESTOR_LEVELS_DEFAULT + 1
     paths = np.array([(p + (p[-1],) * width)[:width] for p in (b.path for b in blocks)],
