@@ -87,6 +87,22 @@ def test_same_title_matches_on_random_texts(texts: list[str], wanted: set[str]) 
         title_features.python_title_matches(blocks, wanted)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 12), min_size=1, max_size=8, unique=True), max_size=8),
+       st.lists(st.integers(0, 12), min_size=1, max_size=8, unique=True))
+def test_same_tree_distances_on_random_paths(paths: list[list[int]], head: list[int]) -> None:
+    blocks = [Block("x", 1, 0, "p", tuple(p), len(p), 0) for p in paths]
+    head_block = Block("h", 1, 0, "p", tuple(head), len(head), 0)
+    assert bf.tree_distances(blocks, head_block) == bf.python_tree_distances(blocks, head_block)
+
+
+def test_same_tree_distances_on_fixture_pages(data_dir) -> None:
+    for path in sorted(data_dir.rglob("*.html"))[:40]:
+        blocks = page_blocks(Page.from_html(path.read_text(encoding="utf-8", errors="replace")))
+        for head in blocks[:: max(len(blocks) // 5, 1)]:
+            assert bf.tree_distances(blocks, head) == bf.python_tree_distances(blocks, head)
+
+
 def test_bad_input_raises() -> None:
     out = np.empty((1, 8))
     with pytest.raises(TypeError, match="not a str"):
@@ -99,3 +115,5 @@ def test_bad_input_raises() -> None:
         _blocktext.title_tokens(["a"], ["the"], np.empty((1, 3)))
     with pytest.raises(ValueError, match="expected"):
         _blocktext.title_tokens(["a"], {"the"}, out)
+    with pytest.raises(TypeError, match="not a tuple"):
+        _blocktext.tree_distances([[1, 2]], (1,))

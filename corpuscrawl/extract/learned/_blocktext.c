@@ -243,7 +243,68 @@ done:
     return result;
 }
 
+/* block_features.tree_distances: for each path (node ids, container first, root last), the
+ * steps to the first of its nodes on head's path plus that node's steps up from head's
+ * container; len(path) + len(head) when they share none. */
+static PyObject *tree_distances(PyObject *self, PyObject *args)
+{
+    PyObject *paths, *head;
+    if (!PyArg_ParseTuple(args, "O!O!:tree_distances", &PyList_Type, &paths, &PyTuple_Type,
+                          &head))
+        return NULL;
+    Py_ssize_t nh = PyTuple_GET_SIZE(head);
+    long long *ids = PyMem_Malloc((nh ? nh : 1) * sizeof(long long));
+    if (ids == NULL)
+        return PyErr_NoMemory();
+    PyObject *out = NULL;
+    for (Py_ssize_t k = 0; k < nh; k++) {
+        ids[k] = PyLong_AsLongLong(PyTuple_GET_ITEM(head, k));
+        if (ids[k] == -1 && PyErr_Occurred())
+            goto done;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(paths);
+    out = PyList_New(n);
+    if (out == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *path = PyList_GET_ITEM(paths, i);
+        if (!PyTuple_Check(path)) {
+            PyErr_Format(PyExc_TypeError, "paths[%zd] is not a tuple", i);
+            Py_CLEAR(out);
+            goto done;
+        }
+        Py_ssize_t np_ = PyTuple_GET_SIZE(path);
+        Py_ssize_t distance = np_ + nh;
+        for (Py_ssize_t k = 0; k < np_ && distance == np_ + nh; k++) {
+            long long node = PyLong_AsLongLong(PyTuple_GET_ITEM(path, k));
+            if (node == -1 && PyErr_Occurred()) {
+                Py_CLEAR(out);
+                goto done;
+            }
+            /* the last match, as dict {node: step} over head's path keeps it */
+            for (Py_ssize_t h = nh - 1; h >= 0; h--) {
+                if (ids[h] == node) {
+                    distance = k + h;
+                    break;
+                }
+            }
+        }
+        PyObject *value = PyLong_FromSsize_t(distance);
+        if (value == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, value);
+    }
+done:
+    PyMem_Free(ids);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"tree_distances", tree_distances, METH_VARARGS,
+     "tree_distances(paths, head) -> list[int]: block_features.tree_distances over the blocks' "
+     "paths and the head block's path."},
     {"title_tokens", title_tokens, METH_VARARGS,
      "title_tokens(texts, wanted, out): per text, the distinct words of wanted among its "
      "\\w+ tokens (lower-cased), its tokens in wanted, its tokens, into out (len(texts) x 3)."},

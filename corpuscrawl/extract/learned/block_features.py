@@ -317,7 +317,16 @@ def tree_distance(a: Block, b: Block) -> int:
 
 
 def tree_distances(blocks: Sequence[Block], head: Block) -> list[int]:
-    """:func:`tree_distance` of every block to ``head`` (``head``'s path indexed once)."""
+    """:func:`tree_distance` of every block to ``head``: in the C accelerator ``_blocktext``
+    when it is built (same numbers, ``tests/test_block_text.py``), else
+    :func:`python_tree_distances`."""
+    if _blocktext is not None:
+        return _blocktext.tree_distances([b.path for b in blocks], head.path)
+    return python_tree_distances(blocks, head)
+
+
+def python_tree_distances(blocks: Sequence[Block], head: Block) -> list[int]:
+    """:func:`tree_distances` in Python (``head``'s path indexed once)."""
     steps = {node: k for k, node in enumerate(head.path)}
     out = []
     for b in blocks:
@@ -437,6 +446,7 @@ __all__ = [
     "pair_features",
     "pair_matrix",
     "python_text_columns",
+    "python_tree_distances",
     "tree_distance",
     "tree_distances",
     "unary_features",
