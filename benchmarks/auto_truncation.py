@@ -63,6 +63,7 @@ def truncated(model: Any, k: int) -> Any:
     """``model`` (a fitted HistGradientBoostingClassifier) with its first ``k`` iterations."""
     cut = copy.copy(model)
     cut._predictors = model._predictors[:k]
+    cut.max_iter = len(cut._predictors)  # what a fit with early stopping at k would record
     return cut
 
 
