@@ -23,7 +23,6 @@ from corpuscrawl.evaluation.datasets import datasets_root
 from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.auto import page_probabilities
-from corpuscrawl.extract.learned.sequence import page_inputs
 from corpuscrawl.extract.segment import cdom
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.trainset import documents
@@ -40,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         cdom.use_accelerator(False)
     root = datasets_root()
     auto = get_extractor("auto")
-    state = auto._predicting
+    model = auto.estimator
     digests = {k: hashlib.sha1() for k in ("text", "blocks", "unary", "probabilities")}
     pages = 0
     started = time.perf_counter()
@@ -49,19 +48,17 @@ def main(argv: list[str] | None = None) -> int:
         for doc in docs[: args.per_dataset or None]:
             html, url = doc.dataset.read_html(doc.id), doc.dataset.urls.get(doc.id, "")
             digests["text"].update(auto.extract(Page.from_html(html, url)).encode() + b"\0")
-            page = Page.from_html(html, url)
-            inputs = page_inputs(page, (), state.get("pair_columns"),
-                                 state.get("title_features", False),
-                                 state.get("relative_masks", False),
-                                 pairs=state["lambda"] != 0)
+            inputs = model.page_inputs(Page.from_html(html, url))
             for b in inputs.blocks:
                 digests["blocks"].update(repr((b.text, b.words, b.link_words, b.container_tag,
                                                b.path, b.depth, b.mask, b.gap,
                                                sorted(b.gap_tags))).encode())
             digests["blocks"].update(b"\0")
-            digests["unary"].update(inputs.unary.tobytes() + b"\0")
+            digests["unary"].update(inputs.unary.values.tobytes() + b"\0")
             if inputs.blocks:
-                digests["probabilities"].update(page_probabilities(state, inputs)[0].tobytes())
+                digests["probabilities"].update(
+                    page_probabilities(model.compiled_potentials, inputs, model.lambda_)[0]
+                    .tobytes())
             digests["probabilities"].update(b"\0")
             pages += 1
     print(f"{pages} pages ({args.split} split), C walk: {cdom.accelerated()}, "

@@ -47,11 +47,9 @@ from corpuscrawl.evaluation.names import (
 )
 from corpuscrawl.evaluation.sampling import bootstrap_difference
 from corpuscrawl.extract.base import normalized
-from corpuscrawl.extract.learned.auto import AutoExtractor, decoded_labels
-from corpuscrawl.extract.learned.block_features import TEXT_FEATURES
+from corpuscrawl.extract.learned.auto import AutoExtractor, AutoModel, decoded_labels
 from corpuscrawl.extract.learned.forest import compile_forest
 from corpuscrawl.html.page import Page
-from corpuscrawl.learn.alignment import BLOCK_THRESHOLD_DEFAULT
 from corpuscrawl.learn.auto import DECODING_FOLD_SEED, unary_model
 from corpuscrawl.learn.folds import cross_fit
 from corpuscrawl.learn.model_files import save_model
@@ -67,12 +65,21 @@ def truncated(model: Any, k: int) -> Any:
     return cut
 
 
-def test_split(state: dict[str, Any], k: int) -> int:
+def cut_model(model: AutoModel, k: int) -> AutoModel:
+    """A copy of the fitted ``model`` whose first stage keeps its first ``k`` iterations."""
+    cut = copy.copy(model)
+    cut.__dict__.pop("_runtime", None)  # compiled from the full forest: rebuilt on use
+    cut.unary_ = truncated(model.unary_, k)
+    cut.max_iter = k
+    return cut
+
+
+def test_split(model: AutoModel, k: int) -> int:
     """The shipped model and its cut at ``k`` iterations on the test split, beside the
     other methods (see the module docstring)."""
     label = f"auto-{k}"
     methods, notes = build_methods([*LEARNED_EXTRACTORS, *CLASSIC_EXTRACTORS, *PEERS], PEERS)
-    cut = normalized(AutoExtractor(state={**state, "unary": truncated(state["unary"], k)}))
+    cut = normalized(AutoExtractor(estimator=cut_model(model, k)))
     methods[label] = lambda html, url: cut.extract(Page.from_html(html, url))
     scores: dict[str, list[Any]] = {m: [] for m in methods}
     strata = []
@@ -111,37 +118,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--test", type=int, default=0, metavar="K")
     args = parser.parse_args(argv)
     ks = [int(k) for k in args.iterations.split(",")]
-    shipped = AutoExtractor()
-    state = shipped.state
+    model = AutoExtractor().estimator
     if args.test:
-        return test_split(state, args.test)
+        return test_split(model, args.test)
     for spec in args.write_model:
         k, _, path = spec.partition("=")
         out = Path(path)
-        written = save_model(out.stem, {**state, "unary": truncated(state["unary"], int(k))},
-                             out.parent)
+        written = save_model(out.stem, cut_model(model, int(k)), out.parent)
         print(f"wrote the shipped model cut at {k} iterations to {written}")
-    params = state["params"]
     root = datasets_root()
     docs = documents([root / ds for ds in GOLD_DATASETS], "train")
     blocks: list[list[Any]] = []
     started = time.perf_counter()
-    xs, ys, _, _ = collect(docs, None, params.get("threshold", BLOCK_THRESHOLD_DEFAULT),
-                           pair_columns=len(TEXT_FEATURES), blocks_out=blocks,
-                           title=state.get("title_features", False),
-                           relative_masks=state.get("relative_masks", False))
+    rows = collect(docs, None, model.threshold, pair_columns=model.pair_columns_,
+                   blocks_out=blocks, title=model.title_features,
+                   relative_masks=model.relative_masks)
+    xs, ys = rows.xs, rows.ys
     golds = [d.gold for d in docs]
     print(f"{len(docs)} training pages, {sum(len(y) for y in ys)} blocks, features in "
           f"{time.perf_counter() - started:.0f} s", flush=True)
 
     def fit(train: list[int]) -> Any:
         t0 = time.perf_counter()
-        model = unary_model(params["max_iter"], params["max_leaf_nodes"],
-                            params["learning_rate"]).fit(np.vstack([xs[i] for i in train]),
-                                                         np.concatenate([ys[i] for i in train]))
+        fitted = unary_model(model.max_iter, model.max_leaf_nodes, model.learning_rate).fit(
+            np.vstack([xs[i] for i in train]), np.concatenate([ys[i] for i in train]))
         print(f"fold model on {len(train)} pages in {time.perf_counter() - t0:.0f} s",
               flush=True)
-        return {k: compile_forest(truncated(model, k)) for k in ks}
+        return {k: compile_forest(truncated(fitted, k)) for k in ks}
 
     walk_seconds = dict.fromkeys(ks, 0.0)
 
@@ -160,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                     for i in range(len(docs))]
     else:
         held_out = cross_fit([d.key for d in docs], [bool(len(y)) for y in ys],
-                             params["decoding_folds"], DECODING_FOLD_SEED, fit, predict)
+                             model.decoding_folds, DECODING_FOLD_SEED, fit, predict)
         if saved is not None:
             np.savez_compressed(saved, **{f"{i}_{k}": p[k] for i, p in enumerate(held_out)
                                           if p is not None for k in ks})
@@ -170,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, text in zip(CLASSIC_EXTRACTORS, classic.all(doc), strict=True):
             others[name].append(score(text, gold, with_levenshtein=False))
         doc.release()
-    print(f"λ {state['lambda']}, bias {state['bias']} (the shipped model's)")
+    print(f"λ {model.lambda_}, bias {model.bias_} (the shipped model's)")
     print("| iterations | out-of-fold F1 (pooled) | mean F1 | lost articles | trees ms/page |")
     print("|---|---|---|---|---|")
     for k in ks:
@@ -180,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             if probs is not None:
                 p = probs[k]
                 labels = decoded_labels(page_blocks, p, np.full((max(len(p) - 1, 0), 4), 0.25),
-                                        state["lambda"], state["bias"])
+                                        model.lambda_, model.bias_)
                 text = "\n".join(b.text for b, lab in zip(page_blocks, labels, strict=True)
                                  if lab)
             scores.append(score(text, gold, with_levenshtein=False))
