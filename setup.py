@@ -9,12 +9,14 @@ the package as ``corpuscrawl.data.models`` and ``corpuscrawl.data.templates``,
 so wheels, sdists (and wheels built from them) and eggs (``scrapyd-deploy``)
 carry them; :mod:`corpuscrawl.shipped` finds them at run time.
 
-*C accelerators* (export stage, ``auto``'s tree walks).  Eggs (``scrapyd-deploy``)
+*C accelerators* (export stage, ``auto``'s tree walks and its collapsed-DOM walk, which
+is compiled against lxml's C API and libxml2 headers: lxml is a build requirement).  Eggs (``scrapyd-deploy``)
 are built without them (see :class:`bdist_egg_without_extensions`).  They are optional: when
 they cannot be built (no compiler or Python headers) the install still succeeds
 and the modules they speed up use their pure-Python/numpy code, which gives the
 same output (tests/test_boilerplate_fold.py, tests/test_dedup.py and
-tests/test_forest.py compare the two).
+tests/test_forest.py, tests/test_cdom_walk.py, tests/test_block_text.py and
+tests/test_language_fast.py compare the two).
 """
 
 from setuptools import Extension, find_packages, setup
@@ -30,6 +32,18 @@ class bdist_egg_without_extensions(bdist_egg):  # noqa: N801 (setuptools' comman
         self.distribution.ext_modules = []
         super().run()
 
+
+def lxml_include_dirs() -> list[str] | None:
+    """lxml's C API and libxml2 headers (the collapsed-DOM walk reads lxml's tree through
+    them); None when lxml is not installed in the build environment."""
+    try:
+        import lxml
+    except ImportError:
+        return None
+    return lxml.get_include()
+
+
+LXML_INCLUDES = lxml_include_dirs()
 
 #: Top-level directory -> package it is installed as.
 SHIPPED = {"corpuscrawl.data.models": "models",
@@ -48,5 +62,9 @@ setup(
                   optional=True),
         Extension("corpuscrawl.extract.learned._forest", ["corpuscrawl/extract/learned/_forest.c"],
                   optional=True),
-    ],
+        Extension("corpuscrawl.extract.learned._blocktext",
+                  ["corpuscrawl/extract/learned/_blocktext.c"], optional=True),
+        Extension("corpuscrawl._langid", ["corpuscrawl/_langid.c"], optional=True),
+    ] + ([Extension("corpuscrawl.extract.segment._cdom", ["corpuscrawl/extract/segment/_cdom.c"],
+                    include_dirs=LXML_INCLUDES, optional=True)] if LXML_INCLUDES else []),
 )

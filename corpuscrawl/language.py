@@ -6,7 +6,13 @@ Also maps ISO 639-1 codes to jusText stoplist names, so users can say
 
 from __future__ import annotations
 
+from array import array
 from functools import lru_cache
+
+try:
+    from corpuscrawl import _langid
+except ImportError:  # not built: py3langid's own feature walk, same answers
+    _langid = None
 
 #: Texts shorter than this many characters get no language (identification is a guess).
 MIN_CHARS_DEFAULT = 20  # below ~20 chars py3langid is close to chance on short snippets
@@ -41,7 +47,27 @@ ISO_TO_STOPLIST = {
 def _identifier():  # type: ignore[no-untyped-def]
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    if _langid is None:
+        return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+    class FastWalkIdentifier(LanguageIdentifier):
+        """py3langid's identifier with its feature walk (a Python loop over the text's bytes,
+        most of its time) in the C accelerator ``_langid``: the same counts in the same
+        order, so the same scores (``tests/test_language_fast.py``)."""
+
+        def _raw_score(self, text):  # type: ignore[no-untyped-def]
+            visits = _langid.visit_counts(self._tables[0], self._tables[1], self._tables[2], text)
+            if visits:
+                return self._sparse_score(visits, self.nb_ptc)
+            return super()._raw_score(text)  # no feature: the library's own answer
+
+    identifier = FastWalkIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    nextmove = identifier.tk_nextmove
+    if not (isinstance(nextmove, array) and nextmove.itemsize == 4):
+        nextmove = array("I", nextmove)
+    identifier._tables = (nextmove, array("q", identifier._rowbase),
+                          array("i", identifier.tk_output))
+    return identifier
 
 
 def detect(text: str, min_chars: int = MIN_CHARS_DEFAULT) -> tuple[str, float]:

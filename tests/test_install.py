@@ -171,3 +171,11 @@ def test_new_models_are_never_written_into_the_installed_package(installed, tmp_
     assert proc.returncode != 0 and "Set CORPUSCRAWL_MODELS_DIR" in proc.stderr
     assert python(installed, code, CORPUSCRAWL_MODELS_DIR=str(tmp_path)).strip() == \
         str(tmp_path / "mine.skops")
+
+
+def test_c_accelerators_are_built_and_in_use(installed):
+    """The wheel built from the sdist compiles the collapsed-DOM walk against lxml's headers
+    (lxml is a build requirement) and the installed lxml is one it accepts."""
+    out = python(installed, "from corpuscrawl.extract.segment import cdom; "
+                            "print(cdom.accelerator_problem())")
+    assert out.strip() == "None", out

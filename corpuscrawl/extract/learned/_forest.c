@@ -86,10 +86,14 @@ static PyObject *forest_raw(PyObject *self, PyObject *args)
 
     int too_deep = 0;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n_rows && !too_deep; i++) {
-        const double *row = xs + i * n_features;
-        double acc = baseline;
-        for (Py_ssize_t t = 0; t < n_trees; t++) {
+    /* Tree by tree over all rows: one tree's nodes stay in the cache while every row walks
+     * it.  Each row still adds its leaf values in tree order from the baseline, so the sums
+     * are the ones a row-by-row walk (and scikit-learn) gives. */
+    for (Py_ssize_t i = 0; i < n_rows; i++)
+        dst[i] = baseline;
+    for (Py_ssize_t t = 0; t < n_trees && !too_deep; t++) {
+        for (Py_ssize_t i = 0; i < n_rows; i++) {
+            const double *row = xs + i * n_features;
             int64_t node = root[t];
             Py_ssize_t steps = 0;
             while (!(flag[node] & FLAG_LEAF)) {
@@ -105,9 +109,8 @@ static PyObject *forest_raw(PyObject *self, PyObject *args)
             }
             if (too_deep)
                 break;
-            acc += val[node];
+            dst[i] += val[node];
         }
-        dst[i] = acc;
     }
     Py_END_ALLOW_THREADS
     if (too_deep) {

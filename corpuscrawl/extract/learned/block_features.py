@@ -22,11 +22,17 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
 from corpuscrawl.extract.learned.columns import NamedMatrix, prefixed
 from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
+
+try:
+    from corpuscrawl.extract.learned import _blocktext
+except ImportError:  # not built: the per-block statistics in Python, same numbers
+    _blocktext = None
 
 #: Container tags with a one-hot feature each (any other tag sets "other").
 CONTAINER_TAGS = (
@@ -91,6 +97,13 @@ def _ratio(num: float, den: float) -> float:
     return num / den if den else 0.0
 
 
+@lru_cache(maxsize=1024)
+def _gap_flags(tags: frozenset[str]) -> tuple[bool, bool]:
+    """Whether a block's gap tags hold a line break (``br``/``hr``) and a heading; a page's
+    blocks share a handful of gap-tag sets, so this is computed once per set."""
+    return "br" in tags or "hr" in tags, any(t[0] == "h" for t in tags)
+
+
 def _subtree_sums(nodes: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
     """For each block, the sum of each of ``values`` over the blocks sharing its node."""
     _, inverse = np.unique(nodes, return_inverse=True)
@@ -104,8 +117,23 @@ def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def _text_columns(blocks: Sequence[Block], stopwords: frozenset[str]) -> list[list[float]]:
-    """The per-block string statistics, one list per statistic (the only per-block Python)."""
+def _text_columns(blocks: Sequence[Block], stopwords: frozenset[str]
+                  ) -> Sequence[Sequence[float]]:
+    """The per-block string statistics, one column per statistic: in the C accelerator
+    ``_blocktext`` when it is built (same numbers, ``tests/test_block_text.py``), else
+    :func:`python_text_columns`."""
+    if _blocktext is None or not isinstance(stopwords, (set, frozenset)):
+        return python_text_columns(blocks, stopwords)
+    out = np.empty((len(blocks), 8), dtype=np.float64)
+    _blocktext.text_columns([b.text for b in blocks], stopwords, out)
+    return list(np.ascontiguousarray(out.T))
+
+
+def python_text_columns(blocks: Sequence[Block], stopwords: frozenset[str]
+                        ) -> list[list[float]]:
+    """The per-block string statistics in Python, one list per statistic: upper-case
+    initials, digits, sentence ends, ends with punctuation, commas, stopwords, copyright,
+    separators (the reference the C accelerator is tested against)."""
     upper, digits, sentences, ends, commas, stops, copyright, seps = ([] for _ in range(8))
     is_stop = stopwords.__contains__
     for b in blocks:
@@ -199,13 +227,15 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
     if n == 0:
         return out
     f64 = np.float64
-    nw = np.array([b.words for b in blocks], dtype=f64)
-    links = np.array([b.link_words for b in blocks], dtype=f64)
-    chars = np.array([len(b.text) for b in blocks], dtype=f64)
-    depth = np.array([b.depth for b in blocks], dtype=f64)
-    gaps = np.array([b.gap for b in blocks], dtype=f64)
-    gap_break = np.array([float("br" in b.gap_tags or "hr" in b.gap_tags) for b in blocks])
-    gap_heading = np.array([float(any(t[0] == "h" for t in b.gap_tags)) for b in blocks])
+    # Whole numbers and 0/1 flags, one row per block, read in one pass over the blocks.
+    own = np.array([(b.words, b.link_words, len(b.text), b.depth, b.gap, *_gap_flags(b.gap_tags))
+                    for b in blocks], dtype=f64)
+    # Contiguous columns, as numpy's vectorised loops (log1p ...) get them from a list.
+    nw, links, chars, depth, gaps, gap_break, gap_heading = np.ascontiguousarray(own.T)
+    # The path from the container up, cut or padded (with its root) to the ancestor levels.
+    width = ANCESTOR_LEVELS_DEFAULT + 1
+    paths = np.array([(p + (p[-1],) * width)[:width] for p in (b.path for b in blocks)],
+                     dtype=np.int64)
     upper, digits, sentences, ends, commas, stops, copyright, seps = (
         np.asarray(c, dtype=f64) for c in _text_columns(blocks, stopwords))
     total_words = float(nw.sum())
@@ -237,7 +267,7 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
         "window_long_share": _ratios(long_cum[hi] - long_cum[lo], window),
     }
     for level in range(1, ANCESTOR_LEVELS_DEFAULT + 1):
-        nodes = np.array([b.path[min(level, len(b.path) - 1)] for b in blocks], dtype=np.int64)
+        nodes = paths[:, level]
         words, link_sum, count, longw = _subtree_sums(nodes, nw, links, np.ones(n), long_words)
         cols |= {f"up{level}_log_words": np.log1p(words),
                  f"up{level}_link_density": _ratios(link_sum, words),
@@ -287,7 +317,16 @@ def tree_distance(a: Block, b: Block) -> int:
 
 
 def tree_distances(blocks: Sequence[Block], head: Block) -> list[int]:
-    """:func:`tree_distance` of every block to ``head`` (``head``'s path indexed once)."""
+    """:func:`tree_distance` of every block to ``head``: in the C accelerator ``_blocktext``
+    when it is built (same numbers, ``tests/test_block_text.py``), else
+    :func:`python_tree_distances`."""
+    if _blocktext is not None:
+        return _blocktext.tree_distances([b.path for b in blocks], head.path)
+    return python_tree_distances(blocks, head)
+
+
+def python_tree_distances(blocks: Sequence[Block], head: Block) -> list[int]:
+    """:func:`tree_distances` in Python (``head``'s path indexed once)."""
     steps = {node: k for k, node in enumerate(head.path)}
     out = []
     for b in blocks:
@@ -406,6 +445,8 @@ __all__ = [
     "page_relative",
     "pair_features",
     "pair_matrix",
+    "python_text_columns",
+    "python_tree_distances",
     "tree_distance",
     "tree_distances",
     "unary_features",

@@ -21,6 +21,11 @@ from corpuscrawl.extract.learned.block_features import tree_distances
 from corpuscrawl.extract.learned.columns import NamedMatrix
 from corpuscrawl.extract.segment.cdom import Block
 
+try:
+    from corpuscrawl.extract.learned import _blocktext
+except ImportError:  # not built: the title words are found with the regex, same counts
+    _blocktext = None
+
 TITLE_FEATURE_NAMES = (
     "title_cover", "title_in_block", "is_title_block", "has_title_block",
     "words_from_title", "blocks_from_title", "tree_distance_to_title",
@@ -38,6 +43,30 @@ def _tokens(text: str) -> list[str]:
     return _WORD_RE.findall(text.lower())
 
 
+def _title_matches(blocks: Sequence[Block], wanted: set[str]
+                   ) -> list[tuple[int, int, int, int]]:
+    """``(index, distinct title words, tokens that are title words, tokens)`` of the blocks
+    holding a title word, in order: in the C accelerator ``_blocktext`` when it is built
+    (same counts, ``tests/test_block_text.py``), else with the regex."""
+    if _blocktext is not None:
+        counts = np.empty((len(blocks), 3), dtype=np.float64)
+        _blocktext.title_tokens([b.text for b in blocks], wanted, counts)
+        return [(i, int(f), int(k), int(t)) for i, (f, k, t) in enumerate(counts.tolist()) if f]
+    return python_title_matches(blocks, wanted)
+
+
+def python_title_matches(blocks: Sequence[Block], wanted: set[str]
+                         ) -> list[tuple[int, int, int, int]]:
+    """:func:`_title_matches` in Python (the reference the C accelerator is tested against)."""
+    out = []
+    for i, b in enumerate(blocks):
+        tokens = _tokens(b.text)
+        found = wanted.intersection(tokens)
+        if found:
+            out.append((i, len(found), sum(1 for t in tokens if t in wanted), len(tokens)))
+    return out
+
+
 def title_matrix(blocks: Sequence[Block], title: str) -> np.ndarray:
     """The ``len(blocks) × len(TITLE_FEATURE_NAMES)`` headline features of a page."""
     n = len(blocks)
@@ -46,18 +75,12 @@ def title_matrix(blocks: Sequence[Block], title: str) -> np.ndarray:
     if not n or not wanted:
         return out
     best, best_score = -1, TITLE_MATCH_MIN_DEFAULT
-    for i, b in enumerate(blocks):
-        tokens = _tokens(b.text)
-        if not tokens:
-            continue
-        found = wanted.intersection(tokens)
-        if not found:
-            continue
-        cover = len(found) / len(wanted)
-        inside = sum(1 for t in tokens if t in wanted) / len(tokens)
+    for i, n_found, n_inside, n_tokens in _title_matches(blocks, wanted):
+        cover = n_found / len(wanted)
+        inside = n_inside / n_tokens
         out[i, _COL["title_cover"]], out[i, _COL["title_in_block"]] = cover, inside
         f = 2 * cover * inside / (cover + inside)
-        if b.words <= TITLE_BLOCK_MAX_WORDS_DEFAULT and f > best_score:
+        if blocks[i].words <= TITLE_BLOCK_MAX_WORDS_DEFAULT and f > best_score:
             best, best_score = i, f
     if best < 0:
         return out
@@ -77,4 +100,4 @@ def headline_features(blocks: Sequence[Block], title: str) -> NamedMatrix:
     return NamedMatrix(title_matrix(blocks, title), TITLE_FEATURE_NAMES)
 
 
-__all__ = ["TITLE_FEATURE_NAMES", "headline_features", "title_matrix"]
+__all__ = ["TITLE_FEATURE_NAMES", "headline_features", "python_title_matches", "title_matrix"]

@@ -18,11 +18,15 @@ element chains without text never produce a block.
 
 One walk over ``page.clean_tree`` (read-only) with :func:`lxml.etree.iterwalk`
 records everything the block and edge features need, so features never walk
-the tree again.
+the tree again.  The optional C accelerator ``_cdom`` (``setup.py``) does the
+same walk on libxml2's nodes through lxml's C API and returns the same blocks
+(``tests/test_cdom_walk.py``); :func:`accelerator_problem` says when it is not
+used.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,12 +34,26 @@ from functools import lru_cache
 from lxml import etree
 
 from corpuscrawl.html.dom import INLINE_TAGS
-from corpuscrawl.html.page import Page
+from corpuscrawl.html.page import NON_TEXT_TAGS, Page
+
+try:
+    from corpuscrawl.extract.segment import _cdom
+except ImportError:  # not built: the Python walk, same blocks
+    _cdom = None
+
+logger = logging.getLogger(__name__)
+
+#: lxml releases the C walk was tested with, ``[first, last)`` by (major, minor); pinned the
+#: same way in pyproject.toml.  It reads libxml2's node structs through lxml's C API, so it
+#: is used only with an lxml in this range and the lxml and libxml2 it was built against.
+LXML_TESTED = ((6, 1), (6, 2))
 
 #: Elements dropped with their content (Web2Text §3.1 list, plus form controls).
 DROPPED_TAGS_DEFAULT = frozenset(
     "head checkbox iframe img input button select option textarea map area".split()
 )
+#: Elements ``Page.clean_tree`` removes (with comments and processing instructions).
+_REMOVED_TAGS = frozenset(NON_TEXT_TAGS)
 #: Elements that end a block but hold no text themselves.
 BREAK_TAGS_DEFAULT = frozenset(("br", "hr"))
 
@@ -124,20 +142,120 @@ def _value_bits(value: str) -> int:
     return bits
 
 
+_LOOKBEHIND = "(?<![a-z])"
+_LOOKAHEAD = "(?![a-z])"
+_LITERAL_RE = re.compile(r"[a-z-]+")
+
+
+def keyword_alternatives() -> tuple[tuple[int, str, bool, bool], ...]:
+    """:data:`CLASS_KEYWORDS` as the ordered literal alternatives the C walk scans for:
+    ``(bit, literal, no letter before, no letter after)``.
+
+    Each pattern is an alternation of literals, each optionally between the lookbehind
+    ``(?<![a-z])`` and the lookahead ``(?![a-z])``, with an optional last character
+    (``ads?``: ``ads`` then ``ad``, as the greedy regex tries them).  A pattern outside
+    that form raises :class:`ValueError`, and the Python walk is used.
+    """
+    out = []
+    for i, (_, pattern) in enumerate(CLASS_KEYWORDS):
+        for alternative in pattern.split("|"):
+            before = alternative.startswith(_LOOKBEHIND)
+            after = alternative.endswith(_LOOKAHEAD)
+            literal = alternative.removeprefix(_LOOKBEHIND).removesuffix(_LOOKAHEAD)
+            forms = [literal[:-1], literal[:-2]] if literal.endswith("?") else [literal]
+            for form in forms:
+                if not _LITERAL_RE.fullmatch(form):
+                    raise ValueError(f"class keyword pattern {pattern!r}: {alternative!r} is "
+                                     "not a literal the C walk can scan for")
+                out.append((_CLASS_BASE + i, form, before, after))
+    return tuple(out)
+
+
 def _hidden(el: etree._Element) -> bool:
     style = el.get("style")
     return bool(style and _HIDDEN_STYLE_RE.search(style)) or el.get("hidden") is not None
 
 
+def accelerator_problem() -> str | None:
+    """Why the C walk cannot be used here (None when it can): not built, or built for
+    another lxml/libxml2, or an lxml outside :data:`LXML_TESTED`, or class keywords it
+    cannot scan for (:func:`keyword_alternatives`)."""
+    if _cdom is None:
+        return "the C accelerator corpuscrawl.extract.segment._cdom is not built"
+    try:
+        keyword_alternatives()
+    except ValueError as exc:
+        return str(exc)
+    running = etree.LXML_VERSION[:2]
+    built = tuple(int(p) for p in _cdom.LXML_VERSION.split(".")[:2])
+    libxml = etree.LIBXML_VERSION
+    built_libxml = (_cdom.LIBXML_VERSION // 10000, _cdom.LIBXML_VERSION // 100 % 100)
+    if not LXML_TESTED[0] <= running < LXML_TESTED[1]:
+        return (f"lxml {etree.__version__} is outside the range the C walk was tested with "
+                f"({LXML_TESTED[0]} to before {LXML_TESTED[1]}, pyproject.toml)")
+    if built != running or built_libxml != libxml[:2]:
+        return (f"the C walk was built against lxml {_cdom.LXML_VERSION} / libxml2 "
+                f"{_cdom.LIBXML_VERSION}, running lxml {etree.__version__} / libxml2 "
+                f"{'.'.join(map(str, libxml))}: rebuild it (setup.py build_ext)")
+    return None
+
+
+_walk_in_c = accelerator_problem() is None
+_KEYWORDS = keyword_alternatives() if _walk_in_c else ()
+if _cdom is not None and not _walk_in_c:
+    logger.warning("collapsed-DOM walk in Python (slower, same blocks): %s",
+                   accelerator_problem())
+
+
+def accelerated() -> bool:
+    """True when :func:`tree_blocks` walks the tree in the C accelerator."""
+    return _walk_in_c
+
+
+def use_accelerator(flag: bool) -> None:
+    """Use the C walk (``True``; :class:`RuntimeError` naming why when it cannot be used)
+    or the Python walk (``False``), for comparisons and benchmarks."""
+    global _walk_in_c, _KEYWORDS
+    problem = accelerator_problem()
+    if flag and problem:
+        raise RuntimeError(problem)
+    if flag:
+        _KEYWORDS = keyword_alternatives()
+    _walk_in_c = flag
+
+
 def page_blocks(page: Page) -> list[Block]:
-    """The block sequence of a page (its shared ``clean_tree`` is only read)."""
+    """The block sequence of a page (its shared ``clean_tree`` is only read).
+
+    The C walk reads the parsed tree itself as if it were ``clean_tree`` (same blocks,
+    ``tests/test_cdom_walk.py``), so no cleaned copy of the tree is made for it.
+    """
+    if _walk_in_c:
+        blocks = _cdom.tree_blocks(page.body, Block, DROPPED_TAGS_DEFAULT, INLINE_TAGS,
+                                   BREAK_TAGS_DEFAULT, TAG_BIT, _KEYWORDS,
+                                   _HIDDEN_STYLE_RE.search, _REMOVED_TAGS)
+        if blocks is not None:
+            return blocks
     root = page.clean_tree
     body = root.find("body")
-    return tree_blocks(body if body is not None else root)
+    return python_tree_blocks(body if body is not None else root)
 
 
 def tree_blocks(root: etree._Element) -> list[Block]:
-    """The block sequence under ``root`` in document order."""
+    """The block sequence under ``root`` in document order (the C walk when it is in use,
+    see :func:`accelerated`; the same blocks either way)."""
+    if _walk_in_c:
+        blocks = _cdom.tree_blocks(root, Block, DROPPED_TAGS_DEFAULT, INLINE_TAGS,
+                                   BREAK_TAGS_DEFAULT, TAG_BIT, _KEYWORDS,
+                                   _HIDDEN_STYLE_RE.search)
+        if blocks is not None:
+            return blocks
+    return python_tree_blocks(root)
+
+
+def python_tree_blocks(root: etree._Element) -> list[Block]:
+    """:func:`tree_blocks` in Python, with :func:`lxml.etree.iterwalk`: the reference the
+    C walk is tested against, and the walk when the accelerator is not in use."""
     blocks: list[Block] = []
     pieces: list[str] = []
     link_words = 0
@@ -222,10 +340,16 @@ __all__ = [
     "CJK_CHARS_PER_WORD",
     "CLASS_KEYWORDS",
     "DROPPED_TAGS_DEFAULT",
+    "LXML_TESTED",
     "TAG_BIT",
     "Block",
+    "accelerated",
+    "accelerator_problem",
     "class_bits",
+    "keyword_alternatives",
     "page_blocks",
+    "python_tree_blocks",
     "tree_blocks",
+    "use_accelerator",
     "word_count",
 ]

@@ -1,0 +1,99 @@
+"""``auto``'s C accelerators beside the Python code they replace, on the same pages, one run.
+
+    CORPUSCRAWL_DATASETS=../shared/datasets .venv/bin/python benchmarks/auto_accelerators.py \
+        [--per-dataset 40] [--rounds 3]
+
+For the first ``--per-dataset`` test pages of each gold dataset: the per-block string
+statistics (``block_features.python_text_columns`` vs ``_blocktext``), the title-word counts
+(``title_features.python_title_matches`` vs ``_blocktext``), the tree distances to the
+headline (``block_features.python_tree_distances`` vs ``_blocktext``) and the language of the
+page's longest blocks (py3langid's own identifier vs the one with the ``_langid`` walk),
+each pair run alternately over all pages ``--rounds`` times; CPU ms per page, and a check
+that both give the same result on every page.  The collapsed-DOM walk has its own
+benchmark (``cdom_walk_speed.py``), the tree walk ``auto_speed.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from corpuscrawl import language
+from corpuscrawl.evaluation.datasets import datasets_root
+from corpuscrawl.evaluation.names import GOLD_DATASETS
+from corpuscrawl.extract.learned import block_features as bf
+from corpuscrawl.extract.learned import title_features as tf
+from corpuscrawl.extract.learned.sequence import page_stopwords
+from corpuscrawl.extract.meta.title import extract_title
+from corpuscrawl.extract.segment.cdom import page_blocks
+from corpuscrawl.html.page import Page
+from corpuscrawl.learn.trainset import documents
+
+
+def side_by_side(pages: list[Any], python: Callable[[Any], Any], c: Callable[[Any], Any],
+                 rounds: int) -> tuple[float, float]:
+    """CPU seconds per page of each; raises when they disagree on a page."""
+    for page in pages:
+        if python(page) != c(page):
+            raise SystemExit("results differ")
+    spent = [0.0, 0.0]
+    for _ in range(rounds):
+        for k, fn in enumerate((python, c)):
+            t0 = time.process_time()
+            for page in pages:
+                fn(page)
+            spent[k] += time.process_time() - t0
+    n = rounds * len(pages)
+    return spent[0] / n, spent[1] / n
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print one line per accelerator."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per-dataset", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args(argv)
+    if bf._blocktext is None or language._langid is None:
+        print("the C accelerators are not built", file=sys.stderr)
+        return 2
+    root = datasets_root()
+    pages = []
+    for ds in GOLD_DATASETS:
+        for doc in documents([root / ds], "test")[: args.per_dataset]:
+            page = Page.from_html(doc.dataset.read_html(doc.id), doc.dataset.urls.get(doc.id, ""))
+            blocks = page_blocks(page)
+            title = set(tf._tokens(extract_title(page)))
+            sample = " ".join(b.text for b in sorted(blocks, key=lambda b: -b.words)[:8])
+            pages.append((blocks, page_stopwords(blocks), title, sample))
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    plain = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    fast = language._identifier()
+    cut = language.SAMPLE_CHARS_DEFAULT
+    with_title = [p for p in pages if p[2] and p[0]]
+    rows = [
+        ("block string statistics", pages,
+         lambda p: [list(c) for c in bf.python_text_columns(p[0], p[1])],
+         lambda p: [list(c) for c in bf._text_columns(p[0], p[1])]),
+        ("title-word counts", with_title, lambda p: tf.python_title_matches(p[0], p[2]),
+         lambda p: tf._title_matches(p[0], p[2])),
+        ("tree distances to a block", with_title,
+         lambda p: bf.python_tree_distances(p[0], p[0][len(p[0]) // 2]),
+         lambda p: bf.tree_distances(p[0], p[0][len(p[0]) // 2])),
+        ("language of the longest blocks", pages, lambda p: plain.classify(p[3][:cut]),
+         lambda p: fast.classify(p[3][:cut])),
+    ]
+    print(f"{len(pages)} pages (first {args.per_dataset} test pages of each dataset), "
+          f"{args.rounds} rounds, same results on every page")
+    print("| part | Python ms/page | C ms/page | ratio |\n|---|---|---|---|")
+    for name, subset, python, c in rows:
+        p, k = side_by_side(subset, python, c, args.rounds)
+        print(f"| {name} | {1000 * p:.3f} | {1000 * k:.3f} | {p / k:.1f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

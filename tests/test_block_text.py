@@ -1,0 +1,119 @@
+"""The per-block string statistics and title-word counts in C equal the Python ones."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corpuscrawl.extract.learned import block_features as bf
+from corpuscrawl.extract.learned import title_features
+from corpuscrawl.extract.segment.cdom import Block, page_blocks
+from corpuscrawl.html.page import Page
+
+_blocktext = pytest.importorskip("corpuscrawl.extract.learned._blocktext",
+                                 reason="the optional C accelerator is not built")
+
+STOPWORDS = frozenset({"the", "and", "of", "der", "und", "straße", "ｔｈｅ"})
+
+
+def blocks_of(texts: list[str]) -> list[Block]:
+    """Blocks carrying only ``texts`` (the statistics read nothing else)."""
+    return [Block(t, len(t.split()), 0, "p", (0,), 1, 0) for t in texts]
+
+
+def assert_same(texts: list[str], stopwords: frozenset[str] = STOPWORDS) -> np.ndarray:
+    """C and Python statistics of ``texts`` are identical; the C ones."""
+    blocks = blocks_of(texts)
+    expected = np.array(bf.python_text_columns(blocks, stopwords), dtype=np.float64).reshape(
+        8, len(texts)).T
+    got = np.column_stack(bf._text_columns(blocks, stopwords)) if texts else np.zeros((0, 8))
+    assert got.shape == expected.shape
+    assert np.array_equal(got, expected), (texts, got, expected)
+    return got
+
+
+CASES = [
+    "The cat sat. And then? It ran!", "end.", "a.b c!d e?", "3.14 and 2,718 and ١٢٣ and ²",
+    "© 2024 Example", "COPYRIGHT notice", "Copyright", "İstanbul ß Straße der", "É é Ǆ ǅ ǆ",
+    "Home | News » Sport › Live · More • x | y | z", '"Quoted."', "He said ”yes”", "(aside)",
+    "x.\u00a0y", "x.\u2003y", "x.\u200by", "x.\x1cy", "ｔｈｅ Ｔｈｅ", "中文。还有", "a,b,,c",
+    "'", ".", "", "   ", "\u2028line.\u2029",
+]
+
+
+def test_same_statistics_on_cases() -> None:
+    got = assert_same(CASES)
+    assert got[0].tolist() == [3, 0, 3, 1, 0, 2, 0, 0]  # "The", "And": stopwords
+    assert_same(CASES, frozenset())
+    assert_same(CASES, set(STOPWORDS))  # a plain set is accepted as well
+
+
+ALPHABET = st.sampled_from(list("aZ .!?,|»›·•©\"')”0٣²İßǅ ｔ中\u00a0\u2003\u200b\x1c\n\t") +
+                           ["the", "The", "copyright", "COPYRIGHT", "straße", "der"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(ALPHABET, max_size=20).map("".join), max_size=6))
+def test_same_statistics_on_random_texts(texts: list[str]) -> None:
+    assert_same(texts)
+
+
+def test_same_statistics_on_fixture_pages(data_dir) -> None:
+    for path in sorted(data_dir.rglob("*.html"))[:40]:
+        blocks = page_blocks(Page.from_html(path.read_text(encoding="utf-8", errors="replace")))
+        assert_same([b.text for b in blocks])
+
+
+TITLE_WORDS = [{"the", "cat", "straße", "i̇stanbul", "_x", "e1", "ǆ"}, {"a"}, {"x" * 70}]
+
+
+@pytest.mark.parametrize("wanted", TITLE_WORDS)
+def test_same_title_matches_on_cases(wanted: set[str]) -> None:
+    texts = [*CASES, "The CAT, the cat_x and İstanbul", "STRASSE Straße a_x _x e1 ǅ", "x" * 70,
+             "cat" * 30, "(cat)-cat's"]
+    blocks = blocks_of(texts)
+    assert title_features._title_matches(blocks, wanted) == \
+        title_features.python_title_matches(blocks, wanted)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(ALPHABET, max_size=20).map("".join), max_size=6),
+       st.sets(st.sampled_from(["the", "a", "der", "straße", "ǅ", "t", "copyright", "中"])))
+def test_same_title_matches_on_random_texts(texts: list[str], wanted: set[str]) -> None:
+    blocks = blocks_of(texts)
+    assert title_features._title_matches(blocks, wanted) == \
+        title_features.python_title_matches(blocks, wanted)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 12), min_size=1, max_size=8, unique=True), max_size=8),
+       st.lists(st.integers(0, 12), min_size=1, max_size=8, unique=True))
+def test_same_tree_distances_on_random_paths(paths: list[list[int]], head: list[int]) -> None:
+    blocks = [Block("x", 1, 0, "p", tuple(p), len(p), 0) for p in paths]
+    head_block = Block("h", 1, 0, "p", tuple(head), len(head), 0)
+    assert bf.tree_distances(blocks, head_block) == bf.python_tree_distances(blocks, head_block)
+
+
+def test_same_tree_distances_on_fixture_pages(data_dir) -> None:
+    for path in sorted(data_dir.rglob("*.html"))[:40]:
+        blocks = page_blocks(Page.from_html(path.read_text(encoding="utf-8", errors="replace")))
+        for head in blocks[:: max(len(blocks) // 5, 1)]:
+            assert bf.tree_distances(blocks, head) == bf.python_tree_distances(blocks, head)
+
+
+def test_bad_input_raises() -> None:
+    out = np.empty((1, 8))
+    with pytest.raises(TypeError, match="not a str"):
+        _blocktext.text_columns([b"bytes"], STOPWORDS, out)
+    with pytest.raises(ValueError, match="expected"):
+        _blocktext.text_columns(["a", "b"], STOPWORDS, out)
+    with pytest.raises(TypeError, match="set"):
+        _blocktext.text_columns(["a"], ["the"], out)
+    with pytest.raises(TypeError, match="set"):
+        _blocktext.title_tokens(["a"], ["the"], np.empty((1, 3)))
+    with pytest.raises(ValueError, match="expected"):
+        _blocktext.title_tokens(["a"], {"the"}, out)
+    with pytest.raises(TypeError, match="not a tuple"):
+        _blocktext.tree_distances([[1, 2]], (1,))
