@@ -33,7 +33,7 @@ from pathlib import Path
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root
 from corpuscrawl.evaluation.lead import MARGIN_DEFAULT, pooled, sampling_section
 from corpuscrawl.evaluation.lost import format_lost, lost_articles, lost_pages_section
-from corpuscrawl.evaluation.methods import build_methods, timed
+from corpuscrawl.evaluation.methods import build_methods, run_dataset
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import (
     CLASSIC_EXTRACTORS,
@@ -61,6 +61,8 @@ REPO = Path(__file__).resolve().parent.parent
 DATASETS = GOLD_DATASETS
 BASE = CLASSIC_EXTRACTORS
 LEARNED = LEARNED_EXTRACTORS
+#: The thesis' base extractors whose best page score is the oracle selector's.
+ORACLE_BASE = ("bte", "readability", "boilerpipe-default", "boilerpipe-article")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,26 +103,29 @@ def main(argv: list[str] | None = None) -> int:
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
     for ds_name in args.datasets.split(","):
         docs = documents([root / ds_name], "test")
-        urls = docs[0].dataset.urls if docs else {}
         if args.limit:
             docs = docs[: args.limit]
+        if not docs:
+            continue
+        dataset = docs[0].dataset
+        run = run_dataset(dataset, [doc.id for doc in docs], methods)
+        seconds.update(run.seconds)
+        failures.update(run.failures)
+        urls = dataset.urls
         for doc in docs:
             n_docs += 1
             doc_ids.append(doc.key)
-            html = doc.dataset.read_html(doc.id)
-            url = urls.get(doc.id, "")  # every method gets the page's URL, as in a crawl
             base_scores = []
             row: dict[str, object] = {"doc": doc.key}
-            for name, run in methods.items():
-                text = timed(name, run, html, url, seconds, failures)
-                s = score(text, doc.gold, with_levenshtein=False)
+            for name in methods:
+                s = score(run.texts[name][doc.id] or "", doc.gold, with_levenshtein=False)
                 scores[name].setdefault(ds_name, []).append(s)
                 row[name] = [s.tp, s.fp, s.fn]
-                if name in BASE and name in ("bte", "readability", "boilerpipe-default",
-                                             "boilerpipe-article"):
+                if name in ORACLE_BASE:
                     base_scores.append(s)
             if selector is not None:
-                choices[selector.choose(Page.from_html(html, url))] += 1
+                page = Page.from_html(dataset.read_html(doc.id), urls.get(doc.id, ""))
+                choices[selector.choose(page)] += 1
             if base_scores:
                 oracle.setdefault(ds_name, []).append(max(base_scores, key=lambda s: s.f1))
             if dump:
@@ -146,19 +151,14 @@ def run_snippets(root: Path, names: list[str], methods: dict, limit: int, notes:
         if not ds.has_snippets:
             notes.append(f"{ds_name} has no snippets.jsonl, not run")
             continue
-        snippets, urls = ds.snippets, ds.urls
+        snippets = ds.snippets
         ids = [i for i in ds.ids() if i in snippets]
         if limit:
             ids = ids[:limit]
-        scores: dict[str, list[SnippetScore]] = {m: [] for m in methods}
-        seconds: Counter[str] = Counter()
-        failures: Counter[str] = Counter()
-        for doc_id in ids:
-            html = ds.read_html(doc_id)
-            for name, run in methods.items():
-                text = timed(name, run, html, urls.get(doc_id, ""), seconds, failures)
-                scores[name].append(score_snippets(text, snippets[doc_id]))
-        out[ds_name] = (scores, seconds, failures)
+        run = run_dataset(ds, ids, methods)
+        scores = {m: [score_snippets(run.texts[m][doc_id] or "", snippets[doc_id])
+                      for doc_id in ids] for m in methods}
+        out[ds_name] = (scores, run.seconds, run.failures)
         print(f"{ds_name}: {len(ids)} snippet documents done", file=sys.stderr)
     return out
 
