@@ -24,6 +24,18 @@ def data_dir() -> Path:
 
 
 @pytest.fixture
+def tinyset(data_dir: Path) -> Path:
+    """A tiny gold dataset (html/ + clean/) for training the learned models in tests."""
+    return data_dir / "learned" / "tinyset"
+
+
+@pytest.fixture
+def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CORPUSCRAWL_CACHE in the test's own directory: no test reads another's cached outputs."""
+    monkeypatch.setenv("CORPUSCRAWL_CACHE", str(tmp_path / "cache"))
+
+
+@pytest.fixture
 def datasets_dir() -> Path:
     """The benchmark datasets; tests needing them skip with a reason when absent."""
     if not DATASETS_DIR.is_dir():

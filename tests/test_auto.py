@@ -32,10 +32,7 @@ from corpuscrawl.learn.sequence import PageRows
 from corpuscrawl.learn.training import train
 from corpuscrawl.learn.trainset import documents
 
-
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("CORPUSCRAWL_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def test_fallback_keeps_near_best_blocks_only_when_nothing_was_kept():

@@ -32,17 +32,9 @@ from corpuscrawl.learn.page_check import PageCheckEstimator
 from corpuscrawl.learn.training import ESTIMATORS, fit_model
 from corpuscrawl.learn.trainset import documents
 
+pytestmark = pytest.mark.usefixtures("private_cache")
+
 LEARNED = ("auto", "sequence", "hybrid-a", "hybrid-b", "segment-svm")
-
-
-@pytest.fixture
-def tinyset(data_dir):
-    return data_dir / "learned" / "tinyset"
-
-
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("CORPUSCRAWL_CACHE", str(tmp_path / "cache"))
 
 
 def schema_of(path) -> str:

@@ -21,15 +21,7 @@ from corpuscrawl.learn.hybrid import best_extractor
 from corpuscrawl.learn.training import train
 from corpuscrawl.learn.trainset import BaseOutputs, documents
 
-
-@pytest.fixture
-def tinyset(data_dir):
-    return data_dir / "learned" / "tinyset"
-
-
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("CORPUSCRAWL_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def test_best_extractor_is_the_best_f1_and_the_first_on_ties():
