@@ -220,6 +220,36 @@ def _has_non_characters(text: str) -> bool:
     return False
 
 
+# Bytes that, in UTF-8, can only stand for the C0 controls of _CONTROL_RE and _BAD_CHARS_RE
+# (and DEL): UTF-8 multi-byte sequences use bytes >= 0x80 only.
+_CONTROL_BYTES = bytes([*range(0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f])
+# C1 controls (U+0080-U+009F) in UTF-8.
+_C1_UTF8_RE = re.compile(rb"\xc2[\x80-\x9f]")
+
+
+def plain_text_size(text: str) -> int | None:
+    """UTF-8 size of ``text`` when it holds nothing :func:`looks_binary` or :func:`sanitize_text` acts on.
+
+    None when ``text`` has a control character (C0 but tab, LF, CR; DEL; C1),
+    U+FFFD, U+FFFE, U+FFFF or a lone surrogate: the caller then runs those two
+    checks.  One UTF-8 encoding and a few C-level scans of it (each character
+    class at once with ``bytes.translate``) replace the regular-expression
+    scans of the whole text, which cost more than lxml's parse on typical pages;
+    when this returns a size, ``looks_binary(text)`` is False and
+    ``sanitize_text(text)`` returns ``(text, 0)``.
+    """
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return None
+    if len(data.translate(None, _CONTROL_BYTES)) != len(data):
+        return None
+    if not text.isascii() and ("\ufffd" in text or "\ufffe" in text or "\uffff" in text
+                               or _C1_UTF8_RE.search(data) is not None):
+        return None
+    return len(data)
+
+
 def sanitize_text(text: str) -> tuple[str, int]:
     """``text`` without characters an XML tree cannot hold, and how many there were.
 

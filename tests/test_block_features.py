@@ -103,3 +103,17 @@ def test_share_is_a_share_of_blocks() -> None:
     assert clear_page_wide(bits, 0.95)[:, first].sum() == 9
     assert clear_page_wide(bits, 0.95)[:, second].sum() == 0
     assert clear_page_wide(bits, 0.9)[:, first].sum() == 0
+
+
+def test_subtree_sums_of_all_levels_at_once_equal_level_by_level():
+    from corpuscrawl.extract.learned.block_features import _subtree_sums
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 17, 200):
+        nodes = rng.integers(0, max(2, n // 3), size=(5, n))
+        values = [rng.random(n) * 10 ** rng.integers(0, 6), np.ones(n)]
+        together = _subtree_sums(nodes, *values)
+        for row in range(5):
+            alone = _subtree_sums(nodes[row], *values)
+            for a, b in zip(together, alone, strict=True):
+                assert a[row].tobytes() == b.tobytes()

@@ -5,11 +5,15 @@ from __future__ import annotations
 import codecs
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from corpuscrawl.content import (
     decide_encoding,
     decode_body,
     has_binary_signature,
     looks_binary,
+    plain_text_size,
     sanitize_text,
     sniff_markup,
 )
@@ -68,3 +72,29 @@ def test_markup_sniffing_as_whatwg_does():
     assert sniff_markup(b"<p>x</p>") == "html"
     assert sniff_markup(b'<?xml version="1.0"?><urlset>') == "xml"
     assert sniff_markup(b"plain words") is None and sniff_markup(b"\x89PNG") is None
+
+
+#: Every character the binary and XML checks single out, beside ordinary text and markup.
+_EDGE_CHARS = ("".join(map(chr, range(0x00, 0x20))) + "\x7f\x80\x85\x9f\xa0\xc2\u00ff"
+               "\ufffd\ufffe\uffff\ud800\udfff\U0001f600 <>ab")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_EDGE_CHARS) | st.characters(), max_size=80).map("".join))
+def test_plain_text_size_only_passes_text_the_full_checks_leave_alone(text):
+    size = plain_text_size(text)
+    if size is not None:
+        assert size == len(text.encode("utf-8"))
+        assert not looks_binary(text)
+        assert sanitize_text(text) == (text, 0)
+    elif not looks_binary(text):
+        assert any(ch in text for ch in "\ufffd\x7f") or any(
+            0x80 <= ord(ch) <= 0x9f for ch in text) or sanitize_text(text)[1] > 0
+
+
+def test_plain_text_size_sends_every_singled_out_character_to_the_full_checks():
+    for ch in [*map(chr, range(0x00, 0x09)), "\x0b", "\x0c", *map(chr, range(0x0e, 0x20)),
+               *map(chr, range(0x7f, 0xa0)), "\ufffd", "\ufffe", "\uffff", "\ud800", "\udfff"]:
+        assert plain_text_size(f"<p>caf\u00e9 {ch} x</p>") is None, repr(ch)
+    for text in ("", "<p>plain</p>\t\r\n", "<p>caf\u00e9 \u00a0 \U0001f600</p>"):
+        assert plain_text_size(text) == len(text.encode("utf-8"))

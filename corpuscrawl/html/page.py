@@ -18,7 +18,13 @@ from urllib.parse import urlsplit
 import lxml.html
 from lxml import etree
 
-from corpuscrawl.content import decode_body, has_binary_signature, looks_binary, sanitize_text
+from corpuscrawl.content import (
+    decode_body,
+    has_binary_signature,
+    looks_binary,
+    plain_text_size,
+    sanitize_text,
+)
 from corpuscrawl.parse_limits import parse_beyond_limits, resource_limit
 
 #: Notes a Page may carry: the body was not text; a UTF-16/32 charset label was not believed;
@@ -196,6 +202,7 @@ class Page:
         an XML tree cannot hold are removed once here, for every extractor.
         """
         notes: list[str] = []
+        size: int | None = None
         if isinstance(html, bytes):
             size = len(html)
             if has_binary_signature(html):
@@ -203,13 +210,15 @@ class Page:
             html, charset = decode_body(html, encoding)
             if charset.ignored_label:
                 notes.append("charset_label_ignored")
-        else:
-            size = len(html) if html.isascii() else len(html.encode("utf-8", "replace"))
-        if looks_binary(html):
-            return cls.not_text(url, status, size)
-        html, removed = sanitize_text(html)
-        if removed:
-            notes.append("control_chars_removed")
+        plain_size = plain_text_size(html)  # None: a character the full checks must see
+        if size is None:
+            size = plain_size if plain_size is not None else len(html.encode("utf-8", "replace"))
+        if plain_size is None:
+            if looks_binary(html):
+                return cls.not_text(url, status, size)
+            html, removed = sanitize_text(html)
+            if removed:
+                notes.append("control_chars_removed")
         if html[-1024:].rstrip()[-1:] not in (">", ""):
             notes.append("truncated")  # a body cut inside text or a tag (e.g. a lying Content-Length)
         tree, repair = parse_html_noted(html)

@@ -105,14 +105,29 @@ def _gap_flags(tags: frozenset[str]) -> tuple[bool, bool]:
 
 
 def _subtree_sums(nodes: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
-    """For each block, the sum of each of ``values`` over the blocks sharing its node."""
-    _, inverse = np.unique(nodes, return_inverse=True)
-    return [np.bincount(inverse, weights=v)[inverse] for v in values]
+    """For each block, the sum of each of ``values`` over the blocks sharing its node.
+
+    ``nodes`` is one column of node ids per block, or a ``levels × blocks``
+    matrix: each row is then grouped on its own (the result is ``levels ×
+    blocks`` per value), in one ``np.unique`` and one ``np.bincount`` per
+    value for all rows.  Each group sums its blocks in block order either way,
+    so the sums are the same floats as row by row.
+    """
+    if nodes.ndim == 1:
+        _, inverse = np.unique(nodes, return_inverse=True)
+        return [np.bincount(inverse, weights=v)[inverse] for v in values]
+    levels, n = nodes.shape
+    span = int(nodes.max()) - int(nodes.min()) + 1 if n else 1
+    keys = (nodes - nodes.min() + span * np.arange(levels, dtype=nodes.dtype)[:, None]).ravel()
+    _, inverse = np.unique(keys, return_inverse=True)
+    return [np.bincount(inverse, weights=np.tile(v, levels))[inverse].reshape(levels, n)
+            for v in values]
 
 
 def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """``num / den`` elementwise, 0 where ``den`` is 0 (as :func:`_ratio`)."""
-    out = np.zeros(len(num), dtype=np.float64)
+    """``num / den`` elementwise, 0 where ``den`` is 0 (as :func:`_ratio`); also on
+    matrices (many ratios in one call)."""
+    out = np.zeros(np.shape(num), dtype=np.float64)
     np.divide(num, den, out=out, where=den != 0)
     return out
 
@@ -250,29 +265,47 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
     lo = np.maximum(0, idx - WINDOW_DEFAULT)
     hi = np.minimum(n, idx + WINDOW_DEFAULT + 1)
     window = word_cum[hi] - word_cum[lo]
+    levels = ANCESTOR_LEVELS_DEFAULT
+    # Every ancestor level at once: rows are levels (see _subtree_sums).
+    up_words, up_links, up_count, up_long = _subtree_sums(
+        np.ascontiguousarray(paths[:, 1:levels + 1].T), nw, links, np.ones(n), long_words)
+    # The ratios and logarithms in one numpy call each (elementwise: the same numbers).
+    ratios = _ratios(
+        np.vstack([links, chars - nw + 1, upper, digits, sentences, commas, stops,
+                   word_cum[:-1], long_cum[hi] - long_cum[lo], up_links, np.broadcast_to(nw, (levels, n)),
+                   up_long]),
+        np.vstack([nw, nw, nw, chars, nw, nw, nw, np.full(n, total_words), window, up_words,
+                   up_words, np.full((levels, n), total_long)]))
+    (link_density, mean_word_len, upper_initial, digit_ratio, sentence_punct, comma_per_word,
+     stopword_ratio, rel_word_pos, window_long) = ratios[:9]
+    up_link_density, up_share, up_long_share = (ratios[9 + k * levels:9 + (k + 1) * levels]
+                                                for k in range(3))
+    logs = np.log1p(np.vstack([nw, chars, gaps, window, np.full(n, total_words),
+                               np.full(n, float(n)), up_words, up_count]))
+    log_words, log_chars, log_gap, log_window, log_page_words, log_page_blocks = logs[:6]
+    up_log_words, up_log_blocks = logs[6:6 + levels], logs[6 + levels:]
     cols = {
-        "log_words": np.log1p(nw), "log_chars": np.log1p(chars),
-        "link_density": _ratios(links, nw), "mean_word_len": _ratios(chars - nw + 1, nw),
-        "upper_initial_ratio": _ratios(upper, nw), "digit_ratio": _ratios(digits, chars),
-        "sentence_punct_per_word": _ratios(sentences, nw), "ends_with_punct": ends,
-        "comma_per_word": _ratios(commas, nw), "stopword_ratio": _ratios(stops, nw),
-        "copyright": copyright, "separators": seps, "log_gap": np.log1p(gaps),
+        "log_words": log_words, "log_chars": log_chars,
+        "link_density": link_density, "mean_word_len": mean_word_len,
+        "upper_initial_ratio": upper_initial, "digit_ratio": digit_ratio,
+        "sentence_punct_per_word": sentence_punct, "ends_with_punct": ends,
+        "comma_per_word": comma_per_word, "stopword_ratio": stopword_ratio,
+        "copyright": copyright, "separators": seps, "log_gap": log_gap,
         "gap_break": gap_break, "gap_heading": gap_heading,
         "depth": np.minimum(depth, 60) / 60, "rel_depth": depth / max_depth,
-        "rel_index": idx / n, "rel_word_pos": _ratios(word_cum[:-1], np.full(n, total_words)),
-        "log_page_words": np.full(n, np.log1p(total_words)),
-        "log_page_blocks": np.full(n, np.log1p(n)),
+        "rel_index": idx / n, "rel_word_pos": rel_word_pos,
+        "log_page_words": log_page_words,
+        "log_page_blocks": log_page_blocks,
         "page_link_density": np.full(n, _ratio(total_links, total_words)),
-        "log_window_words": np.log1p(window),
-        "window_long_share": _ratios(long_cum[hi] - long_cum[lo], window),
+        "log_window_words": log_window,
+        "window_long_share": window_long,
     }
-    for level in range(1, ANCESTOR_LEVELS_DEFAULT + 1):
-        nodes = paths[:, level]
-        words, link_sum, count, longw = _subtree_sums(nodes, nw, links, np.ones(n), long_words)
-        cols |= {f"up{level}_log_words": np.log1p(words),
-                 f"up{level}_link_density": _ratios(link_sum, words),
-                 f"up{level}_log_blocks": np.log1p(count), f"up{level}_share_of": _ratios(nw, words),
-                 f"up{level}_page_long_share": _ratios(longw, np.full(n, total_long))}
+    for level in range(1, levels + 1):
+        row = level - 1
+        cols |= {f"up{level}_log_words": up_log_words[row],
+                 f"up{level}_link_density": up_link_density[row],
+                 f"up{level}_log_blocks": up_log_blocks[row], f"up{level}_share_of": up_share[row],
+                 f"up{level}_page_long_share": up_long_share[row]}
     n_text = len(TEXT_FEATURES)
     out[:, :n_text] = np.column_stack(named_columns(cols, TEXT_FEATURES))
     out[idx, n_text + np.array([_CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))
