@@ -35,13 +35,14 @@ import sys
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
 from corpuscrawl.evaluation.datasets import datasets_root, fold_of
 from corpuscrawl.evaluation.lead import MARGIN_DEFAULT, pooled, sampling_section
 from corpuscrawl.evaluation.lost import format_lost, lost_articles, lost_pages_section
-from corpuscrawl.evaluation.methods import PEER_SUFFIX, run_method
+from corpuscrawl.evaluation.methods import PEER_SUFFIX, extractor_method, run_dataset
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, COMPARED, GOLD_DATASETS, PEERS
 from corpuscrawl.evaluation.peers import available_peers
@@ -131,7 +132,6 @@ def main(argv: list[str] | None = None) -> int:
     models = [m for m in args.models.split(",") if m]
     base = BaseOutputs(CLASSIC_EXTRACTORS)
     peers, notes = available_peers([p for p in args.peers.split(",") if p and p != "none"])
-    urls = {ds.name: ds.urls for ds in {d.dataset.name: d.dataset for d in docs}.values()}
     directory = cache_dir() / "crossval" / package_hash()
     variants = [PAGE_WIDE] if args.page_wide_share is not None and "auto" in models else []
     methods = [*models, *variants, *base.names, *(p.name + PEER_SUFFIX for p in peers)]
@@ -151,20 +151,19 @@ def main(argv: list[str] | None = None) -> int:
             extractors[PAGE_WIDE] = get_extractor(
                 "auto", estimator=extractors["auto"].estimator,
                 page_wide_share=args.page_wide_share)
+        runs = {m: extractor_method(ex) for m, ex in extractors.items()}
+        runs.update({p.name + PEER_SUFFIX: p.extract for p in peers})
+        held_texts: dict[str, dict[str, str | None]] = {}
+        for _, group in groupby(held_out, key=lambda d: d.dataset.name):
+            group = list(group)
+            run = run_dataset(group[0].dataset, [d.id for d in group], runs, progress=False)
+            for doc in group:
+                held_texts[doc.key] = {m: run.texts[m][doc.id] for m in runs}
         for doc in held_out:
             doc_ids.append(doc.key)
-            html = doc.dataset.read_html(doc.id)
-            url = urls[doc.dataset.name].get(doc.id, "")
-            texts: dict[str, str] = {}
-            for m, extractor in extractors.items():
-                try:
-                    texts[m] = extractor.extract(doc.page)
-                except Exception:  # scored as an empty answer, as a crawl would go on
-                    texts[m] = ""
+            texts = {m: text or "" for m, text in held_texts[doc.key].items()}
             for n in base.names:
                 texts[n] = base.get(doc, n)
-            for p in peers:
-                texts[p.name + PEER_SUFFIX] = run_method(p.extract, html, url)[0]
             row: dict[str, Any] = {"doc": doc.key, "fold": fold}
             for m in methods:
                 s = score(texts[m], doc.gold, with_levenshtein=False)
