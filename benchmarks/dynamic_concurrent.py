@@ -1,15 +1,16 @@
 """Interaction time of four test-bed pages rendered at once in one browser context, under load.
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/dynamic_concurrent.py --seed 1
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/dynamic_concurrent.py --seed 1 --code /tmp/old
+    PYTHONPATH=/tmp/old:$PWD .venv/bin/python benchmarks/dynamic_concurrent.py --seed 1
 
 As the crawl does (4 concurrent pages, scrapy-playwright's default context limit), the
 cost page (10 reveals, 5 scroll batches), the JS news article, the scroll-event feed and
 the accordion of ``tests/dynamic_bed.py`` are opened in one context and driven by the
 interaction loop at the same time, with ``--load`` CPU-bound processes beside.  Prints
 each page's interaction seconds (from after navigation to the final snapshot), reveals
-and scrolls.  ``--code DIR`` measures another checkout's ``corpuscrawl`` (e.g. an older
-commit unpacked with ``git archive``) against the same bed, for side-by-side ratios.
+and scrolls, labelled with the checkout whose ``corpuscrawl`` ran.  Another checkout first
+on ``PYTHONPATH`` (e.g. an older commit unpacked with ``git archive``; this repository after
+it, for the test bed) measures that code against the same bed, for side-by-side ratios.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+import corpuscrawl
+
 NAMES = ("cost-10-reveals", "news-combo", "scroll-events", "accordion")
 
 
@@ -68,12 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--load", type=int, default=2, help="CPU-bound processes beside")
-    parser.add_argument("--code", type=Path, default=REPO,
-                        help="checkout whose corpuscrawl package is measured")
     args = parser.parse_args(argv)
-    sys.path[:0] = [str(args.code.resolve()), str(REPO)]
-    from tests.dynamic_bed import TestBed
+    from tests.dynamic_bed import TestBed  # the bed of the checkout on PYTHONPATH
 
+    code = Path(corpuscrawl.__file__).resolve().parent.parent
     burners = [multiprocessing.Process(target=burn, daemon=True) for _ in range(args.load)]
     for b in burners:
         b.start()
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         for b in burners:
             b.terminate()
     for name, (seconds, reveals, scrolls) in zip(NAMES, results, strict=True):
-        print(f"{args.code.name}\tseed {args.seed}\t{name}\t{seconds:.2f} s\t"
+        print(f"{code.name}\tseed {args.seed}\t{name}\t{seconds:.2f} s\t"
               f"{reveals} reveals\t{scrolls} scrolls")
     return 0
 

@@ -1,6 +1,6 @@
 """Where an actionable element leads: href kinds, redirect proxies, script links, sites.
 
-Source: seed 003 part III §9.2 (SPEC §5).  An element's ``href`` (or, without
+Source: Komporday's thesis, part III (link and action kinds).  An element's ``href`` (or, without
 one, the URL an ``onclick`` navigation or a ``data-href``-like attribute names)
 is classified as a fragment, a script, an inner or an outer link; a redirect
 proxy (``?url=``, ``?u=`` doubly encoded, base64) is decoded and its target

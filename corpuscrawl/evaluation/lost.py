@@ -4,7 +4,7 @@ Summed and per-page mean F1 hide a failure that matters most to a corpus: a
 page whose article a method (nearly) drops, although the article was there to
 be had.  A page counts as a *lost article* for method M when M scores
 F1 < :data:`LOST_BELOW_DEFAULT` on it while some other method compared on the
-same page reaches F1 ≥ :data:`OTHER_AT_LEAST_DEFAULT` (issue 27's definition).
+same page reaches F1 ≥ :data:`OTHER_AT_LEAST_DEFAULT` (the definition the extractor comparisons use).
 Pages whose gold is empty (no content to lose) never count.  The gold words
 lost are M's false negatives on those pages: words of the article M did not
 keep.
@@ -23,9 +23,9 @@ from corpuscrawl.evaluation.metrics import Score
 __all__ = ["LOST_BELOW_DEFAULT", "OTHER_AT_LEAST_DEFAULT", "LostArticles", "format_lost",
            "lost_articles", "lost_flags", "lost_pages_section"]
 
-#: A method's page F1 below this is a failure on the page (issue 27).
+#: A method's page F1 below this is a failure on the page.
 LOST_BELOW_DEFAULT = 0.5
-#: ... when another method reaches at least this F1 on the same page (issue 27).
+#: ... when another method reaches at least this F1 on the same page.
 OTHER_AT_LEAST_DEFAULT = 0.8
 
 
@@ -39,7 +39,7 @@ class LostArticles:
 
     @property
     def per_200(self) -> float:
-        """Lost pages per 200 pages (issue 27's bar is at most one)."""
+        """Lost pages per 200 pages (the bar for the default extractor is at most one)."""
         return 200 * self.pages / self.documents if self.documents else 0.0
 
 

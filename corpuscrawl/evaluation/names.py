@@ -26,7 +26,7 @@ COMPARED = ("auto", "sequence")
 #: Peer tools compared in the learned-extractor report.
 PEERS = ("trafilatura", "trafilatura-fast", "readability-lxml", "justext-raw",
          "boilerpy3-article")
-#: The method whose docs/s ``auto``'s are compared with (issue 27 asks for at least 2x).
+#: The method whose docs/s ``auto``'s are compared with (the bar for the default: at least 2x).
 SPEED_REFERENCE = "trafilatura-fast (peer)"
 
 __all__ = ["CLASSIC_EXTRACTORS", "COMPARED", "GOLD_DATASETS", "LEARNED_EXTRACTORS", "PEERS",

@@ -8,7 +8,7 @@ standalone.  Settings are each library's defaults except where noted:
   comments are not main text in any of our gold sets (the trafilatura
   evaluation script does the same).
 * trafilatura-fast: the same with ``fast=True`` (no fallback extractors: trafilatura's
-  own speed setting, the one issue 27 compares ``auto``'s docs/s with).
+  own speed setting, the reference ``auto``'s docs/s are compared with).
 * readability-lxml: ``Document(html).summary(html_partial=True)``, rendered to
   text with one line per block element.
 * boilerpy3: ``ArticleExtractor().get_content(html)``.
