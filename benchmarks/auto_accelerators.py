@@ -24,6 +24,7 @@ from typing import Any
 from corpuscrawl import language
 from corpuscrawl.evaluation.datasets import datasets_root
 from corpuscrawl.evaluation.names import GOLD_DATASETS
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract.learned import block_features as bf
 from corpuscrawl.extract.learned import title_features as tf
 from corpuscrawl.extract.learned.sequence import page_stopwords
@@ -88,10 +89,12 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(f"{len(pages)} pages (first {args.per_dataset} test pages of each dataset), "
           f"{args.rounds} rounds, same results on every page")
-    print("| part | Python ms/page | C ms/page | ratio |\n|---|---|---|---|")
+    header = ["part", "Python ms/page", "C ms/page", "ratio"]
+    print("\n".join(markdown_table(header, [])))
     for name, subset, python, c in rows:
         p, k = side_by_side(subset, python, c, args.rounds)
-        print(f"| {name} | {1000 * p:.3f} | {1000 * k:.3f} | {p / k:.1f} |")
+        print(markdown_table(header, [(name, f"{1000 * p:.3f}", f"{1000 * k:.3f}",
+                                       f"{p / k:.1f}")])[-1], flush=True)
     return 0
 
 

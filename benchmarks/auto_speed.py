@@ -23,6 +23,7 @@ from collections import Counter
 from corpuscrawl.evaluation.datasets import datasets_root
 from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.evaluation.peers import available_peers
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.auto import AutoExtractor, AutoModel
 from corpuscrawl.extract.learned.models import load_model_file
@@ -112,18 +113,20 @@ def main(argv: list[str] | None = None) -> int:
             wall[name] += time.perf_counter() - w
     n = len(pages)
     print(f"{n} pages (first {args.per_dataset} test pages of each dataset), interleaved")
-    print(f"| method | CPU ms/page | docs/s (wall) | CPU ratio to {REFERENCE} "
-          f"| docs/s ratio to {REFERENCE} |")
-    print("|---|---|---|---|---|")
-    for name in methods:
-        print(f"| {name} | {1000 * cpu[name] / n:.2f} | {n / wall[name]:.1f} | "
-              f"{cpu[REFERENCE] / cpu[name]:.2f} | {wall[REFERENCE] / wall[name]:.2f} |")
+    print("\n".join(markdown_table(
+        ["method", "CPU ms/page", "docs/s (wall)", f"CPU ratio to {REFERENCE}",
+         f"docs/s ratio to {REFERENCE}"],
+        [(name, f"{1000 * cpu[name] / n:.2f}", f"{n / wall[name]:.1f}",
+          f"{cpu[REFERENCE] / cpu[name]:.2f}", f"{wall[REFERENCE] / wall[name]:.2f}")
+         for name in methods])))
     if args.profile:
         stages = stage_times(extractors["auto"], pages)
         total = sum(stages.values())
-        print("\n| auto stage | CPU ms/page | share |\n|---|---|---|")
-        for name, seconds in stages.most_common():
-            print(f"| {name} | {1000 * seconds / n:.2f} | {seconds / total:.0%} |")
+        print()
+        print("\n".join(markdown_table(
+            ["auto stage", "CPU ms/page", "share"],
+            [(name, f"{1000 * seconds / n:.2f}", f"{seconds / total:.0%}")
+             for name, seconds in stages.most_common()])))
     return 0
 
 

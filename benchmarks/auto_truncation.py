@@ -46,6 +46,7 @@ from corpuscrawl.evaluation.names import (
     PEERS,
 )
 from corpuscrawl.evaluation.sampling import bootstrap_difference
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract.base import normalized
 from corpuscrawl.extract.learned.auto import AutoExtractor, AutoModel, decoded_labels
 from corpuscrawl.extract.learned.forest import compile_forest
@@ -97,10 +98,11 @@ def test_split(model: AutoModel, k: int) -> int:
             strata.append(ds)
     lost = lost_flags(scores)
     print(f"{len(strata)} test pages; {'; '.join(notes) or 'all peers ran'}")
-    print("| method | pooled F1 | mean F1 | lost articles |\n|---|---|---|---|")
+    rows: list[tuple[str, ...]] = []
     for name in ("auto", label):
         summary = summarize(scores[name])
-        print(f"| {name} | {summary.f1:.4f} | {summary.mean_f1:.4f} | {sum(lost[name])} |")
+        rows.append((name, f"{summary.f1:.4f}", f"{summary.mean_f1:.4f}", str(sum(lost[name]))))
+    print("\n".join(markdown_table(["method", "pooled F1", "mean F1", "lost articles"], rows)))
     d = bootstrap_difference(scores[label], scores["auto"], strata)
     print(f"pooled F1 {label} minus auto: {d.observed * 100:+.2f} points, 95 % interval "
           f"{d.low * 100:+.2f} to {d.high * 100:+.2f} (stratified bootstrap, 2 000 resamples)")
@@ -174,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             others[name].append(score(text, gold, with_levenshtein=False))
         doc.release()
     print(f"λ {model.lambda_}, bias {model.bias_} (the shipped model's)")
-    print("| iterations | out-of-fold F1 (pooled) | mean F1 | lost articles | trees ms/page |")
-    print("|---|---|---|---|---|")
+    header = ["iterations", "out-of-fold F1 (pooled)", "mean F1", "lost articles",
+              "trees ms/page"]
+    print("\n".join(markdown_table(header, [])))
     for k in ks:
         scores = []
         for page_blocks, gold, probs in zip(blocks, golds, held_out, strict=True):
@@ -189,8 +192,9 @@ def main(argv: list[str] | None = None) -> int:
             scores.append(score(text, gold, with_levenshtein=False))
         summary = summarize(scores)
         lost = lost_flags({"auto": scores, **others})["auto"]
-        print(f"| {k} | {summary.f1:.4f} | {summary.mean_f1:.4f} | {sum(lost)} | "
-              f"{1000 * walk_seconds[k] / len(docs):.2f} |", flush=True)
+        row = (str(k), f"{summary.f1:.4f}", f"{summary.mean_f1:.4f}", str(sum(lost)),
+               f"{1000 * walk_seconds[k] / len(docs):.2f}")
+        print(markdown_table(header, [row])[-1], flush=True)
     return 0
 
 

@@ -36,6 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.recrawl_site import ChangingSite, SiteServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -104,19 +105,19 @@ def crawl(workers: int, redis: str, collection: str, seed: str, work: Path, tag:
 
 def table(results: list[dict], articles: set[str]) -> None:
     """Print the results as a Markdown table."""
-    print("| configuration | workers | wall s | pages fetched | answers/s (pages + 304) | 304 | "
-          "exported | "
-          "unique docs | twice | articles missing | per worker: pages / docs / peak MB / "
-          "CPU s | exit |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    rows: list[tuple[str, ...]] = []
     for r in results:
         per = "; ".join(f"{w['pages']} / {w['documents']} / {w['peak_mb']:.0f} / {w['cpu']:.1f}"
                         for w in r["per_worker"])
         missing = len(articles - r["docs"]) if r["tag"] != "recrawl" else "-"
-        print(f"| {r['tag']} | {r['workers']} | {r['wall']:.1f} | {r['pages']} | "
-              f"{r['pages_per_s']:.1f} | {sum(w['not_modified'] for w in r['per_worker'])} | "
-              f"{r['exported']} | {r['unique']} | {r['twice']} | {missing} | {per} | "
-              f"{r['exit']} |")
+        rows.append((r["tag"], str(r["workers"]), f"{r['wall']:.1f}", str(r["pages"]),
+                     f"{r['pages_per_s']:.1f}",
+                     str(sum(w["not_modified"] for w in r["per_worker"])), str(r["exported"]),
+                     str(r["unique"]), str(r["twice"]), str(missing), per, str(r["exit"])))
+    print("\n".join(markdown_table(
+        ["configuration", "workers", "wall s", "pages fetched", "answers/s (pages + 304)", "304",
+         "exported", "unique docs", "twice", "articles missing",
+         "per worker: pages / docs / peak MB / CPU s", "exit"], rows)))
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from corpuscrawl.browse.localsite import LocalSite
+from corpuscrawl.evaluation.tables import markdown_table
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -60,12 +61,13 @@ def latency(pages: int) -> None:
 
     rows = asyncio.run(main())
     totals = [r[0] for r in rows]
-    print(f"| pages | reveals/page | scrolls/page | mean s/page | median | max | "
-          f"of which navigation (mean) |\n|---|---|---|---|---|---|---|\n"
-          f"| {len(rows)} | {statistics.mean(r[2] for r in rows):.1f} | "
-          f"{statistics.mean(r[3] for r in rows):.1f} | {statistics.mean(totals):.2f} | "
-          f"{statistics.median(totals):.2f} | {max(totals):.2f} | "
-          f"{statistics.mean(r[1] for r in rows):.2f} |")
+    print("\n".join(markdown_table(
+        ["pages", "reveals/page", "scrolls/page", "mean s/page", "median", "max",
+         "of which navigation (mean)"],
+        [(str(len(rows)), f"{statistics.mean(r[2] for r in rows):.1f}",
+          f"{statistics.mean(r[3] for r in rows):.1f}", f"{statistics.mean(totals):.2f}",
+          f"{statistics.median(totals):.2f}", f"{max(totals):.2f}",
+          f"{statistics.mean(r[1] for r in rows):.2f}")])))
 
 
 def _tree_memory(root: int) -> tuple[int, int]:
@@ -136,12 +138,13 @@ def crawl(pages: int, concurrency: int, path: str) -> None:
     end = last_busy[0]
     mb = 2**20
     print(f"exit code {proc.returncode}; rendered (stats) {rendered}; wall {wall:.0f} s")
-    print(f"| pages | concurrent pages | rendered pages/min | memory | after {first[1]} pages | "
-          f"after {end[1]} pages | growth | peak |\n|---|---|---|---|---|---|---|---|")
-    for name, col in (("PSS", 3), ("RSS (summed)", 2)):
-        print(f"| {pages} | {concurrency} | {per_min:.0f} | {name} | {first[col] / mb:.0f} MB | "
-              f"{end[col] / mb:.0f} MB | {(end[col] - first[col]) / mb:+.0f} MB | "
-              f"{max(s[col] for s in samples) / mb:.0f} MB |")
+    print("\n".join(markdown_table(
+        ["pages", "concurrent pages", "rendered pages/min", "memory", f"after {first[1]} pages",
+         f"after {end[1]} pages", "growth", "peak"],
+        [(str(pages), str(concurrency), f"{per_min:.0f}", name, f"{first[col] / mb:.0f} MB",
+          f"{end[col] / mb:.0f} MB", f"{(end[col] - first[col]) / mb:+.0f} MB",
+          f"{max(s[col] for s in samples) / mb:.0f} MB")
+         for name, col in (("PSS", 3), ("RSS (summed)", 2))])))
     if proc.returncode:
         print(text[-3000:])
 

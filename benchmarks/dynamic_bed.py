@@ -30,6 +30,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.crawl_helpers import run_crawl, stat
 from tests.dynamic_bed import PATTERN_SPECS, TestBed, score
 
@@ -144,25 +145,24 @@ def judge_datasets(root: Path) -> str:
         for kind in decision.kinds:
             per_set[name][kind] += 1
     kinds = sorted({k for c in per_set.values() for k in c} - {"pages", "rendered"})
-    lines = ["| dataset | pages | judged to need a browser | " + " | ".join(kinds) + " |",
-             "|---|---|---|" + "---|" * len(kinds)]
-    total = Counter()
+    rows: list[tuple[str, ...]] = []
+    total: Counter[str] = Counter()
     for name, c in sorted(per_set.items()):
         total.update(c)
-        lines.append(f"| {name} | {c['pages']} | {c['rendered'] / c['pages']:.1%} | "
-                     + " | ".join(str(c[k]) for k in kinds) + " |")
-    lines.append(f"| all | {total['pages']} | {total['rendered'] / max(1, total['pages']):.1%}"
-                 " | " + " | ".join(str(total[k]) for k in kinds) + " |")
-    return "\n".join(lines)
+        rows.append((name, str(c["pages"]), f"{c['rendered'] / c['pages']:.1%}",
+                     *(str(c[k]) for k in kinds)))
+    rows.append(("all", str(total["pages"]), f"{total['rendered'] / max(1, total['pages']):.1%}",
+                 *(str(total[k]) for k in kinds)))
+    return "\n".join(markdown_table(["dataset", "pages", "judged to need a browser", *kinds],
+                                     rows))
 
 
 def report(names: list[str], modes: list[str], rows: dict, totals: dict, sigs: dict,
            args: argparse.Namespace) -> str:
     """The Markdown tables."""
     lines = [f"Runs: {args.runs} (seeds {args.seed}..{args.seed + args.runs - 1}), "
-             f"{args.load} CPU-bound processes beside each crawl.", "",
-             "| pattern | needs browser | mode | harvested | leaked | rendered | s/rendered page "
-             "| same docs every run |", "|---|---|---|---|---|---|---|---|"]
+             f"{args.load} CPU-bound processes beside each crawl.", ""]
+    by_pattern: list[tuple[str, ...]] = []
     for name in names:
         for mode in modes:
             runs = rows[(name, mode)]
@@ -171,24 +171,28 @@ def report(names: list[str], modes: list[str], rows: dict, totals: dict, sigs: d
             rendered = sum(s.rendered for s, _ in runs)
             secs = [sec for _, sec in runs if sec is not None]
             same = len({json.dumps(x) for x in sigs[(name, mode)]}) == 1
-            lines.append(f"| {name} | {'yes' if runs[0][0].needs_browser else 'no'} | {mode} | "
-                         f"{harvested:.3f} | {leaked} | {rendered}/{len(runs)} | "
-                         f"{statistics.mean(secs) if secs else 0:.2f} | "
-                         f"{'yes' if same else 'NO'} |")
-    lines += ["", "| mode | harvested (mean over patterns) | leaks | entry pages rendered "
-              "that needed it | rendered that needed no browser | s/page (crawl wall / pages) |",
-              "|---|---|---|---|---|---|"]
+            by_pattern.append((name, "yes" if runs[0][0].needs_browser else "no", mode,
+                               f"{harvested:.3f}", str(leaked), f"{rendered}/{len(runs)}",
+                               f"{statistics.mean(secs) if secs else 0:.2f}",
+                               "yes" if same else "NO"))
+    lines += markdown_table(["pattern", "needs browser", "mode", "harvested", "leaked",
+                             "rendered", "s/rendered page", "same docs every run"], by_pattern)
+    by_mode: list[tuple[str, ...]] = []
     for mode in modes:
         all_rows = [s for name in names for s, _ in rows[(name, mode)]]
         need = [s for s in all_rows if s.needs_browser]
         noneed = [s for s in all_rows if not s.needs_browser]
         wall = sum(t["wall"] for t in totals[mode])
         pages = sum(t["pages"] for t in totals[mode])
-        lines.append(
-            f"| {mode} | {statistics.mean(s.harvested for s in all_rows):.3f} | "
-            f"{sum(len(s.leaked) for s in all_rows)} | "
-            f"{sum(s.rendered for s in need)}/{len(need)} | "
-            f"{sum(s.rendered for s in noneed)}/{len(noneed)} | {wall / max(1, pages):.2f} |")
+        by_mode.append((mode, f"{statistics.mean(s.harvested for s in all_rows):.3f}",
+                        str(sum(len(s.leaked) for s in all_rows)),
+                        f"{sum(s.rendered for s in need)}/{len(need)}",
+                        f"{sum(s.rendered for s in noneed)}/{len(noneed)}",
+                        f"{wall / max(1, pages):.2f}"))
+    lines += ["", *markdown_table(["mode", "harvested (mean over patterns)", "leaks",
+                                   "entry pages rendered that needed it",
+                                   "rendered that needed no browser",
+                                   "s/page (crawl wall / pages)"], by_mode)]
     return "\n".join(lines)
 
 

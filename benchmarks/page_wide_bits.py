@@ -45,6 +45,7 @@ from corpuscrawl.evaluation.methods import PEER_SUFFIX, run_method
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, GOLD_DATASETS, PEERS
 from corpuscrawl.evaluation.peers import available_peers
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract.learned.auto import AutoModel, decoded_labels
 from corpuscrawl.extract.learned.block_features import (
     KEYWORD_BITS,
@@ -188,8 +189,7 @@ def comment_links(data: dict, folds: list[int], models: list, model: AutoModel, 
                   base_scores: list[Score], shares: list[float | None], scope: str) -> list[str]:
     """Markdown rows: the comment cut with links as headings (shipped) and without, with the
     raw bits and with the keyword bits cleared at each share."""
-    rows = ["| page-wide share | links are headings | summed F1 | mean F1 | lost articles "
-            "| pages changed | better | worse |", "|---|---|---|---|---|---|---|---|"]
+    rows: list[tuple[str, ...]] = []
     details = []
     base_lost = lost_flags({AUTO: base_scores, **data["others"]})[AUTO]
     for share in shares:
@@ -202,9 +202,9 @@ def comment_links(data: dict, folds: list[int], models: list, model: AutoModel, 
             changed = [i for i in range(len(scores))
                        if abs(scores[i].f1 - base_scores[i].f1) > 1e-9]
             better = sum(scores[i].f1 > base_scores[i].f1 for i in changed)
-            rows.append(f"| {'off' if share is None else share} | {'yes' if links else 'no'} | "
-                        f"{s.f1:.4f} | {s.mean_f1:.4f} | {sum(lost)} | {len(changed)} | "
-                        f"{better} | {len(changed) - better} |")
+            rows.append(("off" if share is None else str(share), "yes" if links else "no",
+                         f"{s.f1:.4f}", f"{s.mean_f1:.4f}", str(sum(lost)), str(len(changed)),
+                         str(better), str(len(changed) - better)))
             if not links:
                 moves = sorted(changed, key=lambda i: scores[i].f1 - base_scores[i].f1)
                 details.append(
@@ -217,7 +217,9 @@ def comment_links(data: dict, folds: list[int], models: list, model: AutoModel, 
                     + "; largest changes " + ", ".join(
                         f"{data['keys'][i]} {base_scores[i].f1:.2f}→{scores[i].f1:.2f}"
                         for i in [*moves[:5], *moves[-5:]]))
-    return [*rows, "", *details]
+    return [*markdown_table(["page-wide share", "links are headings", "summed F1", "mean F1",
+                             "lost articles", "pages changed", "better", "worse"], rows),
+            "", *details]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,8 +254,7 @@ def main(argv: list[str] | None = None) -> int:
                                       args.scope)))
         return 0
     shares: list[float | None] = [None, *(float(s) for s in args.shares.split(",") if s)]
-    rows = ["| share | summed F1 | mean F1 | lost articles | pages changed | better | worse "
-            "| recovered | newly lost |", "|---|---|---|---|---|---|---|---|---|"]
+    rows: list[tuple[str, ...]] = []
     details = []
     base_lost = lost_flags({AUTO: base_scores, **data["others"]})[AUTO]
     for share in shares:
@@ -266,9 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         better = sum(scores[i].f1 > base_scores[i].f1 for i in changed)
         recovered = [data["keys"][i] for i in range(len(lost)) if base_lost[i] and not lost[i]]
         newly = [data["keys"][i] for i in range(len(lost)) if lost[i] and not base_lost[i]]
-        rows.append(f"| {'off' if share is None else share} | {s.f1:.4f} | {s.mean_f1:.4f} | "
-                    f"{sum(lost)} | {len(changed)} | {better} | {len(changed) - better} | "
-                    f"{len(recovered)} | {len(newly)} |")
+        rows.append(("off" if share is None else str(share), f"{s.f1:.4f}", f"{s.mean_f1:.4f}",
+                     str(sum(lost)), str(len(changed)), str(better), str(len(changed) - better),
+                     str(len(recovered)), str(len(newly))))
         if share is not None:
             moves = sorted(changed, key=lambda i: scores[i].f1 - base_scores[i].f1)
             shown = [*moves[:5], *moves[-5:]] if len(moves) > 10 else moves
@@ -278,7 +279,9 @@ def main(argv: list[str] | None = None) -> int:
                                        f"{scores[i].f1:.2f}" for i in shown))
     lost_keys = [data["keys"][i] for i, f in enumerate(base_lost) if f]
     print(f"scope: {args.scope} bits; {len(data['keys'])} training pages; compared with: {', '.join(data['others'])}")
-    print("\n".join(rows))
+    print("\n".join(markdown_table(["share", "summed F1", "mean F1", "lost articles",
+                                    "pages changed", "better", "worse", "recovered",
+                                    "newly lost"], rows)))
     print()
     print(f"- off: lost {', '.join(lost_keys)}")
     print("\n".join(details))

@@ -21,6 +21,7 @@ from corpuscrawl.evaluation.datasets import list_datasets
 from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.evaluation.regression import Case, check, load_cases, page_of
 from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.html.page import Page
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "regression"
@@ -81,12 +82,13 @@ def main(argv: list[str] | None = None) -> None:
              "    .venv/bin/python benchmarks/regression_suite.py "
              + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])), "",
              f"Cases: {n_data} development pages of the benchmark datasets (tests/data/regression/cases.toml) "
-             f"and {n_fix} hand-written pages (fixtures.toml). Peers are scored on the text they return.", "",
-             "| method | all | dataset pages | fixtures | " + " | ".join(f"{t} ({per_tag[t]})" for t in tags) + " |",
-             "|---|---:|---:|---:|" + "---:|" * len(tags)]
-    for total, name, passed, _ in sorted(rows, key=lambda r: (-r[0], r[1])):
-        lines.append(f"| {name} | {total}/{len(cases)} | {passed['datasets']}/{n_data} | "
-                     f"{passed['fixtures']}/{n_fix} | " + " | ".join(str(passed[t]) for t in tags) + " |")
+             f"and {n_fix} hand-written pages (fixtures.toml). Peers are scored on the text they return.", ""]
+    lines += markdown_table(
+        ["method", "all", "dataset pages", "fixtures", *(f"{t} ({per_tag[t]})" for t in tags)],
+        [(name, f"{total}/{len(cases)}", f"{passed['datasets']}/{n_data}",
+          f"{passed['fixtures']}/{n_fix}", *(str(passed[t]) for t in tags))
+         for total, name, passed, _ in sorted(rows, key=lambda r: (-r[0], r[1]))],
+        right_from=1)
     lines += ["", "Failed cases:", ""]
     for _, name, _, failed in sorted(rows, key=lambda r: (-r[0], r[1])):
         lines.append(f"- {name}: " + (", ".join(failed) if failed else "none"))

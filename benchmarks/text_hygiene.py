@@ -30,6 +30,7 @@ from corpuscrawl.evaluation.runner import (
     method_name,
     run_on_page,
 )
+from corpuscrawl.evaluation.tables import markdown_table
 
 
 def run(args: argparse.Namespace) -> None:
@@ -75,11 +76,7 @@ def compare(args: argparse.Namespace) -> None:
     after = json.loads(Path(args.after).read_text(encoding="utf-8"))
     names = [n for n in after["extractors"] if n in before["pages"]]
     datasets = sorted({key.split("/")[0] for n in names for key in after["pages"][n]})
-    lines = [
-        "| method | pages | pooled F1 before | after | Δ | mean F1 before | after | Δ | "
-        + " | ".join(f"{d} Δ" for d in datasets) + " | pages changed (up/down) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|" + "---:|" * len(datasets) + "---:|",
-    ]
+    rows: list[tuple[str, ...]] = []
     moved: list[tuple[float, str, str, float, float]] = []
     for n in names:
         b, a = before["pages"][n], after["pages"][n]
@@ -97,15 +94,20 @@ def compare(args: argparse.Namespace) -> None:
                 up += fa > fb
                 down += fa < fb
                 moved.append((fa - fb, n, k, fb, fa))
-        lines.append(f"| {n} | {len(keys)} | {pooled_b:.4f} | {pooled_a:.4f} | {pooled_a - pooled_b:+.4f} "
-                     f"| {mean_b:.4f} | {mean_a:.4f} | {mean_a - mean_b:+.4f} | "
-                     + " | ".join(per_ds) + f" | {up}/{down} |")
+        rows.append((n, str(len(keys)), f"{pooled_b:.4f}", f"{pooled_a:.4f}",
+                     f"{pooled_a - pooled_b:+.4f}", f"{mean_b:.4f}", f"{mean_a:.4f}",
+                     f"{mean_a - mean_b:+.4f}", *per_ds, f"{up}/{down}"))
+    lines = markdown_table(["method", "pages", "pooled F1 before", "after", "Δ", "mean F1 before",
+                            "after", "Δ", *(f"{d} Δ" for d in datasets),
+                            "pages changed (up/down)"], rows, right_from=1)
     moved.sort()
-    worst = [f"| {n} | {k} | {fb:.3f} | {fa:.3f} | {d:+.3f} |" for d, n, k, fb, fa in moved[:args.top]]
-    best = [f"| {n} | {k} | {fb:.3f} | {fa:.3f} | {d:+.3f} |" for d, n, k, fb, fa in moved[::-1][:args.top]]
-    head = ["| method | page | F1 before | after | Δ |", "|---|---|---:|---:|---:|"]
-    text = "\n".join([*lines, "", f"Largest drops (at most {args.top}):", "", *head, *worst, "",
-                      f"Largest gains (at most {args.top}):", "", *head, *best, ""])
+    head = ["method", "page", "F1 before", "after", "Δ"]
+    worst = markdown_table(head, [(n, k, f"{fb:.3f}", f"{fa:.3f}", f"{d:+.3f}")
+                                  for d, n, k, fb, fa in moved[:args.top]], right_from=2)
+    best = markdown_table(head, [(n, k, f"{fb:.3f}", f"{fa:.3f}", f"{d:+.3f}")
+                                 for d, n, k, fb, fa in moved[::-1][:args.top]], right_from=2)
+    text = "\n".join([*lines, "", f"Largest drops (at most {args.top}):", "", *worst, "",
+                      f"Largest gains (at most {args.top}):", "", *best, ""])
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
     print(text)
