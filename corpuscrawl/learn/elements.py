@@ -70,6 +70,7 @@ from corpuscrawl.browse.elements import (
 )
 from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction, prepare_page
 from corpuscrawl.browse.localsite import LocalSite
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.learn.estimator import Estimator
 from corpuscrawl.shipped import models_dir
 
@@ -319,13 +320,10 @@ def cross_validate(records: Sequence[ElementRecord], grouped: bool,
 
 
 def _table(report: dict[str, dict[str, float]]) -> str:
-    rows = ["| class | precision | recall | F1 | support |", "|---|---|---|---|---|"]
-    for label, m in report.items():
-        if label != "accuracy":
-            rows.append(f"| {label} | {m['precision']:.3f} | {m['recall']:.3f} | "
-                        f"{m['f1']:.3f} | {m['support']} |")
-    rows.append(f"\nAccuracy: {report['accuracy']['value']:.3f}")
-    return "\n".join(rows)
+    rows = [[label, f"{m['precision']:.3f}", f"{m['recall']:.3f}", f"{m['f1']:.3f}",
+             str(m["support"])] for label, m in report.items() if label != "accuracy"]
+    lines = markdown_table(["class", "precision", "recall", "F1", "support"], rows)
+    return "\n".join([*lines, f"\nAccuracy: {report['accuracy']['value']:.3f}"])
 
 
 def write_card(path: Path, model: ElementClassifierEstimator, records: Sequence[ElementRecord],

@@ -20,6 +20,7 @@ from typing import Any
 
 import skops.io as sio
 
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract.learned.models import (
     MODEL_SUFFIX,
     TRUSTED_EXTRA_TYPES,
@@ -98,9 +99,10 @@ class ModelCard:
         lines += [f"- {k}: `{v}`" for k, v in self.hyperparameters.items()]
         lines += ["", "## Scores on the test split (never trained or tuned on)", "",
                   "Word-level LCS scores: P/R/F1 from summed counts, and mean per-document F1.",
-                  "", "| dataset | docs | P | R | F1 | mean F1 |", "|---|---|---|---|---|---|"]
-        lines += [f"| {d} | {n} | {p:.4f} | {r:.4f} | {f:.4f} | {m:.4f} |"
-                  for d, n, p, r, f, m in self.test_scores]
+                  ""]
+        lines += markdown_table(["dataset", "docs", "P", "R", "F1", "mean F1"],
+                                [[d, str(n), f"{p:.4f}", f"{r:.4f}", f"{f:.4f}", f"{m:.4f}"]
+                                 for d, n, p, r, f, m in self.test_scores])
         if self.notes:
             lines += ["", "## Notes", ""] + [f"- {n}" for n in self.notes]
         return "\n".join(lines) + "\n"
