@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import skops.io as sio
 
 from corpuscrawl.evaluation.datasets import datasets_root, fold_of
 from corpuscrawl.evaluation.lost import lost_flags
@@ -53,7 +54,7 @@ from corpuscrawl.extract.learned.block_features import (
     TAG_BITS,
     clear_page_wide,
 )
-from corpuscrawl.extract.learned.models import load_model
+from corpuscrawl.extract.learned.models import load_model, read_model_file
 from corpuscrawl.learn.auto import (
     DECODING_FOLD_SEED,
     unary_model,
@@ -112,15 +113,15 @@ def collect(work: Path, model: AutoModel) -> dict:
 
 def fold_models(data: dict, work: Path, shipped: AutoModel) -> tuple[list[int], list]:
     """The decoding folds of the pages and one compiled first stage per fold, fitted on the
-    other folds' pages (cached in ``work/fold<k>.pickle``)."""
+    other folds' pages (cached with skops in ``work/fold<k>.skops``, loaded with the
+    trusted-types check of :func:`~corpuscrawl.extract.learned.models.read_model_file`)."""
     keys, xs, ys = data["keys"], data["xs"], data["ys"]
     folds = [fold_of(k, shipped.decoding_folds, DECODING_FOLD_SEED) for k in keys]
     models = []
     for f in range(shipped.decoding_folds):
-        path = work / f"fold{f}.pickle"
+        path = work / f"fold{f}.skops"
         if path.is_file():
-            with path.open("rb") as fh:
-                model = pickle.load(fh)
+            model = read_model_file(path)
         else:
             train = [i for i in range(len(keys)) if folds[i] != f and len(ys[i])]
             t0 = time.monotonic()
@@ -129,8 +130,7 @@ def fold_models(data: dict, work: Path, shipped: AutoModel) -> tuple[list[int], 
                 np.vstack([xs[i] for i in train]), np.concatenate([ys[i] for i in train]))
             print(f"fold {f}: first stage fitted on {len(train)} pages in "
                   f"{time.monotonic() - t0:.0f} s", file=sys.stderr)
-            with path.open("wb") as fh:
-                pickle.dump(model, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            sio.dump(model, path)
         models.append(model)
     return folds, models
 
