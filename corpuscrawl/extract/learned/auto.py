@@ -104,7 +104,7 @@ VOTES_DEFAULT: tuple[str, ...] = ()
 MAX_ITER_DEFAULT = 400
 MAX_LEAF_NODES_DEFAULT = 63
 LEARNING_RATE_DEFAULT = 0.1
-#: Most rows used to fit the pairwise model.
+#: Most rows the pairwise model is fitted on.
 MAX_PAIR_ROWS_DEFAULT = 200_000
 #: λ and the bias are chosen on out-of-fold predictions of *every* training page: the
 #: whole fit is repeated on all but one of this many folds (by a hash of the page key) and

@@ -49,7 +49,7 @@ THESIS_BASE_DEFAULT = ("bte", "readability", "boilerpipe-default", "boilerpipe-a
 SVM_C_DEFAULT = 1.0
 #: Coverage above which a training segment is content (Bakić's thesis §4.2.3).
 SEGMENT_THRESHOLD_DEFAULT = 0.9
-#: Most segments used to fit the segment SVMs (RBF SVC training is quadratic).
+#: Most segments the segment SVMs are fitted on (RBF SVC training is quadratic).
 MAX_SEGMENTS_DEFAULT = 20_000
 
 

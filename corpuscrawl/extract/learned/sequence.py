@@ -64,7 +64,7 @@ BLOCK_THRESHOLD_DEFAULT = 0.5
 HIDDEN_DEFAULT = (50, 50, 50, 10)
 #: L2 penalty (Web2Text: 1e-4).
 ALPHA_DEFAULT = 1e-4
-#: Most rows used to fit the pairwise model (a deterministic sample; keeps training short).
+#: Most rows the pairwise model is fitted on (a deterministic sample; keeps training short).
 MAX_PAIR_ROWS_DEFAULT = 150_000
 
 
