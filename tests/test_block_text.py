@@ -50,6 +50,34 @@ def test_same_statistics_on_cases() -> None:
     assert_same(CASES, set(STOPWORDS))  # a plain set is accepted as well
 
 
+#: Texts whose lower-casing is not ASCII's (the C code lower-cases ASCII itself and asks
+#: str.lower() for any other text), and tokens at the edges of the stopword table.
+LOWERING = [
+    "THE And OF", "KÅ the", "İ i̇ I", "STRASSE STRAßE Straße", "ΣΑΣ σας",
+    "ＴＨＥ Ｔｈｅ", "theTHE the. the, (the)", "Copyright the", "COPYRİGHT", "copyrigh t",
+    "cOpYrIgHt", "c" * 20 + "copyright", "x" * 300, "a_b a-b", "Ǆ ǅ ǆ",
+]
+
+
+def test_same_statistics_when_lower_casing_is_not_ascii() -> None:
+    stop = frozenset({"the", "of", "and", "kå", "i̇", "straße", "σας", "ｔｈｅ", "x" * 300,
+                      "a_b", "ǆ"})
+    got = assert_same(LOWERING, stop)
+    assert got[0, 5] == 3 and got[2, 5] == 2  # "THE And OF"; "İ" lower-cases to "i̇"
+    assert_same(LOWERING, set(stop))
+    assert_same(LOWERING, frozenset({"the", 1, b"the", ("the",)}))  # non-str members never match
+
+
+def test_the_stoplist_table_follows_the_set_passed() -> None:
+    """A frozenset passed again reuses its table; another one (even equal) or a set is read
+    anew, so the counts always follow the set passed."""
+    texts = ["the cat and the dog", "a cat"]
+    cats = frozenset({"cat"})
+    for stop in (STOPWORDS, cats, STOPWORDS, frozenset(STOPWORDS), {"dog"}, cats, frozenset()):
+        assert_same(texts, stop)
+    assert assert_same(texts, cats)[:, 5].tolist() == [1, 1]
+
+
 ALPHABET = st.sampled_from(list("aZ .!?,|»›·•©\"')”0٣²İßǅ ｔ中\u00a0\u2003\u200b\x1c\n\t") +
                            ["the", "The", "copyright", "COPYRIGHT", "straße", "der"])
 
@@ -66,13 +94,14 @@ def test_same_statistics_on_fixture_pages(data_dir) -> None:
         assert_same([b.text for b in blocks])
 
 
-TITLE_WORDS = [{"the", "cat", "straße", "i̇stanbul", "_x", "e1", "ǆ"}, {"a"}, {"x" * 70}]
+TITLE_WORDS = [{"the", "cat", "straße", "i̇stanbul", "_x", "e1", "ǆ"}, {"a"}, {"x" * 70},
+               frozenset({"the", "K", "k", "σας", 7}), set()]
 
 
 @pytest.mark.parametrize("wanted", TITLE_WORDS)
 def test_same_title_matches_on_cases(wanted: set[str]) -> None:
-    texts = [*CASES, "The CAT, the cat_x and İstanbul", "STRASSE Straße a_x _x e1 ǅ", "x" * 70,
-             "cat" * 30, "(cat)-cat's"]
+    texts = [*CASES, *LOWERING, "The CAT, the cat_x and İstanbul", "STRASSE Straße a_x _x e1 ǅ",
+             "x" * 70, "cat" * 30, "(cat)-cat's", "K K k ΣΑΣ the THE The"]
     blocks = blocks_of(texts)
     assert title_features._title_matches(blocks, wanted) == \
         title_features.python_title_matches(blocks, wanted)
