@@ -146,3 +146,56 @@ def test_bad_input_raises() -> None:
         _blocktext.title_tokens(["a"], {"the"}, out)
     with pytest.raises(TypeError, match="not a tuple"):
         _blocktext.tree_distances([[1, 2]], (1,))
+
+
+def assert_same_fields(blocks: list[Block]) -> bf.BlockFields:
+    """The C reading of the blocks' fields covers them and equals the Python one."""
+    expected = bf.python_block_fields(blocks)
+    n, width = len(blocks), bf.ANCESTOR_LEVELS_DEFAULT + 1
+    got = bf.BlockFields(np.empty((n, 7)), np.empty((n, width), dtype=np.int64),
+                         np.empty(n, dtype=np.int64), np.empty(n, dtype=np.uint64),
+                         np.empty(n, dtype=np.int64))
+    assert _blocktext.block_fields(blocks, bf._CONTAINER_INDEX, len(bf.CONTAINER_TAGS), width,
+                                   *got), "the C reading handed the blocks back to Python"
+    for name, a, b in zip(bf.BlockFields._fields, got, expected, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert all(np.array_equal(a, b) for a, b in zip(bf.block_fields(blocks), expected,
+                                                    strict=True))
+    return got
+
+
+def test_same_block_fields_on_fixture_pages(data_dir) -> None:
+    for path in sorted(data_dir.rglob("*.html"))[:40]:
+        blocks = page_blocks(Page.from_html(path.read_text(encoding="utf-8", errors="replace")))
+        assert_same_fields(blocks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(
+    st.text(max_size=8), st.integers(0, 2**40), st.integers(0, 50),
+    st.sampled_from([*bf.CONTAINER_TAGS[:5], "span", "x-unknown", ""]),
+    st.lists(st.integers(-5, 2**62), min_size=1, max_size=9).map(tuple), st.integers(0, 60),
+    st.integers(0, 2**64 - 1), st.integers(0, 9),
+    st.frozensets(st.sampled_from(["br", "hr", "h2", "hx", "b", "p"]))), max_size=8))
+def test_same_block_fields_on_random_blocks(rows) -> None:
+    assert_same_fields([Block(*row) for row in rows])
+
+
+def test_blocks_the_c_reading_does_not_cover_go_to_python() -> None:
+    fine = Block("a b", 2, 1, "p", (3, 2, 1), 3, 5, 1, frozenset({"br"}))
+    empty_path = Block("x", 1, 0, "p", (), 0, 0)
+    empty_tag = Block("x", 1, 0, "p", (1,), 1, 0, 0, frozenset({""}))
+    for odd in (empty_path, empty_tag):
+        n, width = 2, bf.ANCESTOR_LEVELS_DEFAULT + 1
+        out = (np.empty((n, 7)), np.empty((n, width), dtype=np.int64), np.empty(n, np.int64),
+               np.empty(n, np.uint64), np.empty(n, np.int64))
+        assert _blocktext.block_fields([fine, odd], bf._CONTAINER_INDEX,
+                                       len(bf.CONTAINER_TAGS), width, *out) is False
+        with pytest.raises(IndexError):  # what the Python reading does with them
+            bf.block_fields([fine, odd])
+    with pytest.raises(ValueError, match="do not fit"):
+        _blocktext.block_fields([fine], bf._CONTAINER_INDEX, 30, 6, np.empty((2, 7)),
+                                np.empty((1, 6), np.int64), np.empty(1, np.int64),
+                                np.empty(1, np.uint64), np.empty(1, np.int64))
+    with pytest.raises(OverflowError):
+        bf.block_fields([Block("x", 1, 0, "p", (1,), 1, -1)])  # a mask below 0, as numpy

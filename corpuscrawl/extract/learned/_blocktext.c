@@ -542,7 +542,162 @@ done:
     return out;
 }
 
+/* ---- block_features.block_fields: the numbers block_matrix reads of each Block, in one pass
+ * over the blocks' attributes (each as Python reads it: ints converted to float64 as numpy
+ * converts them, the path cut or padded with its root, the container's column by dict
+ * lookup).  A block whose fields this does not cover (a path that is empty, a gap tag that is
+ * not a non-empty str) makes it answer False: the caller then reads the fields in Python. */
+static PyObject *s_text, *s_words, *s_link_words, *s_depth, *s_gap, *s_gap_tags, *s_path,
+    *s_container_tag, *s_mask;
+
+static int as_double(PyObject *block, PyObject *name, double *out)
+{
+    PyObject *v = PyObject_GetAttr(block, name);
+    if (v == NULL)
+        return -1;
+    *out = PyFloat_AsDouble(v);  /* an int: PyLong_AsDouble, numpy's conversion */
+    Py_DECREF(v);
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *block_fields(PyObject *self, PyObject *args)
+{
+    PyObject *blocks, *container_index;
+    Py_ssize_t other, width;
+    Py_buffer own, paths, containers, masks, parents;
+    if (!PyArg_ParseTuple(args, "O!O!nnw*w*w*w*w*:block_fields", &PyList_Type, &blocks,
+                          &PyDict_Type, &container_index, &other, &width, &own, &paths,
+                          &containers, &masks, &parents))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(blocks);
+    if (width < 1 || own.len != n * 7 * (Py_ssize_t)sizeof(double) ||
+        paths.len != n * width * (Py_ssize_t)sizeof(int64_t) ||
+        containers.len != n * (Py_ssize_t)sizeof(int64_t) ||
+        masks.len != n * (Py_ssize_t)sizeof(uint64_t) ||
+        parents.len != n * (Py_ssize_t)sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "block_fields: output sizes do not fit the blocks");
+        goto done;
+    }
+    double *o = (double *)own.buf;
+    int64_t *pth = (int64_t *)paths.buf, *cont = (int64_t *)containers.buf;
+    int64_t *par = (int64_t *)parents.buf;
+    uint64_t *msk = (uint64_t *)masks.buf;
+    int covered = 1;
+    for (Py_ssize_t i = 0; i < n && covered; i++) {
+        PyObject *b = PyList_GET_ITEM(blocks, i);
+        double *row = o + 7 * i;
+        PyObject *text = PyObject_GetAttr(b, s_text);
+        if (text == NULL)
+            goto done;
+        if (!PyUnicode_Check(text)) {
+            Py_DECREF(text);
+            covered = 0;
+            break;
+        }
+        row[2] = (double)PyUnicode_GET_LENGTH(text);
+        Py_DECREF(text);
+        if (as_double(b, s_words, &row[0]) < 0 || as_double(b, s_link_words, &row[1]) < 0 ||
+            as_double(b, s_depth, &row[3]) < 0 || as_double(b, s_gap, &row[4]) < 0)
+            goto done;
+        /* _gap_flags: a br/hr among the gap tags; a tag starting with "h". */
+        PyObject *tags = PyObject_GetAttr(b, s_gap_tags);
+        if (tags == NULL)
+            goto done;
+        int brk = 0, heading = 0;
+        if (!PyAnySet_Check(tags)) {
+            covered = 0;
+        } else if (PySet_GET_SIZE(tags) > 0) {
+            PyObject *it = PyObject_GetIter(tags), *tag;
+            if (it == NULL) {
+                Py_DECREF(tags);
+                goto done;
+            }
+            while ((tag = PyIter_Next(it)) != NULL) {
+                if (!PyUnicode_Check(tag) || PyUnicode_GET_LENGTH(tag) == 0) {
+                    covered = 0;
+                } else {
+                    if (PyUnicode_CompareWithASCIIString(tag, "br") == 0 ||
+                        PyUnicode_CompareWithASCIIString(tag, "hr") == 0)
+                        brk = 1;
+                    if (PyUnicode_READ_CHAR(tag, 0) == 'h')
+                        heading = 1;
+                }
+                Py_DECREF(tag);
+            }
+            Py_DECREF(it);
+            if (PyErr_Occurred()) {
+                Py_DECREF(tags);
+                goto done;
+            }
+        }
+        Py_DECREF(tags);
+        row[5] = brk;
+        row[6] = heading;
+        /* the path from the container up, cut or padded with its root to `width` */
+        PyObject *path = PyObject_GetAttr(b, s_path);
+        if (path == NULL)
+            goto done;
+        if (!PyTuple_Check(path) || PyTuple_GET_SIZE(path) == 0) {
+            Py_DECREF(path);
+            covered = 0;
+            break;
+        }
+        Py_ssize_t len = PyTuple_GET_SIZE(path);
+        for (Py_ssize_t k = 0; k < width; k++) {
+            long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(path, k < len ? k : len - 1));
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(path);
+                goto done;
+            }
+            pth[i * width + k] = v;
+            if (k == 1)
+                par[i] = len > 1 ? v : -1;
+        }
+        if (width < 2) {
+            long long v = len > 1 ? PyLong_AsLongLong(PyTuple_GET_ITEM(path, 1)) : -1;
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(path);
+                goto done;
+            }
+            par[i] = v;
+        }
+        Py_DECREF(path);
+        PyObject *tag = PyObject_GetAttr(b, s_container_tag);
+        if (tag == NULL)
+            goto done;
+        PyObject *column = PyDict_GetItemWithError(container_index, tag);
+        Py_DECREF(tag);
+        if (column == NULL && PyErr_Occurred())
+            goto done;
+        long long c = column ? PyLong_AsLongLong(column) : (long long)other;
+        if (c == -1 && PyErr_Occurred())
+            goto done;
+        cont[i] = c;
+        PyObject *mask = PyObject_GetAttr(b, s_mask);
+        if (mask == NULL)
+            goto done;
+        unsigned long long m = PyLong_AsUnsignedLongLong(mask);
+        Py_DECREF(mask);
+        if (m == (unsigned long long)-1 && PyErr_Occurred())
+            goto done;
+        msk[i] = m;
+    }
+    result = PyBool_FromLong(covered);
+done:
+    PyBuffer_Release(&own);
+    PyBuffer_Release(&paths);
+    PyBuffer_Release(&containers);
+    PyBuffer_Release(&masks);
+    PyBuffer_Release(&parents);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"block_fields", block_fields, METH_VARARGS,
+     "block_fields(blocks, container_index, other, width, own, paths, containers, masks, "
+     "parents) -> bool: block_features.python_block_fields into the arrays; False when a block "
+     "needs the Python reading."},
     {"tree_distances", tree_distances, METH_VARARGS,
      "tree_distances(paths, head) -> list[int]: block_features.tree_distances over the blocks' "
      "paths and the head block's path."},
@@ -563,5 +718,14 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__blocktext(void)
 {
+    struct { PyObject **slot; const char *name; } names[] = {
+        {&s_text, "text"}, {&s_words, "words"}, {&s_link_words, "link_words"},
+        {&s_depth, "depth"}, {&s_gap, "gap"}, {&s_gap_tags, "gap_tags"}, {&s_path, "path"},
+        {&s_container_tag, "container_tag"}, {&s_mask, "mask"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (*names[i].slot == NULL && (*names[i].slot = PyUnicode_InternFromString(names[i].name)) == NULL)
+            return NULL;
+    }
     return PyModule_Create(&module);
 }
