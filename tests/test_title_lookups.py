@@ -66,6 +66,13 @@ def assert_same(html: str, url: str = URL) -> Page:
         got = _cdom.link_texts(page.body, accept)
         assert got is not None
         assert got == lookups.python_link_texts(page.body, accept)
+        both = _cdom.metas_and_links(page.tree, PAIRS, page.body, accept)
+        assert both is not None
+        assert (list(both[0]), both[1]) == (lookups.python_meta_contents(page.tree, PAIRS), got)
+        head = page.tree.find("head")
+        if head is not None:  # links of another subtree than the body
+            assert _cdom.metas_and_links(page.tree, PAIRS, head, accept)[1] == \
+                lookups.python_link_texts(head, accept)
     assert title.site_names(page) == reference_site_names(page)
     return page
 
@@ -126,6 +133,11 @@ def test_trees_lxml_must_read_are_handed_back() -> None:
     assert lookups.link_texts(body, home(URL)) == lookups.python_link_texts(body, home(URL))
     assert _cdom.meta_contents(root, PAIRS) is None
     assert lookups.meta_contents(root, PAIRS) == lookups.python_meta_contents(root, PAIRS)
+    assert _cdom.metas_and_links(root, PAIRS, body, home(URL)) is None
+    assert lookups.metas_and_link_texts(root, PAIRS, body, home(URL)) == (
+        lookups.python_meta_contents(root, PAIRS), lookups.python_link_texts(body, home(URL)))
+    other = lxml.html.document_fromstring("<p><a href='/'>x</a></p>")
+    assert _cdom.metas_and_links(root, PAIRS, other, home(URL)) is None  # another document
     assert _cdom.first_text(root, "title") == ("t",)  # found before the namespaced element
     assert _cdom.first_text(root, "nosuch") is None
     xml = etree.fromstring('<!DOCTYPE d [<!ENTITY e "ent">]><d><a href="/">a &e; b</a></d>',

@@ -53,6 +53,18 @@ def python_meta_contents(root: etree._Element, pairs: Sequence[tuple[str, str]]
             for attribute, value in pairs]
 
 
+def metas_and_link_texts(root: etree._Element, pairs: Sequence[tuple[str, str]],
+                         links_root: lxml.html.HtmlElement, accept: Callable[[str], bool]
+                         ) -> tuple[list[list[str]], list[str]]:
+    """:func:`meta_contents` of ``root`` and :func:`link_texts` of ``links_root`` (an element
+    of ``root``'s document), in one walk over the document when the C lookups are in use."""
+    if cdom.accelerated():
+        found = cdom._cdom.metas_and_links(root, tuple(pairs), links_root, accept)
+        if found is not None:
+            return list(found[0]), found[1]
+    return python_meta_contents(root, pairs), python_link_texts(links_root, accept)
+
+
 def link_texts(root: lxml.html.HtmlElement, accept: Callable[[str], bool]) -> list[str]:
     """``text_content()`` of each ``<a>`` of ``root.iter("a")`` whose ``href`` (``""`` when
     it has none) ``accept`` takes, in document order."""
@@ -68,5 +80,5 @@ def python_link_texts(root: lxml.html.HtmlElement, accept: Callable[[str], bool]
     return [a.text_content() for a in root.iter("a") if accept(a.get("href") or "")]
 
 
-__all__ = ["first_text", "link_texts", "meta_contents", "python_first_text",
-           "python_link_texts", "python_meta_contents"]
+__all__ = ["first_text", "link_texts", "meta_contents", "metas_and_link_texts",
+           "python_first_text", "python_link_texts", "python_meta_contents"]

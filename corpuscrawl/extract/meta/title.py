@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from corpuscrawl.extract.meta.lookups import first_text, link_texts, meta_contents
+from corpuscrawl.extract.meta.lookups import first_text, meta_contents, metas_and_link_texts
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
 
@@ -45,15 +45,16 @@ def raw_title(page: Page) -> str:
 def site_names(page: Page) -> set[str]:
     """Names the site calls itself: og:site_name, application-name, home-link texts."""
     names: set[str] = set()
-    for values in meta_contents(page.tree, SITE_NAME_METAS):
-        names.update(normalize_space(v).lower() for v in values)
     url = page.url.rstrip("/")
 
     def home(href: str) -> bool:
         href = href.strip()
         return href in HOME_HREFS or href.rstrip("/") == url
 
-    for link in link_texts(page.body, home):
+    metas, links = metas_and_link_texts(page.tree, SITE_NAME_METAS, page.body, home)
+    for values in metas:
+        names.update(normalize_space(v).lower() for v in values)
+    for link in links:
         text = normalize_space(link).lower()
         if text and len(text.split()) <= 8:
             names.add(text)

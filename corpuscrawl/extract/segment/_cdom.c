@@ -900,12 +900,47 @@ static PyObject *first_text(PyObject *self, PyObject *args)
     return result;
 }
 
-static PyObject *meta_contents(PyObject *self, PyObject *args)
+/* Whether `node` is `top` or below it. */
+static int within(xmlNode *node, xmlNode *top)
 {
-    PyObject *root, *pairs;
-    struct LxmlElement *holder;
-    if (!PyArg_ParseTuple(args, "OO:meta_contents", &root, &pairs))
-        return NULL;
+    for (; node != NULL; node = node->parent)
+        if (node == top)
+            return 1;
+    return 0;
+}
+
+/* The text_content() of an <a> element whose href `accept` takes, appended to `links`: 1
+ * taken, 0 not, -1 error, -2 a subtree lxml must read. */
+static int take_link(xmlNode *a, PyObject *accept, PyObject *empty, PyObject *links)
+{
+    PyObject *href = attribute(a, "href");
+    if (href == NULL)
+        return -1;
+    PyObject *verdict = PyObject_CallOneArg(accept, href == Py_None ? empty : href);
+    Py_DECREF(href);
+    int take = verdict == NULL ? -1 : PyObject_IsTrue(verdict);
+    Py_XDECREF(verdict);
+    if (take <= 0)
+        return take;
+    PyObject *text = string_value(a);
+    if (text == NULL)
+        return -1;
+    if (text == Py_None) {
+        Py_DECREF(text);
+        return -2;
+    }
+    int rc = PyList_Append(links, text);
+    Py_DECREF(text);
+    return rc < 0 ? -1 : 1;
+}
+
+/* One walk over the whole document of `top`: per (attribute, value) pair the content of each
+ * <meta attribute=value> (`//meta[@attribute="value"]/@content`) and, when `links_top` is
+ * given, the text_content() of each <a> under it whose href `accept` takes.  A new (metas
+ * tuple, links list or None), Py_None when the tree needs lxml, NULL on error. */
+static PyObject *document_walk(xmlNode *top, PyObject *pairs, xmlNode *links_top,
+                               PyObject *accept)
+{
     PyObject *seq = PySequence_Fast(pairs, "pairs must be a sequence of (attribute, value)");
     if (seq == NULL)
         return NULL;
@@ -924,18 +959,16 @@ static PyObject *meta_contents(PyObject *self, PyObject *args)
             return NULL;
         }
     }
-    xmlNode *top = element_node(root, &holder);
-    if (top == NULL) {
-        Py_DECREF(seq);
-        return NULL;
-    }
-    PyObject *result = PyTuple_New(n_pairs);
-    for (Py_ssize_t i = 0; result != NULL && i < n_pairs; i++) {
+    PyObject *metas = PyTuple_New(n_pairs);
+    PyObject *links = links_top != NULL ? PyList_New(0) : Py_NewRef(Py_None);
+    PyObject *empty = PyUnicode_FromString("");
+    int ok = metas != NULL && links != NULL && empty != NULL, lxml_needed = 0;
+    for (Py_ssize_t i = 0; ok && i < n_pairs; i++) {
         PyObject *found = PyList_New(0);
         if (found == NULL)
-            Py_CLEAR(result);
+            ok = 0;
         else
-            PyTuple_SET_ITEM(result, i, found);
+            PyTuple_SET_ITEM(metas, i, found);
     }
     /* `//meta` searches the whole document: every top-level node's subtree, in order. */
     xmlNode *start = top;
@@ -945,46 +978,94 @@ static PyObject *meta_contents(PyObject *self, PyObject *args)
         while (start->prev != NULL)
             start = start->prev;
     xmlNode *tree = start, *n = start;
-    while (result != NULL && n != NULL) {
+    while (ok && !lxml_needed && n != NULL) {
         int named = element_named(n, "meta");
         if (named < 0) {
-            Py_DECREF(result);
-            result = Py_None;
-            Py_INCREF(result);
+            lxml_needed = 1;
             break;
         }
         PyObject *content = NULL;
-        for (Py_ssize_t i = 0; named && i < n_pairs; i++) {
+        for (Py_ssize_t i = 0; named && ok && i < n_pairs; i++) {
             PyObject *have = attribute(n, attr[i]);
             if (have == NULL) {
-                Py_CLEAR(result);
+                ok = 0;
                 break;
             }
             int equal = have != Py_None ? PyUnicode_Compare(have, value[i]) == 0 : 0;
             Py_DECREF(have);
             if (PyErr_Occurred()) {
-                Py_CLEAR(result);
+                ok = 0;
                 break;
             }
             if (!equal)
                 continue;
             if (content == NULL && (content = attribute(n, "content")) == NULL) {
-                Py_CLEAR(result);
+                ok = 0;
                 break;
             }
-            if (content != Py_None && PyList_Append(PyTuple_GET_ITEM(result, i), content) < 0) {
-                Py_CLEAR(result);
-                break;
-            }
+            if (content != Py_None && PyList_Append(PyTuple_GET_ITEM(metas, i), content) < 0)
+                ok = 0;
         }
         Py_XDECREF(content);
+        if (ok && links_top != NULL && !named && element_named(n, "a") > 0 &&
+            within(n, links_top)) {
+            int taken = take_link(n, accept, empty, links);
+            if (taken == -1)
+                ok = 0;
+            else if (taken == -2)
+                lxml_needed = 1;
+        }
         n = next_in_subtree(n, tree);
         if (n == NULL && tree->next != NULL)
             tree = n = tree->next;
     }
     Py_DECREF(seq);
+    Py_XDECREF(empty);
+    if (!ok || lxml_needed) {
+        Py_XDECREF(metas);
+        Py_XDECREF(links);
+        return ok ? Py_NewRef(Py_None) : NULL;
+    }
+    return Py_BuildValue("(NN)", metas, links);
+}
+
+static PyObject *meta_contents(PyObject *self, PyObject *args)
+{
+    PyObject *root, *pairs;
+    struct LxmlElement *holder;
+    if (!PyArg_ParseTuple(args, "OO:meta_contents", &root, &pairs))
+        return NULL;
+    xmlNode *top = element_node(root, &holder);
+    if (top == NULL)
+        return NULL;
+    PyObject *found = document_walk(top, pairs, NULL, NULL);
     Py_DECREF(holder);
-    return result;
+    if (found == NULL || found == Py_None)
+        return found;
+    PyObject *metas = Py_NewRef(PyTuple_GET_ITEM(found, 0));
+    Py_DECREF(found);
+    return metas;
+}
+
+static PyObject *metas_and_links(PyObject *self, PyObject *args)
+{
+    PyObject *root, *pairs, *links_root, *accept;
+    struct LxmlElement *holder, *links_holder;
+    if (!PyArg_ParseTuple(args, "OOOO:metas_and_links", &root, &pairs, &links_root, &accept))
+        return NULL;
+    xmlNode *top = element_node(root, &holder);
+    if (top == NULL)
+        return NULL;
+    xmlNode *links_top = element_node(links_root, &links_holder);
+    if (links_top == NULL) {
+        Py_DECREF(holder);
+        return NULL;
+    }
+    PyObject *found = links_top->doc == top->doc ? document_walk(top, pairs, links_top, accept)
+                                                 : Py_NewRef(Py_None);
+    Py_DECREF(holder);
+    Py_DECREF(links_holder);
+    return found;
 }
 
 static PyObject *link_texts(PyObject *self, PyObject *args)
@@ -1059,6 +1140,10 @@ static PyMethodDef methods[] = {
      "meta_contents(root, pairs) -> tuple[list[str], ...] | None: per (attribute, value) pair,"
      " root.xpath('//meta[@attribute=\"value\"]/@content') (document order); None when the"
      " tree needs lxml."},
+    {"metas_and_links", metas_and_links, METH_VARARGS,
+     "metas_and_links(root, pairs, links_root, accept) -> (metas, links) | None: what"
+     " meta_contents(root, pairs) and link_texts(links_root, accept) give, in one walk over"
+     " the document (links_root in root's document); None when the tree needs lxml."},
     {"link_texts", link_texts, METH_VARARGS,
      "link_texts(root, accept) -> list[str] | None: text_content() of each element of"
      " root.iter('a') for which accept(a.get('href') or '') is true; None when the tree needs"
