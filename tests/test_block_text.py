@@ -199,3 +199,49 @@ def test_blocks_the_c_reading_does_not_cover_go_to_python() -> None:
                                 np.empty(1, np.uint64), np.empty(1, np.int64))
     with pytest.raises(OverflowError):
         bf.block_fields([Block("x", 1, 0, "p", (1,), 1, -1)])  # a mask below 0, as numpy
+
+
+def assert_same_text_features(blocks: list[Block], stopwords: frozenset[str] = STOPWORDS
+                              ) -> np.ndarray:
+    """The C text features equal numpy's bit for bit (float64, and as the float32 rows)."""
+    fields = bf.python_block_fields(blocks)
+    text = bf._text_matrix(blocks, stopwords)
+    expected = bf.python_text_features(fields, text)
+    got = bf.text_features(fields, text)
+    assert got.shape == expected.shape == (len(blocks), len(bf.TEXT_FEATURES))
+    assert np.array_equal(got.view(np.uint64), expected.view(np.uint64)), \
+        [bf.TEXT_FEATURES[j] for j in np.flatnonzero((got != expected).any(axis=0))]
+    return got
+
+
+def test_same_text_features_on_fixture_pages(data_dir) -> None:
+    for path in sorted(data_dir.rglob("*.html"))[:40]:
+        blocks = page_blocks(Page.from_html(path.read_text(encoding="utf-8", errors="replace")))
+        if blocks:
+            assert_same_text_features(blocks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(
+    st.sampled_from(["", "a", "The cat sat.", "x, y, z | ©", "1 2 3", "Über uns."]),
+    st.integers(0, 40), st.integers(0, 40), st.sampled_from(["p", "div", "li", "x"]),
+    st.lists(st.sampled_from([0, 1, 2, 3, 7, -4, 2**40]), min_size=1, max_size=8).map(tuple),
+    st.integers(0, 80), st.integers(0, 3), st.integers(0, 9),
+    st.frozensets(st.sampled_from(["br", "h2", "p"]))), min_size=1, max_size=12))
+def test_same_text_features_on_random_blocks(rows) -> None:
+    assert_same_text_features([Block(*row) for row in rows])
+
+
+def test_text_features_reject_arrays_that_do_not_fit() -> None:
+    blocks = blocks_of(["a b", "c"])
+    fields = bf.python_block_fields(blocks)
+    text = bf._text_matrix(blocks, STOPWORDS)
+    out = np.empty((2, len(bf.TEXT_FEATURES)))
+    logs = np.empty((6 + 2 * bf.ANCESTOR_LEVELS_DEFAULT, 2))
+    args = (fields.own, fields.paths, text, bf.ANCESTOR_LEVELS_DEFAULT, 3, 15.0, 0.3)
+    with pytest.raises(ValueError, match="do not fit"):
+        _blocktext.text_features(*args, out, bf._C_TARGETS, np.empty((3, 2)))
+    bad = bf._C_TARGETS.copy()
+    bad[0] = len(bf.TEXT_FEATURES)
+    with pytest.raises(ValueError, match="out of range"):
+        _blocktext.text_features(*args, out, bad, logs)

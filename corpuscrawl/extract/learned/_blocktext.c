@@ -693,7 +693,204 @@ done:
     return result;
 }
 
+/* ---- block_features.python_text_features: the block matrix's own, window, page and ancestor
+ * numbers from the blocks' fields and string statistics, one pass per quantity instead of
+ * some sixty numpy calls on a few hundred values.  Every number is made as numpy makes it:
+ * sums of whole numbers (exact in any order; each ancestor group still sums in block order),
+ * one float64 division per ratio (0 where the denominator is 0), the same comparisons.  The
+ * logarithms are left to numpy: their arguments are written, in the stacked layout
+ * python_text_features hands to np.log1p, so the same function makes the same bits. */
+
+/* For each block, the sum of `v` over the blocks whose node at this level is its node. */
+static Py_ssize_t group_slots(Py_ssize_t n)
+{
+    Py_ssize_t size = 8;
+    while (size < 2 * n)
+        size *= 2;
+    return size;
+}
+
+static int group_sums(const int64_t *paths, Py_ssize_t n, Py_ssize_t width, Py_ssize_t level,
+                      const double **values, int n_values, double **sums, Py_ssize_t *slots,
+                      int64_t *keys, Py_ssize_t *group, double *acc)
+{
+    Py_ssize_t size = group_slots(n);
+    for (Py_ssize_t j = 0; j < size; j++)
+        slots[j] = -1;
+    Py_ssize_t groups = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t key = paths[i * width + level];
+        Py_ssize_t j = (Py_ssize_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> 32) & (size - 1);
+        while (slots[j] >= 0 && keys[slots[j]] != key)
+            j = (j + 1) & (size - 1);
+        if (slots[j] < 0) {
+            slots[j] = groups;
+            keys[groups++] = key;
+        }
+        group[i] = slots[j];
+    }
+    for (int v = 0; v < n_values; v++) {
+        double *a = acc + (Py_ssize_t)v * n;
+        for (Py_ssize_t g = 0; g < groups; g++)
+            a[g] = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            a[group[i]] += values[v][i];
+        for (Py_ssize_t i = 0; i < n; i++)
+            sums[v][i] = a[group[i]];
+    }
+    return 0;
+}
+
+static inline double ratio(double num, double den)
+{
+    return den != 0.0 ? num / den : 0.0;
+}
+
+static PyObject *text_features(PyObject *self, PyObject *args)
+{
+    Py_buffer own, paths_buf, text, out, columns, log_args;
+    Py_ssize_t levels, window;
+    double long_min, long_density;
+    if (!PyArg_ParseTuple(args, "y*y*y*nnddw*y*w*:text_features", &own, &paths_buf, &text,
+                          &levels, &window, &long_min, &long_density, &out, &columns,
+                          &log_args))
+        return NULL;
+    PyObject *result = NULL;
+    double *scratch = NULL;
+    Py_ssize_t *slots = NULL, *group = NULL;
+    int64_t *keys = NULL;
+    Py_ssize_t n = own.len / (Py_ssize_t)(7 * sizeof(double));
+    Py_ssize_t width = levels + 1, n_cols = 18 + 3 * levels, n_logs = 6 + 2 * levels;
+    Py_ssize_t n_out = n > 0 ? out.len / (Py_ssize_t)(n * sizeof(double)) : 0;
+    if (levels < 1 || window < 0 || n < 1 || own.len != n * 7 * (Py_ssize_t)sizeof(double) ||
+        paths_buf.len != n * width * (Py_ssize_t)sizeof(int64_t) ||
+        text.len != n * 8 * (Py_ssize_t)sizeof(double) ||
+        out.len != n * n_out * (Py_ssize_t)sizeof(double) ||
+        columns.len != n_cols * (Py_ssize_t)sizeof(int64_t) ||
+        log_args.len != n_logs * n * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "text_features: array sizes do not fit");
+        goto done;
+    }
+    const int64_t *col = (const int64_t *)columns.buf;
+    for (Py_ssize_t c = 0; c < n_cols; c++) {
+        if (col[c] < 0 || col[c] >= n_out) {
+            PyErr_SetString(PyExc_ValueError, "text_features: a column index out of range");
+            goto done;
+        }
+    }
+    const double *o = (const double *)own.buf, *t = (const double *)text.buf;
+    const int64_t *paths = (const int64_t *)paths_buf.buf;
+    double *m = (double *)out.buf, *lg = (double *)log_args.buf;
+    /* scratch: nw links chars depth long word_cum(n+1) long_cum(n+1) ones, 4 sums x levels,
+     * 4 accumulators */
+    scratch = PyMem_Malloc(((8 + 4 * levels + 4) * n + 2) * sizeof(double));
+    slots = PyMem_Malloc(group_slots(n) * sizeof(Py_ssize_t));
+    group = PyMem_Malloc(n * sizeof(Py_ssize_t));
+    keys = PyMem_Malloc(n * sizeof(int64_t));
+    if (scratch == NULL || slots == NULL || group == NULL || keys == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *nw = scratch, *links = nw + n, *chars = links + n, *depth = chars + n;
+    double *longw = depth + n, *word_cum = longw + n, *long_cum = word_cum + n + 1;
+    double *ones = long_cum + n + 1, *ups = ones + n, *acc = ups + 4 * levels * n;
+    double total_words = 0.0, total_links = 0.0, total_long = 0.0, max_depth = 0.0;
+    word_cum[0] = long_cum[0] = 0.0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const double *r = o + 7 * i;
+        nw[i] = r[0];
+        links[i] = r[1];
+        chars[i] = r[2];
+        depth[i] = r[3];
+        ones[i] = 1.0;
+        longw[i] = (nw[i] >= long_min && links[i] <= long_density * nw[i]) ? nw[i] : 0.0;
+        total_words += nw[i];
+        total_links += links[i];
+        total_long += longw[i];
+        if (i == 0 || depth[i] > max_depth)
+            max_depth = depth[i];
+        word_cum[i + 1] = word_cum[i] + nw[i];
+        long_cum[i + 1] = long_cum[i] + longw[i];
+    }
+    if (max_depth == 0.0)
+        max_depth = 1.0;
+    /* ancestor groups: words, links, blocks, long words per level */
+    for (Py_ssize_t l = 0; l < levels; l++) {
+        const double *values[4] = {nw, links, ones, longw};
+        double *sums[4];
+        for (int v = 0; v < 4; v++)
+            sums[v] = ups + ((Py_ssize_t)v * levels + l) * n;
+        group_sums(paths, n, width, l + 1, values, 4, sums, slots, keys, group, acc);
+    }
+    const double *up_words = ups, *up_links = ups + levels * n, *up_count = ups + 2 * levels * n;
+    const double *up_long = ups + 3 * levels * n;
+    double page_links = ratio(total_links, total_words);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const double *tc = t + 8 * i;  /* upper digits sentences ends commas stops copyright seps */
+        const double *r = o + 7 * i;
+        double *row = m + i * n_out;
+        Py_ssize_t lo = i - window > 0 ? i - window : 0;
+        Py_ssize_t hi = i + window + 1 < n ? i + window + 1 : n;
+        double win = word_cum[hi] - word_cum[lo];
+        double c[18];
+        c[0] = ratio(links[i], nw[i]);
+        c[1] = ratio(chars[i] - nw[i] + 1, nw[i]);
+        c[2] = ratio(tc[0], nw[i]);
+        c[3] = ratio(tc[1], chars[i]);
+        c[4] = ratio(tc[2], nw[i]);
+        c[5] = tc[3];
+        c[6] = ratio(tc[4], nw[i]);
+        c[7] = ratio(tc[5], nw[i]);
+        c[8] = tc[6];
+        c[9] = tc[7];
+        c[10] = r[5];
+        c[11] = r[6];
+        c[12] = (depth[i] < 60 ? depth[i] : 60) / 60;
+        c[13] = depth[i] / max_depth;
+        c[14] = (double)i / (double)n;
+        c[15] = ratio(word_cum[i], total_words);
+        c[16] = page_links;
+        c[17] = ratio(long_cum[hi] - long_cum[lo], win);
+        for (int k = 0; k < 18; k++)
+            row[col[k]] = c[k];
+        for (Py_ssize_t l = 0; l < levels; l++) {
+            Py_ssize_t at = l * n + i;
+            row[col[18 + 3 * l]] = ratio(up_links[at], up_words[at]);
+            row[col[18 + 3 * l + 1]] = ratio(nw[i], up_words[at]);
+            row[col[18 + 3 * l + 2]] = ratio(up_long[at], total_long);
+        }
+        lg[0 * n + i] = nw[i];
+        lg[1 * n + i] = chars[i];
+        lg[2 * n + i] = r[4];
+        lg[3 * n + i] = win;
+        lg[4 * n + i] = total_words;
+        lg[5 * n + i] = (double)n;
+        for (Py_ssize_t l = 0; l < levels; l++) {
+            lg[(6 + l) * n + i] = up_words[l * n + i];
+            lg[(6 + levels + l) * n + i] = up_count[l * n + i];
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyMem_Free(scratch);
+    PyMem_Free(slots);
+    PyMem_Free(group);
+    PyMem_Free(keys);
+    PyBuffer_Release(&own);
+    PyBuffer_Release(&paths_buf);
+    PyBuffer_Release(&text);
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&columns);
+    PyBuffer_Release(&log_args);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"text_features", text_features, METH_VARARGS,
+     "text_features(own, paths, text, levels, window, long_min_words, long_max_density, out, "
+     "columns, log_args): block_features.python_text_features' numbers but the logarithms into "
+     "out's columns, the logarithms' arguments into log_args ((6 + 2 levels) x n)."},
     {"block_fields", block_fields, METH_VARARGS,
      "block_fields(blocks, container_index, other, width, own, paths, containers, masks, "
      "parents) -> bool: block_features.python_block_fields into the arrays; False when a block "

@@ -274,29 +274,66 @@ def page_relative(bits: np.ndarray) -> np.ndarray:
     return bits - bits.mean(axis=0, keepdims=True)
 
 
-def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
-                 relative_masks: bool = False, page_wide_share: float | None = None,
-                 fields: BlockFields | None = None) -> np.ndarray:
-    """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features.
+def _text_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
+    """The per-block string statistics as a ``len(blocks) × 8`` float64 matrix (one row per
+    block, the columns of :func:`python_text_columns`)."""
+    if _blocktext is None or not isinstance(stopwords, (set, frozenset)):
+        return np.array(python_text_columns(blocks, stopwords), dtype=np.float64).reshape(
+            8, len(blocks)).T
+    out = np.empty((len(blocks), 8), dtype=np.float64)
+    _blocktext.text_columns([b.text for b in blocks], stopwords, out)
+    return out
 
-    ``relative_masks`` replaces the ancestor-tag and class-keyword bits by
-    :func:`page_relative` values (``auto``); the raw bits otherwise.
-    ``page_wide_share`` first clears the bits that share of the blocks carry
-    (:func:`clear_page_wide`: class/id keywords only; None: none).  ``fields``: the
-    blocks' :func:`block_fields` when already read.
-    """
-    n = len(blocks)
-    out = np.zeros((n, N_BLOCK_FEATURES), dtype=np.float32)
-    if n == 0:
-        return out
+
+#: The text features the C accelerator computes, in its order (:func:`text_features`) ...
+_C_COLUMNS = (
+    "link_density", "mean_word_len", "upper_initial_ratio", "digit_ratio",
+    "sentence_punct_per_word", "ends_with_punct", "comma_per_word", "stopword_ratio",
+    "copyright", "separators", "gap_break", "gap_heading", "depth", "rel_depth", "rel_index",
+    "rel_word_pos", "page_link_density", "window_long_share",
+    *(f"up{k}_{f}" for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)
+      for f in ("link_density", "share_of", "page_long_share")),
+)
+#: ... and those whose logarithm numpy takes of the arguments it writes, in their order.
+_LOG_COLUMNS = (
+    "log_words", "log_chars", "log_gap", "log_window_words", "log_page_words",
+    "log_page_blocks", *(f"up{k}_log_words" for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)),
+    *(f"up{k}_log_blocks" for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)),
+)
+if sorted(_C_COLUMNS + _LOG_COLUMNS) != sorted(TEXT_FEATURES):  # a bug in this module
+    raise ImportError("block_features: the C text features do not cover TEXT_FEATURES")
+_C_TARGETS = np.array([TEXT_FEATURES.index(c) for c in _C_COLUMNS], dtype=np.int64)
+_LOG_TARGETS = np.array([TEXT_FEATURES.index(c) for c in _LOG_COLUMNS], dtype=np.int64)
+
+
+def text_features(fields: BlockFields, text: np.ndarray) -> np.ndarray:
+    """The ``len(blocks) × len(TEXT_FEATURES)`` float64 own, window, page and ancestor
+    features from the blocks' fields and string statistics (:func:`_text_matrix`): in the C
+    accelerator ``_blocktext`` when it is built (the same numbers, its logarithms taken by the
+    same numpy call on the same layout; ``tests/test_block_text.py``), else
+    :func:`python_text_features`."""
+    if _blocktext is None:
+        return python_text_features(fields, text)
+    n, levels = len(text), ANCESTOR_LEVELS_DEFAULT
+    out = np.empty((n, len(TEXT_FEATURES)), dtype=np.float64)
+    log_args = np.empty((6 + 2 * levels, n), dtype=np.float64)
+    _blocktext.text_features(np.ascontiguousarray(fields.own), np.ascontiguousarray(fields.paths),
+                             np.ascontiguousarray(text, dtype=np.float64), levels,
+                             WINDOW_DEFAULT, float(LONG_BLOCK_WORDS_DEFAULT),
+                             LONG_BLOCK_LINK_DENSITY_DEFAULT, out, _C_TARGETS, log_args)
+    out[:, _LOG_TARGETS] = np.log1p(log_args).T
+    return out
+
+
+def python_text_features(fields: BlockFields, text: np.ndarray) -> np.ndarray:
+    """:func:`text_features` with numpy (the reference the C accelerator is tested against)."""
+    n = len(text)
     f64 = np.float64
-    if fields is None:
-        fields = block_fields(blocks)
     # Contiguous columns, as numpy's vectorised loops (log1p ...) get them from a list.
     nw, links, chars, depth, gaps, gap_break, gap_heading = np.ascontiguousarray(fields.own.T)
     paths = fields.paths
     upper, digits, sentences, ends, commas, stops, copyright, seps = (
-        np.asarray(c, dtype=f64) for c in _text_columns(blocks, stopwords))
+        np.asarray(c, dtype=f64) for c in np.ascontiguousarray(text.T))
     total_words = float(nw.sum())
     total_links = float(links.sum())
     max_depth = float(depth.max()) or 1.0
@@ -350,8 +387,29 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
                  f"up{level}_link_density": up_link_density[row],
                  f"up{level}_log_blocks": up_log_blocks[row], f"up{level}_share_of": up_share[row],
                  f"up{level}_page_long_share": up_long_share[row]}
+    return np.column_stack(named_columns(cols, TEXT_FEATURES))
+
+
+def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
+                 relative_masks: bool = False, page_wide_share: float | None = None,
+                 fields: BlockFields | None = None) -> np.ndarray:
+    """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features.
+
+    ``relative_masks`` replaces the ancestor-tag and class-keyword bits by
+    :func:`page_relative` values (``auto``); the raw bits otherwise.
+    ``page_wide_share`` first clears the bits that share of the blocks carry
+    (:func:`clear_page_wide`: class/id keywords only; None: none).  ``fields``: the
+    blocks' :func:`block_fields` when already read.
+    """
+    n = len(blocks)
+    out = np.zeros((n, N_BLOCK_FEATURES), dtype=np.float32)
+    if n == 0:
+        return out
+    if fields is None:
+        fields = block_fields(blocks)
     n_text = len(TEXT_FEATURES)
-    out[:, :n_text] = np.column_stack(named_columns(cols, TEXT_FEATURES))
+    idx = np.arange(n)
+    out[:, :n_text] = text_features(fields, _text_matrix(blocks, stopwords))
     out[idx, n_text + fields.containers] = 1.0
     bits = clear_page_wide(mask_bits(blocks, fields.masks), page_wide_share)
     out[:, n_text + len(CONTAINER_TAGS) + 1:] = page_relative(bits) if relative_masks else bits
@@ -531,7 +589,9 @@ __all__ = [
     "pair_matrix",
     "python_block_fields",
     "python_text_columns",
+    "python_text_features",
     "python_tree_distances",
+    "text_features",
     "tree_distance",
     "tree_distances",
     "unary_features",
