@@ -6,6 +6,8 @@
 For the first ``--per-dataset`` test pages of each gold dataset: the per-block string
 statistics (``block_features.python_text_columns`` vs ``_blocktext``), the blocks' fields
 the block matrix reads (``block_features.python_block_fields`` vs ``_blocktext``), the
+block matrix's own, window, page and ancestor numbers (``python_text_features``, numpy, vs
+``_blocktext``), the
 title-word counts (``title_features.python_title_matches`` vs ``_blocktext``), the tree
 distances to the headline (``block_features.python_tree_distances`` vs ``_blocktext``), the
 title heuristic's tree lookups (``meta.lookups``' lxml ones vs ``_cdom``'s: ``<title>``,
@@ -88,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
             blocks = page_blocks(page)
             title = set(tf._tokens(extract_title(page)))
             sample = " ".join(b.text for b in sorted(blocks, key=lambda b: -b.words)[:8])
-            pages.append((blocks, page_stopwords(blocks), title, sample, page))
+            stop = page_stopwords(blocks)
+            pages.append((blocks, stop, title, sample, page, bf.block_fields(blocks),
+                          bf._text_matrix(blocks, stop)))
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     plain = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
@@ -102,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         ("block fields", pages,
          lambda p: [a.tolist() for a in bf.python_block_fields(p[0])],
          lambda p: [a.tolist() for a in bf.block_fields(p[0])]),
+        ("block text features (own, window, page, ancestors)", [p for p in pages if p[0]],
+         lambda p: bf.python_text_features(p[5], p[6]).tobytes(),
+         lambda p: bf.text_features(p[5], p[6]).tobytes()),
         ("title lookups (title, metas, links home)", pages,
          lambda p: title_lookups(p[4], python=True), lambda p: title_lookups(p[4])),
         ("title-word counts", with_title, lambda p: tf.python_title_matches(p[0], p[2]),
