@@ -129,5 +129,9 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__langid(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* The interface language.py calls (language.LANGID_API): raise it with any change of it. */
+    if (m != NULL && PyModule_AddIntConstant(m, "API", 2) < 0)
+        Py_CLEAR(m);
+    return m;
 }

@@ -10,10 +10,13 @@ from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 
-try:
-    from corpuscrawl import _langid
-except ImportError:  # not built: py3langid's own feature walk, same answers
-    _langid = None
+from corpuscrawl.accelerators import accelerator
+
+#: The interface of ``_langid.c`` this module calls.
+LANGID_API = 2
+#: The C feature walk; None when not built for :data:`LANGID_API` (py3langid's own walk
+#: then, same answers).
+_langid = accelerator("corpuscrawl._langid", LANGID_API)
 
 #: Texts shorter than this many characters get no language (identification is a guess).
 MIN_CHARS_DEFAULT = 20  # below ~20 chars py3langid is close to chance on short snippets

@@ -924,5 +924,9 @@ PyMODINIT_FUNC PyInit__blocktext(void)
         if (*names[i].slot == NULL && (*names[i].slot = PyUnicode_InternFromString(names[i].name)) == NULL)
             return NULL;
     }
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* The interface block_features.py calls (BLOCKTEXT_API): raise it with any change of it. */
+    if (m != NULL && PyModule_AddIntConstant(m, "API", 2) < 0)
+        Py_CLEAR(m);
+    return m;
 }

@@ -161,5 +161,9 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__forest(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* The interface forest.py calls (forest.FOREST_API): raise it with any change of it. */
+    if (m != NULL && PyModule_AddIntConstant(m, "API", 2) < 0)
+        Py_CLEAR(m);
+    return m;
 }

@@ -27,13 +27,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from corpuscrawl.accelerators import accelerator
 from corpuscrawl.extract.learned.columns import NamedMatrix, prefixed
 from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
 
-try:
-    from corpuscrawl.extract.learned import _blocktext
-except ImportError:  # not built: the per-block statistics in Python, same numbers
-    _blocktext = None
+#: The interface of ``_blocktext.c`` this module and :mod:`.title_features` call.
+BLOCKTEXT_API = 2
+#: The C statistics; None when not built for :data:`BLOCKTEXT_API` (the Python code then,
+#: same numbers).
+_blocktext = accelerator("corpuscrawl.extract.learned._blocktext", BLOCKTEXT_API)
 
 #: Container tags with a one-hot feature each (any other tag sets "other").
 CONTAINER_TAGS = (

@@ -29,10 +29,13 @@ import numpy as np
 import sklearn
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-try:
-    from corpuscrawl.extract.learned import _forest
-except ImportError:  # not built: scikit-learn's own predict_proba, same numbers
-    _forest = None
+from corpuscrawl.accelerators import accelerator
+
+#: The interface of ``_forest.c`` this module calls.
+FOREST_API = 2
+#: The C walk; None when not built for :data:`FOREST_API` (scikit-learn's own
+#: predict_proba then, same numbers).
+_forest = accelerator("corpuscrawl.extract.learned._forest", FOREST_API)
 
 #: Fields of scikit-learn's tree node records that the compiled copy reads.
 NODE_FIELDS = ("value", "feature_idx", "num_threshold", "missing_go_to_left", "left", "right",

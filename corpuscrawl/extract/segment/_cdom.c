@@ -1170,7 +1170,9 @@ PyMODINIT_FUNC PyInit__cdom(void)
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    if (PyModule_AddStringConstant(m, "LXML_VERSION", LXML_VERSION_STRING) < 0 ||
+    /* The interface cdom.py calls (cdom.CDOM_API): raise it with any change of it. */
+    if (PyModule_AddIntConstant(m, "API", 2) < 0 ||
+        PyModule_AddStringConstant(m, "LXML_VERSION", LXML_VERSION_STRING) < 0 ||
         PyModule_AddIntConstant(m, "LIBXML_VERSION", LIBXML_VERSION) < 0) {
         Py_DECREF(m);
         return NULL;
