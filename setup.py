@@ -15,8 +15,8 @@ are built without them (see :class:`bdist_egg_without_extensions`).  They are op
 they cannot be built (no compiler or Python headers) the install still succeeds
 and the modules they speed up use their pure-Python/numpy code, which gives the
 same output (tests/test_boilerplate_fold.py, tests/test_dedup.py and
-tests/test_forest.py, tests/test_cdom_walk.py, tests/test_block_text.py and
-tests/test_language_fast.py compare the two).
+tests/test_forest.py, tests/test_cdom_walk.py, tests/test_title_lookups.py,
+tests/test_block_text.py and tests/test_language_fast.py compare the two).
 """
 
 from setuptools import Extension, find_packages, setup

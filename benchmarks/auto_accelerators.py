@@ -4,10 +4,15 @@
         [--per-dataset 40] [--rounds 3]
 
 For the first ``--per-dataset`` test pages of each gold dataset: the per-block string
-statistics (``block_features.python_text_columns`` vs ``_blocktext``), the title-word counts
-(``title_features.python_title_matches`` vs ``_blocktext``), the tree distances to the
-headline (``block_features.python_tree_distances`` vs ``_blocktext``) and the language of the
-page's longest blocks (py3langid's own identifier vs the one with the ``_langid`` walk),
+statistics (``block_features.python_text_columns`` vs ``_blocktext``), the blocks' fields
+the block matrix reads (``block_features.python_block_fields`` vs ``_blocktext``), the
+block matrix's own, window, page and ancestor numbers (``python_text_features``, numpy, vs
+``_blocktext``), the
+title-word counts (``title_features.python_title_matches`` vs ``_blocktext``), the tree
+distances to the headline (``block_features.python_tree_distances`` vs ``_blocktext``), the
+title heuristic's tree lookups (``meta.lookups``' lxml ones vs ``_cdom``'s: ``<title>``,
+the title metas, the site-name metas and links home) and the language of the page's
+longest blocks (py3langid's own identifier vs the one with the ``_langid`` walk),
 each pair run alternately over all pages ``--rounds`` times; CPU ms per page, and a check
 that both give the same result on every page.  The collapsed-DOM walk has its own
 benchmark (``cdom_walk_speed.py``), the tree walk ``auto_speed.py``.
@@ -28,7 +33,8 @@ from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract.learned import block_features as bf
 from corpuscrawl.extract.learned import title_features as tf
 from corpuscrawl.extract.learned.sequence import page_stopwords
-from corpuscrawl.extract.meta.title import extract_title
+from corpuscrawl.extract.meta import lookups
+from corpuscrawl.extract.meta.title import HOME_HREFS, SITE_NAME_METAS, TITLE_METAS, extract_title
 from corpuscrawl.extract.segment.cdom import page_blocks
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.trainset import documents
@@ -51,6 +57,22 @@ def side_by_side(pages: list[Any], python: Callable[[Any], Any], c: Callable[[An
     return spent[0] / n, spent[1] / n
 
 
+def title_lookups(page: Page, python: bool = False) -> tuple[Any, ...]:
+    """What the title heuristic reads of the page's tree, through lxml or the C lookups."""
+    url = page.url.rstrip("/")
+
+    def home(href: str) -> bool:
+        return href.strip() in HOME_HREFS or href.strip().rstrip("/") == url
+
+    if python:
+        return (lookups.python_first_text(page.tree, "title"),
+                lookups.python_meta_contents(page.tree, TITLE_METAS),
+                lookups.python_meta_contents(page.tree, SITE_NAME_METAS),
+                lookups.python_link_texts(page.body, home))
+    return (lookups.first_text(page.tree, "title"), lookups.meta_contents(page.tree, TITLE_METAS),
+            *lookups.metas_and_link_texts(page.tree, SITE_NAME_METAS, page.body, home))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print one line per accelerator."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -68,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
             blocks = page_blocks(page)
             title = set(tf._tokens(extract_title(page)))
             sample = " ".join(b.text for b in sorted(blocks, key=lambda b: -b.words)[:8])
-            pages.append((blocks, page_stopwords(blocks), title, sample))
+            stop = page_stopwords(blocks)
+            pages.append((blocks, stop, title, sample, page, bf.block_fields(blocks),
+                          bf._text_matrix(blocks, stop)))
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     plain = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
@@ -79,6 +103,14 @@ def main(argv: list[str] | None = None) -> int:
         ("block string statistics", pages,
          lambda p: [list(c) for c in bf.python_text_columns(p[0], p[1])],
          lambda p: [list(c) for c in bf._text_columns(p[0], p[1])]),
+        ("block fields", pages,
+         lambda p: [a.tolist() for a in bf.python_block_fields(p[0])],
+         lambda p: [a.tolist() for a in bf.block_fields(p[0])]),
+        ("block text features (own, window, page, ancestors)", [p for p in pages if p[0]],
+         lambda p: bf.python_text_features(p[5], p[6]).tobytes(),
+         lambda p: bf.text_features(p[5], p[6]).tobytes()),
+        ("title lookups (title, metas, links home)", pages,
+         lambda p: title_lookups(p[4], python=True), lambda p: title_lookups(p[4])),
         ("title-word counts", with_title, lambda p: tf.python_title_matches(p[0], p[2]),
          lambda p: tf._title_matches(p[0], p[2])),
         ("tree distances to a block", with_title,

@@ -227,16 +227,17 @@ _CONTROL_BYTES = bytes([*range(0x09), 0x0b, 0x0c, *range(0x0e, 0x20), 0x7f])
 _C1_UTF8_RE = re.compile(rb"\xc2[\x80-\x9f]")
 
 
-def plain_text_size(text: str) -> int | None:
-    """UTF-8 size of ``text`` when it holds nothing :func:`looks_binary` or :func:`sanitize_text` acts on.
+def plain_text_utf8(text: str) -> bytes | None:
+    """``text`` as UTF-8 when it holds nothing :func:`looks_binary` or :func:`sanitize_text` acts on.
 
     None when ``text`` has a control character (C0 but tab, LF, CR; DEL; C1),
     U+FFFD, U+FFFE, U+FFFF or a lone surrogate: the caller then runs those two
     checks.  One UTF-8 encoding and a few C-level scans of it (each character
     class at once with ``bytes.translate``) replace the regular-expression
     scans of the whole text, which cost more than lxml's parse on typical pages;
-    when this returns a size, ``looks_binary(text)`` is False and
-    ``sanitize_text(text)`` returns ``(text, 0)``.
+    when this returns bytes, ``looks_binary(text)`` is False and
+    ``sanitize_text(text)`` returns ``(text, 0)``.  The bytes are what the page's
+    parse reads (:func:`corpuscrawl.html.page.parse_html_noted`).
     """
     try:
         data = text.encode("utf-8")
@@ -247,7 +248,13 @@ def plain_text_size(text: str) -> int | None:
     if not text.isascii() and ("\ufffd" in text or "\ufffe" in text or "\uffff" in text
                                or _C1_UTF8_RE.search(data) is not None):
         return None
-    return len(data)
+    return data
+
+
+def plain_text_size(text: str) -> int | None:
+    """UTF-8 size of ``text`` when :func:`plain_text_utf8` passes it, else None."""
+    data = plain_text_utf8(text)
+    return None if data is None else len(data)
 
 
 def sanitize_text(text: str) -> tuple[str, int]:

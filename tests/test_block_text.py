@@ -50,6 +50,34 @@ def test_same_statistics_on_cases() -> None:
     assert_same(CASES, set(STOPWORDS))  # a plain set is accepted as well
 
 
+#: Texts whose lower-casing is not ASCII's (the C code lower-cases ASCII itself and asks
+#: str.lower() for any other text), and tokens at the edges of the stopword table.
+LOWERING = [
+    "THE And OF", "KÅ the", "İ i̇ I", "STRASSE STRAßE Straße", "ΣΑΣ σας",
+    "ＴＨＥ Ｔｈｅ", "theTHE the. the, (the)", "Copyright the", "COPYRİGHT", "copyrigh t",
+    "cOpYrIgHt", "c" * 20 + "copyright", "x" * 300, "a_b a-b", "Ǆ ǅ ǆ",
+]
+
+
+def test_same_statistics_when_lower_casing_is_not_ascii() -> None:
+    stop = frozenset({"the", "of", "and", "kå", "i̇", "straße", "σας", "ｔｈｅ", "x" * 300,
+                      "a_b", "ǆ"})
+    got = assert_same(LOWERING, stop)
+    assert got[0, 5] == 3 and got[2, 5] == 2  # "THE And OF"; "İ" lower-cases to "i̇"
+    assert_same(LOWERING, set(stop))
+    assert_same(LOWERING, frozenset({"the", 1, b"the", ("the",)}))  # non-str members never match
+
+
+def test_the_stoplist_table_follows_the_set_passed() -> None:
+    """A frozenset passed again reuses its table; another one (even equal) or a set is read
+    anew, so the counts always follow the set passed."""
+    texts = ["the cat and the dog", "a cat"]
+    cats = frozenset({"cat"})
+    for stop in (STOPWORDS, cats, STOPWORDS, frozenset(STOPWORDS), {"dog"}, cats, frozenset()):
+        assert_same(texts, stop)
+    assert assert_same(texts, cats)[:, 5].tolist() == [1, 1]
+
+
 ALPHABET = st.sampled_from(list("aZ .!?,|»›·•©\"')”0٣²İßǅ ｔ中\u00a0\u2003\u200b\x1c\n\t") +
                            ["the", "The", "copyright", "COPYRIGHT", "straße", "der"])
 
@@ -66,13 +94,14 @@ def test_same_statistics_on_fixture_pages(data_dir) -> None:
         assert_same([b.text for b in blocks])
 
 
-TITLE_WORDS = [{"the", "cat", "straße", "i̇stanbul", "_x", "e1", "ǆ"}, {"a"}, {"x" * 70}]
+TITLE_WORDS = [{"the", "cat", "straße", "i̇stanbul", "_x", "e1", "ǆ"}, {"a"}, {"x" * 70},
+               frozenset({"the", "K", "k", "σας", 7}), set()]
 
 
 @pytest.mark.parametrize("wanted", TITLE_WORDS)
 def test_same_title_matches_on_cases(wanted: set[str]) -> None:
-    texts = [*CASES, "The CAT, the cat_x and İstanbul", "STRASSE Straße a_x _x e1 ǅ", "x" * 70,
-             "cat" * 30, "(cat)-cat's"]
+    texts = [*CASES, *LOWERING, "The CAT, the cat_x and İstanbul", "STRASSE Straße a_x _x e1 ǅ",
+             "x" * 70, "cat" * 30, "(cat)-cat's", "K K k ΣΑΣ the THE The"]
     blocks = blocks_of(texts)
     assert title_features._title_matches(blocks, wanted) == \
         title_features.python_title_matches(blocks, wanted)
@@ -117,3 +146,102 @@ def test_bad_input_raises() -> None:
         _blocktext.title_tokens(["a"], {"the"}, out)
     with pytest.raises(TypeError, match="not a tuple"):
         _blocktext.tree_distances([[1, 2]], (1,))
+
+
+def assert_same_fields(blocks: list[Block]) -> bf.BlockFields:
+    """The C reading of the blocks' fields covers them and equals the Python one."""
+    expected = bf.python_block_fields(blocks)
+    n, width = len(blocks), bf.ANCESTOR_LEVELS_DEFAULT + 1
+    got = bf.BlockFields(np.empty((n, 7)), np.empty((n, width), dtype=np.int64),
+                         np.empty(n, dtype=np.int64), np.empty(n, dtype=np.uint64),
+                         np.empty(n, dtype=np.int64))
+    assert _blocktext.block_fields(blocks, bf._CONTAINER_INDEX, len(bf.CONTAINER_TAGS), width,
+                                   *got), "the C reading handed the blocks back to Python"
+    for name, a, b in zip(bf.BlockFields._fields, got, expected, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert all(np.array_equal(a, b) for a, b in zip(bf.block_fields(blocks), expected,
+                                                    strict=True))
+    return got
+
+
+def test_same_block_fields_on_fixture_pages(data_dir) -> None:
+    for path in sorted(data_dir.rglob("*.html"))[:40]:
+        blocks = page_blocks(Page.from_html(path.read_text(encoding="utf-8", errors="replace")))
+        assert_same_fields(blocks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(
+    st.text(max_size=8), st.integers(0, 2**40), st.integers(0, 50),
+    st.sampled_from([*bf.CONTAINER_TAGS[:5], "span", "x-unknown", ""]),
+    st.lists(st.integers(-5, 2**62), min_size=1, max_size=9).map(tuple), st.integers(0, 60),
+    st.integers(0, 2**64 - 1), st.integers(0, 9),
+    st.frozensets(st.sampled_from(["br", "hr", "h2", "hx", "b", "p"]))), max_size=8))
+def test_same_block_fields_on_random_blocks(rows) -> None:
+    assert_same_fields([Block(*row) for row in rows])
+
+
+def test_blocks_the_c_reading_does_not_cover_go_to_python() -> None:
+    fine = Block("a b", 2, 1, "p", (3, 2, 1), 3, 5, 1, frozenset({"br"}))
+    empty_path = Block("x", 1, 0, "p", (), 0, 0)
+    empty_tag = Block("x", 1, 0, "p", (1,), 1, 0, 0, frozenset({""}))
+    for odd in (empty_path, empty_tag):
+        n, width = 2, bf.ANCESTOR_LEVELS_DEFAULT + 1
+        out = (np.empty((n, 7)), np.empty((n, width), dtype=np.int64), np.empty(n, np.int64),
+               np.empty(n, np.uint64), np.empty(n, np.int64))
+        assert _blocktext.block_fields([fine, odd], bf._CONTAINER_INDEX,
+                                       len(bf.CONTAINER_TAGS), width, *out) is False
+        with pytest.raises(IndexError):  # what the Python reading does with them
+            bf.block_fields([fine, odd])
+    with pytest.raises(ValueError, match="do not fit"):
+        _blocktext.block_fields([fine], bf._CONTAINER_INDEX, 30, 6, np.empty((2, 7)),
+                                np.empty((1, 6), np.int64), np.empty(1, np.int64),
+                                np.empty(1, np.uint64), np.empty(1, np.int64))
+    with pytest.raises(OverflowError):
+        bf.block_fields([Block("x", 1, 0, "p", (1,), 1, -1)])  # a mask below 0, as numpy
+
+
+def assert_same_text_features(blocks: list[Block], stopwords: frozenset[str] = STOPWORDS
+                              ) -> np.ndarray:
+    """The C text features equal numpy's bit for bit (float64, and as the float32 rows)."""
+    fields = bf.python_block_fields(blocks)
+    text = bf._text_matrix(blocks, stopwords)
+    expected = bf.python_text_features(fields, text)
+    got = bf.text_features(fields, text)
+    assert got.shape == expected.shape == (len(blocks), len(bf.TEXT_FEATURES))
+    assert np.array_equal(got.view(np.uint64), expected.view(np.uint64)), \
+        [bf.TEXT_FEATURES[j] for j in np.flatnonzero((got != expected).any(axis=0))]
+    return got
+
+
+def test_same_text_features_on_fixture_pages(data_dir) -> None:
+    for path in sorted(data_dir.rglob("*.html"))[:40]:
+        blocks = page_blocks(Page.from_html(path.read_text(encoding="utf-8", errors="replace")))
+        if blocks:
+            assert_same_text_features(blocks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(
+    st.sampled_from(["", "a", "The cat sat.", "x, y, z | ©", "1 2 3", "Über uns."]),
+    st.integers(0, 40), st.integers(0, 40), st.sampled_from(["p", "div", "li", "x"]),
+    st.lists(st.sampled_from([0, 1, 2, 3, 7, -4, 2**40]), min_size=1, max_size=8).map(tuple),
+    st.integers(0, 80), st.integers(0, 3), st.integers(0, 9),
+    st.frozensets(st.sampled_from(["br", "h2", "p"]))), min_size=1, max_size=12))
+def test_same_text_features_on_random_blocks(rows) -> None:
+    assert_same_text_features([Block(*row) for row in rows])
+
+
+def test_text_features_reject_arrays_that_do_not_fit() -> None:
+    blocks = blocks_of(["a b", "c"])
+    fields = bf.python_block_fields(blocks)
+    text = bf._text_matrix(blocks, STOPWORDS)
+    out = np.empty((2, len(bf.TEXT_FEATURES)))
+    logs = np.empty((6 + 2 * bf.ANCESTOR_LEVELS_DEFAULT, 2))
+    args = (fields.own, fields.paths, text, bf.ANCESTOR_LEVELS_DEFAULT, 3, 15.0, 0.3)
+    with pytest.raises(ValueError, match="do not fit"):
+        _blocktext.text_features(*args, out, bf._C_TARGETS, np.empty((3, 2)))
+    bad = bf._C_TARGETS.copy()
+    bad[0] = len(bf.TEXT_FEATURES)
+    with pytest.raises(ValueError, match="out of range"):
+        _blocktext.text_features(*args, out, bad, logs)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from corpuscrawl.extract.learned.auto import AutoExtractor
-from corpuscrawl.extract.learned.forest import CompiledForest, compile_forest
+from corpuscrawl.extract.learned.forest import (
+    LEAF_FEATURE,
+    CompiledForest,
+    compile_forest,
+    preorder,
+)
 from corpuscrawl.learn.training import train
 from corpuscrawl.learn.trainset import documents
 
@@ -66,20 +73,52 @@ def test_wrong_input_and_broken_trees_raise_instead_of_reading_out_of_bounds(mod
     compiled = compile_forest(model)
     with pytest.raises(ValueError, match="8 features"):
         compiled.raw_scores(np.zeros((3, 5)))
-    broken = compile_forest(model)
-    inner = int(np.flatnonzero(broken.flags == 0)[0])
-    broken.left = broken.left.copy()
-    broken.left[inner] = len(broken.flags) + 10
-    with pytest.raises(ValueError, match="out of range"):
-        broken.raw_scores(np.zeros((2, 8)))
-    looping = compile_forest(model)
-    root = int(looping.roots[0])
-    looping.left = looping.left.copy()
-    looping.right = looping.right.copy()
-    looping.left[root] = looping.right[root] = root  # a cycle: never reaches a leaf
-    with pytest.raises(ValueError, match="max_steps"):
-        looping.raw_scores(np.zeros((2, 8)))
-    with pytest.raises(ValueError, match="out"):
-        _forest.forest_raw(np.zeros((2, 8)), 8, compiled.feature, compiled.threshold,
-                           compiled.flags, compiled.left, compiled.right, compiled.value,
-                           compiled.roots, 0.0, 10, np.zeros(3))
+    split = int(np.flatnonzero(compiled.nodes["feature"] != LEAF_FEATURE)[0])
+    for field, value in (("right", len(compiled.nodes) + 10),  # outside the forest
+                         ("right", compiled.roots[1] + 1),  # into the next tree
+                         ("right", split),  # back to itself: a cycle
+                         ("feature", 8)):  # a feature the rows do not have
+        broken = compile_forest(model)
+        broken.nodes = broken.nodes.copy()
+        broken.nodes[field][split] = value
+        with pytest.raises(ValueError, match="out of range"):
+            broken.raw_scores(np.zeros((2, 8)))
+    unordered = compile_forest(model)
+    unordered.roots = unordered.roots[::-1].copy()
+    with pytest.raises(ValueError, match="root out of range"):
+        unordered.raw_scores(np.zeros((2, 8)))
+    with pytest.raises(ValueError, match="do not fit"):
+        _forest.forest_raw(np.zeros((2, 8)), 8, compiled.nodes, compiled.roots, 0.0,
+                           np.zeros(3))
+
+
+def test_rows_without_missing_values_take_the_same_paths(model):
+    """A page without NaN walks the loop without the missing-value test: same sums."""
+    compiled = compile_forest(model)
+    x = np.nan_to_num(_data(3, n=200)[0])
+    assert np.array_equal(compiled.raw_scores(x),
+                          model._raw_predict(x).ravel())
+    x[5, 2] = np.nan  # one NaN anywhere: the other loop, still the same sums
+    assert np.array_equal(compiled.raw_scores(x), model._raw_predict(x).ravel())
+
+
+def test_trees_stored_in_another_node_order_are_put_in_preorder(model):
+    """:func:`preorder` relabels a tree that is not stored in preorder: same scores."""
+    shuffled = copy.deepcopy(model)
+    rng = np.random.default_rng(4)
+    for predictor in shuffled._predictors:
+        nodes = predictor[0].nodes
+        perm = np.concatenate([[0], 1 + rng.permutation(len(nodes) - 1)])  # root stays first
+        where = np.empty(len(nodes), dtype=np.int64)
+        where[perm] = np.arange(len(nodes))
+        moved = nodes[perm].copy()
+        split = ~moved["is_leaf"].astype(bool)
+        moved["left"][split] = where[moved["left"][split]]
+        moved["right"][split] = where[moved["right"][split]]
+        predictor[0].nodes = moved
+    x, _ = _data(5, n=200)
+    assert np.array_equal(shuffled.predict_proba(x), model.predict_proba(x))
+    assert np.array_equal(compile_forest(shuffled).predict_proba(x), model.predict_proba(x))
+    looped = np.zeros(3, dtype=bool)
+    with pytest.raises(ValueError, match="reached twice"):
+        preorder(np.array([1, 0, 0]), np.array([2, 0, 0]), looped)

@@ -61,12 +61,43 @@ def test_same_answers_on_cases_and_through_detect(identifiers) -> None:
 
 def test_tables_that_do_not_fit_raise_instead_of_reading_out_of_bounds(identifiers) -> None:
     fast, _ = identifiers
-    nextmove, rowbase, output = fast._tables
+    nextmove, states = fast._tables
+    assert list(states[:6]) == [v for pair in zip(fast._rowbase[:3], fast.tk_output[:3],
+                                                  strict=True) for v in pair]
     with pytest.raises(ValueError, match="4-byte"):
-        _langid.visit_counts(array("q", [0]), rowbase, output, b"abc")
-    with pytest.raises(ValueError, match="no output"):
-        _langid.visit_counts(array("I", [5] * 256), array("q", [0]), array("i", [-1]), b"ab")
+        _langid.visit_counts(array("q", [0]), states, b"abc")
+    with pytest.raises(ValueError, match="4-byte"):
+        _langid.visit_counts(nextmove, array("i", [0, -1, 0]), b"abc")  # not pairs
+    with pytest.raises(ValueError, match="state 5 out of range"):
+        _langid.visit_counts(array("I", [5] * 256), array("i", [0, -1]), b"ab")
     with pytest.raises(ValueError, match="state 1 out of range"):
-        _langid.visit_counts(array("I", [1] * 256), array("q", [0]), array("i", [-1, -1]), b"ab")
+        _langid.visit_counts(array("I", [1] * 256), array("i", [0, -1]), b"ab")
     with pytest.raises(ValueError, match="out of range"):
-        _langid.visit_counts(array("I", [0] * 10), array("q", [0]), array("i", [-1]), b"\xff")
+        _langid.visit_counts(array("I", [0] * 10), array("i", [0, -1]), b"\xff")
+    with pytest.raises(ValueError, match="2 row offsets for 1 state outputs"):
+        language.automaton_states([0, 1], [-1])
+    with pytest.raises(ValueError, match="31-bit"):
+        language.automaton_states([2**31], [-1])
+
+
+@pytest.mark.datasets
+@pytest.mark.slow
+def test_same_answers_on_every_dataset_page(identifiers, datasets_dir) -> None:
+    """The sample ``auto`` identifies on every gold page (its longest blocks) gets the same
+    language and probability from the accelerated identifier as from py3langid's."""
+    from corpuscrawl.evaluation.names import GOLD_DATASETS
+    from corpuscrawl.extract.segment.cdom import page_blocks
+    from corpuscrawl.html.page import Page
+    from corpuscrawl.learn.trainset import documents
+
+    fast, plain = identifiers
+    pages = 0
+    for ds in GOLD_DATASETS:
+        for split in ("test", "train"):
+            for doc in documents([datasets_dir / ds], split):
+                blocks = page_blocks(Page.from_html(doc.dataset.read_html(doc.id)))
+                sample = " ".join(b.text for b in sorted(blocks, key=lambda b: -b.words)[:8])
+                sample = sample[:language.SAMPLE_CHARS_DEFAULT]
+                assert fast.classify(sample) == plain.classify(sample), doc.key
+                pages += 1
+    assert pages > 2000

@@ -131,3 +131,61 @@ def test_an_unknown_element_in_the_head_does_not_swallow_the_page():
     head_only = Page.from_html("<html><head><title>Only a title</title><meta name='x'></head>"
                                "</html>")
     assert head_only.tree.find("body") is None
+
+
+#: Texts whose tree from their UTF-8 bytes must be the tree from the text itself.
+PARSE_CASES = [
+    "", "   ", "<p>ascii only</p>", "<p>caf\u00e9 latin-1</p>", "<p>\u4e2d\u6587 and \u20ac</p>",
+    "<p>emoji \U0001F600 beyond the BMP</p>", "\ufeff<p>a byte-order mark first</p>",
+    "<meta charset='iso-8859-1'><p>\u00fcber, declared latin-1</p>",
+    "<meta http-equiv='Content-Type' content='text/html; charset=shift_jis'><p>\u00e9</p>",
+    "<html><head><title>t</title></head><body><p>x<!-- c --><![CDATA[ d ]]></p></body></html>",
+    "<title>unclosed title\n<p>body", "<p>&amp; &eacute; &#233; &#x1F600; &bogus;</p>",
+    "<div>" * 300 + "deep" + "</div>" * 300, "<p>tab\tand\r\nnewlines</p>",
+    "<svg><text>svg \u00e9</text></svg><math><mi>x</mi></math>",
+    "<p>" + "<span>" * 3000 + "kept beyond the nesting limit</p>",
+]
+
+
+@pytest.mark.parametrize("html", PARSE_CASES)
+def test_the_utf8_parse_gives_the_tree_of_the_text(html):
+    from lxml import etree
+
+    from corpuscrawl.content import plain_text_utf8
+    from corpuscrawl.html.page import parse_html_noted
+
+    data = plain_text_utf8(html)
+    assert data is not None
+    text_tree, text_repair = parse_html_noted(html)
+    bytes_tree, bytes_repair = parse_html_noted(html, data)
+    assert etree.tostring(bytes_tree, encoding="unicode") == \
+        etree.tostring(text_tree, encoding="unicode")
+    assert bytes_repair == text_repair
+    page = Page.from_html(html)
+    assert etree.tostring(page.tree, encoding="unicode") == \
+        etree.tostring(text_tree, encoding="unicode")
+
+
+@pytest.mark.datasets
+@pytest.mark.slow
+def test_the_utf8_parse_gives_the_tree_of_the_text_on_every_dataset_page(datasets_dir):
+    from lxml import etree
+
+    from corpuscrawl.content import plain_text_utf8
+    from corpuscrawl.evaluation.names import GOLD_DATASETS
+    from corpuscrawl.html.page import parse_html_noted
+    from corpuscrawl.learn.trainset import documents
+
+    pages = 0
+    for ds in GOLD_DATASETS:
+        for split in ("test", "train"):
+            for doc in documents([datasets_dir / ds], split):
+                html = doc.dataset.read_html(doc.id)
+                data = plain_text_utf8(html)
+                if data is None:
+                    continue
+                expected = etree.tostring(parse_html_noted(html)[0], encoding="unicode")
+                assert etree.tostring(parse_html_noted(html, data)[0],
+                                      encoding="unicode") == expected, doc.key
+                pages += 1
+    assert pages > 2000

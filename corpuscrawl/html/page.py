@@ -22,7 +22,7 @@ from corpuscrawl.content import (
     decode_body,
     has_binary_signature,
     looks_binary,
-    plain_text_size,
+    plain_text_utf8,
     sanitize_text,
 )
 from corpuscrawl.parse_limits import parse_beyond_limits, resource_limit
@@ -52,14 +52,24 @@ def parse_html(html: str) -> lxml.html.HtmlElement:
     return parse_html_noted(html)[0]
 
 
-def parse_html_noted(html: str) -> tuple[lxml.html.HtmlElement, str]:
+def _parser(encoding: str | None = None) -> lxml.html.HTMLParser:
+    """A parser for one page (``encoding``: of the bytes it is given; None for text)."""
+    return lxml.html.HTMLParser(remove_comments=False, remove_pis=True, recover=True,
+                                encoding=encoding)
+
+
+def parse_html_noted(html: str, utf8: bytes | None = None) -> tuple[lxml.html.HtmlElement, str]:
     """The tree of ``html`` and the repair its parse needed at libxml2's limits ("" if none).
 
     See :mod:`corpuscrawl.parse_limits`: a page that hits the parser's depth or
-    size limits is parsed again so that its text is kept.
+    size limits is parsed again so that its text is kept.  ``utf8``: ``html``
+    encoded as UTF-8 (:func:`corpuscrawl.content.plain_text_utf8`); libxml2 then
+    reads those bytes as they are instead of converting the text (the same tree,
+    ``tests/test_page.py``).
     """
     if "\x00" in html:
         html = html.replace("\x00", "")
+        utf8 = None
     # lxml refuses str input with an XML encoding declaration; strip it.  A declaration
     # without its "?>" ends at its first ">", as an HTML parser reads it (seen with a
     # garbage encoding attribute: stripping to a "?>" that never comes dropped the page).
@@ -67,18 +77,20 @@ def parse_html_noted(html: str) -> tuple[lxml.html.HtmlElement, str]:
     if stripped.startswith("<?xml"):
         end = stripped.find("?>")
         html = stripped[end + 2 :] if end >= 0 else stripped[stripped.find(">") + 1 :]
-    parser = lxml.html.HTMLParser(remove_comments=False, remove_pis=True, recover=True)
+        utf8 = None
+    parser = _parser("utf-8") if utf8 else _parser()
     repair = ""
     try:
-        root = lxml.html.document_fromstring(html or "<html></html>", parser=parser)
+        root = lxml.html.document_fromstring(utf8 or html or "<html></html>", parser=parser)
     except (etree.ParserError, ValueError):
+        parser = _parser()
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=parser)
     if resource_limit(parser):
         root, repair = parse_beyond_limits(html)
     if root.find("body") is None:
         repaired = _close_title(html)
         if repaired is not None:
-            fixed = lxml.html.document_fromstring(repaired, parser=parser)
+            fixed = lxml.html.document_fromstring(repaired, parser=_parser())
             if fixed.find("body") is not None:
                 root = fixed
     _gather_body(root)
@@ -210,10 +222,10 @@ class Page:
             html, charset = decode_body(html, encoding)
             if charset.ignored_label:
                 notes.append("charset_label_ignored")
-        plain_size = plain_text_size(html)  # None: a character the full checks must see
+        utf8 = plain_text_utf8(html)  # None: a character the full checks must see
         if size is None:
-            size = plain_size if plain_size is not None else len(html.encode("utf-8", "replace"))
-        if plain_size is None:
+            size = len(utf8) if utf8 is not None else len(html.encode("utf-8", "replace"))
+        if utf8 is None:
             if looks_binary(html):
                 return cls.not_text(url, status, size)
             html, removed = sanitize_text(html)
@@ -221,7 +233,7 @@ class Page:
                 notes.append("control_chars_removed")
         if html[-1024:].rstrip()[-1:] not in (">", ""):
             notes.append("truncated")  # a body cut inside text or a tag (e.g. a lying Content-Length)
-        tree, repair = parse_html_noted(html)
+        tree, repair = parse_html_noted(html, utf8)
         if repair:
             notes.append(f"parse_{repair}")
         return cls(url=url, html=html, tree=tree, status=status, notes=tuple(notes), size=size)

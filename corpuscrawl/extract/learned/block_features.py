@@ -23,16 +23,19 @@ import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
+from corpuscrawl.accelerators import accelerator
 from corpuscrawl.extract.learned.columns import NamedMatrix, prefixed
 from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
 
-try:
-    from corpuscrawl.extract.learned import _blocktext
-except ImportError:  # not built: the per-block statistics in Python, same numbers
-    _blocktext = None
+#: The interface of ``_blocktext.c`` this module and :mod:`.title_features` call.
+BLOCKTEXT_API = 2
+#: The C statistics; None when not built for :data:`BLOCKTEXT_API` (the Python code then,
+#: same numbers).
+_blocktext = accelerator("corpuscrawl.extract.learned._blocktext", BLOCKTEXT_API)
 
 #: Container tags with a one-hot feature each (any other tag sets "other").
 CONTAINER_TAGS = (
@@ -124,6 +127,50 @@ def _subtree_sums(nodes: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
             for v in values]
 
 
+class BlockFields(NamedTuple):
+    """What :func:`block_matrix` reads of each block, as arrays (one row per block)."""
+
+    #: words, link words, characters, depth, gap, gap holds a br/hr, gap holds a heading.
+    own: np.ndarray
+    #: The path from the container up, cut or padded (with its root) to the ancestor levels + 1.
+    paths: np.ndarray
+    #: The container tag's column among :data:`CONTAINER_TAGS` (their count: another tag).
+    containers: np.ndarray
+    #: The ancestor-tag and class-keyword bit set (:func:`mask_bits`).
+    masks: np.ndarray
+    #: The node id above the container (-1 at the root), for the same-parent flags.
+    parents: np.ndarray
+
+
+def block_fields(blocks: Sequence[Block]) -> BlockFields:
+    """The blocks' fields :func:`block_matrix` reads, in one pass of the C accelerator
+    ``_blocktext`` when it is built (same numbers, ``tests/test_block_text.py``), else
+    :func:`python_block_fields`."""
+    if _blocktext is None or not isinstance(blocks, list):
+        return python_block_fields(blocks)
+    n, width = len(blocks), ANCESTOR_LEVELS_DEFAULT + 1
+    fields = BlockFields(np.empty((n, 7)), np.empty((n, width), dtype=np.int64),
+                         np.empty(n, dtype=np.int64), np.empty(n, dtype=np.uint64),
+                         np.empty(n, dtype=np.int64))
+    if _blocktext.block_fields(blocks, _CONTAINER_INDEX, len(CONTAINER_TAGS), width, *fields):
+        return fields
+    return python_block_fields(blocks)
+
+
+def python_block_fields(blocks: Sequence[Block]) -> BlockFields:
+    """:func:`block_fields` in Python (the reference the C accelerator is tested against)."""
+    width = ANCESTOR_LEVELS_DEFAULT + 1
+    own = np.array([(b.words, b.link_words, len(b.text), b.depth, b.gap, *_gap_flags(b.gap_tags))
+                    for b in blocks], dtype=np.float64).reshape(len(blocks), 7)
+    paths = np.array([(p + (p[-1],) * width)[:width] for p in (b.path for b in blocks)],
+                     dtype=np.int64).reshape(len(blocks), width)
+    containers = np.array([_CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))
+                           for b in blocks], dtype=np.int64)
+    masks = np.array([b.mask for b in blocks], dtype=np.uint64)
+    parents = np.array([b.path[1] if len(b.path) > 1 else -1 for b in blocks], dtype=np.int64)
+    return BlockFields(own, paths, containers, masks, parents)
+
+
 def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """``num / den`` elementwise, 0 where ``den`` is 0 (as :func:`_ratio`); also on
     matrices (many ratios in one call)."""
@@ -176,9 +223,11 @@ def named_columns(columns: dict[str, np.ndarray], names: Sequence[str]) -> list[
     return [columns[name] for name in names]
 
 
-def mask_bits(blocks: Sequence[Block]) -> np.ndarray:
-    """The ``len(blocks) × (ancestor tags + class keywords)`` 0/1 matrix of the blocks' masks."""
-    masks = np.array([b.mask for b in blocks], dtype=np.uint64)
+def mask_bits(blocks: Sequence[Block], masks: np.ndarray | None = None) -> np.ndarray:
+    """The ``len(blocks) × (ancestor tags + class keywords)`` 0/1 matrix of the blocks' masks
+    (``masks``: the blocks' masks already read, :class:`BlockFields`)."""
+    if masks is None:
+        masks = np.array([b.mask for b in blocks], dtype=np.uint64)
     return ((masks[:, None] >> np.arange(_N_MASK_BITS, dtype=np.uint64))
             & np.uint64(1)).astype(np.float32)
 
@@ -227,32 +276,66 @@ def page_relative(bits: np.ndarray) -> np.ndarray:
     return bits - bits.mean(axis=0, keepdims=True)
 
 
-def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
-                 relative_masks: bool = False, page_wide_share: float | None = None
-                 ) -> np.ndarray:
-    """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features.
+def _text_matrix(blocks: Sequence[Block], stopwords: frozenset[str]) -> np.ndarray:
+    """The per-block string statistics as a ``len(blocks) × 8`` float64 matrix (one row per
+    block, the columns of :func:`python_text_columns`)."""
+    if _blocktext is None or not isinstance(stopwords, (set, frozenset)):
+        return np.array(python_text_columns(blocks, stopwords), dtype=np.float64).reshape(
+            8, len(blocks)).T
+    out = np.empty((len(blocks), 8), dtype=np.float64)
+    _blocktext.text_columns([b.text for b in blocks], stopwords, out)
+    return out
 
-    ``relative_masks`` replaces the ancestor-tag and class-keyword bits by
-    :func:`page_relative` values (``auto``); the raw bits otherwise.
-    ``page_wide_share`` first clears the bits that share of the blocks carry
-    (:func:`clear_page_wide`: class/id keywords only; None: none).
-    """
-    n = len(blocks)
-    out = np.zeros((n, N_BLOCK_FEATURES), dtype=np.float32)
-    if n == 0:
-        return out
+
+#: The text features the C accelerator computes, in its order (:func:`text_features`) ...
+_C_COLUMNS = (
+    "link_density", "mean_word_len", "upper_initial_ratio", "digit_ratio",
+    "sentence_punct_per_word", "ends_with_punct", "comma_per_word", "stopword_ratio",
+    "copyright", "separators", "gap_break", "gap_heading", "depth", "rel_depth", "rel_index",
+    "rel_word_pos", "page_link_density", "window_long_share",
+    *(f"up{k}_{f}" for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)
+      for f in ("link_density", "share_of", "page_long_share")),
+)
+#: ... and those whose logarithm numpy takes of the arguments it writes, in their order.
+_LOG_COLUMNS = (
+    "log_words", "log_chars", "log_gap", "log_window_words", "log_page_words",
+    "log_page_blocks", *(f"up{k}_log_words" for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)),
+    *(f"up{k}_log_blocks" for k in range(1, ANCESTOR_LEVELS_DEFAULT + 1)),
+)
+if sorted(_C_COLUMNS + _LOG_COLUMNS) != sorted(TEXT_FEATURES):  # a bug in this module
+    raise ImportError("block_features: the C text features do not cover TEXT_FEATURES")
+_C_TARGETS = np.array([TEXT_FEATURES.index(c) for c in _C_COLUMNS], dtype=np.int64)
+_LOG_TARGETS = np.array([TEXT_FEATURES.index(c) for c in _LOG_COLUMNS], dtype=np.int64)
+
+
+def text_features(fields: BlockFields, text: np.ndarray) -> np.ndarray:
+    """The ``len(blocks) × len(TEXT_FEATURES)`` float64 own, window, page and ancestor
+    features from the blocks' fields and string statistics (:func:`_text_matrix`): in the C
+    accelerator ``_blocktext`` when it is built (the same numbers, its logarithms taken by the
+    same numpy call on the same layout; ``tests/test_block_text.py``), else
+    :func:`python_text_features`."""
+    if _blocktext is None:
+        return python_text_features(fields, text)
+    n, levels = len(text), ANCESTOR_LEVELS_DEFAULT
+    out = np.empty((n, len(TEXT_FEATURES)), dtype=np.float64)
+    log_args = np.empty((6 + 2 * levels, n), dtype=np.float64)
+    _blocktext.text_features(np.ascontiguousarray(fields.own), np.ascontiguousarray(fields.paths),
+                             np.ascontiguousarray(text, dtype=np.float64), levels,
+                             WINDOW_DEFAULT, float(LONG_BLOCK_WORDS_DEFAULT),
+                             LONG_BLOCK_LINK_DENSITY_DEFAULT, out, _C_TARGETS, log_args)
+    out[:, _LOG_TARGETS] = np.log1p(log_args).T
+    return out
+
+
+def python_text_features(fields: BlockFields, text: np.ndarray) -> np.ndarray:
+    """:func:`text_features` with numpy (the reference the C accelerator is tested against)."""
+    n = len(text)
     f64 = np.float64
-    # Whole numbers and 0/1 flags, one row per block, read in one pass over the blocks.
-    own = np.array([(b.words, b.link_words, len(b.text), b.depth, b.gap, *_gap_flags(b.gap_tags))
-                    for b in blocks], dtype=f64)
     # Contiguous columns, as numpy's vectorised loops (log1p ...) get them from a list.
-    nw, links, chars, depth, gaps, gap_break, gap_heading = np.ascontiguousarray(own.T)
-    # The path from the container up, cut or padded (with its root) to the ancestor levels.
-    width = ANCESTOR_LEVELS_DEFAULT + 1
-    paths = np.array([(p + (p[-1],) * width)[:width] for p in (b.path for b in blocks)],
-                     dtype=np.int64)
+    nw, links, chars, depth, gaps, gap_break, gap_heading = np.ascontiguousarray(fields.own.T)
+    paths = fields.paths
     upper, digits, sentences, ends, commas, stops, copyright, seps = (
-        np.asarray(c, dtype=f64) for c in _text_columns(blocks, stopwords))
+        np.asarray(c, dtype=f64) for c in np.ascontiguousarray(text.T))
     total_words = float(nw.sum())
     total_links = float(links.sum())
     max_depth = float(depth.max()) or 1.0
@@ -306,21 +389,45 @@ def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
                  f"up{level}_link_density": up_link_density[row],
                  f"up{level}_log_blocks": up_log_blocks[row], f"up{level}_share_of": up_share[row],
                  f"up{level}_page_long_share": up_long_share[row]}
+    return np.column_stack(named_columns(cols, TEXT_FEATURES))
+
+
+def block_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
+                 relative_masks: bool = False, page_wide_share: float | None = None,
+                 fields: BlockFields | None = None) -> np.ndarray:
+    """The ``len(blocks) × N_BLOCK_FEATURES`` matrix of own, ancestor and page features.
+
+    ``relative_masks`` replaces the ancestor-tag and class-keyword bits by
+    :func:`page_relative` values (``auto``); the raw bits otherwise.
+    ``page_wide_share`` first clears the bits that share of the blocks carry
+    (:func:`clear_page_wide`: class/id keywords only; None: none).  ``fields``: the
+    blocks' :func:`block_fields` when already read.
+    """
+    n = len(blocks)
+    out = np.zeros((n, N_BLOCK_FEATURES), dtype=np.float32)
+    if n == 0:
+        return out
+    if fields is None:
+        fields = block_fields(blocks)
     n_text = len(TEXT_FEATURES)
-    out[:, :n_text] = np.column_stack(named_columns(cols, TEXT_FEATURES))
-    out[idx, n_text + np.array([_CONTAINER_INDEX.get(b.container_tag, len(CONTAINER_TAGS))
-                                for b in blocks])] = 1.0
-    bits = clear_page_wide(mask_bits(blocks), page_wide_share)
+    idx = np.arange(n)
+    out[:, :n_text] = text_features(fields, _text_matrix(blocks, stopwords))
+    out[idx, n_text + fields.containers] = 1.0
+    bits = clear_page_wide(mask_bits(blocks, fields.masks), page_wide_share)
     out[:, n_text + len(CONTAINER_TAGS) + 1:] = page_relative(bits) if relative_masks else bits
     return out
 
 
 def with_neighbours(blocks: Sequence[Block], base: np.ndarray,
-                    offsets: Sequence[int] = NEIGHBOUR_OFFSETS_DEFAULT) -> np.ndarray:
-    """Append each neighbour's key features (zeros past the ends) and a same-parent flag."""
+                    offsets: Sequence[int] = NEIGHBOUR_OFFSETS_DEFAULT,
+                    parents: np.ndarray | None = None) -> np.ndarray:
+    """Append each neighbour's key features (zeros past the ends) and a same-parent flag
+    (``parents``: the blocks' :attr:`BlockFields.parents` when already read)."""
     n = len(blocks)
     cols = [base]
-    parents = np.array([b.path[1] if len(b.path) > 1 else -1 for b in blocks], dtype=np.int64)
+    if parents is None:
+        parents = np.array([b.path[1] if len(b.path) > 1 else -1 for b in blocks],
+                           dtype=np.int64)
     key = base[:, _NEIGHBOUR_INDEX] if n else np.zeros((0, len(_NEIGHBOUR_INDEX)), np.float32)
     for off in offsets:
         shifted = np.zeros((n, len(_NEIGHBOUR_INDEX) + 1), dtype=np.float32)
@@ -340,8 +447,10 @@ def unary_matrix(blocks: Sequence[Block], stopwords: frozenset[str],
                  ) -> np.ndarray:
     """Block features plus neighbour features: the input of the unary potentials
     (``relative_masks``, ``page_wide_share``: as in :func:`block_matrix`)."""
+    fields = block_fields(blocks)
     return with_neighbours(blocks, block_matrix(blocks, stopwords, relative_masks,
-                                                page_wide_share))
+                                                page_wide_share, fields),
+                           parents=fields.parents)
 
 
 def tree_distance(a: Block, b: Block) -> int:
@@ -469,6 +578,8 @@ __all__ = [
     "KEYWORD_BITS",
     "MASK_COLUMNS",
     "TAG_BITS",
+    "BlockFields",
+    "block_fields",
     "block_matrix",
     "clear_page_wide",
     "edge_features",
@@ -478,8 +589,11 @@ __all__ = [
     "page_relative",
     "pair_features",
     "pair_matrix",
+    "python_block_fields",
     "python_text_columns",
+    "python_text_features",
     "python_tree_distances",
+    "text_features",
     "tree_distance",
     "tree_distances",
     "unary_features",

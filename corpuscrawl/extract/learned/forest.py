@@ -4,8 +4,9 @@
 (:mod:`.auto`, :mod:`.stacking`).  scikit-learn's
 ``HistGradientBoostingClassifier.predict_proba`` makes one call per tree, and
 on so few rows the calls cost more than the tree walks: about a quarter of
-``auto``'s time per page.  :func:`compile_forest` copies the trees' nodes into
-flat arrays once; :class:`CompiledForest` then walks every tree for every row
+``auto``'s time per page.  :func:`compile_forest` copies the trees' nodes once
+into one array of 16-byte nodes, each tree in preorder (a step reads one record);
+:class:`CompiledForest` then walks every tree for every row
 in one call of the optional C accelerator ``_forest`` (``setup.py``) and turns
 the summed scores into probabilities with the model's own loss, so the
 probabilities are bit-identical to scikit-learn's (``tests/test_forest.py``).
@@ -28,13 +29,14 @@ import numpy as np
 import sklearn
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-try:
-    from corpuscrawl.extract.learned import _forest
-except ImportError:  # not built: scikit-learn's own predict_proba, same numbers
-    _forest = None
+from corpuscrawl.accelerators import accelerator
 
-_LEAF = 1
-_MISSING_LEFT = 2
+#: The interface of ``_forest.c`` this module calls.
+FOREST_API = 2
+#: The C walk; None when not built for :data:`FOREST_API` (scikit-learn's own
+#: predict_proba then, same numbers).
+_forest = accelerator("corpuscrawl.extract.learned._forest", FOREST_API)
+
 #: Fields of scikit-learn's tree node records that the compiled copy reads.
 NODE_FIELDS = ("value", "feature_idx", "num_threshold", "missing_go_to_left", "left", "right",
                "is_leaf", "depth", "is_categorical")
@@ -64,31 +66,71 @@ def check_layout(model: HistGradientBoostingClassifier) -> None:
             "pyproject.toml")
 
 
+#: One node of the compiled walk (``_forest.c``): a split's threshold or a leaf's value, the
+#: split's feature (:data:`LEAF_FEATURE` for a leaf, :data:`MISSING_LEFT_BIT` set when a
+#: missing value goes left) and the index of its right child (its left child is the next node).
+NODE_DTYPE = np.dtype([("threshold", "<f8"), ("feature", "<i4"), ("right", "<i4")])
+LEAF_FEATURE = -1
+MISSING_LEFT_BIT = 1 << 30
+
+
+def preorder(left: np.ndarray, right: np.ndarray, leaf: np.ndarray) -> np.ndarray:
+    """The node indices of one tree (root 0) in preorder: each split, its left subtree, then
+    its right subtree.  scikit-learn already stores its trees so (the identity is returned
+    at once); any other order is walked."""
+    n = len(leaf)
+    splits = np.flatnonzero(~leaf)
+    if (left[splits] == splits + 1).all() and (right[splits] > splits + 1).all() and \
+            (right[splits] < n).all():
+        return np.arange(n)
+    order: list[int] = []
+    stack = [0]
+    while stack:
+        k = stack.pop()
+        order.append(k)
+        if len(order) > n:
+            raise ValueError("tree nodes do not form a tree (a node is reached twice)")
+        if not leaf[k]:
+            stack += [int(right[k]), int(left[k])]
+    return np.array(order, dtype=np.int64)
+
+
 class CompiledForest:
-    """The trees of a fitted binary ``HistGradientBoostingClassifier`` as flat arrays."""
+    """The trees of a fitted binary ``HistGradientBoostingClassifier`` as one array of
+    16-byte nodes (:data:`NODE_DTYPE`), each tree in preorder."""
 
     def __init__(self, model: HistGradientBoostingClassifier):
         check_layout(model)
         if not covers(model):
             raise ValueError("only binary classifiers without categorical splits are compiled")
-        trees = [p[0].nodes for p in model._predictors]
-        sizes = np.array([len(t) for t in trees], dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        nodes = np.concatenate(trees) if trees else np.zeros(0, dtype=np.float64)
-        shift = np.repeat(offsets, sizes)
-        leaf = nodes["is_leaf"].astype(bool)
+        if model.n_features_in_ > MISSING_LEFT_BIT - 1:
+            raise ValueError(f"{model.n_features_in_} features: more than the compiled walk "
+                             "indexes")
         self.model = model
         self.n_features = int(model.n_features_in_)
-        self.feature = np.where(leaf, 0, nodes["feature_idx"]).astype(np.int64)
-        self.threshold = nodes["num_threshold"].astype(np.float64)
-        self.flags = (leaf * _LEAF + nodes["missing_go_to_left"].astype(bool) * _MISSING_LEFT
-                      ).astype(np.uint8)
-        self.left = np.where(leaf, 0, nodes["left"].astype(np.int64) + shift).astype(np.int64)
-        self.right = np.where(leaf, 0, nodes["right"].astype(np.int64) + shift).astype(np.int64)
-        self.value = nodes["value"].astype(np.float64)
-        self.roots = offsets
+        records, roots, offset = [], [], 0
+        for predictor in model._predictors:
+            tree = predictor[0].nodes
+            leaf = tree["is_leaf"].astype(bool)
+            left, right = tree["left"].astype(np.int64), tree["right"].astype(np.int64)
+            order = preorder(left, right, leaf)
+            position = np.empty(len(tree), dtype=np.int64)
+            position[order] = np.arange(len(order))
+            t = tree[order]
+            is_leaf = leaf[order]
+            rec = np.zeros(len(order), dtype=NODE_DTYPE)
+            rec["threshold"] = np.where(is_leaf, t["value"], t["num_threshold"])
+            rec["feature"] = np.where(
+                is_leaf, LEAF_FEATURE,
+                t["feature_idx"].astype(np.int64)
+                | np.where(t["missing_go_to_left"].astype(bool), MISSING_LEFT_BIT, 0))
+            rec["right"] = np.where(is_leaf, 0, position[right[order] * ~is_leaf] + offset)
+            records.append(rec)
+            roots.append(offset)
+            offset += len(rec)
+        self.nodes = np.concatenate(records) if records else np.zeros(0, dtype=NODE_DTYPE)
+        self.roots = np.array(roots, dtype=np.int64)
         self.baseline = float(np.asarray(model._baseline_prediction).ravel()[0])
-        self.max_steps = int(nodes["depth"].max()) + 1 if len(nodes) else 1
 
     @property
     def classes_(self) -> np.ndarray:
@@ -102,9 +144,8 @@ class CompiledForest:
             raise ValueError(f"x has shape {rows.shape}, the model {self.n_features} features")
         out = np.empty(len(rows), dtype=np.float64)
         if len(rows):
-            _forest.forest_raw(rows, self.n_features, self.feature, self.threshold, self.flags,
-                               self.left, self.right, self.value, self.roots, self.baseline,
-                               self.max_steps, out)
+            _forest.forest_raw(rows, self.n_features, self.nodes, self.roots, self.baseline,
+                               out)
         return out
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
@@ -131,5 +172,5 @@ def compile_forest(model: Any) -> Any:
     return CompiledForest(model) if covers(model) else model
 
 
-__all__ = ["CompiledForest", "ForestLayoutError", "NODE_FIELDS", "check_layout",
-           "compile_forest", "covers"]
+__all__ = ["LEAF_FEATURE", "MISSING_LEFT_BIT", "NODE_DTYPE", "NODE_FIELDS", "CompiledForest",
+           "ForestLayoutError", "check_layout", "compile_forest", "covers", "preorder"]

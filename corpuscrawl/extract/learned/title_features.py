@@ -17,14 +17,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from corpuscrawl.extract.learned.block_features import tree_distances
+from corpuscrawl.extract.learned.block_features import _blocktext, tree_distances
 from corpuscrawl.extract.learned.columns import NamedMatrix
 from corpuscrawl.extract.segment.cdom import Block
-
-try:
-    from corpuscrawl.extract.learned import _blocktext
-except ImportError:  # not built: the title words are found with the regex, same counts
-    _blocktext = None
 
 TITLE_FEATURE_NAMES = (
     "title_cover", "title_in_block", "is_title_block", "has_title_block",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from corpuscrawl.extract.meta.lookups import first_text, meta_contents, metas_and_link_texts
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
 
@@ -20,18 +21,22 @@ from corpuscrawl.html.page import Page
 SEPARATORS = (" | ", " || ", " – ", " — ", " - ", " :: ", " » ", " « ", " · ", " • ", " / ")
 #: A side with at most this many words can be a site name (NewsFeed's example: "BBC Sports").
 SITE_NAME_MAX_WORDS_DEFAULT = 4
+#: ``<meta>`` tags naming the page's title, in the order they are tried after ``<title>``.
+TITLE_METAS = (("name", "title"), ("property", "og:title"), ("name", "og:title"))
+#: ``<meta>`` tags naming the site.
+SITE_NAME_METAS = (("property", "og:site_name"), ("name", "application-name"))
+#: Link targets that lead to the site's home page (besides the page's own URL).
+HOME_HREFS = frozenset(("/", "./", "index.html", "/index.html"))
 
 
 def raw_title(page: Page) -> str:
     """The first non-empty of ``<title>``, ``<meta name=title>``, ``og:title``."""
-    first = next(page.tree.iter("title"), None)  # the first in document order, found early
+    first = first_text(page.tree, "title")  # the first in document order
     if first is not None:
-        text = normalize_space(first.text_content())
+        text = normalize_space(first)
         if text:
             return text
-    for xpath in ('//meta[@name="title"]/@content', '//meta[@property="og:title"]/@content',
-                  '//meta[@name="og:title"]/@content'):
-        values = page.tree.xpath(xpath)
+    for values in meta_contents(page.tree, TITLE_METAS):
         if values and normalize_space(values[0]):
             return normalize_space(values[0])
     return ""
@@ -40,15 +45,19 @@ def raw_title(page: Page) -> str:
 def site_names(page: Page) -> set[str]:
     """Names the site calls itself: og:site_name, application-name, home-link texts."""
     names: set[str] = set()
-    for xpath in ('//meta[@property="og:site_name"]/@content',
-                  '//meta[@name="application-name"]/@content'):
-        names.update(normalize_space(v).lower() for v in page.tree.xpath(xpath))
-    for a in page.body.iter("a"):
-        href = (a.get("href") or "").strip()
-        if href in ("/", "./", "index.html", "/index.html") or href.rstrip("/") == page.url.rstrip("/"):
-            text = normalize_space(a.text_content()).lower()
-            if text and len(text.split()) <= 8:
-                names.add(text)
+    url = page.url.rstrip("/")
+
+    def home(href: str) -> bool:
+        href = href.strip()
+        return href in HOME_HREFS or href.rstrip("/") == url
+
+    metas, links = metas_and_link_texts(page.tree, SITE_NAME_METAS, page.body, home)
+    for values in metas:
+        names.update(normalize_space(v).lower() for v in values)
+    for link in links:
+        text = normalize_space(link).lower()
+        if text and len(text.split()) <= 8:
+            names.add(text)
     names.discard("")
     return names
 

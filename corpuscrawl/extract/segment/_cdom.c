@@ -796,10 +796,358 @@ static PyObject *keyword_bits(PyObject *self, PyObject *args)
     return rc < 0 ? NULL : PyLong_FromUnsignedLongLong(bits);
 }
 
+/* ---- Lookups for the headline (extract/meta/title.py): what `root.iter(tag)`, an XPath
+ * `//meta[@attr="value"]/@content` and `element.text_content()` give, read in one C walk
+ * without an element proxy per visited element.  A tree they do not read as lxml does (a
+ * namespaced element, an entity reference) gives None: the caller then asks lxml. */
+
+/* The next node after `node` in document order within `root`'s subtree, descending only
+ * into elements (what lxml's iter() visits); NULL past the end. */
+static xmlNode *next_in_subtree(xmlNode *node, xmlNode *root)
+{
+    if (node->type == XML_ELEMENT_NODE && node->children != NULL)
+        return node->children;
+    while (node != root) {
+        if (node->next != NULL)
+            return node->next;
+        node = node->parent;
+    }
+    return NULL;
+}
+
+/* 1: an element named `name` without a namespace; 0: another node; -1: a node lxml would
+ * name or read otherwise (namespaced element, entity reference). */
+static int element_named(xmlNode *node, const char *name)
+{
+    if (node->type == XML_ENTITY_REF_NODE)
+        return -1;
+    if (node->type != XML_ELEMENT_NODE)
+        return 0;
+    if (node->ns != NULL && node->ns->href != NULL)
+        return -1;
+    return node->name != NULL && strcmp((const char *)node->name, name) == 0;
+}
+
+/* libxml2's string value of an element (what XPath string() and lxml's text_content() give:
+ * its descendant text and CDATA nodes' content in document order) as str; Py_None (new
+ * reference) when the subtree holds an entity reference. */
+static PyObject *string_value(xmlNode *element)
+{
+    Py_ssize_t size = 0;
+    for (xmlNode *n = element; n != NULL; n = next_in_subtree(n, element)) {
+        if (n->type == XML_ENTITY_REF_NODE)
+            Py_RETURN_NONE;
+        if ((n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) && n->content)
+            size += (Py_ssize_t)strlen((const char *)n->content);
+    }
+    char *buf = PyMem_Malloc(size + 1);
+    if (buf == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t at = 0;
+    for (xmlNode *n = element; n != NULL; n = next_in_subtree(n, element)) {
+        if ((n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) && n->content) {
+            size_t len = strlen((const char *)n->content);
+            memcpy(buf + at, n->content, len);
+            at += (Py_ssize_t)len;
+        }
+    }
+    PyObject *text = PyUnicode_DecodeUTF8(buf, at, "strict");
+    PyMem_Free(buf);
+    return text;
+}
+
+static xmlNode *element_node(PyObject *root, struct LxmlElement **holder)
+{
+    *holder = rootNodeOrRaise(root);
+    if (*holder == NULL)
+        return NULL;
+    xmlNode *node = (*holder)->_c_node;
+    if (node == NULL || node->type != XML_ELEMENT_NODE) {
+        Py_DECREF(*holder);
+        PyErr_SetString(PyExc_ValueError, "an element is needed");
+        return NULL;
+    }
+    return node;
+}
+
+static PyObject *first_text(PyObject *self, PyObject *args)
+{
+    PyObject *root;
+    const char *tag;
+    struct LxmlElement *holder;
+    if (!PyArg_ParseTuple(args, "Os:first_text", &root, &tag))
+        return NULL;
+    xmlNode *top = element_node(root, &holder);
+    if (top == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    for (xmlNode *n = top; n != NULL; n = next_in_subtree(n, top)) {
+        int named = element_named(n, tag);
+        if (named < 0) {
+            result = Py_None;
+            Py_INCREF(result);
+            break;
+        }
+        if (named) {
+            PyObject *text = string_value(n);
+            result = text == NULL || text == Py_None ? text : Py_BuildValue("(N)", text);
+            break;
+        }
+    }
+    if (result == NULL && !PyErr_Occurred())
+        result = Py_BuildValue("(O)", Py_None);
+    Py_DECREF(holder);
+    return result;
+}
+
+/* Whether `node` is `top` or below it. */
+static int within(xmlNode *node, xmlNode *top)
+{
+    for (; node != NULL; node = node->parent)
+        if (node == top)
+            return 1;
+    return 0;
+}
+
+/* The text_content() of an <a> element whose href `accept` takes, appended to `links`: 1
+ * taken, 0 not, -1 error, -2 a subtree lxml must read. */
+static int take_link(xmlNode *a, PyObject *accept, PyObject *empty, PyObject *links)
+{
+    PyObject *href = attribute(a, "href");
+    if (href == NULL)
+        return -1;
+    PyObject *verdict = PyObject_CallOneArg(accept, href == Py_None ? empty : href);
+    Py_DECREF(href);
+    int take = verdict == NULL ? -1 : PyObject_IsTrue(verdict);
+    Py_XDECREF(verdict);
+    if (take <= 0)
+        return take;
+    PyObject *text = string_value(a);
+    if (text == NULL)
+        return -1;
+    if (text == Py_None) {
+        Py_DECREF(text);
+        return -2;
+    }
+    int rc = PyList_Append(links, text);
+    Py_DECREF(text);
+    return rc < 0 ? -1 : 1;
+}
+
+/* One walk over the whole document of `top`: per (attribute, value) pair the content of each
+ * <meta attribute=value> (`//meta[@attribute="value"]/@content`) and, when `links_top` is
+ * given, the text_content() of each <a> under it whose href `accept` takes.  A new (metas
+ * tuple, links list or None), Py_None when the tree needs lxml, NULL on error. */
+static PyObject *document_walk(xmlNode *top, PyObject *pairs, xmlNode *links_top,
+                               PyObject *accept)
+{
+    PyObject *seq = PySequence_Fast(pairs, "pairs must be a sequence of (attribute, value)");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n_pairs = PySequence_Fast_GET_SIZE(seq);
+    const char *attr[16];
+    PyObject *value[16];
+    if (n_pairs > 16) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "at most 16 (attribute, value) pairs");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n_pairs; i++) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "sU;a pair is (attribute, value)",
+                              &attr[i], &value[i])) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    PyObject *metas = PyTuple_New(n_pairs);
+    PyObject *links = links_top != NULL ? PyList_New(0) : Py_NewRef(Py_None);
+    PyObject *empty = PyUnicode_FromString("");
+    int ok = metas != NULL && links != NULL && empty != NULL, lxml_needed = 0;
+    for (Py_ssize_t i = 0; ok && i < n_pairs; i++) {
+        PyObject *found = PyList_New(0);
+        if (found == NULL)
+            ok = 0;
+        else
+            PyTuple_SET_ITEM(metas, i, found);
+    }
+    /* `//meta` searches the whole document: every top-level node's subtree, in order. */
+    xmlNode *start = top;
+    if (top->doc != NULL && top->doc->children != NULL)
+        start = top->doc->children;
+    else
+        while (start->prev != NULL)
+            start = start->prev;
+    xmlNode *tree = start, *n = start;
+    while (ok && !lxml_needed && n != NULL) {
+        int named = element_named(n, "meta");
+        if (named < 0) {
+            lxml_needed = 1;
+            break;
+        }
+        PyObject *content = NULL;
+        for (Py_ssize_t i = 0; named && ok && i < n_pairs; i++) {
+            PyObject *have = attribute(n, attr[i]);
+            if (have == NULL) {
+                ok = 0;
+                break;
+            }
+            int equal = have != Py_None ? PyUnicode_Compare(have, value[i]) == 0 : 0;
+            Py_DECREF(have);
+            if (PyErr_Occurred()) {
+                ok = 0;
+                break;
+            }
+            if (!equal)
+                continue;
+            if (content == NULL && (content = attribute(n, "content")) == NULL) {
+                ok = 0;
+                break;
+            }
+            if (content != Py_None && PyList_Append(PyTuple_GET_ITEM(metas, i), content) < 0)
+                ok = 0;
+        }
+        Py_XDECREF(content);
+        if (ok && links_top != NULL && !named && element_named(n, "a") > 0 &&
+            within(n, links_top)) {
+            int taken = take_link(n, accept, empty, links);
+            if (taken == -1)
+                ok = 0;
+            else if (taken == -2)
+                lxml_needed = 1;
+        }
+        n = next_in_subtree(n, tree);
+        if (n == NULL && tree->next != NULL)
+            tree = n = tree->next;
+    }
+    Py_DECREF(seq);
+    Py_XDECREF(empty);
+    if (!ok || lxml_needed) {
+        Py_XDECREF(metas);
+        Py_XDECREF(links);
+        return ok ? Py_NewRef(Py_None) : NULL;
+    }
+    return Py_BuildValue("(NN)", metas, links);
+}
+
+static PyObject *meta_contents(PyObject *self, PyObject *args)
+{
+    PyObject *root, *pairs;
+    struct LxmlElement *holder;
+    if (!PyArg_ParseTuple(args, "OO:meta_contents", &root, &pairs))
+        return NULL;
+    xmlNode *top = element_node(root, &holder);
+    if (top == NULL)
+        return NULL;
+    PyObject *found = document_walk(top, pairs, NULL, NULL);
+    Py_DECREF(holder);
+    if (found == NULL || found == Py_None)
+        return found;
+    PyObject *metas = Py_NewRef(PyTuple_GET_ITEM(found, 0));
+    Py_DECREF(found);
+    return metas;
+}
+
+static PyObject *metas_and_links(PyObject *self, PyObject *args)
+{
+    PyObject *root, *pairs, *links_root, *accept;
+    struct LxmlElement *holder, *links_holder;
+    if (!PyArg_ParseTuple(args, "OOOO:metas_and_links", &root, &pairs, &links_root, &accept))
+        return NULL;
+    xmlNode *top = element_node(root, &holder);
+    if (top == NULL)
+        return NULL;
+    xmlNode *links_top = element_node(links_root, &links_holder);
+    if (links_top == NULL) {
+        Py_DECREF(holder);
+        return NULL;
+    }
+    PyObject *found = links_top->doc == top->doc ? document_walk(top, pairs, links_top, accept)
+                                                 : Py_NewRef(Py_None);
+    Py_DECREF(holder);
+    Py_DECREF(links_holder);
+    return found;
+}
+
+static PyObject *link_texts(PyObject *self, PyObject *args)
+{
+    PyObject *root, *accept;
+    struct LxmlElement *holder;
+    if (!PyArg_ParseTuple(args, "OO:link_texts", &root, &accept))
+        return NULL;
+    xmlNode *top = element_node(root, &holder);
+    if (top == NULL)
+        return NULL;
+    PyObject *result = PyList_New(0);
+    PyObject *empty = PyUnicode_FromString("");
+    if (empty == NULL)
+        Py_CLEAR(result);
+    for (xmlNode *n = top; result != NULL && n != NULL; n = next_in_subtree(n, top)) {
+        int named = element_named(n, "a");
+        if (named < 0) {
+            Py_DECREF(result);
+            result = Py_None;
+            Py_INCREF(result);
+            break;
+        }
+        if (!named)
+            continue;
+        PyObject *href = attribute(n, "href");
+        if (href == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyObject *verdict = PyObject_CallOneArg(accept, href == Py_None ? empty : href);
+        Py_DECREF(href);
+        int take = verdict == NULL ? -1 : PyObject_IsTrue(verdict);
+        Py_XDECREF(verdict);
+        if (take < 0) {
+            Py_CLEAR(result);
+            break;
+        }
+        if (!take)
+            continue;
+        PyObject *text = string_value(n);
+        if (text == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        if (text == Py_None) {
+            Py_DECREF(text);
+            Py_DECREF(result);
+            result = Py_None;
+            Py_INCREF(result);
+            break;
+        }
+        int rc = PyList_Append(result, text);
+        Py_DECREF(text);
+        if (rc < 0)
+            Py_CLEAR(result);
+    }
+    Py_XDECREF(empty);
+    Py_DECREF(holder);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"keyword_bits", keyword_bits, METH_VARARGS,
      "keyword_bits(class, id, keywords) -> int: the class/id keyword bits the walk gives an"
      " element with these attribute values (cdom._value_bits of the lower-cased pair)."},
+    {"first_text", first_text, METH_VARARGS,
+     "first_text(root, tag) -> (str | None,) | None: the text_content() of the first element"
+     " `tag` in root.iter(tag) order, wrapped in a 1-tuple ((None,): none); None when the tree"
+     " needs lxml (a namespaced element or an entity reference on the way)."},
+    {"meta_contents", meta_contents, METH_VARARGS,
+     "meta_contents(root, pairs) -> tuple[list[str], ...] | None: per (attribute, value) pair,"
+     " root.xpath('//meta[@attribute=\"value\"]/@content') (document order); None when the"
+     " tree needs lxml."},
+    {"metas_and_links", metas_and_links, METH_VARARGS,
+     "metas_and_links(root, pairs, links_root, accept) -> (metas, links) | None: what"
+     " meta_contents(root, pairs) and link_texts(links_root, accept) give, in one walk over"
+     " the document (links_root in root's document); None when the tree needs lxml."},
+    {"link_texts", link_texts, METH_VARARGS,
+     "link_texts(root, accept) -> list[str] | None: text_content() of each element of"
+     " root.iter('a') for which accept(a.get('href') or '') is true; None when the tree needs"
+     " lxml."},
     {"tree_blocks", tree_blocks, METH_VARARGS,
      "tree_blocks(root, Block, dropped, inline, breaks, tag_bit, keywords, hidden_style,"
      " removed=None) -> list[Block] | None: cdom.tree_blocks' block sequence under root, or"
@@ -822,7 +1170,9 @@ PyMODINIT_FUNC PyInit__cdom(void)
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    if (PyModule_AddStringConstant(m, "LXML_VERSION", LXML_VERSION_STRING) < 0 ||
+    /* The interface cdom.py calls (cdom.CDOM_API): raise it with any change of it. */
+    if (PyModule_AddIntConstant(m, "API", 2) < 0 ||
+        PyModule_AddStringConstant(m, "LXML_VERSION", LXML_VERSION_STRING) < 0 ||
         PyModule_AddIntConstant(m, "LIBXML_VERSION", LIBXML_VERSION) < 0) {
         Py_DECREF(m);
         return NULL;

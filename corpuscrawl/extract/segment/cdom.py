@@ -33,13 +33,14 @@ from functools import lru_cache
 
 from lxml import etree
 
+from corpuscrawl.accelerators import accelerator
 from corpuscrawl.html.dom import INLINE_TAGS
 from corpuscrawl.html.page import NON_TEXT_TAGS, Page
 
-try:
-    from corpuscrawl.extract.segment import _cdom
-except ImportError:  # not built: the Python walk, same blocks
-    _cdom = None
+#: The interface of ``_cdom.c`` this module and :mod:`corpuscrawl.extract.meta.lookups` call.
+CDOM_API = 2
+#: The C walk; None when not built for :data:`CDOM_API` (the Python walk then, same blocks).
+_cdom = accelerator("corpuscrawl.extract.segment._cdom", CDOM_API)
 
 logger = logging.getLogger(__name__)
 
