@@ -235,5 +235,17 @@ def test_card_only_refuses_other_data_and_a_missing_file(tinyset, tmp_path, priv
     assert (tmp_path / "segment-svm.md").read_text(encoding="utf-8") == card  # kept
     assert cli_main(["train", "hybrid-a", "--card-only", "--data", str(tinyset),
                      "--models-dir", str(tmp_path), "--quiet"]) == 2
-    assert "hybrid-a.skops" in capsys.readouterr().err
+    assert "hybrid-a.skops not found; train it with" in capsys.readouterr().err
+    assert not (tmp_path / "hybrid-a.md").exists()
+
+
+def test_card_only_refuses_a_file_that_records_no_training(tinyset, tmp_path, capsys):
+    from corpuscrawl.cli import main as cli_main
+
+    model = small_hybrid_a()
+    del model.meta_
+    save_model("hybrid-a", model, tmp_path)
+    assert cli_main(["train", "hybrid-a", "--card-only", "--data", str(tinyset),
+                     "--models-dir", str(tmp_path), "--quiet"]) == 2
+    assert "records no training time" in capsys.readouterr().err
     assert not (tmp_path / "hybrid-a.md").exists()

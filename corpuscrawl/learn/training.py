@@ -182,12 +182,16 @@ def write_file_card(name: str, dataset_dirs: Sequence[str | Path],
                     models_dir: str | Path | None = None, show_progress: bool = True) -> Path:
     """Write the card of the model file ``<models_dir>/<name>.skops`` as it is, without
     training: its parameters, fit results, training time (and duration, when the file
-    records it) and label counts read from the file, its scores on the test split of ``dataset_dirs`` measured now.  The datasets must
-    be those the file was trained on (same names, same number of training documents), or
-    a ``ValueError`` says how they differ.  Returns the card's path."""
-    from corpuscrawl.extract.learned.models import load_model_file
+    records it) and label counts read from the file, its scores on the test split of
+    ``dataset_dirs`` measured now.  The datasets must be those the file was trained on
+    (same names, same number of training documents), or a ``ValueError`` says how they
+    differ; a missing file is a ``ModelNotFoundError``.  Returns the card's path."""
+    from corpuscrawl.extract.learned.models import ModelNotFoundError, load_model_file
 
     path = model_path(name, models_dir)
+    if not path.is_file():
+        raise ModelNotFoundError(f"model file {path} not found; train it with "
+                                 f"`corpuscrawl train {name}`")
     model = load_model_file(path, model_class(name))
     meta = getattr(model, "meta_", None) or {}
     if "trained_at" not in meta:
