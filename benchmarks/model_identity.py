@@ -151,6 +151,8 @@ def object_differences(a: Any, b: Any, path: str = "",
         return object_differences(np.asarray(a), np.asarray(b), path, seen)
     if isinstance(a, np.random.Generator):
         return object_differences(a.bit_generator.state, b.bit_generator.state, path, seen)
+    if isinstance(a, np.random.RandomState):  # its __reduce__ seeds a fresh bit generator
+        return object_differences(list(a.get_state()), list(b.get_state()), path, seen)
     if (id(a), id(b)) in seen:
         return []
     seen[(id(a), id(b))] = (a, b)  # kept alive: an id is only unique while its object lives

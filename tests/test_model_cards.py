@@ -138,6 +138,15 @@ def test_model_identity_sees_through_ids_and_training_time(tmp_path, benchmark_m
     assert "payload: 0 difference(s)" in out and "objects: 0 difference(s)" in out
 
 
+def test_model_identity_compares_random_states_by_their_state(benchmark_module):
+    import numpy as np
+
+    identity = benchmark_module("model_identity")
+    assert identity.object_differences(np.random.RandomState(3), np.random.RandomState(3)) == []
+    assert identity.object_differences({"r": np.random.RandomState(3)},
+                                       {"r": np.random.RandomState(4)})[0].startswith("r[1]:")
+
+
 def test_model_identity_names_what_differs(tmp_path, benchmark_module, capsys):
     identity = benchmark_module("model_identity")
     first = save_model("hybrid-a", small_hybrid_a(), tmp_path / "a")
