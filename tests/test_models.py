@@ -293,13 +293,13 @@ def test_shipped_cards_cite_sources_by_name_not_outside_the_repository():
 
 
 def test_the_card_writer_cites_no_outside_document(tmp_path):
-    from corpuscrawl.learn.training import card_hyperparameters, card_notes
+    from corpuscrawl.learn.training import card_fit_results, card_hyperparameters, card_notes
 
     model = fitted_hybrid_a()
     card = ModelCard(name="hybrid-a", kind=type(model).__name__, description=model.description,
                      data=["tinyset"], split="by id", trained_at="2024-01-01",
                      hyperparameters=card_hyperparameters(model), train_counts={"tinyset": 1},
-                     notes=card_notes(model))
+                     notes=card_notes(model), fit_results=card_fit_results(model))
     text = card.render()
     assert "Bakić's thesis" in text and "- c: `2.0`" in text and "base extractors" in text
     assert "SPEC" not in text and "seed 00" not in text

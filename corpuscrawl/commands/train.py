@@ -4,6 +4,7 @@
     corpuscrawl train all                      # every shipped model on the shipped datasets
     corpuscrawl train hybrid-b --base bte,readability,boilerpipe-default,boilerpipe-article
     corpuscrawl train auto --convert old/auto.skops   # an earlier version's file, same outputs
+    corpuscrawl train auto --card-only         # the card of models/auto.skops as it is
 
 Models train on the train part of the project's split (by document id) and
 are scored on the test part; progress is shown per stage.  Fitting always
@@ -49,6 +50,10 @@ def register(subparsers: Any) -> None:
                    help="instead of training, convert FILE, a model file of an earlier "
                         "corpuscrawl (dict format), into MODEL's class with the same fitted "
                         "estimators, written to the models directory")
+    p.add_argument("--card-only", action="store_true",
+                   help="no training: write the card of the model file already in the models "
+                        "directory (its parameters and training facts as the file holds them, "
+                        "its scores on the test split measured now)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
 
@@ -84,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     base = [b.strip() for b in args.base.split(",") if b.strip()] if args.base else None
     models = SHIPPED_MODELS if args.model == "all" else (args.model,)
+    if args.card_only:
+        return cards(models, dirs, args)
     for name in models:
         started = time.monotonic()
         print(f"training {name} on {', '.join(d.name for d in dirs)}", file=sys.stderr)
@@ -92,6 +99,24 @@ def run(args: argparse.Namespace) -> int:
                          evaluate=not args.no_eval, show_progress=not args.quiet)
         print(f"{name}: wrote {path} and {path.with_suffix('.md')} "
               f"({time.monotonic() - started:.0f} s)", file=sys.stderr)
+    return 0
+
+
+def cards(models: tuple[str, ...], dirs: list[Path], args: argparse.Namespace) -> int:
+    """``--card-only``: write the cards of existing model files; returns the exit code."""
+    from threadpoolctl import threadpool_limits
+
+    from corpuscrawl.extract.base import ExtractorError
+    from corpuscrawl.learn.training import write_file_card
+
+    for name in models:
+        try:
+            with threadpool_limits(limits=1):
+                path = write_file_card(name, dirs, args.models_dir, show_progress=not args.quiet)
+        except (ExtractorError, ValueError) as exc:
+            print(f"corpuscrawl train: {exc}", file=sys.stderr)
+            return 2
+        print(f"{name}: wrote {path}", file=sys.stderr)
     return 0
 
 

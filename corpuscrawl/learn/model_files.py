@@ -70,7 +70,8 @@ def save_model(name: str, model: LearnedModel, directory: str | Path | None = No
 
 @dataclass
 class ModelCard:
-    """What a card says: data, split, date, hyper-parameters, scores on the test split."""
+    """What a card says: data, split, date, hyper-parameters (the model's named parameters),
+    what the fit chose and measured, scores on the test split."""
 
     name: str
     kind: str
@@ -83,6 +84,8 @@ class ModelCard:
     #: Rows: (dataset, documents, P, R, F1 summed, mean F1).
     test_scores: Sequence[tuple[str, int, float, float, float, float]] = ()
     notes: Sequence[str] = field(default_factory=list)
+    #: What fitting chose and measured on the training data (not parameters one sets).
+    fit_results: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self, sha256: str = "", seconds: float | None = None) -> str:
         """The card as Markdown."""
@@ -97,6 +100,11 @@ class ModelCard:
             lines += [f"File SHA-256: `{sha256}`", ""]
         lines += ["## Hyper-parameters", ""]
         lines += [f"- {k}: `{v}`" for k, v in self.hyperparameters.items()]
+        if self.fit_results:
+            lines += ["", "## Recorded by the fit", "",
+                      "What the training run that wrote the file chose, measured (on the "
+                      "training data) and used.", ""]
+            lines += [f"- {k}: `{v}`" for k, v in self.fit_results.items()]
         lines += ["", "## Scores on the test split (never trained or tuned on)", "",
                   "Word-level LCS scores: P/R/F1 from summed counts, and mean per-document F1.",
                   ""]

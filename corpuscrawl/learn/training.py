@@ -25,7 +25,7 @@ from corpuscrawl.extract.learned.models import LearnedModel, model_class
 from corpuscrawl.learn.auto import AutoEstimator
 from corpuscrawl.learn.estimator import estimator_class
 from corpuscrawl.learn.hybrid import HybridAEstimator, HybridBEstimator, SegmentSVMEstimator
-from corpuscrawl.learn.model_files import ModelCard, save_model, write_card
+from corpuscrawl.learn.model_files import ModelCard, model_path, save_model, write_card
 from corpuscrawl.learn.sequence import SequenceEstimator
 from corpuscrawl.learn.trainset import Doc, documents
 
@@ -114,18 +114,43 @@ def score_rows(extractor: Extractor, docs: Sequence[Doc], show_progress: bool = 
 
 
 def card_hyperparameters(model: LearnedModel) -> dict[str, Any]:
-    """The card's hyper-parameters: the model's parameters and what fitting chose, then the
-    base and vote extractors it uses."""
-    hyper = model.card_parameters()
+    """The card's hyper-parameters: the model's named parameters (``get_params``), tuples
+    shown as lists."""
+    return {k: list(v) if isinstance(v, tuple) else v
+            for k, v in model.get_params(deep=False).items()}
+
+
+def card_fit_results(model: LearnedModel) -> dict[str, Any]:
+    """What the card reports fitting chose and measured (``fit_info_``: for ``auto`` the
+    out-of-fold F1, λ and bias), then the base and vote extractors the fit used."""
+    results = dict(getattr(model, "fit_info_", None) or {})
     for attribute, label in (("base_", "base extractors"), ("votes_", "vote extractors")):
         if getattr(model, attribute, None):
-            hyper[label] = list(getattr(model, attribute))
-    return hyper
+            results[label] = list(getattr(model, attribute))
+    return results
 
 
 def card_notes(model: LearnedModel) -> list[str]:
     """The card's notes: the label counts of the training data."""
     return [f"label counts on the training data: {getattr(model, 'label_counts_', None)}"]
+
+
+def model_card(name: str, model: LearnedModel, dataset_dirs: Sequence[str | Path],
+               train_docs: Sequence[Doc], trained_at: str,
+               rows: Sequence[tuple[str, int, float, float, float, float]]) -> ModelCard:
+    """The card of ``model`` trained on ``train_docs`` (the train split of
+    ``dataset_dirs``) at ``trained_at`` and scored ``rows`` on their test split."""
+    counts: dict[str, int] = {}
+    for doc in train_docs:
+        counts[doc.dataset.name] = counts.get(doc.dataset.name, 0) + 1
+    return ModelCard(name=name, kind=type(model).__name__, description=model.description,
+                     data=[Path(d).name for d in dataset_dirs],
+                     split=f"corpuscrawl.evaluation.datasets.split (by document id, "
+                           f"test_fraction={TEST_FRACTION_DEFAULT}, seed={SPLIT_SEED_DEFAULT!r});"
+                           " trained on the train part, scored on the test part",
+                     trained_at=trained_at, hyperparameters=card_hyperparameters(model),
+                     fit_results=card_fit_results(model), train_counts=counts,
+                     test_scores=rows, notes=card_notes(model))
 
 
 def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[str] | None = None,
@@ -139,28 +164,52 @@ def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[st
                          + ", ".join(str(d) for d in dataset_dirs))
     model = fit_model(name, train_docs, base_names, show_progress, **params).predictor()
     trained_at = datetime.now(UTC).isoformat(timespec="seconds")
+    seconds = round(time.monotonic() - started)
     model.meta_ = {"trained_at": trained_at, "data": [str(d) for d in dataset_dirs],
-                   "train_documents": len(train_docs)}
+                   "train_documents": len(train_docs), "train_seconds": seconds}
     path = save_model(name, model, models_dir)
-    seconds = time.monotonic() - started
     rows = []
     if evaluate:
         test_docs = documents(dataset_dirs, "test")
         rows = score_rows(build_extractor(name, model), test_docs, show_progress,
                           f"{name}: test split")
-    counts: dict[str, int] = {}
-    for doc in train_docs:
-        counts[doc.dataset.name] = counts.get(doc.dataset.name, 0) + 1
-    card = ModelCard(name=name, kind=type(model).__name__, description=model.description,
-                     data=[Path(d).name for d in dataset_dirs],
-                     split=f"corpuscrawl.evaluation.datasets.split (by document id, "
-                           f"test_fraction={TEST_FRACTION_DEFAULT}, seed={SPLIT_SEED_DEFAULT!r});"
-                           " trained on the train part, scored on the test part",
-                     trained_at=trained_at, hyperparameters=card_hyperparameters(model),
-                     train_counts=counts, test_scores=rows, notes=card_notes(model))
-    write_card(card, models_dir, seconds)
+    write_card(model_card(name, model, dataset_dirs, train_docs, trained_at, rows),
+               models_dir, seconds)
     return path
 
 
-__all__ = ["ESTIMATORS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor", "card_hyperparameters",
-           "card_notes", "fit_model", "score_rows", "train"]
+def write_file_card(name: str, dataset_dirs: Sequence[str | Path],
+                    models_dir: str | Path | None = None, show_progress: bool = True) -> Path:
+    """Write the card of the model file ``<models_dir>/<name>.skops`` as it is, without
+    training: its parameters, fit results, training time (and duration, when the file
+    records it) and label counts read from the file, its scores on the test split of
+    ``dataset_dirs`` measured now.  The datasets must be those the file was trained on
+    (same names, same number of training documents), or a ``ValueError`` says how they
+    differ; a missing file is a ``ModelNotFoundError``.  Returns the card's path."""
+    from corpuscrawl.extract.learned.models import ModelNotFoundError, load_model_file
+
+    path = model_path(name, models_dir)
+    if not path.is_file():
+        raise ModelNotFoundError(f"model file {path} not found; train it with "
+                                 f"`corpuscrawl train {name}`")
+    model = load_model_file(path, model_class(name))
+    meta = getattr(model, "meta_", None) or {}
+    if "trained_at" not in meta:
+        raise ValueError(f"model file {path} records no training time (meta_); retrain it "
+                         f"with `corpuscrawl train {name}`")
+    trained_on = [Path(d).name for d in meta.get("data", [])]
+    given = [Path(d).name for d in dataset_dirs]
+    train_docs = documents(dataset_dirs, "train")
+    if trained_on != given or meta.get("train_documents") != len(train_docs):
+        raise ValueError(f"model file {path} was trained on {', '.join(trained_on)} "
+                         f"({meta.get('train_documents')} training documents), not on "
+                         f"{', '.join(given)} ({len(train_docs)}); pass those datasets")
+    rows = score_rows(build_extractor(name, model), documents(dataset_dirs, "test"),
+                      show_progress, f"{name}: test split")
+    return write_card(model_card(name, model, dataset_dirs, train_docs, meta["trained_at"],
+                                 rows), models_dir, meta.get("train_seconds"))
+
+
+__all__ = ["ESTIMATORS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor",
+           "card_fit_results", "card_hyperparameters", "card_notes", "fit_model", "model_card",
+           "score_rows", "train", "write_file_card"]
