@@ -118,12 +118,6 @@ class LearnedModel(BaseEstimator):
         check_fitted(self)
         return [self.extract(page) for page in pages]
 
-    def card_parameters(self) -> dict[str, Any]:
-        """What the model card lists: the parameters, then what fitting chose (``fit_info_``)."""
-        params = {k: list(v) if isinstance(v, tuple) else v
-                  for k, v in self.get_params(deep=False).items()}
-        return {**params, **getattr(self, "fit_info_", {})}
-
     def __getstate__(self) -> dict[str, Any]:
         # What a model derives from its fitted attributes when it first predicts (compiled
         # trees, built extractors) lives in ``_runtime`` and is never saved.
