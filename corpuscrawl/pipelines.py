@@ -111,7 +111,7 @@ class ExtractionPipeline:
         self.stats.inc_value(f"corpuscrawl/extractor/{result.extractor}")
         return Document(
             url=item.url, domain=domain_of(item.url), title=result.title, text=text,
-            language=result.language, extractor=result.extractor, fetched_at=item.fetched_at,
+            comments=result.comments.strip(), language=result.language, extractor=result.extractor, fetched_at=item.fetched_at,
             status=item.status, content_hash=content_hash(text), date=result.date,
             author=result.author, depth=item.depth, rendered=item.rendered,
             alternates=dict(item.alternates), unit_index=item.unit[0], unit_kind=item.unit[1],
