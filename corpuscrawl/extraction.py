@@ -94,7 +94,7 @@ class ExtractionResult:
 class ExtractionConfig:
     """Typed view of the extraction settings."""
 
-    default_extractor: str = "bte"
+    default_extractor: str = "auto"
     #: Where reader comments go (:data:`COMMENT_MODES`): CORPUSCRAWL_COMMENTS.
     comments: str = "field"
     extractors: Mapping[str, str | None] | None = None
@@ -132,7 +132,7 @@ class ExtractionConfig:
         method = settings.get("CORPUSCRAWL_SPLIT_METHOD", "linkblocks") or "linkblocks"
         if method not in SPLIT_METHODS:
             raise ConfigError(f"CORPUSCRAWL_SPLIT_METHOD must be one of {SPLIT_METHODS}, got {method!r}")
-        return cls(default_extractor=default_extractor or settings.get("CORPUSCRAWL_EXTRACTOR", "bte"),
+        return cls(default_extractor=default_extractor or settings.get("CORPUSCRAWL_EXTRACTOR", "auto"),
                    extractors=dict(extractors), options={k: dict(v) for k, v in options.items()},
                    comments=_comment_mode(settings, comments),
                    split_coherent=split, split_method=method,

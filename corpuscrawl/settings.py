@@ -53,8 +53,11 @@ FEED_EXPORTERS = {
 }
 
 # --- extraction -------------------------------------------------------------
-#: Name of the default extractor (see ``corpuscrawl.extract.EXTRACTORS_BASE``).
-CORPUSCRAWL_EXTRACTOR = "bte"
+#: Name of the default extractor (see ``corpuscrawl.extract.EXTRACTORS_BASE``): ``auto``, the
+#: learned block labeller (best pooled F1 and fewest lost articles on the test split and under
+#: cross-validation, benchmarks/results/learned.md); its reader comments go where
+#: CORPUSCRAWL_COMMENTS says.  "bte" is the fastest classic one.
+CORPUSCRAWL_EXTRACTOR = "auto"
 #: Extra or replacement extractors: name -> "module:Class" (None removes a name).  A
 #: corpuscrawl path from before the package layout fails at start naming the new one
 #: (``corpuscrawl.moved``).
