@@ -11,7 +11,7 @@ import pytest
 
 from corpuscrawl.exporters import TextDirectoryExporter, VerticalExporter
 from corpuscrawl.items import Document, content_hash
-from tests.crawl_helpers import run_crawl
+from tests.crawl_helpers import run_crawl, stat
 from tests.local_server import LocalServer, Reply, article
 
 DATA = Path(__file__).parent / "data" / "comments"
@@ -86,6 +86,39 @@ def test_a_bad_value_stops_the_crawl_at_start_naming_it(tmp_path, args, settings
         assert site.log == []  # nothing fetched
     assert docs == []
     assert f"{named} must be one of field, text, drop" in log
+
+
+NEW_COMMENT = ("<li class=\"comment\"><div class=\"comment-author\"><b>Dee</b> says:</div>"
+               "<div class=\"comment-content\"><p>The winter photos of the cranes in the snow "
+               "were the best part, please post more of them.</p></div></li>")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "exported"), [("field", False), ("text", True)])
+def test_a_new_comment_alone_changes_the_page_only_when_comments_are_text(tmp_path, mode,
+                                                                          exported):
+    """The recrawl's "changed" is over the text: a new comment re-exports the page only when
+    comments are part of it."""
+    bodies = {"post": POST}
+    site = LocalServer({"/": Reply(article("Harbour notes index", ["/post"])),
+                        "/post": lambda hit: Reply(bodies["post"])})
+    settings = {"CORPUSCRAWL_EXTRACTOR": "auto", "CORPUSCRAWL_STATE_DIR": str(tmp_path / "st"),
+                "CORPUSCRAWL_BOILERPLATE_HISTORY": str(tmp_path / "h.sqlite3")}
+    with site:
+        runs = []
+        for run in ("first", "second"):
+            docs, log, code = run_crawl(tmp_path / f"{run}.jsonl", f"seeds={site.url}",
+                                        "depth=1", "collection=cranes", f"comments={mode}",
+                                        settings=settings, timeout=240)
+            assert code == 0, log[-3000:]
+            runs.append({d["url"].rsplit("/", 1)[-1]: d for d in docs})
+            bodies["post"] = POST.replace("</ol>", NEW_COMMENT + "</ol>")
+    assert runs[0]["post"]["change"] == "new"
+    assert ("post" in runs[1]) is exported
+    if exported:
+        assert runs[1]["post"]["change"] == "changed" and "winter photos" in runs[1]["post"]["text"]
+    else:  # fetched and extracted again, its text the same
+        assert stat(log, "corpuscrawl/recrawl/unchanged") >= 1
 
 
 def _doc(**kw: str) -> Document:
