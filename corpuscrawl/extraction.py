@@ -18,6 +18,7 @@ text (:func:`corpuscrawl.extract.base.extract_parts`), go where
 ``CORPUSCRAWL_COMMENTS`` says (:data:`COMMENT_MODES`): their own ``comments``
 field, the end of the text after a blank line (trafilatura's
 ``include_comments``), or nowhere.
+
 Plain library code: no Scrapy.
 """
 
