@@ -5,10 +5,12 @@ exporters write the field."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
 
+from corpuscrawl.cli import main
 from corpuscrawl.exporters import TextDirectoryExporter, VerticalExporter
 from corpuscrawl.items import Document, content_hash
 from tests.crawl_helpers import run_crawl, stat
@@ -52,6 +54,7 @@ def test_comments_in_their_own_field_by_default(tmp_path):
     assert not any(u in post["comments"] for u in UI)
     assert post["content_hash"] == content_hash(post["text"])  # the article's identity
     assert docs["plain"]["comments"] == ""  # the field is always there
+    assert stat(log, "corpuscrawl/documents_with_comments") == 1
 
 
 @pytest.mark.slow
@@ -119,6 +122,24 @@ def test_a_new_comment_alone_changes_the_page_only_when_comments_are_text(tmp_pa
         assert runs[1]["post"]["change"] == "changed" and "winter photos" in runs[1]["post"]["text"]
     else:  # fetched and extracted again, its text the same
         assert stat(log, "corpuscrawl/recrawl/unchanged") >= 1
+
+
+@pytest.mark.slow
+def test_a_warc_replay_places_the_comments_anew(tmp_path):
+    """The WARC keeps the page; ``corpuscrawl extract --comments text`` puts the comments a
+    crawl wrote to its field into the text."""
+    docs, log, code = _crawl(tmp_path, CORPUSCRAWL_WARC_DIR=str(tmp_path / "warc"))
+    assert code == 0, log[-3000:]
+    assert docs["post"]["comments"].split("\n") == COMMENTS
+    out = tmp_path / "replayed.jsonl"
+    files = sorted((tmp_path / "warc").glob("*.warc.gz"))
+    assert main(["extract", "-e", "auto", "--comments", "text", *map(str, files),
+                 "-o", str(out)]) == 0
+    replayed = {json.loads(line)["url"].rsplit("/", 1)[-1]: json.loads(line)
+                for line in out.read_text(encoding="utf-8").splitlines()}
+    post = replayed["post"]
+    assert post["comments"] == "" and post["text"].endswith("\n\n" + "\n".join(COMMENTS))
+    assert post["text"].startswith(docs["post"]["text"])
 
 
 def _doc(**kw: str) -> Document:
