@@ -165,7 +165,8 @@ class TextDirectoryExporter(CleaningExporterMixin, BaseItemExporter):
     16 hex digits of BLAKE2b of the URL, so a page crawled again overwrites its
     file) and one index line ``path<TAB>url<TAB>title<TAB>language`` per
     document into ``corpus/index.tsv``.  The directory defaults to the feed
-    file's directory; ``FEEDS = {"...": {"format": "txtdir",
+    file's directory.  A document's reader comments (its ``comments`` field) go to
+    ``<key>.comments.txt`` beside its text.  ``FEEDS = {"...": {"format": "txtdir",
     "item_export_kwargs": {"directory": "..."}}}`` sets it explicitly (needed
     for storages without a local path, e.g. stdout or S3).
     """
@@ -213,6 +214,12 @@ class TextDirectoryExporter(CleaningExporterMixin, BaseItemExporter):
         target.parent.mkdir(parents=True, exist_ok=True)
         text = str(adapter.get("text") or "")
         target.write_text(text + "\n", encoding=self.text_encoding)
+        comments = str(adapter.get("comments") or "")
+        comments_path = target.with_suffix(".comments.txt")
+        if comments:
+            comments_path.write_text(comments + "\n", encoding=self.text_encoding)
+        else:  # a page crawled again whose comments are gone
+            comments_path.unlink(missing_ok=True)
         row = "\t".join([rel.as_posix(), _tsv_field(adapter.get("url")),
                          _tsv_field(adapter.get("title")), _tsv_field(adapter.get("language"))])
         self.file.write((row + "\n").encode(self.text_encoding))
@@ -228,13 +235,20 @@ class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
         <p>
         First paragraph.
         </p>
+        <comments>
+        <p>
+        A reader's comment.
+        </p>
+        </comments>
         </doc>
 
     Attribute values and text are XML-escaped.  With ``tokens=True`` (FEEDS
     ``item_export_kwargs``) each paragraph is written one token per line, the
     input CWB's ``cwb-encode`` expects; by default a paragraph is one line, to
     be tokenized by the corpus tool.  ``fields_to_export`` picks the
-    attributes (``language`` is written as ``lang``).
+    attributes (``language`` is written as ``lang``).  A document's reader comments (its
+    ``comments`` field) follow its text inside ``<comments>``, so a corpus tool can index
+    or leave out the structure.
     """
 
     def __init__(self, file: IO[bytes], *, tokens: bool = False,
@@ -248,7 +262,8 @@ class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
     def _attributes(self, adapter: ItemAdapter) -> list[tuple[str, str]]:
         fields = self.fields_to_export or VERTICAL_ATTRIBUTES_DEFAULT
         names = fields.items() if isinstance(fields, dict) else (
-            (f, VERTICAL_ATTRIBUTES_DEFAULT.get(f, f)) for f in fields if f != "text")
+            (f, VERTICAL_ATTRIBUTES_DEFAULT.get(f, f)) for f in fields
+            if f not in ("text", "comments"))
         return [(attr, " ".join(str(adapter.get(field) or "").split()))
                 for field, attr in names]
 
@@ -257,8 +272,17 @@ class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
         adapter = ItemAdapter(item)
         attrs = "".join(f' {name}="{escape(value, _QUOTE)}"'
                         for name, value in self._attributes(adapter))
-        lines = [f"<doc{attrs}>"]
-        for paragraph in str(adapter.get("text") or "").split("\n"):
+        lines = [f"<doc{attrs}>", *self._paragraphs(str(adapter.get("text") or ""))]
+        comments = self._paragraphs(str(adapter.get("comments") or ""))
+        if comments:
+            lines += ["<comments>", *comments, "</comments>"]
+        lines.append("</doc>")
+        return "\n".join(lines) + "\n"
+
+    def _paragraphs(self, text: str) -> list[str]:
+        """The ``<p>`` elements of a text's paragraphs (one per line)."""
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
             paragraph = paragraph.strip()
             if not paragraph:
                 continue
@@ -268,8 +292,7 @@ class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
             else:
                 lines.append(escape(paragraph))
             lines.append("</p>")
-        lines.append("</doc>")
-        return "\n".join(lines) + "\n"
+        return lines
 
     def write_document(self, item: Any) -> None:
         """Write one ``<doc>`` element."""

@@ -12,6 +12,13 @@ the oversized-page extractor when one is configured, else fails as
 ``OversizedPage``; an extraction over the time limit fails as
 ``ExtractionTimeout``.  Failed pages are kept by the pipeline.  A page whose
 body is not text is skipped (``skipped = "binary"``), never extracted.
+
+Reader comments, which an extractor such as ``auto`` gives apart from the main
+text (:func:`corpuscrawl.extract.base.extract_parts`), go where
+``CORPUSCRAWL_COMMENTS`` says (:data:`COMMENT_MODES`): their own ``comments``
+field, the end of the text after a blank line (trafilatura's
+``include_comments``), or nowhere.
+
 Plain library code: no Scrapy.
 """
 
@@ -25,7 +32,7 @@ from typing import Any
 
 from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
 from corpuscrawl.extract import get_extractor, names
-from corpuscrawl.extract.base import Extractor, ExtractorError, normalized
+from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extract_parts, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
 from corpuscrawl.extract.classic.template import TemplateExtractor, load_template
 from corpuscrawl.extract.meta.metadata import extract_metadata
@@ -40,6 +47,11 @@ logger = logging.getLogger("corpuscrawl.extraction")
 
 #: Coherent-text splitters (Dorosz's coherent-text paper) for ``CORPUSCRAWL_SPLIT_METHOD``.
 SPLIT_METHODS = ("linkblocks", "energy")
+
+
+#: Where reader comments go (``CORPUSCRAWL_COMMENTS``, spider argument ``comments``): the
+#: document's ``comments`` field; the end of its text after a blank line; nowhere.
+COMMENT_MODES = ("field", "text", "drop")
 
 
 #: The page every extractor runs on once at start-up when a time budget is set.
@@ -57,6 +69,8 @@ class ExtractionResult:
     """What extraction found on one page; ``error`` is set when the extractor raised."""
 
     text: str = ""
+    #: The page's reader comments with ``CORPUSCRAWL_COMMENTS = "field"`` ("" when none).
+    comments: str = ""
     extractor: str = ""
     title: str = ""
     language: str = ""
@@ -81,7 +95,9 @@ class ExtractionResult:
 class ExtractionConfig:
     """Typed view of the extraction settings."""
 
-    default_extractor: str = "bte"
+    default_extractor: str = "auto"
+    #: Where reader comments go (:data:`COMMENT_MODES`): CORPUSCRAWL_COMMENTS.
+    comments: str = "field"
     extractors: Mapping[str, str | None] | None = None
     options: Mapping[str, Mapping[str, Any]] | None = None
     split_coherent: bool = False
@@ -96,8 +112,11 @@ class ExtractionConfig:
     oversized_extractor: str = ""
 
     @classmethod
-    def from_settings(cls, settings: Any, default_extractor: str | None = None) -> ExtractionConfig:
-        """Read ``CORPUSCRAWL_EXTRACTOR``, ``CORPUSCRAWL_EXTRACTORS``, ``CORPUSCRAWL_EXTRACTOR_OPTIONS``."""
+    def from_settings(cls, settings: Any, default_extractor: str | None = None,
+                      comments: str | None = None) -> ExtractionConfig:
+        """Read ``CORPUSCRAWL_EXTRACTOR``, ``CORPUSCRAWL_EXTRACTORS``, ``CORPUSCRAWL_EXTRACTOR_OPTIONS``,
+        ``CORPUSCRAWL_COMMENTS`` (``default_extractor`` and ``comments``: the spider's arguments,
+        which win)."""
         extractors = _json_setting(settings, "CORPUSCRAWL_EXTRACTORS")
         options = _json_setting(settings, "CORPUSCRAWL_EXTRACTOR_OPTIONS")
         if not isinstance(extractors, Mapping):
@@ -114,12 +133,35 @@ class ExtractionConfig:
         method = settings.get("CORPUSCRAWL_SPLIT_METHOD", "linkblocks") or "linkblocks"
         if method not in SPLIT_METHODS:
             raise ConfigError(f"CORPUSCRAWL_SPLIT_METHOD must be one of {SPLIT_METHODS}, got {method!r}")
-        return cls(default_extractor=default_extractor or settings.get("CORPUSCRAWL_EXTRACTOR", "bte"),
+        return cls(default_extractor=default_extractor or settings.get("CORPUSCRAWL_EXTRACTOR", "auto"),
                    extractors=dict(extractors), options={k: dict(v) for k, v in options.items()},
+                   comments=_comment_mode(settings, comments),
                    split_coherent=split, split_method=method,
                    default_source=("spider argument extractor" if default_extractor
                                    else "CORPUSCRAWL_EXTRACTOR"),
                    **_budget_settings(settings))
+
+
+def _comment_mode(settings: Any, argument: str | None) -> str:
+    """The valid comment mode of the spider argument or ``CORPUSCRAWL_COMMENTS``, or a
+    :class:`ConfigError` naming where the bad value came from."""
+    where = "spider argument comments" if argument else "CORPUSCRAWL_COMMENTS"
+    raw = argument if argument else settings.get("CORPUSCRAWL_COMMENTS", "field")
+    mode = str(raw if raw is not None else "field").strip().lower() or "field"
+    if mode not in COMMENT_MODES:
+        raise ConfigError(f"{where} must be one of {', '.join(COMMENT_MODES)}, got {raw!r}")
+    return mode
+
+
+def place_comments(parts: Extracted, mode: str) -> tuple[str, str]:
+    """The text and the ``comments`` field of a page for comment ``mode``: ``field`` keeps
+    them apart, ``text`` appends the comments to the text after a blank line, ``drop``
+    discards them."""
+    if mode == "field":
+        return parts.text, parts.comments
+    if mode == "text" and parts.comments:
+        return (f"{parts.text}\n\n{parts.comments}" if parts.text else parts.comments), ""
+    return parts.text, ""
 
 
 def _json_setting(settings: Any, key: str) -> Any:
@@ -181,9 +223,11 @@ class Extraction:
             self._extract(page, extractor)
 
     @classmethod
-    def from_settings(cls, settings: Any, default_extractor: str | None = None) -> Extraction:
-        """Build from Scrapy settings (or any mapping with ``get``)."""
-        return cls(ExtractionConfig.from_settings(settings, default_extractor),
+    def from_settings(cls, settings: Any, default_extractor: str | None = None,
+                      comments: str | None = None) -> Extraction:
+        """Build from Scrapy settings (or any mapping with ``get``) and the spider's
+        ``extractor`` and ``comments`` arguments."""
+        return cls(ExtractionConfig.from_settings(settings, default_extractor, comments),
                    DomainRules.from_settings(settings))
 
     def _named(self, name: str, where: str) -> Extractor:
@@ -256,7 +300,9 @@ class Extraction:
     def _extract(self, page: Page, extractor: Extractor) -> ExtractionResult:
         result = ExtractionResult(extractor=extractor.name)
         try:
-            result.text = extractor.extract(page) or ""
+            parts = (extract_parts(extractor, page) if self.config.comments != "drop"
+                     else Extracted(extractor.extract(page) or ""))
+            result.text, result.comments = place_comments(parts, self.config.comments)
         except Exception as exc:  # an extractor bug must never kill the crawl
             logger.warning("extractor %s failed on %s: %r", extractor.name, page.url, exc,
                            exc_info=logger.isEnabledFor(logging.DEBUG))
@@ -266,8 +312,8 @@ class Extraction:
             meta = extract_metadata(page)
             result.title, result.date = normalize_line(normalize_text(meta.title)), meta.date
             result.author = normalize_line(normalize_text(meta.author))
-            if result.text:
-                result.language, result.language_prob = detect(result.text)
+            if result.text:  # the article's language, not the comments'
+                result.language, result.language_prob = detect(parts.text or result.text)
         except Exception as exc:  # metadata is best effort; keep the text
             logger.warning("metadata failed on %s: %r", page.url, exc)
         if self.config.split_coherent:

@@ -20,7 +20,10 @@ def content_hash(text: str) -> str:
 class Document:
     """A cleaned document of the corpus.
 
-    ``text`` holds paragraphs separated by newlines.  ``extractor`` names the
+    ``text`` holds paragraphs separated by newlines; ``comments`` the page's reader
+    comments, apart from the text, in the same form ("" when the extractor found none or
+    ``CORPUSCRAWL_COMMENTS`` puts them in the text or drops them; ``content_hash`` and the
+    recrawl's change decision are over ``text`` alone).  ``extractor`` names the
     method (or ``template-<name>``) that produced it.  With
     ``CORPUSCRAWL_SPLIT_COHERENT`` a page yields one document per coherent text
     (Dorosz's coherent-text paper), numbered by ``unit_index`` with its ``unit_kind`` (body, teaser,
@@ -33,6 +36,7 @@ class Document:
     domain: str = ""
     title: str = ""
     text: str = ""
+    comments: str = ""
     language: str = ""
     extractor: str = ""
     fetched_at: str = ""

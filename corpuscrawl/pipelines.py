@@ -8,7 +8,8 @@ not text are counted and dropped; what was unusual about a page (a charset
 label not believed, control characters removed, a parse repaired at the
 parser's limits, markup trimmed to fit the size cap) is counted under
 ``corpuscrawl/page/<note>``; empty extractions are counted and not written; the
-rest become documents with a content hash.
+rest become documents with a content hash (those with reader comments in their
+``comments`` field are counted in ``corpuscrawl/documents_with_comments``).
 """
 
 from __future__ import annotations
@@ -109,9 +110,12 @@ class ExtractionPipeline:
                            log_level="DEBUG")
         self.stats.inc_value("corpuscrawl/documents")
         self.stats.inc_value(f"corpuscrawl/extractor/{result.extractor}")
+        comments = result.comments.strip()
+        if comments:
+            self.stats.inc_value("corpuscrawl/documents_with_comments")
         return Document(
             url=item.url, domain=domain_of(item.url), title=result.title, text=text,
-            language=result.language, extractor=result.extractor, fetched_at=item.fetched_at,
+            comments=comments, language=result.language, extractor=result.extractor, fetched_at=item.fetched_at,
             status=item.status, content_hash=content_hash(text), date=result.date,
             author=result.author, depth=item.depth, rendered=item.rendered,
             alternates=dict(item.alternates), unit_index=item.unit[0], unit_kind=item.unit[1],

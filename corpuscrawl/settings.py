@@ -53,8 +53,11 @@ FEED_EXPORTERS = {
 }
 
 # --- extraction -------------------------------------------------------------
-#: Name of the default extractor (see ``corpuscrawl.extract.EXTRACTORS_BASE``).
-CORPUSCRAWL_EXTRACTOR = "bte"
+#: Name of the default extractor (see ``corpuscrawl.extract.EXTRACTORS_BASE``): ``auto``, the
+#: learned block labeller (best pooled F1 and fewest lost articles on the test split and under
+#: cross-validation, benchmarks/results/learned.md); its reader comments go where
+#: CORPUSCRAWL_COMMENTS says.  "bte" is the fastest classic one.
+CORPUSCRAWL_EXTRACTOR = "auto"
 #: Extra or replacement extractors: name -> "module:Class" (None removes a name).  A
 #: corpuscrawl path from before the package layout fails at start naming the new one
 #: (``corpuscrawl.moved``).
@@ -315,3 +318,11 @@ CORPUSCRAWL_CLUSTER_COMMIT_INTERVAL = 0.5
 CORPUSCRAWL_RENDER_EXPERIENCE = "state"
 #: Days after which a site's experience not updated since is forgotten (sites get rebuilt).
 CORPUSCRAWL_RENDER_EXPERIENCE_MAX_AGE_DAYS = 90.0
+
+# --- reader comments (corpuscrawl.extraction; extractors that give them apart, e.g. auto) ---
+#: Where a page's reader comments go: "field" (each document's `comments` field, "" when
+#: none; `text`, `content_hash` and the recrawl's "changed" decision stay the article's, so
+#: a new comment alone does not re-export a page), "text" (appended to the text after a
+#: blank line, as trafilatura's include_comments; a new comment then changes the page) or
+#: "drop".  Spider argument: -a comments=...  Anything else fails at start naming this key.
+CORPUSCRAWL_COMMENTS = "field"

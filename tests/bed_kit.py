@@ -111,6 +111,9 @@ class Pattern:
     timing: tuple[int, int] | None = None
     must: list[str] = field(default_factory=list)
     must_not: list[str] = field(default_factory=list)
+    #: The ``must`` markers that are in reader comments: harvested into a document's
+    #: ``comments`` field (``CORPUSCRAWL_COMMENTS = "field"``) or its text (``"text"``).
+    comments: list[str] = field(default_factory=list)
     #: Gold labels of the page's actionable elements: (CSS selector, label), first wins.
     labels: list[tuple[str, str]] = field(default_factory=list)
     #: Pages of the pattern the training set renders (default: the entry page).
@@ -125,6 +128,11 @@ class Pattern:
         """Register a must-harvest marker and return it."""
         self.must.append(token)
         return token
+
+    def comment(self, token: str) -> str:
+        """Register a must-harvest marker of a reader comment and return it."""
+        self.comments.append(token)
+        return self.keep(token)
 
     def drop(self, token: str) -> str:
         """Register a must-not-harvest marker and return it."""

@@ -14,7 +14,7 @@ def _reveal_fetch(ctx: Context, p: Pattern) -> Site:
     w = ctx.words
     site = Site()
     rest = [w.text(p.keep(p.marker(f"rest{i}"))) for i in range(3)]
-    comments = [[w.text(p.keep(p.marker(f"comment{pg}{i}")), 2) for i in range(2)]
+    comments = [[w.text(p.comment(p.marker(f"comment{pg}{i}")), 2) for i in range(2)]
                 for pg in range(2)]
     site.api[ctx.api_path("rest")] = ({"paragraphs": rest}, ctx.ms())
     for pg, items in enumerate(comments):
@@ -118,7 +118,7 @@ def _load_more(ctx: Context, p: Pattern) -> Site:
     site = Site()
     for pg in range(3):
         site.api[ctx.api_path(f"comments-{pg}")] = (
-            {"comments": [w.text(p.keep(p.marker(f"c{pg}{i}")), 2) for i in range(2)],
+            {"comments": [w.text(p.comment(p.marker(f"c{pg}{i}")), 2) for i in range(2)],
              "more": pg < 2}, ctx.ms())
     body = f"""{w.para(p.keep(p.marker('intro')), 5)}
 <section id="comments"><h2>Readers' comments</h2><ol id="list"></ol>

@@ -28,7 +28,7 @@ import base64
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 from corpuscrawl.browse.localsite import LocalServer, Reply
@@ -170,17 +170,24 @@ class PatternScore:
     """How a crawl did on one pattern."""
 
     name: str
-    harvested: float            # share of ``must`` markers found
+    harvested: float            # share of ``must`` markers found (in text or comments)
     missing: list[str]
     leaked: list[str]           # ``must_not`` markers found
     rendered: bool              # the entry page's document came from the browser
     needs_browser: bool
     documents: int
     render_reason: str = ""
+    #: Markers found in the wrong part: a reader comment's outside the part the comment mode
+    #: puts it in, an article marker in ``comments``.
+    misplaced: list[str] = field(default_factory=list)
 
 
-def score(bed: TestBed, docs: Iterable[dict]) -> dict[str, PatternScore]:
-    """Score a crawl's documents per pattern (documents attributed by their URL path)."""
+def score(bed: TestBed, docs: Iterable[dict], comments: str = "field") -> dict[str, PatternScore]:
+    """Score a crawl's documents per pattern (documents attributed by their URL path).
+
+    A marker counts as harvested in a document's text or its ``comments``; with the comment
+    mode ``comments`` ("field", "text": ``CORPUSCRAWL_COMMENTS``) a reader comment's marker
+    must be in that part, and an article marker never in ``comments``."""
     by_pattern: dict[str, list[dict]] = {}
     for doc in docs:
         by_pattern.setdefault(bed.pattern_of(doc.get("url", "")), []).append(doc)
@@ -188,10 +195,14 @@ def score(bed: TestBed, docs: Iterable[dict]) -> dict[str, PatternScore]:
     for name, pattern in bed.patterns.items():
         mine = by_pattern.get(name, [])
         text = "\n".join(d.get("text", "") for d in mine)
-        missing = [m for m in pattern.must if m not in text]
+        said = "\n".join(d.get("comments", "") for d in mine)
+        missing = [m for m in pattern.must if m not in text and m not in said]
+        misplaced = [m for m in pattern.must if m not in missing
+                     and (m in said if m not in pattern.comments or comments == "text"
+                          else m in text)]
         entry = next((d for d in mine if urlsplit(d["url"]).path == f"/bed/{name}/"), {})
         out[name] = PatternScore(
             name, 1 - len(missing) / max(1, len(pattern.must)), missing,
-            [m for m in pattern.must_not if m in text], bool(entry.get("rendered")),
-            pattern.needs_browser, len(mine), str(entry.get("render_reason", "")))
+            [m for m in pattern.must_not if m in text or m in said], bool(entry.get("rendered")),
+            pattern.needs_browser, len(mine), str(entry.get("render_reason", "")), misplaced)
     return out

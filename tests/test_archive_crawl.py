@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
+from corpuscrawl import settings as project_settings
 from corpuscrawl.archive.reader import read_records
 from corpuscrawl.cli import main
 from tests.crawl_helpers import REPO, run_crawl, stat
@@ -33,6 +34,8 @@ NAME_RE = re.compile(r"^corpuscrawl-\d{17}-\d{5}-[A-Za-z0-9._-]+-\d+\.warc\.gz$"
 #: The only fields allowed to differ: when a page was fetched, and the recrawl's verdict
 #: against the collection's page store (``change``), which an offline replay has no part in.
 FETCH_TIME_FIELDS = {"fetched_at", "change"}
+#: The replay extracts as the crawl did: with the crawl's default extractor.
+EXTRACTOR = project_settings.CORPUSCRAWL_EXTRACTOR
 
 
 @pytest.fixture(scope="module")
@@ -52,8 +55,8 @@ def crawled(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 def extract(files: list[Path], out: Path, *extra: str) -> int:
-    """Run ``corpuscrawl extract -e bte FILES -o OUT`` in this process; its exit code."""
-    return main(["extract", "-e", "bte", *map(str, files), "-o", str(out), *extra])
+    """Run ``corpuscrawl extract -e EXTRACTOR FILES -o OUT`` in this process; its exit code."""
+    return main(["extract", "-e", EXTRACTOR, *map(str, files), "-o", str(out), *extra])
 
 
 def read_jsonl(path: Path) -> list[dict]:

@@ -37,10 +37,13 @@ def crawl(tmp_path: Path, bed: TestBed, mode: str, names: list[str], tag: str,
     return docs, log
 
 
-def assert_harvest(bed: TestBed, docs: list[dict], names: list[str]) -> None:
-    scores = score(bed, docs)
-    problems = {n: (scores[n].missing, scores[n].leaked) for n in names
-                if scores[n].missing or scores[n].leaked}
+def assert_harvest(bed: TestBed, docs: list[dict], names: list[str],
+                   comments: str = "field") -> None:
+    """Every ``must`` marker harvested, reader comments where ``comments`` (the crawl's
+    CORPUSCRAWL_COMMENTS) puts them, no ``must_not`` marker."""
+    scores = score(bed, docs, comments)
+    problems = {n: (scores[n].missing, scores[n].leaked, scores[n].misplaced) for n in names
+                if scores[n].missing or scores[n].leaked or scores[n].misplaced}
     assert not problems, problems
 
 
@@ -57,11 +60,28 @@ def test_fast_patterns_with_render_auto(tmp_path: Path) -> None:
     with TestBed(seed=11, names=FAST) as bed:
         docs, log = crawl(tmp_path, bed, "auto", FAST, "auto")
     assert_harvest(bed, docs, FAST)
+    revealed = [m for n in FAST for m in bed.patterns[n].comments]
+    assert revealed and all(any(m in d["comments"] for d in docs) for m in revealed)
     assert_auto_decisions(bed, docs, FAST)
     reveal = next(d for d in docs if d["url"].endswith("/bed/reveal-fetch/"))
     assert "reveal control" in reveal["render_reason"]
     assert stat(log, "corpuscrawl/render/reason/reveal-controls") >= 2
     assert stat(log, "corpuscrawl/render/auto_rerender") >= 6
+
+
+COMMENT_PATTERNS = ["reveal-fetch", "load-more", "news-combo"]
+
+
+@pytest.mark.slow
+def test_revealed_comments_in_the_text_with_comments_text(tmp_path: Path) -> None:
+    """``CORPUSCRAWL_COMMENTS = "text"``: the comments each click reveals end the text (the
+    default ``field`` puts them in ``comments``: the tests above)."""
+    with TestBed(seed=14, names=COMMENT_PATTERNS) as bed:
+        docs, _ = crawl(tmp_path, bed, "auto", COMMENT_PATTERNS, "text",
+                        {"CORPUSCRAWL_COMMENTS": "text"})
+    assert_harvest(bed, docs, COMMENT_PATTERNS, comments="text")
+    assert all(d["comments"] == "" for d in docs)
+    assert sum(len(bed.patterns[n].comments) for n in COMMENT_PATTERNS) == 13
 
 
 def test_overlays_of_plain_pages_are_not_exported(tmp_path: Path) -> None:

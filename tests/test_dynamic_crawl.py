@@ -28,11 +28,19 @@ def corpus_text(docs: list[dict]) -> str:
 
 
 def test_rendered_crawl_reveals_scrolls_closes_and_follows_proxy(tmp_path: Path) -> None:
+    """The browser's work on real-looking pages, every item of which must reach the text.
+
+    Pinned to ``bte``, which keeps all the text a page shows: the scroll markers sit in a
+    search-result stream of short posts, of which ``auto`` (an article extractor, the
+    default) keeps the first screen only (its block probabilities fall along the list, below
+    its threshold from the third page of posts on).  Infinite scroll under the default
+    extractor is checked by the bed's scroll patterns (tests/test_dynamic_bed.py)."""
     with LocalSite(SITE) as site:
         seeds = ",".join(site.url(p) for p in ("news/article.html", "feed/index.html",
                                                "forum/thread.html"))
         docs, log, code = run_crawl(tmp_path / "out.jsonl", f"seeds={seeds}", "render=always",
-                                    "depth=1", "max_scrolls=5", "follow=inner")
+                                    "depth=1", "max_scrolls=5", "follow=inner",
+                                    "extractor=bte")
         outer_hits = site.hits.get("/forum/outer-target.html", 0)
         proxy_hits = site.hits.get("/news/hidden-article.html", 0)
     assert code == 0, log[-3000:]

@@ -27,7 +27,7 @@ from corpuscrawl.html.page import Page
 DATA = Path(__file__).parent / "data" / "regression"
 CASES = load_cases(DATA / "cases.toml")
 FIXTURES = load_cases(DATA / "fixtures.toml", dev_only=False)
-#: The crawl's default extractor and ``auto`` (the candidate default), each once.
+#: The crawl's default extractor and ``auto``, each once (one run while ``auto`` is the default).
 EXTRACTORS = list(dict.fromkeys([project_settings.CORPUSCRAWL_EXTRACTOR, "auto"]))
 
 

@@ -291,7 +291,8 @@ class Replay:
         """What the spider's ``crawled`` and the item pipeline make of one extracted page."""
         units = result.units or [(None, None)]
         for i, (kind, text) in enumerate(units):
-            unit_result = result if kind is None else replace(result, text=text, units=[])
+            unit_result = result if kind is None else replace(
+                result, text=text, units=[], comments=result.comments if i == 0 else "")
             item = CrawledPage(url=url, status=status, html=html, result=unit_result,
                                depth=depth, fetched_at=fetched_at, unit=(i, kind or ""), **extra)
             try:

@@ -4,7 +4,9 @@ Two uses:
 
 * :func:`without_overlays` — consent walls, newsletter modals and paywall
   layers that sit in the static HTML are taken out of a plainly fetched page
-  before extraction, as the rendered path takes them out of its snapshot.  An
+  before extraction, as the rendered path takes them out of its snapshot; text
+  that the HTML holds but hides behind an in-page "Read more" control is shown
+  (:func:`revealed_targets`), as a click would show it.  An
   overlay is an element marked as a dialog (``<dialog>``, ``role=dialog``,
   ``aria-modal``), or one whose class/id names an overlay
   (:data:`OVERLAY_HOOKS_DEFAULT`) or whose inline style fixes it over the
@@ -125,18 +127,71 @@ def overlay_elements(page: Page) -> list[etree._Element]:
 
 
 def without_overlays(page: Page) -> Page:
-    """The page without its static overlays (the same object when it has none)."""
+    """The page as a reader sees it once its static controls are used: without its static
+    overlays, and with the text a static reveal control hides shown
+    (:func:`revealed_targets`); the same object when it has neither."""
     overlays = overlay_elements(page)
-    if not overlays:
+    targets = revealed_targets(page)
+    if not overlays and not targets:
         return page
-    paths = [page.tree.getroottree().getpath(el) for el in overlays]
+    root = page.tree.getroottree()
+    paths = [root.getpath(el) for el in overlays]
+    shown = [root.getpath(el) for el in targets]
     tree = page.copy_tree(clean=False)
     doc = tree.getroottree()
+    for path in shown:
+        for el in doc.xpath(path):
+            _show(el)
     copies = [found[0] for found in (doc.xpath(path) for path in paths) if found]
     for el in copies:  # resolved before any removal: removing shifts sibling positions
         el.drop_tree()
     html = lxml.html.tostring(tree, encoding="unicode")
     return replace(page, html=html, tree=tree)
+
+
+def revealed_targets(page: Page) -> list[etree._Element]:
+    """Elements the static HTML hides (an inline ``display: none`` / ``visibility: hidden``
+    or a ``hidden`` attribute of their own) that an in-page control of the page shows: a
+    link to ``#id`` or an element with ``aria-controls="id"`` whose short label says showing
+    or continuing ("Read more", "Show the full text"; not "Show photos"), or a tab
+    (``role="tab"``) of a tab panel.  A browser shows
+    their text on a click, and their text is in the HTML: a plain fetch harvests it
+    without rendering (``render=auto`` keeps such pages plain)."""
+    body = page.tree.find("body")
+    if body is None:
+        return []
+    targets: list[etree._Element] = []
+    for el in body.iter("a", "button", "summary", "span", "div"):
+        ids = [(el.get("href") or "")[1:]] if (el.get("href") or "").startswith("#") else []
+        ids += (el.get("aria-controls") or "").split()
+        label = normalize_space(el.text_content() or el.get("aria-label") or "")
+        tab = el.get("role") == "tab"  # a tab shows its panel whatever its label says
+        if not ids or not label or len(label.split()) > REVEAL_MAX_WORDS_DEFAULT or not tab \
+                and (not _REVEAL_TEXT_RE.search(label) or _NOTHING_RE.search(label)):
+            continue
+        for target_id in filter(None, ids):
+            found = body.xpath("//*[@id=$i]", i=target_id)
+            if found and _hidden_itself(found[0]) and found[0] not in targets \
+                    and normalize_space(found[0].text_content()):
+                targets.append(found[0])
+    return targets
+
+
+def _hidden_itself(el: etree._Element) -> bool:
+    return el.get("hidden") is not None or bool(_HIDDEN_RE.search(el.get("style") or ""))
+
+
+def _show(el: etree._Element) -> None:
+    """Take away what hides ``el`` itself (its ``hidden`` attribute, hiding style rules)."""
+    el.attrib.pop("hidden", None)
+    style = el.get("style")
+    if style is not None:
+        kept = [rule for rule in style.split(";") if rule.strip()
+                and not _HIDDEN_RE.search(rule)]
+        if kept:
+            el.set("style", ";".join(kept))
+        else:
+            del el.attrib["style"]
 
 
 # --- reveal controls ------------------------------------------------------------------

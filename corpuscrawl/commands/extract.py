@@ -47,6 +47,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("warcs", nargs="*", metavar="FILE.warc.gz", help="more WARC files")
     p.add_argument("-s", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                    help="WARC input: Scrapy/corpuscrawl setting over the project's; repeatable")
+    p.add_argument("--comments", choices=("field", "text", "drop"),
+                   help="WARC input: where reader comments go (CORPUSCRAWL_COMMENTS): the "
+                        "documents' comments field (default), the end of the text, nowhere; "
+                        "dataset input always writes the main text alone")
     p.add_argument("--history", metavar="PATH",
                    help="WARC input: boilerplate history to use (SQLite path or redis:// URL; "
                         "default: a fresh one in memory)")
@@ -102,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
     from corpuscrawl.commands import extract_warc
 
     if args.warcs or extract_warc.is_warc_input(args.dataset):
+        if args.comments:
+            args.settings = [*args.settings, f"CORPUSCRAWL_COMMENTS={args.comments}"]
         return extract_warc.run(args, [args.dataset, *args.warcs])
     try:
         dataset = Dataset(args.dataset)

@@ -19,6 +19,8 @@ Arguments (``-a name=value``):
   (``corpuscrawl.crawlstate.recrawl``; setting ``CORPUSCRAWL_RECRAWL``).
 * ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
 * ``extractor`` — default extractor name for this crawl (rules per domain still win).
+* ``comments=field|text|drop`` — where reader comments go: a ``comments`` field, the end
+  of the text, nowhere (setting ``CORPUSCRAWL_COMMENTS``).
 * ``render=never|always|auto``, ``max_reveals``, ``max_scrolls``, ``follow=inner|all``,
   ``extract_continuously``, ``follow_alternates`` — JavaScript pages (corpuscrawl.browse);
   per-domain rules override them.
@@ -70,7 +72,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
                  keywords: str = "", extractor: str = "", render: str = "",
                  max_reveals: str = "", max_scrolls: str = "", follow: str = "",
                  extract_continuously: str = "", follow_alternates: str = "",
-                 collection: str = "", **kwargs: Any):
+                 collection: str = "", comments: str = "", **kwargs: Any):
         super().__init__(**kwargs)
         # Rendering arguments (corpuscrawl.browse), resolved in from_crawler.
         self._render_args = {"render": render, "max_reveals": max_reveals,
@@ -85,6 +87,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         self.max_pages = int_arg(max_pages, "max_pages")
         self.extra_domains = {d.strip().lower() for d in domains.split(",") if d.strip()}
         self._languages, self._keywords, self._extractor = languages, keywords, extractor
+        self._comments = comments
         self.demo_server: Any = None
         self.collection = check_collection(collection) if collection else ""
         self._sitemap_roots: set[str] = set()  # seed hosts whose robots.txt sitemaps to follow
@@ -96,7 +99,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         """Build the spider with the crawl's extraction, focus and (without seeds) demo site."""
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
-        spider.extraction = Extraction.from_settings(settings, spider._extractor or None)
+        spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
+                                                     spider._comments or None)
         spider.focus = Focus(FocusConfig.from_values(
             spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
@@ -193,7 +197,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
         units = result.units or [(None, None)]
         for i, (kind, text) in enumerate(units):
-            unit_result = result if kind is None else replace(result, text=text, units=[])
+            unit_result = result if kind is None else replace(
+                result, text=text, units=[], comments=result.comments if i == 0 else "")
             yield CrawledPage(url=url, status=status, html=html, result=unit_result, depth=depth,
                               fetched_at=fetched_at, unit=(i, kind or ""), **extra)
 

@@ -27,7 +27,9 @@ each a function one can call alone:
    the best one.
 5. **Section cuts** (:mod:`corpuscrawl.extract.segment.sections`): kept blocks
    after a reader-comment heading outside the article's element, and kept
-   related-content regions, are dropped.
+   related-content regions, are dropped.  The comment bodies of the section the
+   heading opens are the page's reader comments (:meth:`AutoModel.extract_parts`),
+   given apart from the text.
 6. **Page-level check** (:mod:`corpuscrawl.extract.learned.page_check`, when the
    model carries one): on a page where ``auto`` keeps little of the running
    text and is unsure of all of it, the robust classic extractors' consensus
@@ -62,7 +64,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.base import ExtractorError
+from corpuscrawl.extract.base import Extracted, ExtractorError
 from corpuscrawl.extract.learned.columns import check_feature_names
 from corpuscrawl.extract.learned.forest import compile_forest
 from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel, check_fitted
@@ -79,8 +81,10 @@ from corpuscrawl.extract.learned.stacking import stage2_rows
 from corpuscrawl.extract.segment.cdom import Block
 from corpuscrawl.extract.segment.sections import (
     COMMENT_LINK_HEADINGS_DEFAULT,
-    cut_comments,
+    apply_comment_cut,
+    comment_blocks,
     cut_related,
+    find_comment_cut,
 )
 from corpuscrawl.html.page import Page
 
@@ -194,21 +198,43 @@ def page_probabilities(models: Potentials, inputs: PageInputs, lam: float
         return unary_p, pair_probabilities(models.pairwise, inputs.pairs.values)
 
 
+class Decoding(NamedTuple):
+    """A page's decoded block ``labels`` (1 = text) and the indices of the blocks that are
+    its reader ``comments`` (never labelled text)."""
+
+    labels: list[int]
+    comments: list[int]
+
+
+def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarray,
+                  lam: float, bias: float, fallback: bool = True,
+                  comment_cut: bool = True, related_cut: bool = True,
+                  comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT) -> Decoding:
+    """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
+    fallback, the comment cut (``comment_link_headings``: may a link be its heading) and the
+    related-content cut (:mod:`corpuscrawl.extract.segment.sections`); with the comment
+    bodies of the section the comment cut found."""
+    labels = viterbi(unary_p, pair_p, lam, bias)
+    if fallback:
+        labels = fallback_region(unary_p, labels)
+    comments: list[int] = []
+    if comment_cut:
+        cut = find_comment_cut(blocks, labels, unary_p, link_headings=comment_link_headings)
+        if cut is not None:
+            labels = apply_comment_cut(blocks, labels, cut)
+            comments = comment_blocks(blocks, labels, cut)
+    if related_cut:
+        labels = cut_related(blocks, labels)
+    return Decoding(labels, comments)
+
+
 def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarray,
                    lam: float, bias: float, fallback: bool = True,
                    comment_cut: bool = True, related_cut: bool = True,
                    comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT) -> list[int]:
-    """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
-    fallback, the comment cut (``comment_link_headings``: may a link be its heading) and the
-    related-content cut (:mod:`corpuscrawl.extract.segment.sections`)."""
-    labels = viterbi(unary_p, pair_p, lam, bias)
-    if fallback:
-        labels = fallback_region(unary_p, labels)
-    if comment_cut:
-        labels = cut_comments(blocks, labels, unary_p, link_headings=comment_link_headings)
-    if related_cut:
-        labels = cut_related(blocks, labels)
-    return labels
+    """The labels of :func:`decoded_parts`."""
+    return decoded_parts(blocks, unary_p, pair_p, lam, bias, fallback, comment_cut,
+                         related_cut, comment_link_headings).labels
 
 
 class AutoModel(LearnedModel):
@@ -336,13 +362,19 @@ class AutoModel(LearnedModel):
                ) -> tuple[np.ndarray, list[int]]:
         """Block probabilities and labels of a page: unary and pairwise potentials, Viterbi,
         the fallback and the section cuts (:func:`decoded_labels`)."""
+        unary_p, decoding = self.decode_parts(inputs, potentials)
+        return unary_p, decoding.labels
+
+    def decode_parts(self, inputs: PageInputs, potentials: Potentials | None = None
+                     ) -> tuple[np.ndarray, Decoding]:
+        """:meth:`decode` with the reader-comment blocks (:func:`decoded_parts`)."""
         if not inputs.blocks:
-            return np.zeros(0), []
+            return np.zeros(0), Decoding([], [])
         models = potentials or self.compiled_potentials
         unary_p, pair_p = page_probabilities(models, inputs, self.lambda_)
-        return unary_p, decoded_labels(inputs.blocks, unary_p, pair_p, self.lambda_,
-                                       self.bias_, self.fallback, self.comment_cut,
-                                       self.related_cut, self.comment_link_headings)
+        return unary_p, decoded_parts(inputs.blocks, unary_p, pair_p, self.lambda_,
+                                      self.bias_, self.fallback, self.comment_cut,
+                                      self.related_cut, self.comment_link_headings)
 
     def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
         """Per page, its blocks' probabilities of being content (``n_blocks × 2``, columns
@@ -362,14 +394,25 @@ class AutoModel(LearnedModel):
 
     def review(self, page: Page) -> Review:
         """:meth:`extract` with what the page-level check decided."""
+        return self._reviewed(page)[0]
+
+    def extract_parts(self, page: Page) -> Extracted:
+        """:meth:`extract`'s text and the page's reader comments: the comment bodies of the
+        section the comment cut found.  When the page-level check replaces the text, the
+        decoding it rejected found no comments either: there are none."""
+        review, comments = self._reviewed(page)
+        return Extracted(review.text, "" if review.replaced_by else comments)
+
+    def _reviewed(self, page: Page) -> tuple[Review, str]:
         inputs = self.page_inputs(page)
         if not inputs.blocks:
-            return Review("")
-        unary_p, labels = self.decode(inputs)
+            return Review(""), ""
+        unary_p, (labels, comment_ids) = self.decode_parts(inputs)
         text = "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
+        comments = "\n".join(inputs.blocks[j].text for j in comment_ids)
         if self.page_check_ is None:
-            return Review(text)
-        return self.page_check_.review(page, inputs.blocks, unary_p, labels, text)
+            return Review(text), comments
+        return self.page_check_.review(page, inputs.blocks, unary_p, labels, text), comments
 
 
 def _share(value: Any) -> float | None:
@@ -408,6 +451,10 @@ class AutoExtractor(LearnedExtractor):
         """:meth:`AutoModel.review` of the loaded model."""
         return self.estimator.review(page)
 
+    def extract_parts(self, page: Page) -> Extracted:
+        """:meth:`AutoModel.extract_parts` of the loaded model: text and reader comments."""
+        return self.estimator.extract_parts(page)
+
 
 __all__ = [
     "FROM_MODEL",
@@ -415,9 +462,11 @@ __all__ = [
     "PAGE_WIDE_SHARE_DEFAULT",
     "AutoExtractor",
     "AutoModel",
+    "Decoding",
     "Potentials",
     "block_probabilities",
     "decoded_labels",
+    "decoded_parts",
     "fallback_region",
     "page_probabilities",
 ]

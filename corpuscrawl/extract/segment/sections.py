@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from corpuscrawl.extract.segment.cdom import Block
 
@@ -151,6 +152,48 @@ def _thread_follows(after: Sequence[Block], max_words: int, min_signatures: int,
             and sum(_is_comment_heading(b, max_words) for b in after) <= max_headings)
 
 
+@dataclass(frozen=True)
+class CommentCut:
+    """Where :func:`cut_comments` cuts a page: the ``heading`` block's index, the parent
+    element ``main`` holding most of the kept words before it, and whether a ``thread``
+    follows (then every block after the heading is cut, else those outside ``main``)."""
+
+    heading: int
+    main: int
+    thread: bool
+
+    def cuts(self, j: int, block: Block) -> bool:
+        """Whether block ``j`` (``block``) is in what the cut removes."""
+        return j == self.heading or (j > self.heading
+                                     and (self.thread or _parent(block) != self.main))
+
+
+def find_comment_cut(blocks: Sequence[Block], labels: Sequence[int],
+                     probabilities: Sequence[float] | None = None,
+                     max_words: int = COMMENT_HEADING_MAX_WORDS_DEFAULT,
+                     min_before: float = COMMENT_MIN_BEFORE_DEFAULT,
+                     min_before_words: int | None = COMMENT_MIN_BEFORE_WORDS_DEFAULT,
+                     max_probability: float = COMMENT_HEADING_MAX_PROBABILITY_DEFAULT,
+                     min_signatures: int | None = THREAD_MIN_SIGNATURES_DEFAULT,
+                     max_gap_words: int = THREAD_MAX_GAP_WORDS_DEFAULT,
+                     max_headings: int = THREAD_MAX_HEADINGS_DEFAULT,
+                     link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT) -> CommentCut | None:
+    """The comment cut of a page (see :func:`cut_comments` for the rule), or None."""
+    enough = _enough(blocks, labels, min_before, min_before_words)
+    before = 0
+    for i, block in enumerate(blocks):
+        if (before and before >= enough
+                and (probabilities is None or probabilities[i] < max_probability)
+                and (link_headings or not _is_link(block))
+                and _is_comment_heading(block, max_words)):
+            thread = min_signatures is not None and _thread_follows(
+                blocks[i + 1:], max_words, min_signatures, max_gap_words, max_headings)
+            return CommentCut(i, _main_parent(blocks, labels, i), thread)
+        if labels[i]:
+            before += block.words
+    return None
+
+
 def cut_comments(blocks: Sequence[Block], labels: list[int],
                  probabilities: Sequence[float] | None = None,
                  max_words: int = COMMENT_HEADING_MAX_WORDS_DEFAULT,
@@ -168,21 +211,116 @@ def cut_comments(blocks: Sequence[Block], labels: list[int],
     ``min_signatures`` signature lines follows (``None``: never).  With the blocks' content
     ``probabilities``, a heading scored at least ``max_probability`` is taken for article
     text, not a cut; without ``link_headings`` a link is never a heading."""
-    enough = _enough(blocks, labels, min_before, min_before_words)
-    before = 0
-    for i, block in enumerate(blocks):
-        if (before and before >= enough
-                and (probabilities is None or probabilities[i] < max_probability)
-                and (link_headings or not _is_link(block))
-                and _is_comment_heading(block, max_words)):
-            main = _main_parent(blocks, labels, i)
-            thread = min_signatures is not None and _thread_follows(
-                blocks[i + 1:], max_words, min_signatures, max_gap_words, max_headings)
-            return [lab if j < i or (j > i and not thread and _parent(blocks[j]) == main)
-                    else 0 for j, lab in enumerate(labels)]
-        if labels[i]:
-            before += block.words
-    return labels
+    cut = find_comment_cut(blocks, labels, probabilities, max_words, min_before,
+                           min_before_words, max_probability, min_signatures, max_gap_words,
+                           max_headings, link_headings)
+    return labels if cut is None else apply_comment_cut(blocks, labels, cut)
+
+
+def apply_comment_cut(blocks: Sequence[Block], labels: Sequence[int],
+                      cut: CommentCut) -> list[int]:
+    """``labels`` without what ``cut`` removes."""
+    return [0 if cut.cuts(j, b) else lab
+            for j, (b, lab) in enumerate(zip(blocks, labels, strict=True))]
+
+
+#: The comment region (:func:`comment_region`) is the blocks after the heading inside the
+#: lowest of the heading's container and its ancestors, at most this many levels up, that
+#: holds later blocks other than links.  A heading often sits in a bar of its own
+#: ("Comments Filter:" and sort links) or a wrapper around the count, one or two levels
+#: below the element holding the thread; higher up the region would run into the page's
+#: sidebar and footer.  Measured in ``benchmarks/results/comments.md``.
+COMMENT_REGION_MAX_LEVELS_DEFAULT = 2
+#: The comment form and the thread's controls, not what a reader wrote: "Reply", "Leave a
+#: Reply", "Name (required)", "Mail (will not be published)", "Name * Email * Website"
+#: (a form's labels run together), "Log in to Reply", "No
+#: comments yet", "Flag as Inappropriate", "Load more comments" ...
+COMMENT_UI_RE = re.compile(
+    r"^\W*((cancel |log ?in to |sign ?in to )?reply( to this( parent)?)?( share)?"
+    r"|leave a (reply|comment)|post( a| your)? comment|add (a |your )?comment|submit( comment)?"
+    r"|((your )?(name|e-?mail|mail|e-?mail address|website|url|uri|comment|message)"
+    r"( ?\(.{0,40}?\))*\W*)+"
+    r"|log ?in|log ?out|sign ?(in|up)|register|share|like|flag( as inappropriate)?"
+    r"|report( this comment| abuse)?|permalink|edit|subscribe"
+    r"|(load|show|view|see) (more|all|older|newer|\d+)( \w+)? (comments|replies)"
+    r"|no comments( found| yet)?|(there are )?no (comments|responses|replies)( yet)?"
+    r"|be the first to comment.*|(click|scroll) .{0,40}(comment|reply)"
+    r"|notify me of .*|subscribe to .*|you must be logged in.*|required fields .*"
+    r"|your e-?mail( address)? will not be published.*)\W*$", re.I)
+#: A comment's byline or time stamp line, not its text: "Paul Titov said...", "Ellen
+#: wrote:", "November 9, 2012 4:29 PM", "by SteveG on April 16, 2012 at 4:56 am. Reply #",
+#: "3 days ago": a short line (:data:`COMMENT_META_MAX_WORDS`) ending in "said"/"wrote" or
+#: holding a date or a time of day.
+COMMENT_META_RE = re.compile(
+    r"\b(said|says|wrote)\W*$"
+    r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? \d{4}\b"
+    r"|\b\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,? \d{4}\b"
+    r"|\b\d{1,4}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{1,2}:\d\d\b"
+    r"|\b\d+ (minutes?|hours?|days?|weeks?|months?|years?) ago\b", re.I)
+#: A notice about the comment system, not a comment (at most
+#: :data:`COMMENT_NOTICE_MAX_WORDS` words): a short line naming comments, trackbacks or
+#: replies ("All comments will be published after moderation", "No trackbacks or pings
+#: yet", "Please email us to report offensive comments", "Sort comments by"), a policy line
+#: ("Posting indicates you have read this site's Privacy Policy"), a form hint ("(will not
+#: be displayed)", "Enter Verification code", "HTML tags allowed").  A reader's one-line
+#: "Thanks for the comment!" is lost with them; such lines are rare among comments and
+#: common in the forms.
+COMMENT_NOTICE_RE = re.compile(
+    r"\b(comments?|commenting|commenters?|trackbacks?|pings?|replies|posting)\b"
+    r"|\b(moderat\w*|guidelines?|privacy|polic(y|ies)|terms of (use|service))\b"
+    r"|\b(verification|captcha|anti-?spam|security (code|word)|html tags|required fields)\b"
+    r"|\bnever (be )?(shared|published|displayed)\b"
+    r"|^\W*\(.*\)\W*$", re.I)
+COMMENT_NOTICE_MAX_WORDS = 20
+#: A byline or time stamp line has at most this many words.
+COMMENT_META_MAX_WORDS = 12
+#: A comment body has at least this many words, or ends a sentence ("Thanks!"): a single
+#: word without one is a label or a menu entry ("Podcasts", "Twitter").
+COMMENT_BODY_MIN_WORDS = 2
+
+
+def comment_region(blocks: Sequence[Block], cut: CommentCut,
+                   max_levels: int = COMMENT_REGION_MAX_LEVELS_DEFAULT) -> range:
+    """The blocks after ``cut``'s heading that its comment section holds: those inside the
+    lowest of the heading's container and its first ``max_levels`` ancestors whose blocks
+    after the heading are not all links (a section with no comment still holds its form or
+    a notice); empty when there is none."""
+    start = cut.heading + 1
+    for node in blocks[cut.heading].path[:max_levels + 1]:
+        end = start
+        while end < len(blocks) and node in blocks[end].path:
+            end += 1
+        if not all(_is_link(b) for b in blocks[start:end]):
+            return range(start, end)
+    return range(start, start)
+
+
+def is_comment_body(block: Block, max_words: int = COMMENT_HEADING_MAX_WORDS_DEFAULT) -> bool:
+    """Whether a block of a comment section is what a reader wrote: not a link, not the
+    form or the thread's controls, not a byline, time stamp, signature or section heading."""
+    if not block.words or _is_link(block) or COMMENT_UI_RE.search(block.text):
+        return False
+    if block.words < COMMENT_BODY_MIN_WORDS and not block.text.rstrip().endswith(("!", "?", ".")):
+        return False
+    if block.words <= THREAD_SIGNATURE_MAX_WORDS and THREAD_SIGNATURE_RE.search(block.text):
+        return False
+    if block.words <= COMMENT_META_MAX_WORDS and COMMENT_META_RE.search(block.text):
+        return False
+    if block.words <= COMMENT_NOTICE_MAX_WORDS and COMMENT_NOTICE_RE.search(block.text):
+        return False
+    return not _is_comment_heading(block, max_words)
+
+
+def comment_blocks(blocks: Sequence[Block], labels: Sequence[int], cut: CommentCut | None,
+                   max_levels: int | None = None) -> list[int]:
+    """Indices of the reader comments of a page: the comment bodies of ``cut``'s region
+    (:func:`comment_region`, ``max_levels`` None: :data:`COMMENT_REGION_MAX_LEVELS_DEFAULT`)
+    that ``labels`` (after the cut) do not keep as text."""
+    if cut is None:
+        return []
+    levels = COMMENT_REGION_MAX_LEVELS_DEFAULT if max_levels is None else max_levels
+    return [j for j in comment_region(blocks, cut, levels)
+            if not labels[j] and is_comment_body(blocks[j])]
 
 
 def cut_related(blocks: Sequence[Block], labels: list[int],
@@ -224,15 +362,28 @@ __all__ = [
     "COMMENT_HEADING_MAX_PROBABILITY_DEFAULT",
     "COMMENT_LINK_HEADINGS_DEFAULT",
     "COMMENT_HEADING_MAX_WORDS_DEFAULT",
+    "COMMENT_BODY_MIN_WORDS",
     "COMMENT_HEADING_RE",
     "COMMENT_MIN_BEFORE_DEFAULT",
+    "COMMENT_META_MAX_WORDS",
+    "COMMENT_META_RE",
     "COMMENT_MIN_BEFORE_WORDS_DEFAULT",
+    "COMMENT_NOTICE_MAX_WORDS",
+    "COMMENT_NOTICE_RE",
+    "COMMENT_REGION_MAX_LEVELS_DEFAULT",
+    "COMMENT_UI_RE",
+    "CommentCut",
     "RELATED_HEADING_RE",
     "THREAD_MAX_GAP_WORDS_DEFAULT",
     "THREAD_MAX_HEADINGS_DEFAULT",
     "THREAD_MIN_SIGNATURES_DEFAULT",
     "THREAD_SIGNATURE_MAX_WORDS",
     "THREAD_SIGNATURE_RE",
+    "apply_comment_cut",
+    "comment_blocks",
+    "comment_region",
     "cut_comments",
+    "find_comment_cut",
+    "is_comment_body",
     "cut_related",
 ]
