@@ -47,8 +47,8 @@ def _replayed(files: list[Path], out: Path, extractor: str = EXTRACTOR) -> list[
 def test_rendered_page_has_its_conversion_record(tmp_path: Path) -> None:
     """Pinned to ``bte``: a reveal snapshot is archived when its text differs from the final
     page's, and on this page only the Hungarian reader comments that each "previous replies"
-    click adds change between snapshots; ``bte`` keeps them in the text, ``auto`` (whose
-    comment headings are English) drops them, so its snapshots all equal the final text."""
+    click adds change between snapshots; ``bte`` keeps them in the text, ``auto`` keeps reader
+    comments out of the text, so its snapshots' texts all equal the final text."""
     warc_dir = tmp_path / "warc"
     with LocalSite(SITE) as site:
         url = site.url("news/article.html")

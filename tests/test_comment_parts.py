@@ -180,3 +180,22 @@ def test_classic_extractors_give_no_comments():
     page = Page.from_html(WORDPRESS, url="http://127.0.0.1/cranes")
     parts = get_extractor("bte").extract_parts(page)
     assert parts.comments == "" and parts.text == get_extractor("bte").extract(page)
+
+
+@pytest.mark.parametrize("heading", ["12 Kommentare", "Commentaires", "27 commentaires",
+                                     "Komentarze (4)", "Hozzászólások", "Комментарии",
+                                     "Deixe uma resposta", "Reacties"])
+def test_comment_headings_of_other_languages(heading):
+    html = WORDPRESS.replace("3 thoughts on the cranes", heading)
+    blocks, after, ids = _comments(html)
+    assert [blocks[j].text for j in ids] == COMMENT_BODIES
+
+
+@pytest.mark.parametrize("heading", ["Kommentar", "Réaction", "Reaction", "Comentario"])
+def test_a_singular_that_names_a_genre_is_no_comment_heading(heading):
+    """German "Kommentar" (an opinion piece) or a chemistry table's "Reaction" column
+    heads article text: no cut, nothing in comments."""
+    html = WORDPRESS.replace("3 thoughts on the cranes", heading).replace(
+        "<h3>Leave a Reply</h3>", "<h3>Your details</h3>")
+    blocks, after, ids = _comments(html)
+    assert ids == [] and after == [1] * len(blocks)

@@ -41,7 +41,22 @@ COMMENT_HEADING_RE = re.compile(
     r"|post a comment|add (a|your) comment|join the discussion|(?<=\d\s)discussions?"
     r"|\d+ thoughts on"
     r"|what do you think\??$|have your say|your comments?|readers'? comments?"
-    r"|comment on this|trackbacks?)\b", re.I)
+    r"|comment on this|trackbacks?"
+    # The same headings in the languages of WordPress's and the large news sites' commonest
+    # localisations (German, French, Spanish, Italian, Portuguese, Dutch, Polish, Czech and
+    # Slovak, the South Slavic languages, Hungarian, the Scandinavian languages, Finnish,
+    # Romanian, Turkish, Russian and Ukrainian): plurals only, since the singular also names
+    # a genre there (German "Kommentar", an opinion piece, cut an article on the snippet pages).
+    r"|(leser)?kommentare|schreibe(n sie)? einen kommentar"
+    r"|commentaires|laisser un commentaire|laissez un commentaire|réactions"
+    r"|comentarios|deja (un|tu) comentario|dejar un comentario"
+    r"|commenti|lascia un commento|coment[aá]rios|deixe (um|seu|o seu) coment[aá]rio"
+    r"|deixe uma resposta|reacties|laat een reactie achter|plaats een reactie"
+    r"|komentarze|dodaj komentarz|zostaw komentarz|koment[aá]ře|koment[aá]re|komentari|komentarji"
+    r"|ostavite komentar|hozzász[oó]l[aá]sok|kommentek|sz[oó]lj hozz[aá]"
+    r"|kommentarer|l[äa]mna en kommentar|legg igjen en kommentar|skriv en kommentar|kommentit"
+    r"|comentarii|las[ăa] un comentariu|yorumlar|комментарии|оставить комментарий"
+    r"|коментарі|залишити коментар)\b", re.I)
 #: A heading block has at most this many words (6 and 10 tried on the inner validation part).
 COMMENT_HEADING_MAX_WORDS_DEFAULT = 10
 #: The cut applies only after this share of the page's kept words (0, 0.05, 0.1, 0.15, 0.2
