@@ -63,12 +63,10 @@ def assert_same(html: str, url: str = URL) -> Page:
     assert list(got) == [[str(v) for v in page.tree.xpath(f'//meta[@{a}="{v}"]/@content')]
                          for a, v in PAIRS]
     for accept in (home(url), home(""), lambda href: True, lambda href: "x" in href):
-        got = _cdom.link_texts(page.body, accept)
-        assert got is not None
-        assert got == lookups.python_link_texts(page.body, accept)
         both = _cdom.metas_and_links(page.tree, PAIRS, page.body, accept)
         assert both is not None
-        assert (list(both[0]), both[1]) == (lookups.python_meta_contents(page.tree, PAIRS), got)
+        assert (list(both[0]), both[1]) == (lookups.python_meta_contents(page.tree, PAIRS),
+                                             lookups.python_link_texts(page.body, accept))
         head = page.tree.find("head")
         if head is not None:  # links of another subtree than the body
             assert _cdom.metas_and_links(page.tree, PAIRS, head, accept)[1] == \
@@ -129,8 +127,6 @@ def test_trees_lxml_must_read_are_handed_back() -> None:
                                          "<a href='/'>home</a></body></html>")
     body = root.find("body")
     etree.SubElement(body, "{http://example.com/ns}a", href="/").text = "namespaced"
-    assert _cdom.link_texts(body, home(URL)) is None
-    assert lookups.link_texts(body, home(URL)) == lookups.python_link_texts(body, home(URL))
     assert _cdom.meta_contents(root, PAIRS) is None
     assert lookups.meta_contents(root, PAIRS) == lookups.python_meta_contents(root, PAIRS)
     assert _cdom.metas_and_links(root, PAIRS, body, home(URL)) is None
@@ -142,7 +138,7 @@ def test_trees_lxml_must_read_are_handed_back() -> None:
     assert _cdom.first_text(root, "nosuch") is None
     xml = etree.fromstring('<!DOCTYPE d [<!ENTITY e "ent">]><d><a href="/">a &e; b</a></d>',
                            etree.XMLParser(resolve_entities=False))
-    assert _cdom.link_texts(xml, home(URL)) is None
+    assert _cdom.metas_and_links(xml, PAIRS, xml, home(URL)) is None
     assert _cdom.first_text(xml, "a") is None
 
 
@@ -155,9 +151,8 @@ def test_bad_input_raises() -> None:
     with pytest.raises(ValueError, match="at most 16"):
         _cdom.meta_contents(root, [("name", "x")] * 17)
     with pytest.raises(ZeroDivisionError):
-        _cdom.link_texts(root, lambda href: 1 / 0) if root.find(".//a") is not None else 1 / 0
-    with pytest.raises(ZeroDivisionError):
-        _cdom.link_texts(lxml.html.document_fromstring("<a href=x>y</a>"), lambda href: 1 / 0)
+        linked = lxml.html.document_fromstring("<a href=x>y</a>")
+        _cdom.metas_and_links(linked, PAIRS, linked, lambda href: 1 / 0)
 
 
 def test_the_lxml_lookups_can_be_forced() -> None:

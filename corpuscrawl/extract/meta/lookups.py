@@ -56,8 +56,9 @@ def python_meta_contents(root: etree._Element, pairs: Sequence[tuple[str, str]]
 def metas_and_link_texts(root: etree._Element, pairs: Sequence[tuple[str, str]],
                          links_root: lxml.html.HtmlElement, accept: Callable[[str], bool]
                          ) -> tuple[list[list[str]], list[str]]:
-    """:func:`meta_contents` of ``root`` and :func:`link_texts` of ``links_root`` (an element
-    of ``root``'s document), in one walk over the document when the C lookups are in use."""
+    """:func:`meta_contents` of ``root`` and :func:`python_link_texts` of ``links_root`` (an
+    element of ``root``'s document), in one walk over the document when the C lookups are in
+    use."""
     if cdom.accelerated():
         found = cdom._cdom.metas_and_links(root, tuple(pairs), links_root, accept)
         if found is not None:
@@ -65,20 +66,11 @@ def metas_and_link_texts(root: etree._Element, pairs: Sequence[tuple[str, str]],
     return python_meta_contents(root, pairs), python_link_texts(links_root, accept)
 
 
-def link_texts(root: lxml.html.HtmlElement, accept: Callable[[str], bool]) -> list[str]:
-    """``text_content()`` of each ``<a>`` of ``root.iter("a")`` whose ``href`` (``""`` when
-    it has none) ``accept`` takes, in document order."""
-    if cdom.accelerated():
-        found = cdom._cdom.link_texts(root, accept)
-        if found is not None:
-            return found
-    return python_link_texts(root, accept)
-
-
 def python_link_texts(root: lxml.html.HtmlElement, accept: Callable[[str], bool]) -> list[str]:
-    """:func:`link_texts` through lxml (the reference)."""
+    """``text_content()`` of each ``<a>`` of ``root.iter("a")`` whose ``href`` (``""`` when
+    it has none) ``accept`` takes, in document order, through lxml (the reference)."""
     return [a.text_content() for a in root.iter("a") if accept(a.get("href") or "")]
 
 
-__all__ = ["first_text", "link_texts", "meta_contents", "metas_and_link_texts",
+__all__ = ["first_text", "meta_contents", "metas_and_link_texts",
            "python_first_text", "python_link_texts", "python_meta_contents"]

@@ -1068,66 +1068,6 @@ static PyObject *metas_and_links(PyObject *self, PyObject *args)
     return found;
 }
 
-static PyObject *link_texts(PyObject *self, PyObject *args)
-{
-    PyObject *root, *accept;
-    struct LxmlElement *holder;
-    if (!PyArg_ParseTuple(args, "OO:link_texts", &root, &accept))
-        return NULL;
-    xmlNode *top = element_node(root, &holder);
-    if (top == NULL)
-        return NULL;
-    PyObject *result = PyList_New(0);
-    PyObject *empty = PyUnicode_FromString("");
-    if (empty == NULL)
-        Py_CLEAR(result);
-    for (xmlNode *n = top; result != NULL && n != NULL; n = next_in_subtree(n, top)) {
-        int named = element_named(n, "a");
-        if (named < 0) {
-            Py_DECREF(result);
-            result = Py_None;
-            Py_INCREF(result);
-            break;
-        }
-        if (!named)
-            continue;
-        PyObject *href = attribute(n, "href");
-        if (href == NULL) {
-            Py_CLEAR(result);
-            break;
-        }
-        PyObject *verdict = PyObject_CallOneArg(accept, href == Py_None ? empty : href);
-        Py_DECREF(href);
-        int take = verdict == NULL ? -1 : PyObject_IsTrue(verdict);
-        Py_XDECREF(verdict);
-        if (take < 0) {
-            Py_CLEAR(result);
-            break;
-        }
-        if (!take)
-            continue;
-        PyObject *text = string_value(n);
-        if (text == NULL) {
-            Py_CLEAR(result);
-            break;
-        }
-        if (text == Py_None) {
-            Py_DECREF(text);
-            Py_DECREF(result);
-            result = Py_None;
-            Py_INCREF(result);
-            break;
-        }
-        int rc = PyList_Append(result, text);
-        Py_DECREF(text);
-        if (rc < 0)
-            Py_CLEAR(result);
-    }
-    Py_XDECREF(empty);
-    Py_DECREF(holder);
-    return result;
-}
-
 static PyMethodDef methods[] = {
     {"keyword_bits", keyword_bits, METH_VARARGS,
      "keyword_bits(class, id, keywords) -> int: the class/id keyword bits the walk gives an"
@@ -1142,12 +1082,9 @@ static PyMethodDef methods[] = {
      " tree needs lxml."},
     {"metas_and_links", metas_and_links, METH_VARARGS,
      "metas_and_links(root, pairs, links_root, accept) -> (metas, links) | None: what"
-     " meta_contents(root, pairs) and link_texts(links_root, accept) give, in one walk over"
-     " the document (links_root in root's document); None when the tree needs lxml."},
-    {"link_texts", link_texts, METH_VARARGS,
-     "link_texts(root, accept) -> list[str] | None: text_content() of each element of"
-     " root.iter('a') for which accept(a.get('href') or '') is true; None when the tree needs"
-     " lxml."},
+     " meta_contents(root, pairs) gives and the text_content() of each element of"
+     " links_root.iter('a') for which accept(a.get('href') or '') is true, in one walk"
+     " over the document (links_root in root's document); None when the tree needs lxml."},
     {"tree_blocks", tree_blocks, METH_VARARGS,
      "tree_blocks(root, Block, dropped, inline, breaks, tag_bit, keywords, hidden_style,"
      " removed=None) -> list[Block] | None: cdom.tree_blocks' block sequence under root, or"
