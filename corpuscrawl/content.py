@@ -251,12 +251,6 @@ def plain_text_utf8(text: str) -> bytes | None:
     return data
 
 
-def plain_text_size(text: str) -> int | None:
-    """UTF-8 size of ``text`` when :func:`plain_text_utf8` passes it, else None."""
-    data = plain_text_utf8(text)
-    return None if data is None else len(data)
-
-
 def sanitize_text(text: str) -> tuple[str, int]:
     """``text`` without characters an XML tree cannot hold, and how many there were.
 

@@ -13,7 +13,7 @@ from corpuscrawl.content import (
     decode_body,
     has_binary_signature,
     looks_binary,
-    plain_text_size,
+    plain_text_utf8,
     sanitize_text,
     sniff_markup,
 )
@@ -81,10 +81,10 @@ _EDGE_CHARS = ("".join(map(chr, range(0x00, 0x20))) + "\x7f\x80\x85\x9f\xa0\xc2\
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_EDGE_CHARS) | st.characters(), max_size=80).map("".join))
-def test_plain_text_size_only_passes_text_the_full_checks_leave_alone(text):
-    size = plain_text_size(text)
-    if size is not None:
-        assert size == len(text.encode("utf-8"))
+def test_plain_text_utf8_only_passes_text_the_full_checks_leave_alone(text):
+    utf8 = plain_text_utf8(text)
+    if utf8 is not None:
+        assert utf8 == text.encode("utf-8")
         assert not looks_binary(text)
         assert sanitize_text(text) == (text, 0)
     elif not looks_binary(text):
@@ -92,9 +92,9 @@ def test_plain_text_size_only_passes_text_the_full_checks_leave_alone(text):
             0x80 <= ord(ch) <= 0x9f for ch in text) or sanitize_text(text)[1] > 0
 
 
-def test_plain_text_size_sends_every_singled_out_character_to_the_full_checks():
+def test_plain_text_utf8_sends_every_singled_out_character_to_the_full_checks():
     for ch in [*map(chr, range(0x00, 0x09)), "\x0b", "\x0c", *map(chr, range(0x0e, 0x20)),
                *map(chr, range(0x7f, 0xa0)), "\ufffd", "\ufffe", "\uffff", "\ud800", "\udfff"]:
-        assert plain_text_size(f"<p>caf\u00e9 {ch} x</p>") is None, repr(ch)
+        assert plain_text_utf8(f"<p>caf\u00e9 {ch} x</p>") is None, repr(ch)
     for text in ("", "<p>plain</p>\t\r\n", "<p>caf\u00e9 \u00a0 \U0001f600</p>"):
-        assert plain_text_size(text) == len(text.encode("utf-8"))
+        assert plain_text_utf8(text) == text.encode("utf-8")
