@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from corpuscrawl.extraction import ExtractionResult
 
@@ -27,3 +29,18 @@ class CrawledPage:
     unit: tuple[int, str] = (0, "")
     #: Why the page was rendered (or kept plain despite evidence); "" for a plain page.
     render_reason: str = ""
+
+
+def crawled_pages(url: str, status: int, html: str, result: ExtractionResult, depth: int,
+                  fetched_at: str, **extra: Any) -> Iterator[CrawledPage]:
+    """The page's item, or in split mode one per coherent text (``result.units``), each
+    with its own text; the page's reader comments go with its first unit only."""
+    if not result.units:
+        yield CrawledPage(url=url, status=status, html=html, result=result, depth=depth,
+                          fetched_at=fetched_at, **extra)
+        return
+    for i, (kind, text) in enumerate(result.units):
+        unit_result = replace(result, text=text, units=[],
+                              comments=result.comments if i == 0 else "")
+        yield CrawledPage(url=url, status=status, html=html, result=unit_result, depth=depth,
+                          fetched_at=fetched_at, unit=(i, kind), **extra)

@@ -41,7 +41,7 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import IO, Any
@@ -61,7 +61,7 @@ from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import DomainHistory
 from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.browse.static import without_overlays
-from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.crawled import crawled_pages
 from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.export_glue import ERROR_STATUSES, ExportConfig
 from corpuscrawl.extraction import Extraction, ExtractionResult
@@ -289,12 +289,7 @@ class Replay:
     def _documents(self, url: str, status: int, html: str, result: ExtractionResult,
                    depth: int, fetched_at: str, **extra: Any) -> Iterator[Document]:
         """What the spider's ``crawled`` and the item pipeline make of one extracted page."""
-        units = result.units or [(None, None)]
-        for i, (kind, text) in enumerate(units):
-            unit_result = result if kind is None else replace(
-                result, text=text, units=[], comments=result.comments if i == 0 else "")
-            item = CrawledPage(url=url, status=status, html=html, result=unit_result,
-                               depth=depth, fetched_at=fetched_at, unit=(i, kind or ""), **extra)
+        for item in crawled_pages(url, status, html, result, depth, fetched_at, **extra):
             try:
                 yield self.pipeline.process_item(item)
             except DropItem:

@@ -34,7 +34,6 @@ from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,7 +45,7 @@ from scrapy.http import Response
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
-from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig
@@ -195,12 +194,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
                 **extra: Any) -> Iterator[CrawledPage]:
         """The item(s) for the pipeline: the page, or one per coherent text in split mode."""
         fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
-        units = result.units or [(None, None)]
-        for i, (kind, text) in enumerate(units):
-            unit_result = result if kind is None else replace(
-                result, text=text, units=[], comments=result.comments if i == 0 else "")
-            yield CrawledPage(url=url, status=status, html=html, result=unit_result, depth=depth,
-                              fetched_at=fetched_at, unit=(i, kind or ""), **extra)
+        yield from crawled_pages(url, status, html, result, depth, fetched_at, **extra)
 
     def count_document(self, result: ExtractionResult) -> None:
         """Count a page with text towards ``max_pages``; close the spider when it is reached."""
