@@ -300,8 +300,7 @@ class Extraction:
     def _extract(self, page: Page, extractor: Extractor) -> ExtractionResult:
         result = ExtractionResult(extractor=extractor.name)
         try:
-            parts = (extract_parts(extractor, page) if self.config.comments != "drop"
-                     else Extracted(extractor.extract(page) or ""))
+            parts = extract_parts(extractor, page)
             result.text, result.comments = place_comments(parts, self.config.comments)
         except Exception as exc:  # an extractor bug must never kill the crawl
             logger.warning("extractor %s failed on %s: %r", extractor.name, page.url, exc,

@@ -164,9 +164,11 @@ def revealed_targets(page: Page) -> list[etree._Element]:
     for el in body.iter("a", "button", "summary", "span", "div"):
         ids = [(el.get("href") or "")[1:]] if (el.get("href") or "").startswith("#") else []
         ids += (el.get("aria-controls") or "").split()
+        if not ids:  # before its text: text_content() of every div would walk nested ones again
+            continue
         label = normalize_space(el.text_content() or el.get("aria-label") or "")
         tab = el.get("role") == "tab"  # a tab shows its panel whatever its label says
-        if not ids or not label or len(label.split()) > REVEAL_MAX_WORDS_DEFAULT or not tab \
+        if not label or len(label.split()) > REVEAL_MAX_WORDS_DEFAULT or not tab \
                 and (not _REVEAL_TEXT_RE.search(label) or _NOTHING_RE.search(label)):
             continue
         for target_id in filter(None, ids):
