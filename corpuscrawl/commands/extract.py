@@ -1,5 +1,8 @@
-"""``corpuscrawl extract``: run extractors over a dataset's pages, one output dir per method.
+"""``corpuscrawl extract``: one page, a dataset's pages (one output dir per method), or WARC files.
 
+    corpuscrawl extract page.html --format markdown           # see extract_page
+    corpuscrawl extract https://example.org/ --format tei
+    corpuscrawl extract - < page.html
     corpuscrawl extract -e bte -e justext ../shared/datasets/cleaneval -o /tmp/out
     corpuscrawl extract -e all DATASET_DIR
     corpuscrawl extract -e template:path=templates/example.com.txt DATASET_DIR
@@ -21,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from corpuscrawl.commands.extract_page import PAGE_FORMATS, is_url
 from corpuscrawl.evaluation.datasets import Dataset, DatasetError, split
 from corpuscrawl.evaluation.runner import (
     ExtractorSpec,
@@ -36,14 +40,18 @@ ALL = "all"
 def register(subparsers: Any) -> None:
     """Add the ``extract`` subcommand."""
     p = subparsers.add_parser(
-        "extract", help="run extractors over a dataset directory (html/ -> <method>/) "
-                        "or re-extract a corpus from WARC files",
-        description="Run registered extractors over DATASET_DIR/html/* and write "
-                    "OUT/<method>/<id>.txt (OUT defaults to DATASET_DIR); or, given WARC "
-                    "files, re-extract the crawl's corpus from them into the feed OUT.",
+        "extract", help="extract one page (HTML file, URL or - for standard input), a "
+                        "dataset directory (html/ -> <method>/), or a corpus from WARC files",
+        description="Given one page (an HTML file, an http(s) URL fetched through the crawl's "
+                    "network guard, or - for standard input), print its main text or the "
+                    "--format chosen.  Given DATASET_DIR, run registered extractors over "
+                    "DATASET_DIR/html/* and write OUT/<method>/<id>.txt (OUT defaults to "
+                    "DATASET_DIR); given WARC files, re-extract the crawl's corpus from them "
+                    "into the feed OUT.",
     )
-    p.add_argument("dataset", metavar="DATASET_DIR|FILE.warc.gz",
-                   help="directory with an html/ sub-directory, or a WARC file")
+    p.add_argument("dataset", metavar="PAGE|URL|-|DATASET_DIR|FILE.warc.gz",
+                   help="an HTML file (.html or .html.gz), an http(s) URL, - (standard "
+                        "input), a directory with an html/ sub-directory, or a WARC file")
     p.add_argument("warcs", nargs="*", metavar="FILE.warc.gz", help="more WARC files")
     p.add_argument("-s", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                    help="WARC input: Scrapy/corpuscrawl setting over the project's; repeatable")
@@ -54,11 +62,19 @@ def register(subparsers: Any) -> None:
     p.add_argument("--history", metavar="PATH",
                    help="WARC input: boilerplate history to use (SQLite path or redis:// URL; "
                         "default: a fresh one in memory)")
-    p.add_argument("-e", "--extractor", action="append", required=True, metavar="NAME",
+    p.add_argument("-e", "--extractor", action="append", metavar="NAME",
                    help="registry name, optionally NAME:key=value,...; repeatable; "
-                        "'all' = every extractor that needs no options")
+                        "'all' = every extractor that needs no options (required for "
+                        "datasets and WARC files; one page: default CORPUSCRAWL_EXTRACTOR)")
+    p.add_argument("--format", choices=PAGE_FORMATS, default=None,
+                   help="one page: what to print: txt (the main text, default), json (the "
+                        "document with its metadata), markdown, tei (a TEI P5 document)")
+    p.add_argument("--url", metavar="URL",
+                   help="one page from a file or standard input: the URL it came from "
+                        "(domain rules, metadata and links are read against it)")
     p.add_argument("-o", "--out", metavar="OUT",
-                   help="write OUT/<method>/<id>.txt instead of into the dataset directory; "
+                   help="one page: write to the file OUT instead of standard output; "
+                        "dataset: write OUT/<method>/<id>.txt instead of into the dataset directory; "
                         "WARC input: the feed to write (.jsonl, .json, .csv, .xml, "
                         "OUT:vertical, DIR/index.tsv:txtdir)")
     p.add_argument("-j", "--jobs", type=int, default=None,
@@ -103,8 +119,21 @@ def writable(path: Path) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from corpuscrawl.commands import extract_warc
+    from corpuscrawl.commands import extract_page, extract_warc
 
+    source = args.dataset
+    if source == "-" or is_url(source) or extract_warc.is_page_file(source) or (
+            not os.path.exists(source) and not args.warcs
+            and not source.lower().endswith(extract_warc.WARC_SUFFIXES)):
+        return extract_page.run(args)
+    if args.format:
+        print("corpuscrawl extract: error: --format is for one page (an HTML file, URL or -)",
+              file=sys.stderr)
+        return 2
+    if not args.extractor:
+        print("corpuscrawl extract: error: -e NAME is required for a dataset directory or "
+              "WARC files", file=sys.stderr)
+        return 2
     if args.warcs or extract_warc.is_warc_input(args.dataset):
         if args.comments:
             args.settings = [*args.settings, f"CORPUSCRAWL_COMMENTS={args.comments}"]

@@ -15,8 +15,10 @@ offset; everything before it was extracted), 2 bad arguments.
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +28,35 @@ from corpuscrawl.extract.base import ExtractorError
 WARC_SUFFIXES = (".warc", ".warc.gz", ".warc.open", ".warc.gz.open")
 
 
+#: Bytes read from a file to tell a WARC file from an HTML page.
+SNIFF_BYTES = 4096
+
+
 def is_warc_input(path: str) -> bool:
-    """True for a WARC file name, or any regular file (a dataset is a directory)."""
-    return path.lower().endswith(WARC_SUFFIXES) or os.path.isfile(path)
+    """True for a WARC file name, or any regular file that is not an HTML page."""
+    return path.lower().endswith(WARC_SUFFIXES) or (os.path.isfile(path)
+                                                    and not is_page_file(path))
+
+
+def _head(path: str) -> bytes:
+    """The first bytes of ``path``, decompressed when it is gzip ("" when unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(SNIFF_BYTES)
+        if head[:2] == b"\x1f\x8b":
+            with gzip.open(path, "rb") as g:
+                head = g.read(SNIFF_BYTES)
+    except (OSError, EOFError, zlib.error):
+        return b""
+    return head
+
+
+def is_page_file(path: str) -> bool:
+    """True for a regular file that holds one page rather than WARC records: a WARC file
+    (plain or gzip) has a WARC name ending or starts with a ``WARC/`` version line."""
+    if not os.path.isfile(path) or path.lower().endswith(WARC_SUFFIXES):
+        return False
+    return not _head(path).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"WARC/")
 
 
 def settings_from(pairs: list[str]) -> Any:
