@@ -40,7 +40,9 @@ def crawled_pages(url: str, status: int, html: str, result: ExtractionResult, de
                           fetched_at=fetched_at, **extra)
         return
     for i, (kind, text) in enumerate(result.units):
-        unit_result = replace(result, text=text, units=[],
+        structure = result.unit_structures[i] if i < len(result.unit_structures) else []
+        unit_result = replace(result, text=text, units=[], unit_structures=[],
+                              structure=structure + (result.structure if i == 0 else []),
                               comments=result.comments if i == 0 else "")
         yield CrawledPage(url=url, status=status, html=html, result=unit_result, depth=depth,
                           fetched_at=fetched_at, unit=(i, kind), **extra)

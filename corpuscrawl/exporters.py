@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from datetime import UTC
 from pathlib import Path
 from typing import IO, Any
 from xml.sax.saxutils import escape
@@ -44,6 +45,9 @@ from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.crawlstate.addon import run_state
 from corpuscrawl.crawlstate.ledger import ExportLedger
 from corpuscrawl.export_glue import ExportState, existing_state
+from corpuscrawl.extract.structure import decode_roles
+from corpuscrawl.formats.markdown import to_markdown
+from corpuscrawl.formats.tei import CORPUS_END, corpus_start, tei_document, tei_string
 from corpuscrawl.items import Document
 
 __all__ = [
@@ -54,6 +58,7 @@ __all__ = [
     "TextDirectoryExporter",
     "VerticalExporter",
     "CorpusXmlExporter",
+    "TeiExporter",
 ]
 
 #: Document fields written as ``<doc>`` attributes by the vertical exporter: field -> attribute.
@@ -75,6 +80,8 @@ class CleaningExporterMixin:
     _own_stage: ExportStage | None = None
     _final_done: bool = False
     _ledger: ExportLedger | None = None
+    #: Add each document's text as Markdown in a ``markdown`` field (CORPUSCRAWL_MARKDOWN).
+    markdown: bool = False
 
     def __init__(self, file: IO[bytes], *, stage: ExportStage | None = None,
                  **kwargs: Any) -> None:
@@ -85,6 +92,7 @@ class CleaningExporterMixin:
     def from_crawler(cls, crawler: Crawler, file: IO[bytes], **kwargs: Any) -> Any:
         """Build for a feed of ``crawler``, attached to its export stage when it runs."""
         exporter = cls(file, **kwargs)
+        exporter.markdown = markdown_setting(crawler.settings)
         exporter._state = existing_state(crawler)
         state = run_state(crawler)  # the export ledger: each document once per generation
         if state is not None and state.ledger.register(file):
@@ -93,7 +101,7 @@ class CleaningExporterMixin:
 
     def write_document(self, item: Any) -> None:
         """Write one (cleaned) document in the exporter's format."""
-        super().export_item(item)  # type: ignore[misc]
+        super().export_item(feed_fields(item, self.markdown))  # type: ignore[misc]
 
     def export_item(self, item: Any) -> None:
         """Write the documents released with ``item`` (itself when the stage did not see it)."""
@@ -136,6 +144,27 @@ class CleaningExporterMixin:
             outcomes = []
         self._final_done = True
         return [o.document for o in outcomes if o.exported]
+
+
+def markdown_setting(settings: Any) -> bool:
+    """``CORPUSCRAWL_MARKDOWN`` as a bool (a bad value fails naming the setting)."""
+    try:
+        return settings.getbool("CORPUSCRAWL_MARKDOWN", False)
+    except ValueError as exc:
+        raise ValueError(f"CORPUSCRAWL_MARKDOWN must be true or false: {exc}") from exc
+
+
+def feed_fields(item: Any, markdown: bool = False) -> Any:
+    """What a feed writes of ``item``: a Document's fields without its line roles
+    (``structure``), with its text as Markdown in ``markdown`` when asked; other items as
+    they are."""
+    if not isinstance(item, Document):
+        return item
+    fields = ItemAdapter(item).asdict()
+    structure = fields.pop("structure", None) or []
+    if markdown:
+        fields["markdown"] = to_markdown(item.text, decode_roles(structure, item.text))
+    return fields
 
 
 class CorpusJsonLinesExporter(CleaningExporterMixin, JsonLinesItemExporter):
@@ -298,3 +327,41 @@ class VerticalExporter(CleaningExporterMixin, BaseItemExporter):
         """Write one ``<doc>`` element."""
         self.file.write(self.render(item).encode(self.text_encoding))
 
+
+
+class TeiExporter(CleaningExporterMixin, BaseItemExporter):
+    """TEI P5 XML: one ``teiCorpus`` holding one ``TEI`` element per cleaned document
+    (:mod:`corpuscrawl.formats.tei`; ``-O corpus.xml:tei``).
+
+    Headings, lists, tables, quotations and code come from each line's role, found at
+    extraction when a ``tei`` feed is configured (:func:`corpuscrawl.extraction.structure_wanted`).
+    """
+
+    def __init__(self, file: IO[bytes], *, title: str = "corpuscrawl corpus",
+                 stage: ExportStage | None = None, **kwargs: Any) -> None:
+        BaseItemExporter.__init__(self, **kwargs)
+        self.file = file
+        self.title = title
+        self._own_stage = stage
+
+    def start_exporting(self) -> None:
+        """Write the XML declaration, the ``teiCorpus`` start and its header."""
+        from datetime import datetime
+
+        self.file.write(corpus_start(self.title, datetime.now(UTC).isoformat(
+            timespec="seconds")))
+
+    def write_document(self, item: Any) -> None:
+        """Write one document as a ``TEI`` element."""
+        if not isinstance(item, Document):
+            return
+        fields = ItemAdapter(item).asdict()
+        structure = fields.get("structure") or []
+        element = tei_document(fields, decode_roles(structure, item.text),
+                               decode_roles(structure, item.comments))
+        self.file.write(tei_string(element) + b"\n")
+
+    def finish_exporting(self) -> None:
+        """Write the documents released at the end, then close the ``teiCorpus``."""
+        super().finish_exporting()
+        self.file.write(CORPUS_END)

@@ -36,6 +36,8 @@ from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extra
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
 from corpuscrawl.extract.classic.template import TemplateExtractor, load_template
 from corpuscrawl.extract.meta.metadata import extract_metadata
+from corpuscrawl.extract.meta.page_info import PageInfo, extract_page_info
+from corpuscrawl.extract.structure import encode_roles, roles_for
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import normalize_line, normalize_text
 from corpuscrawl.language import detect
@@ -84,6 +86,13 @@ class ExtractionResult:
     skipped: str = ""
     #: What was unusual about the page and its extraction (Page notes, "trimmed", ...).
     notes: tuple[str, ...] = ()
+    #: Site name, description, categories, tags, licence, image, modified date, canonical URL.
+    info: PageInfo = field(default_factory=PageInfo)
+    #: With ``ExtractionConfig.structure``: the role of each line of ``text`` then of
+    #: ``comments`` (:func:`corpuscrawl.extract.structure.encode_roles`), else [].
+    structure: list[str] = field(default_factory=list)
+    #: The same for each of ``units``' texts.
+    unit_structures: list[list[str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -110,6 +119,9 @@ class ExtractionConfig:
     timeout: float = 0.0
     #: Extractor for pages still over the cap after trimming ("" = fail them, keeping the page).
     oversized_extractor: str = ""
+    #: Find each text line's role (heading, list item, cell ...) for Markdown and TEI output:
+    #: on with CORPUSCRAWL_MARKDOWN or a ``tei`` feed.
+    structure: bool = False
 
     @classmethod
     def from_settings(cls, settings: Any, default_extractor: str | None = None,
@@ -139,7 +151,25 @@ class ExtractionConfig:
                    split_coherent=split, split_method=method,
                    default_source=("spider argument extractor" if default_extractor
                                    else "CORPUSCRAWL_EXTRACTOR"),
+                   structure=structure_wanted(settings),
                    **_budget_settings(settings))
+
+
+def structure_wanted(settings: Any) -> bool:
+    """True when a document needs its lines' roles: ``CORPUSCRAWL_MARKDOWN`` is on or a feed
+    (``FEEDS``, ``-O out.xml:tei``) has the ``tei`` format."""
+    value = settings.get("CORPUSCRAWL_MARKDOWN", False)
+    if value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    feeds = settings.get("FEEDS") or {}
+    if isinstance(feeds, str):
+        try:
+            feeds = json.loads(feeds)
+        except ValueError:
+            return False
+    get = getattr(feeds, "items", None)
+    return any(isinstance(opts, Mapping) and opts.get("format") == "tei"
+               for _, opts in (get() if get else []))
 
 
 def _comment_mode(settings: Any, argument: str | None) -> str:
@@ -313,8 +343,11 @@ class Extraction:
             result.author = normalize_line(normalize_text(meta.author))
             if result.text:  # the article's language, not the comments'
                 result.language, result.language_prob = detect(parts.text or result.text)
+            result.info = extract_page_info(page)
         except Exception as exc:  # metadata is best effort; keep the text
             logger.warning("metadata failed on %s: %r", page.url, exc)
+        if self.config.structure:
+            self._structure(page, extractor, result)
         if self.config.split_coherent:
             try:
                 result.units = [(kind, normalize_text(text)) for kind, text
@@ -322,6 +355,17 @@ class Extraction:
             except Exception as exc:  # fall back to the whole page's text
                 logger.warning("coherent split failed on %s: %r", page.url, exc)
         return result
+
+    def _structure(self, page: Page, extractor: Extractor, result: ExtractionResult) -> None:
+        """Fill ``result.structure`` (and ``unit_structures``): the roles of its lines."""
+        try:
+            result.structure = (encode_roles(roles_for(extractor, page, result.text), result.text)
+                                + encode_roles(roles_for(None, page, result.comments),
+                                               result.comments))
+            result.unit_structures = [encode_roles(roles_for(None, page, text), text)
+                                      for _, text in result.units]
+        except Exception as exc:  # structure is best effort: the text is kept, as paragraphs
+            logger.warning("structure of %s failed: %r", page.url, exc)
 
 
 def known_extractors(overrides: Mapping[str, str | None] | None = None) -> list[str]:

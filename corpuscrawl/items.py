@@ -56,6 +56,18 @@ class Document:
     boilerplate_hashes: list[str] = field(default_factory=list)
     #: ``new`` or ``changed`` since the collection's last crawl (``unchanged`` with recrawl=full).
     change: str = ""
+    #: What the page says about itself (corpuscrawl.extract.meta.page_info), "" / [] when not.
+    site_name: str = ""
+    description: str = ""
+    categories: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    license: str = ""
+    image: str = ""
+    modified: str = ""
+    canonical_url: str = ""
+    #: The role of each line of ``text`` and ``comments`` (corpuscrawl.extract.structure),
+    #: kept for Markdown and TEI output; never written to a feed as it is.
+    structure: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -24,6 +24,7 @@ from typing import Any
 from scrapy.exceptions import DropItem
 
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.extract.meta.page_info import page_info_fields
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document, FailedPage, content_hash
 from corpuscrawl.setting_values import whole_number_setting
@@ -119,7 +120,8 @@ class ExtractionPipeline:
             status=item.status, content_hash=content_hash(text), date=result.date,
             author=result.author, depth=item.depth, rendered=item.rendered,
             alternates=dict(item.alternates), unit_index=item.unit[0], unit_kind=item.unit[1],
-            render_reason=item.render_reason,
+            render_reason=item.render_reason, structure=list(result.structure),
+            **page_info_fields(result.info),
         )
 
     def count_notes(self, item: CrawledPage) -> None:

@@ -50,6 +50,8 @@ FEED_EXPORTERS = {
     "csv": "corpuscrawl.exporters.CorpusCsvExporter",
     "xml": "corpuscrawl.exporters.CorpusXmlExporter",
     "vertical": "corpuscrawl.exporters.VerticalExporter",
+    # TEI P5: a teiCorpus with one TEI per document (-O corpus.xml:tei; corpuscrawl.formats.tei)
+    "tei": "corpuscrawl.exporters.TeiExporter",
 }
 
 # --- extraction -------------------------------------------------------------
@@ -326,3 +328,10 @@ CORPUSCRAWL_RENDER_EXPERIENCE_MAX_AGE_DAYS = 90.0
 #: blank line, as trafilatura's include_comments; a new comment then changes the page) or
 #: "drop".  Spider argument: -a comments=...  Anything else fails at start naming this key.
 CORPUSCRAWL_COMMENTS = "field"
+
+# --- structured output (corpuscrawl.extract.structure, corpuscrawl.formats) ---
+#: True: every JSON Lines / JSON / CSV / XML document carries a `markdown` field, its text
+#: with headings, lists, tables, quotations and code as Markdown (trafilatura's
+#: output_format="markdown"); `text` stays plain and unchanged.  A `tei` feed
+#: (-O corpus.xml:tei) finds the same structure whatever this says.
+CORPUSCRAWL_MARKDOWN = False

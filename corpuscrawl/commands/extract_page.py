@@ -143,6 +143,7 @@ def read_page(source: str, url: str, settings: Any) -> Any:
 
 def document_fields(page: Any, result: Any) -> dict[str, Any]:
     """The fields a crawl's document of ``page`` would have (before the export stage)."""
+    from corpuscrawl.extract.meta.page_info import page_info_fields
     from corpuscrawl.html.page import domain_of
     from corpuscrawl.items import content_hash
 
@@ -151,7 +152,7 @@ def document_fields(page: Any, result: Any) -> dict[str, Any]:
               "language": result.language, "extractor": result.extractor,
               "status": page.status, "content_hash": content_hash(result.text),
               "date": result.date, "author": result.author}
-    fields.update(getattr(result, "metadata", None) or {})
+    fields.update(page_info_fields(result.info))
     return fields
 
 
