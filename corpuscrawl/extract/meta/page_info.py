@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from corpuscrawl.extract.meta.metadata import jsonld_objects, normalize_date
+from corpuscrawl.extract.meta.title import SEPARATORS, SITE_NAME_MAX_WORDS_DEFAULT, raw_title
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
 
@@ -45,13 +46,14 @@ from corpuscrawl.html.page import Page
 SITE_NAME_META = ("og:site_name", "application-name", "dc.publisher", "dcterms.publisher")
 DESCRIPTION_META = ("og:description", "description", "twitter:description", "dc.description",
                     "dcterms.description", "dcterms.abstract")
-CATEGORY_META = ("article:section", "parsely-section", "category", "section", "dc.subject")
+CATEGORY_META = ("article:section", "article.section", "parsely-section", "category", "section",
+                 "dc.subject")
 TAG_META = ("article:tag", "keywords", "news_keywords", "parsely-tags", "sailthru.tags")
 LICENSE_META = ("dcterms.license", "dc.rights", "dcterms.rights", "license")
 IMAGE_META = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
               "twitter:image:src", "thumbnail")
-MODIFIED_META = ("article:modified_time", "og:updated_time", "dcterms.modified",
-                 "last-modified", "lastmod", "modified", "dc.date.modified")
+MODIFIED_META = ("article:modified_time", "og:updated_time", "datemodified", "article.updated",
+                 "dcterms.modified", "last-modified", "lastmod", "modified", "dc.date.modified")
 #: JSON-LD types whose ``name`` is the site's name.
 SITE_TYPES = frozenset(("WebSite", "Organization", "NewsMediaOrganization"))
 #: Most categories or tags kept (a keyword-stuffed page has hundreds).
@@ -92,11 +94,11 @@ def _first(metas: dict[str, list[str]], keys: Iterable[str]) -> str:
     return ""
 
 
-def _rel_links(page: Page, rel: str) -> Iterator[tuple[str, str]]:
-    """(href, text) of every ``<link>``/``<a>`` whose ``rel`` has ``rel``."""
+def _rel_links(page: Page, rel: str, unless: str = "") -> Iterator[tuple[str, str]]:
+    """(href, text) of every ``<link>``/``<a>`` whose ``rel`` has ``rel`` (and not ``unless``)."""
     for el in page.tree.iter("link", "a"):
         rels = (el.get("rel") or "").lower().split()
-        if rel in rels and el.get("href"):
+        if rel in rels and unless not in rels and el.get("href"):
             yield el.get("href").strip(), normalize_space(el.text_content() if el.tag == "a" else "")
 
 
@@ -124,14 +126,21 @@ def _strings(value: object) -> list[str]:
 
 
 def _split_terms(values: Iterable[str]) -> list[str]:
-    """Terms of comma-separated values, de-duplicated (case-insensitively) in order."""
-    out: dict[str, str] = {}
+    """Terms of comma- (or semicolon-) separated values, as meta keywords list them."""
+    out: list[str] = []
     for value in values:
-        for term in re.split(r"\s*[,;|]\s*", value) if "," in value or ";" in value or "|" in value \
-                else [value]:
+        for term in re.split(r"\s*[,;]\s*", value):
             term = normalize_space(term).strip("#")
             if term and len(term) <= 100:
-                out.setdefault(term.lower(), term)
+                out.append(term)
+    return out
+
+
+def _unique(terms: Iterable[str]) -> list[str]:
+    """Terms de-duplicated case-insensitively, in order, at most :data:`TERMS_MAX_DEFAULT`."""
+    out: dict[str, str] = {}
+    for term in terms:
+        out.setdefault(term.lower(), term)
     return list(out.values())[:TERMS_MAX_DEFAULT]
 
 
@@ -139,8 +148,9 @@ def _jsonld(objects: list[dict], key: str) -> list[str]:
     return [s for o in objects for s in _strings(o.get(key))]
 
 
-def find_site_name(metas: dict[str, list[str]], objects: list[dict]) -> str:
-    """The site's name: Open Graph, then JSON-LD publisher or WebSite, then other metas."""
+def find_site_name(page: Page, metas: dict[str, list[str]], objects: list[dict]) -> str:
+    """The site's name: Open Graph, then JSON-LD publisher or WebSite, then other metas,
+    then the side of the title that names the site."""
     if metas.get("og:site_name"):
         return metas["og:site_name"][0]
     for obj in objects:
@@ -152,7 +162,25 @@ def find_site_name(metas: dict[str, list[str]], objects: list[dict]) -> str:
     for obj in objects:
         if obj.get("@type") in SITE_TYPES and isinstance(obj.get("name"), str) and obj["name"].strip():
             return normalize_space(obj["name"])
-    return _first(metas, SITE_NAME_META[1:])
+    return _first(metas, SITE_NAME_META[1:]) or title_site_name(page)
+
+
+def title_site_name(page: Page) -> str:
+    """The side of the ``<title>`` that names the site ("Headline | Site"), when it holds a
+    word of the host name (the title heuristic's strongest evidence), else ""."""
+    title = raw_title(page)
+    host_words = {w for w in re.split(r"[.\-]", page.domain.lower())
+                  if len(w) > 2 and w not in ("www", "com", "org", "net")}
+    for sep in SEPARATORS:
+        if sep not in title:
+            continue
+        parts = [p.strip() for p in title.split(sep)]
+        for side in (parts[-1], parts[0]):
+            words = re.findall(r"\w+", side.lower())
+            if side and len(words) <= SITE_NAME_MAX_WORDS_DEFAULT and \
+                    any(w in host_words or any(h in w for h in host_words) for w in words):
+                return side
+    return ""
 
 
 def find_license(page: Page, metas: dict[str, list[str]], objects: list[dict]) -> str:
@@ -193,19 +221,23 @@ def extract_page_info(page: Page, objects: list[dict] | None = None) -> PageInfo
         objects = list(jsonld_objects(page))
     metas = _metas(page)
     description = _first(metas, DESCRIPTION_META) or next(iter(_jsonld(objects, "description")), "")
-    categories = [v for key in CATEGORY_META for v in metas.get(key, [])]
-    categories += _jsonld(objects, "articleSection")
+    if "<" in description:  # a description holding markup ("<p>...")
+        description = normalize_space(re.sub(r"<[^>]*>", " ", description))
+    categories = _split_terms([v for key in CATEGORY_META for v in metas.get(key, [])]
+                              + _jsonld(objects, "articleSection"))
     categories += [text for _, text in _rel_links(page, "category") if text]
-    tags = [v for key in TAG_META for v in metas.get(key, [])] + _jsonld(objects, "keywords")
-    tags += [text for _, text in _rel_links(page, "tag") if text]
+    tags = _split_terms([v for key in TAG_META for v in metas.get(key, [])]
+                        + _jsonld(objects, "keywords"))
+    # WordPress marks category links rel="category tag": they are categories, not tags
+    tags += [text for _, text in _rel_links(page, "tag", unless="category") if text]
     image = _first(metas, IMAGE_META) or next(iter(
         _jsonld(objects, "image") + _jsonld(objects, "thumbnailUrl")), "")
     if not image:
         image = next((href for href, _ in _rel_links(page, "image_src")), "")
     canonical = next((href for href, _ in _rel_links(page, "canonical")), "") \
         or _first(metas, ("og:url",))
-    return PageInfo(site_name=find_site_name(metas, objects), description=description,
-                    categories=_split_terms(categories), tags=_split_terms(tags),
+    return PageInfo(site_name=find_site_name(page, metas, objects), description=description,
+                    categories=_unique(categories), tags=_unique(tags),
                     license=find_license(page, metas, objects), image=_absolute(page, image),
                     modified=find_modified(page, metas, objects),
                     canonical_url=_absolute(page, canonical))
