@@ -12,6 +12,9 @@ from the ``CORPUSCRAWL_DOMAINS`` setting (a dict) and/or a TOML file named by
     max_scrolls = 5
     follow = "inner"           # inner | all
     extract_continuously = false
+    allow = ["/articles/"]     # crawl scope for this domain (corpuscrawl.scope)
+    deny = ["/print/"]
+    max_pages = 500
 
 A rule for ``example.com`` applies to its subdomains too (the most specific
 domain wins).  Independently, a file ``templates/<domain>.txt`` is the
@@ -53,12 +56,19 @@ class DomainRule:
     max_scrolls: int | None = None
     follow: str | None = None
     extract_continuously: bool | None = None
+    #: Scope of the domain's URLs (regular expressions) and its document cap (corpuscrawl.scope).
+    allow: tuple[str, ...] | None = None
+    deny: tuple[str, ...] | None = None
+    max_pages: int | None = None
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "template": (str,), "extractor": (str,), "render": (str,), "max_reveals": (int,),
     "max_scrolls": (int,), "follow": (str,), "extract_continuously": (bool,),
+    "allow": (list, tuple), "deny": (list, tuple), "max_pages": (int,),
 }
+#: Keys whose value is a list of strings.
+_LIST_KEYS = ("allow", "deny")
 
 
 def parse_rule(domain: str, raw: Mapping[str, Any], source: str = "CORPUSCRAWL_DOMAINS") -> DomainRule:
@@ -79,10 +89,17 @@ def parse_rule(domain: str, raw: Mapping[str, Any], source: str = "CORPUSCRAWL_D
         raise RulesError(f"{source}: {domain!r}.render must be one of {RENDER_MODES}")
     if raw.get("follow") not in (None, *FOLLOW_MODES):
         raise RulesError(f"{source}: {domain!r}.follow must be one of {FOLLOW_MODES}")
-    for key in ("max_reveals", "max_scrolls"):
+    for key in ("max_reveals", "max_scrolls", "max_pages"):
         if raw.get(key) is not None and raw[key] < 0:
             raise RulesError(f"{source}: {domain!r}.{key} must be >= 0")
-    return DomainRule(domain=normalize_domain(domain), **dict(raw))
+    values = dict(raw)
+    for key in _LIST_KEYS:
+        if values.get(key) is not None:
+            if not all(isinstance(v, str) for v in values[key]):
+                raise RulesError(f"{source}: {domain!r}.{key} must be a list of regular "
+                                 f"expressions (strings), got {values[key]!r}")
+            values[key] = tuple(values[key])
+    return DomainRule(domain=normalize_domain(domain), **values)
 
 
 def normalize_domain(domain: str) -> str:

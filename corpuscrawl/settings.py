@@ -335,3 +335,15 @@ CORPUSCRAWL_COMMENTS = "field"
 #: output_format="markdown"); `text` stays plain and unchanged.  A `tei` feed
 #: (-O corpus.xml:tei) finds the same structure whatever this says.
 CORPUSCRAWL_MARKDOWN = False
+
+# --- crawl scope (corpuscrawl.scope; spider arguments allow, deny, blocklist, max_pages_per_domain) ---
+#: Regular expressions (a list, or one comma-separated string); when any is set, a discovered
+#: page is followed only if one matches its URL (seeds are always fetched).
+CORPUSCRAWL_ALLOW: list[str] = []
+#: Regular expressions; a URL any of them matches is never fetched (seeds included).  Deny
+#: beats allow.  Per domain: `allow = [...]`, `deny = [...]` in CORPUSCRAWL_RULES_FILE.
+CORPUSCRAWL_DENY: list[str] = []
+#: A file of URL prefixes and host names never fetched, one per line (# comments); "" = none.
+CORPUSCRAWL_BLOCKLIST = ""
+#: Documents per domain at most (None = no cap); per domain: `max_pages = N` in the rules file.
+CORPUSCRAWL_MAX_PAGES_PER_DOMAIN = None

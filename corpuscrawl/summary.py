@@ -36,6 +36,10 @@ What the figures mean (keys of the JSON):
 * ``net`` — requests refused by the private-network guard: ``blocked``, the
   hosts concerned (``blocked_hosts``) and counts ``by_reason`` (loopback,
   private, link-local, ...).
+* ``scope`` — what the crawl's scope rules (:mod:`corpuscrawl.scope`) dropped: ``dropped``
+  (links not followed, seeds not fetched, in-flight pages not extracted) and ``by_rule``
+  (``allow``: matched no allow rule, ``deny``, ``blocklist``, ``domain_cap``: the domain
+  had its ``max_pages_per_domain`` documents).
 * ``cluster`` — in cluster mode (``CORPUSCRAWL_REDIS_URL``): the run
   ``generation`` and whether this worker ``joined`` it (else it started it);
   the generation's totals over all workers when this worker closed
@@ -57,6 +61,9 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from corpuscrawl.scope import REASONS as SCOPE_REASONS
+from corpuscrawl.scope import STATS_PREFIX as SCOPE_PREFIX
 
 #: Format tag and version written into every summary.
 SUMMARY_FORMAT = "corpuscrawl-crawl-summary"
@@ -190,6 +197,9 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
                 "by_reason": {key[len(BLOCKED) + 1:]: _int(stats, key) for key in sorted(stats)
                               if key.startswith(BLOCKED + "/")}},
         "cluster": cluster,
+        "scope": {"dropped": sum(_int(stats, SCOPE_PREFIX + r) for r in SCOPE_REASONS),
+                  "by_rule": {r: _int(stats, SCOPE_PREFIX + r) for r in SCOPE_REASONS
+                              if _int(stats, SCOPE_PREFIX + r)}},
         "outputs": list(outputs),
     }
 
@@ -267,6 +277,10 @@ def _optional_lines(summary: Mapping[str, Any]) -> list[str]:
         lines.append(f"blocked: {net['blocked']} requests to non-public addresses "
                      f"({net['blocked_hosts']} hosts: " + ", ".join(
                          f"{k} x{n}" for k, n in net["by_reason"].items()) + ")")
+    scope = summary.get("scope") or {}
+    if scope.get("dropped"):
+        lines.append(f"scope: {scope['dropped']} links and pages dropped by the scope rules ("
+                     + ", ".join(f"{k} x{n}" for k, n in scope["by_rule"].items()) + ")")
     cluster = summary.get("cluster")
     if cluster:
         docs = summary["documents"]["exported"]

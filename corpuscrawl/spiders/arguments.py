@@ -11,6 +11,9 @@ from typing import Any
 
 from corpuscrawl.net.urls import check_url
 
+#: The scope arguments of the ``corpus`` spider (corpuscrawl.scope), among its known arguments.
+SCOPE_ARGUMENTS = ("allow", "deny", "blocklist", "max_pages_per_domain")
+
 
 class SeedError(ValueError):
     """The seeds given to the spider are unusable; the message says which and why."""

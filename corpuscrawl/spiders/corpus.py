@@ -10,6 +10,11 @@ Arguments (``-a name=value``):
   links everywhere.  By default the crawl stays on the seeds' domains.
 * ``sitemaps=0`` / ``feeds=0`` — do not discover links from sitemaps / feeds.
 * ``max_pages`` — stop after this many documents.
+* ``allow``, ``deny`` — regular expressions (comma-separated) a followed URL must / must not
+  match; ``blocklist`` — a file of URL prefixes and host names never fetched;
+  ``max_pages_per_domain`` — documents per domain at most (settings
+  ``CORPUSCRAWL_ALLOW``, ``CORPUSCRAWL_DENY``, ``CORPUSCRAWL_BLOCKLIST``,
+  ``CORPUSCRAWL_MAX_PAGES_PER_DOMAIN``; per domain in the rules file; :mod:`corpuscrawl.scope`).
 * ``collection`` — name of the corpus whose crawl state (frontier, seen requests,
   export ledger, page history) this crawl uses; default derived from the seeds
   (``corpuscrawl.crawlstate``).  A crawl killed or stopped with Ctrl-C resumes when
@@ -52,6 +57,8 @@ from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.net.urls import offsite_domains
 from corpuscrawl.responses import body_kind, page_from_response
+from corpuscrawl.scope import STATS_PREFIX as SCOPE_STATS_PREFIX
+from corpuscrawl.scope import Scope, ScopeError
 from corpuscrawl.spiders.arguments import SeedError, flag_arg, int_arg, read_seeds
 from corpuscrawl.spiders.following import FollowingMixin
 from corpuscrawl.spiders.rendering import RenderingMixin
@@ -71,8 +78,13 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
                  keywords: str = "", extractor: str = "", render: str = "",
                  max_reveals: str = "", max_scrolls: str = "", follow: str = "",
                  extract_continuously: str = "", follow_alternates: str = "",
-                 collection: str = "", comments: str = "", **kwargs: Any):
+                 collection: str = "", comments: str = "", allow: str = "", deny: str = "",
+                 blocklist: str = "", max_pages_per_domain: str = "", **kwargs: Any):
         super().__init__(**kwargs)
+        # Scope arguments (corpuscrawl.scope), compiled in from_crawler with the settings.
+        self._scope_args = {"allow": allow, "deny": deny, "blocklist": blocklist,
+                            "max_pages_per_domain": int_arg(max_pages_per_domain,
+                                                            "max_pages_per_domain")}
         # Rendering arguments (corpuscrawl.browse), resolved in from_crawler.
         self._render_args = {"render": render, "max_reveals": max_reveals,
                              "max_scrolls": max_scrolls, "follow": follow,
@@ -100,6 +112,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         settings = crawler.settings
         spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
                                                      spider._comments or None)
+        spider.scope = scope_from(settings, spider._scope_args, spider.extraction.rules)
         spider.focus = Focus(FocusConfig.from_values(
             spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
@@ -160,6 +173,9 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
                              response.headers.get("Content-Type", b"").decode("latin-1"))
         if self.max_pages is not None and self._documents >= self.max_pages:
             return  # in-flight responses after the limit are not extracted
+        if self.scope.at_cap(domain_of(response.url)):
+            stats.inc_value(SCOPE_STATS_PREFIX + "domain_cap")
+            return  # the domain's cap was reached while this page was in flight
         page = page_from_response(response)
         if page.binary:
             stats.inc_value("corpuscrawl/dropped/binary")
@@ -185,6 +201,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         depth = response.meta.get("depth", 0)
         yield from self.crawled(response.url, response.status, page.html, result, depth,
                                 render_reason=decision.reason)
+        if result.text:
+            self.scope.count_document(response.url)
         self.count_document(result)
         if self.depth_limit is not None and depth >= self.depth_limit:
             return
@@ -204,3 +222,26 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
                 self._documents = self._shared_count.add()
             if self.max_pages is not None and self._documents >= self.max_pages:
                 raise CloseSpider("max_pages")
+
+
+def scope_from(settings: Any, args: dict[str, Any], rules: Any) -> Scope:
+    """The crawl's :class:`~corpuscrawl.scope.Scope`: spider arguments, else the
+    ``CORPUSCRAWL_ALLOW``/``DENY``/``BLOCKLIST``/``MAX_PAGES_PER_DOMAIN`` settings, and the
+    rules file's per-domain ``allow``/``deny``/``max_pages``; a bad rule is a SeedError."""
+    def pick(arg: str, setting: str) -> tuple[Any, str]:
+        if args.get(arg) not in (None, ""):
+            return args[arg], f"argument {arg}"
+        return settings.get(setting), setting
+
+    allow, allow_name = pick("allow", "CORPUSCRAWL_ALLOW")
+    deny, deny_name = pick("deny", "CORPUSCRAWL_DENY")
+    blocklist, blocklist_name = pick("blocklist", "CORPUSCRAWL_BLOCKLIST")
+    cap = args.get("max_pages_per_domain")
+    if cap is None:
+        cap = int_arg(settings.get("CORPUSCRAWL_MAX_PAGES_PER_DOMAIN"),
+                      "CORPUSCRAWL_MAX_PAGES_PER_DOMAIN")
+    try:
+        return Scope.build(allow, deny, blocklist or "", cap, rules,
+                           names=(allow_name, deny_name, blocklist_name))
+    except ScopeError as exc:
+        raise SeedError(str(exc)) from exc

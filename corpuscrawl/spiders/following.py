@@ -1,7 +1,9 @@
 """How the ``corpus`` spider follows links: checked URLs, focus-scored priorities, errors counted.
 
 Offsite URLs are left to Scrapy's OffsiteMiddleware (``allowed_domains``), repeats to the
-scheduler's duplicate filter; URLs that cannot be fetched or are not HTML are counted
+scheduler's duplicate filter; page URLs out of the crawl's scope (:mod:`corpuscrawl.scope`:
+allow/deny rules, the blocklist, a domain at its page cap) are counted under
+``corpuscrawl/scope/<reason>`` and dropped; URLs that cannot be fetched or are not HTML are counted
 under ``corpuscrawl/links_skipped/*`` and ``corpuscrawl/skipped_extension`` and dropped
 here.  Pages the renderer routes to Chromium before any fetch are requested rendered.
 """
@@ -31,6 +33,7 @@ class FollowingMixin:
     logger: Any
     focus: Any
     renderer: Any
+    scope: Any
     use_feeds: bool
 
     def _request(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request:
@@ -68,6 +71,11 @@ class FollowingMixin:
         if callback is None and has_non_html_extension(url):  # sitemaps may be .xml.gz
             stats.inc_value("corpuscrawl/skipped_extension")
             return None
+        if callback is None:  # a page (sitemaps and feeds are sources, not held to allow)
+            verdict = self.scope.verdict(url)
+            if verdict:
+                stats.inc_value(f"corpuscrawl/scope/{verdict}")
+                return None
         return self._request(url, priority, callback, **meta)
 
     def links(self, page: Page, text: str, language: str, title: str) -> Iterator[scrapy.Request]:

@@ -44,6 +44,7 @@ class SourcesMixin:
     use_sitemaps: bool
     _sitemap_roots: set[str]
     max_pages: int | None
+    scope: Any
     _documents: int
     _shared_count: Any
 
@@ -66,6 +67,12 @@ class SourcesMixin:
         self._sitemap_roots = set(roots)  # before any request: robots.txt may come back first
         own_robots = not self._robots_via_middleware()
         for url in self.seed_urls:  # seen ones (a resumed crawl) are dropped by the dupefilter
+            verdict = self.scope.verdict(url, seed=True)
+            if verdict:  # a seed denied or blocklisted by the scope rules
+                self.crawler.stats.inc_value(f"corpuscrawl/scope/{verdict}")
+                self.logger.warning("seed %s is out of the crawl's scope (%s): not fetched",
+                                    url, verdict)
+                continue
             # A seed may redirect to another site; the crawl then stays on the seeds' domains.
             yield self._request(url, SEED_PRIORITY, corpuscrawl_seed=True, allow_offsite=True)
             root = site_root(url)
