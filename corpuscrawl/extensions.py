@@ -36,6 +36,7 @@ from w3lib.url import file_uri_to_path
 from corpuscrawl.export_glue import PROBE_META, existing_state
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document
+from corpuscrawl.progress import TIMELINE_COLUMNS, timeline_of
 from corpuscrawl.summary import (
     STATE_SUMMARY_FILE,
     DomainCounts,
@@ -198,10 +199,12 @@ class CrawlSummaryExtension:
             counts.exported = exported[domain] if exported is not None else counts.documents
         stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
         seeds = list(getattr(spider, "seed_urls", []) or [])
-        return build_summary(stats, dict(self.domains), spider=spider.name,
-                             collection=self.collection(spider, seeds),
-                             job=str(getattr(spider, "_job", "") or ""), seeds=len(seeds),
-                             outputs=[str(p) for p in self._feed_files])
+        summary = build_summary(stats, dict(self.domains), spider=spider.name,
+                                collection=self.collection(spider, seeds),
+                                job=str(getattr(spider, "_job", "") or ""), seeds=len(seeds),
+                                outputs=[str(p) for p in self._feed_files])
+        summary["timeline"] = {"columns": list(TIMELINE_COLUMNS), "rows": timeline_of(self.crawler)}
+        return summary
 
     def collection(self, spider: Spider, seeds: list[str]) -> str:
         """The crawl's collection name ("" when it has none and no seeds to derive one from)."""

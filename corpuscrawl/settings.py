@@ -347,3 +347,12 @@ CORPUSCRAWL_DENY: list[str] = []
 CORPUSCRAWL_BLOCKLIST = ""
 #: Documents per domain at most (None = no cap); per domain: `max_pages = N` in the rules file.
 CORPUSCRAWL_MAX_PAGES_PER_DOMAIN = None
+
+# --- live progress (corpuscrawl.progress) ---
+EXTENSIONS = {**EXTENSIONS, "corpuscrawl.progress.ProgressExtension": 990}
+#: "auto": a status line (pages fetched, exported, frontier, rate, errors) redrawn on a terminal,
+#: progress lines every LOGSTATS_INTERVAL seconds in a log or under Scrapyd; "always": the status
+#: line even without a terminal; "log": progress lines only; "off": neither.
+CORPUSCRAWL_PROGRESS = "auto"
+#: Seconds between two samples (status line redraws, timeline rows of the summary).
+CORPUSCRAWL_PROGRESS_INTERVAL = 1.0

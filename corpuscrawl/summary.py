@@ -47,6 +47,10 @@ What the figures mean (keys of the JSON):
   to close sees them complete) next to this worker's share;
   ``recovered_requests`` (dead workers' leases it put back into the queue),
   ``heartbeat_lost`` and ``unserializable`` requests.  None on one machine.
+* ``timeline`` — ``columns`` (seconds since the start, pages fetched, documents exported,
+  errors, frontier size) and ``rows``, sampled every ``CORPUSCRAWL_PROGRESS_INTERVAL``
+  seconds by :mod:`corpuscrawl.progress` (at most 720 rows, thinned evenly): what the crawl
+  report plots over time.
 * ``nothing_fetched`` — true when not one page could be fetched (every seed
   failing; in cluster mode, by any worker of the generation): ``corpuscrawl
   crawl`` and ``scrapy crawl`` then exit with :data:`EXIT_NOTHING_FETCHED`.
