@@ -52,7 +52,8 @@ def register(subparsers: Any) -> None:
 def add_common_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments shared with ``corpuscrawl report``."""
     p.add_argument("datasets", nargs="+", metavar="DATASET_DIR",
-                   help="dataset directory (html/ plus clean/ or snippets.jsonl)")
+                   help="dataset directory (html/ plus clean/ or snippets.jsonl); report: "
+                        "or one crawl feed (CORPUS.jsonl) or summary")
     p.add_argument("--ascii", action="store_true",
                    help="drop characters above 127 before splitting into words (the thesis' setup)")
     p.add_argument("--methods-dir", metavar="DIR",
