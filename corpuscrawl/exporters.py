@@ -154,6 +154,10 @@ def markdown_setting(settings: Any) -> bool:
         raise ValueError(f"CORPUSCRAWL_MARKDOWN must be true or false: {exc}") from exc
 
 
+#: Document fields no feed writes as they are (the line roles become ``markdown`` or TEI).
+FEED_HIDDEN_FIELDS = ("structure",)
+
+
 def feed_fields(item: Any, markdown: bool = False) -> Any:
     """What a feed writes of ``item``: a Document's fields without its line roles
     (``structure``), with its text as Markdown in ``markdown`` when asked; other items as
@@ -161,7 +165,9 @@ def feed_fields(item: Any, markdown: bool = False) -> Any:
     if not isinstance(item, Document):
         return item
     fields = ItemAdapter(item).asdict()
-    structure = fields.pop("structure", None) or []
+    structure = fields.get("structure") or []
+    for name in FEED_HIDDEN_FIELDS:
+        fields.pop(name, None)
     if markdown:
         fields["markdown"] = to_markdown(item.text, decode_roles(structure, item.text))
     return fields
