@@ -97,7 +97,8 @@ def run(datasets: Path) -> tuple[list[list[str]], int]:
     for label in labels:
         manifest = {json.loads(x)["id"]: json.loads(x) for x in
                     (datasets / label["dataset"] / "manifest.jsonl").read_text().splitlines() if x}
-        raw = gzip.open(datasets / label["dataset"] / "html" / f"{label['id']}.html.gz").read()
+        raw = gzip.decompress((datasets / label["dataset"] / "html" / f"{label['id']}.html.gz")
+                              .read_bytes())
         page = Page.from_html(raw, url=manifest[label["id"]]["url"])
         results = {}
         for name, method in methods.items():

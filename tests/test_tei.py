@@ -187,3 +187,20 @@ def test_without_the_setting_no_markdown_field(tmp_path: Path, site: LocalServer
         _crawl(tmp_path, site.url, str(tmp_path / "c.jsonl"), settings={"CORPUSCRAWL_EXTRACTOR": "bte"})
     docs = [json.loads(line) for line in (tmp_path / "c.jsonl").read_text().splitlines()]
     assert docs and all("markdown" not in d and "structure" not in d for d in docs)
+
+
+def test_warc_re_extraction_writes_tei_with_structure(
+        tmp_path: Path, site: LocalServer, tei_all: etree.RelaxNG) -> None:
+    from corpuscrawl.cli import main
+
+    with site:
+        _crawl(tmp_path, site.url, str(tmp_path / "c.jsonl"),
+               settings={"CORPUSCRAWL_WARC_DIR": str(tmp_path / "warc"),
+                         "CORPUSCRAWL_EXTRACTOR": "bte"})
+    warcs = sorted(str(p) for p in (tmp_path / "warc").glob("*.warc.gz"))
+    assert warcs
+    assert main(["extract", "-e", "bte", *warcs, "-o", f"{tmp_path / 'out.xml'}:tei"]) == 0
+    corpus = etree.parse(str(tmp_path / "out.xml"))
+    assert tei_all.validate(corpus), tei_all.error_log.filter_from_errors()[:3]
+    assert corpus.find(".//t:table/t:row/t:cell", NS) is not None
+    assert corpus.find(".//t:list/t:item", NS) is not None

@@ -111,6 +111,8 @@ def run(args: argparse.Namespace, inputs: list[str]) -> int:
         exporters = {**settings.getdict("FEED_EXPORTERS_BASE"),
                      **settings.getdict("FEED_EXPORTERS")}
         out_path, fmt = feed_format(args.out, exporters)
+        if fmt == "tei":  # the lines' roles are found at extraction when a tei feed is configured
+            settings.set("FEEDS", {out_path: {"format": fmt}}, priority="cmdline")
         replay = Replay(settings, extractor, history=args.history or ":memory:")
     except (ValueError, ConfigError, ExtractorError) as exc:
         return fail(str(exc))
