@@ -61,7 +61,8 @@ def fetch_page(url: str, settings: Any) -> Any:
     fetch_settings = settings.copy()
     for name, value in {
         "ITEM_PIPELINES": {}, "SPIDER_MIDDLEWARES": {}, "ADDONS": {}, "FEEDS": {},
-        "EXTENSIONS": {"corpuscrawl.extensions.CrawlSummaryExtension": None},
+        "EXTENSIONS": {"corpuscrawl.extensions.CrawlSummaryExtension": None,
+                       "corpuscrawl.progress.ProgressExtension": None},
         "DOWNLOADER_MIDDLEWARES": {"corpuscrawl.net.guard.NetworkGuardMiddleware": 560},
         "AUTOTHROTTLE_ENABLED": False, "LOGSTATS_INTERVAL": 0, "LOG_LEVEL": "ERROR",
         "RETRY_TIMES": 1, "TELNETCONSOLE_ENABLED": False, "LOG_ENABLED": False,
