@@ -149,16 +149,21 @@ def _jsonld(objects: list[dict], key: str) -> list[str]:
 
 
 def find_site_name(page: Page, metas: dict[str, list[str]], objects: list[dict]) -> str:
-    """The site's name: Open Graph, then JSON-LD publisher or WebSite, then other metas,
-    then the side of the title that names the site."""
+    """The site's name: Open Graph, then JSON-LD's WebSite, publisher or Organization, then
+    other metas, then the side of the title that names the site."""
     if metas.get("og:site_name"):
         return metas["og:site_name"][0]
+    for obj in objects:  # the site itself first, then who publishes the page
+        if obj.get("@type") == "WebSite" and isinstance(obj.get("name"), str) and obj["name"].strip():
+            return normalize_space(obj["name"])
+    by_id = {o["@id"]: o for o in objects if isinstance(o.get("@id"), str)}
     for obj in objects:
         publisher = obj.get("publisher")
-        names = _strings(publisher) if isinstance(publisher, (dict, list)) else []
-        names = [n for n in names if not n.startswith(("http://", "https://"))]
-        if names:
-            return names[0]
+        for pub in publisher if isinstance(publisher, list) else [publisher]:
+            if isinstance(pub, dict) and not isinstance(pub.get("name"), str):
+                pub = by_id.get(pub.get("@id"))  # a reference to a node of the graph
+            if isinstance(pub, dict) and isinstance(pub.get("name"), str) and pub["name"].strip():
+                return normalize_space(pub["name"])
     for obj in objects:
         if obj.get("@type") in SITE_TYPES and isinstance(obj.get("name"), str) and obj["name"].strip():
             return normalize_space(obj["name"])
