@@ -2,12 +2,13 @@
 
 :class:`ProgressExtension` (``EXTENSIONS``) samples the crawl every
 ``CORPUSCRAWL_PROGRESS_INTERVAL`` seconds (default 1): pages fetched, documents exported,
-the frontier (requests waiting in the scheduler) and those in flight, errors, and the fetch
-rate over the last ten seconds.
+the frontier (requests waiting in the scheduler) and those in flight, errors, the fetch
+rate over the last ten seconds, the busiest host (most requests in the downloader) and,
+under ``max_pages``, an ETA.
 
 * On a terminal (standard error is a TTY, not under Scrapyd) it redraws one status line::
 
-      fetched 1,204 (7.9/s) | exported 1,057 | frontier 3,311 (+16 in flight) | errors 12 | 0:02:41
+      fetched 1,204 (7.9/s) | exported 1,057 | frontier 3,311 (+16 in flight) | errors 12 | 0:02:41 | busiest example.org (8)
 
   A log record printed to the same terminal first clears the line, so the two never mix.
 * Otherwise (a log file, a pipe, Scrapyd) it logs the same figures every
@@ -96,6 +97,8 @@ class Sample:
     errors: int
     frontier: int
     in_flight: int
+    #: The host with the most requests in the downloader, and how many ("" when none).
+    busiest: tuple[str, int] = ("", 0)
 
 
 def _int(stats: dict[str, Any], key: str) -> int:
@@ -116,6 +119,8 @@ def status_line(sample: Sample, rate: float, eta: float | None = None) -> str:
             f"errors {sample.errors:,} | {format_duration(sample.seconds)}")
     if eta is not None:
         line += f" | ETA {format_duration(eta)}"
+    if sample.busiest[1]:
+        line += f" | busiest {sample.busiest[0]} ({sample.busiest[1]})"
     return line
 
 
@@ -198,8 +203,13 @@ class ProgressExtension:
             frontier = 0
         downloader = getattr(engine, "downloader", None)
         in_flight = len(getattr(downloader, "active", ()) or ())
+        busiest = ("", 0)
+        for key, slot in list((getattr(downloader, "slots", None) or {}).items()):
+            load = len(getattr(slot, "active", ())) + len(getattr(slot, "queue", ()))
+            if load > busiest[1]:
+                busiest = (str(key), load)
         return Sample(time.monotonic() - self._start, _int(stats, "response_received_count"),
-                      exported, max(0, errors), frontier, in_flight)
+                      exported, max(0, errors), frontier, in_flight, busiest)
 
     def rate(self, now: Sample) -> float:
         """Pages fetched per second over the last :data:`RATE_WINDOW_DEFAULT` seconds."""

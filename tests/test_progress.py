@@ -32,9 +32,9 @@ def _site() -> LocalServer:
 
 
 def test_status_line_figures() -> None:
-    line = status_line(Sample(161.0, 1204, 1057, 12, 3311, 16), 7.94, eta=60)
+    line = status_line(Sample(161.0, 1204, 1057, 12, 3311, 16, ("example.org", 8)), 7.94, eta=60)
     assert line == ("fetched 1,204 (7.9/s) | exported 1,057 | frontier 3,311 (+16 in flight) | "
-                    "errors 12 | 0:02:41 | ETA 0:01:00")
+                    "errors 12 | 0:02:41 | ETA 0:01:00 | busiest example.org (8)")
 
 
 def test_bad_setting_names_itself() -> None:
@@ -84,8 +84,9 @@ def test_status_line_on_a_terminal(tmp_path: Path) -> None:
     assert all(" | exported " in x and " | frontier " in x and " | errors " in x for x in lines)
     fetched = [int(x.split()[1].replace(",", "")) for x in lines]
     assert fetched == sorted(fetched) and fetched[-1] >= len(TOPICS)
+    assert any(" | busiest 127.0.0.1 (" in x for x in lines)  # the per-host view
     # a log record clears the line first: none is glued to the end of a status line
-    assert not re.search(r"\| \d+:\d\d:\d\d(?: \| ETA [\d:]+)?\d{4}-\d\d-\d\d ", out)
+    assert not re.search(r"(?:\d+:\d\d:\d\d|\(\d+\))\d{4}-\d\d-\d\d ", out)
     assert re.search(r"\r\x1b\[K\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[", out)  # a cleared record
     assert "progress: " not in out  # no progress log lines when the line is drawn
 
