@@ -6,9 +6,9 @@ Plots (matplotlib, Agg backend, PNGs embedded in the page so it is one file):
 
 * documents per domain (top :data:`TOP_DEFAULT`) and per language — from the documents;
 * the text length distribution (words per document, log scale) — from the documents;
-* boilerplate paragraphs removed per domain (the documents' ``removed_boilerplate``) and
-  documents dropped at export per domain (extracted but not exported: near-duplicates and
-  pages left with nothing but boilerplate; from the summary's per-domain counts);
+* boilerplate paragraphs removed and near-duplicates dropped per domain (the summary's
+  per-domain figures of the export stage; for an older summary, the documents'
+  ``removed_boilerplate`` and the documents extracted but not exported);
 * errors by type — from the summary;
 * fetch rate and documents exported over time — from the summary's ``timeline``
   (:mod:`corpuscrawl.progress`).
@@ -212,8 +212,16 @@ def render_html(data: CrawlData) -> str:
     """The report page."""
     summary = data.summary or {}
     domains = summary.get("domains") or {}
-    dropped = {d: c.get("documents", 0) - c.get("exported", 0) for d, c in domains.items()
-               if c.get("documents", 0) > c.get("exported", 0)}
+    if any("duplicates_dropped" in c for c in domains.values()):
+        dropped = {d: c["duplicates_dropped"] for d, c in domains.items()
+                   if c.get("duplicates_dropped")}
+        dropped_title = "Near-duplicates dropped per domain"
+    else:  # a summary without the export stage's per-domain figures
+        dropped = {d: c.get("documents", 0) - c.get("exported", 0) for d, c in domains.items()
+                   if c.get("documents", 0) > c.get("exported", 0)}
+        dropped_title = "Extracted but not exported (near-duplicates, boilerplate only)"
+    boilerplate = Counter({d: c["boilerplate_paragraphs"] for d, c in domains.items()
+                           if c.get("boilerplate_paragraphs")}) or data.boilerplate_by_domain
     errors = (summary.get("errors") or {}).get("by_type") or {}
     timeline = summary.get("timeline") or {}
     no_docs = "needs the corpus (a JSON Lines or JSON feed) with documents"
@@ -225,14 +233,12 @@ def render_html(data: CrawlData) -> str:
                                                    "documents") if data.by_language else None, no_docs),
         _figure("Text length", length_plot(data.words) if data.words else None, no_docs),
         _figure("Boilerplate removed per domain",
-                bar_plot(data.boilerplate_by_domain,
-                         "Boilerplate paragraphs removed per domain (exported documents)",
-                         "paragraphs") if data.boilerplate_by_domain else None,
-                "no document had boilerplate paragraphs removed" if data.documents else no_docs),
-        _figure("Documents dropped at export per domain",
-                bar_plot(dropped, "Extracted but not exported (near-duplicates, boilerplate only)",
-                         "documents") if dropped else None,
-                "none dropped" if summary else no_summary),
+                bar_plot(boilerplate, "Boilerplate paragraphs removed per domain", "paragraphs")
+                if boilerplate else None,
+                "no boilerplate paragraphs removed" if data.documents or summary else no_docs),
+        _figure("Duplicates dropped per domain",
+                bar_plot(dropped, dropped_title, "documents") if dropped else None,
+                "no duplicates dropped" if summary else no_summary),
         _figure("Errors by type", bar_plot(errors, "Errors by type", "requests or pages")
                 if errors else None, "no errors" if summary else no_summary),
         _figure("Fetch rate over time", timeline_plot(timeline)

@@ -183,6 +183,10 @@ class ExportState:
         self._reported: Counter[str] = Counter()
         #: Documents exported per domain (the crawl summary's per-domain figure).
         self.exported_by_domain: Counter[str] = Counter()
+        #: Documents not exported per (domain, outcome status: duplicate, boilerplate, empty).
+        self.dropped_by_domain: Counter[tuple[str, str]] = Counter()
+        #: Boilerplate paragraphs removed per domain (of exported and dropped documents).
+        self.boilerplate_by_domain: Counter[str] = Counter()
         crawler.signals.connect(self.close, signal=signals.engine_stopped)
 
     def attach(self, item: Any, outcomes: list[Outcome]) -> None:
@@ -193,9 +197,13 @@ class ExportState:
 
     def _count_exported(self, outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
+            doc = outcome.document
+            domain = doc.domain or domain_of(doc.url)
             if outcome.exported:
-                doc = outcome.document
-                self.exported_by_domain[doc.domain or domain_of(doc.url)] += 1
+                self.exported_by_domain[domain] += 1
+            else:
+                self.dropped_by_domain[(domain, outcome.status)] += 1
+            self.boilerplate_by_domain[domain] += doc.removed_boilerplate or 0
 
     def released_with(self, item: Any) -> list[Outcome] | None:
         """The outcomes attached to ``item`` (None when the stage never saw it)."""

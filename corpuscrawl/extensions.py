@@ -33,6 +33,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from w3lib.url import file_uri_to_path
 
+from corpuscrawl.boilerplate.stage import BOILERPLATE, DUPLICATE
 from corpuscrawl.export_glue import PROBE_META, existing_state
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document
@@ -195,8 +196,13 @@ class CrawlSummaryExtension:
             self.domains[domain].download_errors = max(0, left - self._downloaded[domain])
         state = existing_state(self.crawler)
         exported = getattr(state, "exported_by_domain", None)
+        dropped = getattr(state, "dropped_by_domain", None) or {}
+        paragraphs = getattr(state, "boilerplate_by_domain", None) or {}
         for domain, counts in self.domains.items():
             counts.exported = exported[domain] if exported is not None else counts.documents
+            counts.duplicates_dropped = dropped.get((domain, DUPLICATE), 0)
+            counts.boilerplate_dropped = dropped.get((domain, BOILERPLATE), 0)
+            counts.boilerplate_paragraphs = paragraphs.get(domain, 0)
         stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
         seeds = list(getattr(spider, "seed_urls", []) or [])
         summary = build_summary(stats, dict(self.domains), spider=spider.name,

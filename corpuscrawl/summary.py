@@ -26,7 +26,8 @@ What the figures mean (keys of the JSON):
   ``spider <exception>``, ``extraction`` and ``rendering`` failures.
   ``pages.ignored`` counts requests not fetched on purpose (robots.txt, guards).
 * ``domains`` — per domain: responses, HTTP errors, download errors,
-  documents extracted and exported.
+  documents extracted and exported, near-duplicates dropped, documents dropped as
+  boilerplate only, boilerplate paragraphs removed.
 * ``recrawl`` — the collection's run generation and what the recrawl did:
   ``conditional`` requests sent with validators, ``not_modified`` (304),
   ``gone`` (404/410 of known pages), ``moved`` (301/308), known pages
@@ -106,6 +107,11 @@ class DomainCounts:
     download_errors: int = 0
     documents: int = 0
     exported: int = 0
+    #: Near-duplicates not exported, documents dropped as nothing but boilerplate, and
+    #: boilerplate paragraphs removed (the export stage's per-domain figures).
+    duplicates_dropped: int = 0
+    boilerplate_dropped: int = 0
+    boilerplate_paragraphs: int = 0
 
 
 def _int(stats: Mapping[str, Any], key: str) -> int:

@@ -15,7 +15,7 @@ from tests.local_server import LocalServer, Reply, article
 
 TOPICS = ["Harbour", "Orchard", "Glacier", "Lantern", "Meadow", "Quarry", "Violin", "Canyon"]
 PLOTS = ["Documents per domain", "Documents per language", "Text length",
-         "Boilerplate removed per domain", "Documents dropped at export per domain",
+         "Boilerplate removed per domain", "Duplicates dropped per domain",
          "Errors by type", "Fetch rate over time"]
 
 
@@ -52,6 +52,9 @@ def test_report_page_has_every_plot(crawled: Path, tmp_path: Path,
     for title in PLOTS[:3] + ["Errors by type", "Fetch rate over time"]:
         assert f"<img alt='{title}' src='data:image/png;base64," in page, title
     assert "http 404" not in page  # figures are images, not text
+    domain = summary["domains"]["127.0.0.1"]
+    assert domain["duplicates_dropped"] == 1  # the copy of /p/harbour
+    assert domain["boilerplate_paragraphs"] >= 1  # the repeated footer
 
 
 def test_summary_alone_and_bad_inputs(crawled: Path, tmp_path: Path,
