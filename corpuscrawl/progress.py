@@ -106,6 +106,14 @@ def _int(stats: dict[str, Any], key: str) -> int:
     return int(value) if isinstance(value, int | float) else 0
 
 
+def _late(crawler: Crawler, name: str) -> Any:
+    """A crawler attribute set when the crawl starts (None before: Scrapy raises then)."""
+    try:
+        return getattr(crawler, name, None)
+    except RuntimeError:
+        return None
+
+
 def format_duration(seconds: float) -> str:
     """``H:MM:SS``."""
     seconds = int(seconds)
@@ -188,13 +196,14 @@ class ProgressExtension:
 
     def sample(self) -> Sample:
         """The crawl's figures now."""
-        stats = self.crawler.stats.get_stats() if self.crawler.stats else {}
+        stats_collector = _late(self.crawler, "stats")
+        stats = stats_collector.get_stats() if stats_collector is not None else {}
         exported = (_int(stats, "corpuscrawl/export/exported")
                     if "corpuscrawl/export/documents" in stats else _int(stats, "item_scraped_count"))
         errors = (_int(stats, "corpuscrawl/request_errors")
                   - _int(stats, "corpuscrawl/request_errors/IgnoreRequest")
                   + _int(stats, "corpuscrawl/extraction_errors"))
-        engine = getattr(self.crawler, "engine", None)
+        engine = _late(self.crawler, "engine")
         slot = getattr(engine, "_slot", None) or getattr(engine, "slot", None)
         scheduler = getattr(slot, "scheduler", None)
         try:

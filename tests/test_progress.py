@@ -118,3 +118,47 @@ def test_off_means_no_progress_lines(tmp_path: Path) -> None:
                                  settings={"LOGSTATS_INTERVAL": "1", "CORPUSCRAWL_PROGRESS": "off",
                                            "CORPUSCRAWL_EXTRACTOR": "bte"})
     assert code == 0 and "progress: " not in log
+
+
+class _Terminal:
+    """A stream that says it is a terminal."""
+
+    def __init__(self) -> None:
+        self.written: list[str] = []
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> None:
+        self.written.append(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("job, mode, draws, logs", [
+    ("", "auto", True, False),           # a person at a terminal
+    ("5f3a9c", "auto", False, True),     # Scrapyd passes _job: progress lines in its log
+    ("", "log", False, True),
+    ("", "off", False, False),
+])
+def test_who_gets_the_status_line(job: str, mode: str, draws: bool, logs: bool) -> None:
+    from scrapy.utils.test import get_crawler
+
+    from corpuscrawl.progress import ProgressExtension
+
+    class Spider:
+        _job = job
+        max_pages = None
+
+    crawler = get_crawler(settings_dict={"CORPUSCRAWL_PROGRESS": mode})
+    terminal = _Terminal()
+    extension = ProgressExtension(crawler, ProgressConfig.from_settings(crawler.settings), terminal)
+    extension.spider_opened(Spider())
+    try:
+        assert (extension.draw, extension.log_lines) == (draws, logs)
+        extension.tick()
+        assert any(w.startswith("\r\x1b[Kfetched 0") for w in terminal.written) == draws
+    finally:
+        extension.spider_closed(Spider())
+    assert extension.timeline and extension.timeline[-1][1:] == [0, 0, 0, 0]
