@@ -117,9 +117,10 @@ def test_document_without_tables_validates_against_the_corpus_dtd(corpus_dtd: et
 
 
 def test_control_characters_and_empty_text_stay_well_formed(tei_all: etree.RelaxNG) -> None:
-    tei = tei_document({"url": "http://x.test/", "title": "a\x01b", "text": ""})
+    tei = tei_document({"url": "http://x.test/", "title": "a\x01b", "text": "", "page_type": "forum"})
     doc = etree.fromstring(tei_string(tei))
     assert doc.findtext(".//t:title", namespaces=NS) == "ab"
+    assert doc.find(".//t:textClass/t:classCode[@scheme='page_type']", NS).text == "forum"
     assert tei_all.validate(doc), tei_all.error_log.filter_from_errors()[:3]
 
 

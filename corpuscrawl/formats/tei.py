@@ -11,7 +11,8 @@ when known: ``titleStmt`` (title, author), ``publicationStmt`` (site name as pub
 the licence in ``availability/licence``, the URL as ``idno type="URL"``),
 ``sourceDesc/bibl`` (title, author, site, dates: ``date type="published"`` and
 ``type="modified"``, the URL as ``ptr``), ``profileDesc`` (the description as
-``abstract``, the language in ``langUsage``, categories and tags as ``keywords/term``).
+``abstract``, the language in ``langUsage``, the page type as ``classCode scheme="page_type"``,
+categories and tags as ``keywords/term``).
 The body is one ``div``: ``head`` (``rend="h2"``), ``p``, ``list`` (``rend="ul"`` or
 ``"ol"``) of ``item`` (nested lists inside their item), ``table`` of ``row`` of ``cell``
 (``role="label"`` for header cells), ``quote`` holding ``p``, and ``ab type="code"``
@@ -145,16 +146,21 @@ def _header(doc: Mapping[str, Any]) -> etree._Element:
     if doc.get("fetched_at"):
         _sub(source, "date", doc["fetched_at"], type="downloaded")
     terms = _terms(doc.get("tags")) + _terms(doc.get("categories"))
-    if doc.get("description") or doc.get("language") or terms:
+    page_type = str(doc.get("page_type") or "")
+    if doc.get("description") or doc.get("language") or terms or page_type:
         profile = _sub(header, "profileDesc")
         if doc.get("description"):
             _sub(_sub(profile, "abstract"), "p", doc["description"])
         if doc.get("language"):
             _sub(_sub(profile, "langUsage"), "language", doc["language"], ident=doc["language"])
-        if terms:
-            keywords = _sub(_sub(profile, "textClass"), "keywords")
-            for term in dict.fromkeys(terms):
-                _sub(keywords, "term", term)
+        if terms or page_type:
+            text_class = _sub(profile, "textClass")
+            if page_type:  # the kind of page (article, forum, listing ...), when a document has one
+                _sub(text_class, "classCode", page_type, scheme="page_type")
+            if terms:
+                keywords = _sub(text_class, "keywords")
+                for term in dict.fromkeys(terms):
+                    _sub(keywords, "term", term)
     return header
 
 
