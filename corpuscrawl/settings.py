@@ -247,6 +247,13 @@ CORPUSCRAWL_RESUME = "auto"
 #: Seconds between two commits of the crawl state (feeds fsynced first): at most this much
 #: work is redone after a kill.
 CORPUSCRAWL_STATE_COMMIT_INTERVAL = 1.0
+#: A graceful stop (SIGTERM, Ctrl-C) takes the requests waiting in the downloader (e.g. behind a
+#: 429's Retry-After) back into the frontier at once, and cuts downloads still running after
+#: this many seconds (a server that never answers); all stay pending for the next run, and the
+#: export stage's held documents are written by the normal close (corpuscrawl.crawlstate.stopping).
+#: A negative value waits for every download, as Scrapy does.
+CORPUSCRAWL_STOP_GRACE = 10.0
+EXTENSIONS = {**EXTENSIONS, "corpuscrawl.crawlstate.stopping.BoundedStop": 100}
 #: Keep the state in a temporary directory removed after the crawl (the spider sets it for
 #: the demo crawl when no collection, CORPUSCRAWL_STATE_DIR or JOBDIR is given).
 CORPUSCRAWL_STATE_TEMPORARY = False

@@ -145,3 +145,17 @@ def test_a_host_that_refuses_connections_leaves_no_traceback(tmp_path):
     assert "Traceback" not in log
     assert stat(log, "corpuscrawl/robotstxt/unreachable") == 1
     assert sum("unreachable" in line and "robots.txt" in line for line in log.splitlines()) == 1
+
+
+def test_requests_waiting_together_for_robots_txt_are_all_checked(tmp_path):
+    """Seeds of one host arrive at once: each waits for the one robots.txt fetch, and each is
+    checked against it (Scrapy's shared Deferred let all but the first through)."""
+    with HostileHost("plain") as host:
+        seeds = ",".join(f"{host.url}{kind}/{n}" for kind in ("private", "public")
+                         for n in (1, 2, 3))
+        docs, log, code = run_crawl(tmp_path / "out.jsonl", f"seeds={seeds}", "sitemaps=0",
+                                    "depth=0", settings=SETTINGS, timeout=120)
+        requested = list(host.requested)
+    assert not [p for p in requested if p.startswith("/private/")], requested
+    assert {"/public/1", "/public/2", "/public/3"} <= paths(docs)
+    assert stat(log, "robotstxt/forbidden") == 3

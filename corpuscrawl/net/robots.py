@@ -19,6 +19,12 @@ under its own rules:
   or reset connection, DNS failure, a body cut short), after Scrapy's retries,
   or a 5xx or 429 answer means complete disallow for that host.
 * **Unavailable** (4xx): no rules, everything allowed (RFC 9309 §2.3.1.3).
+* **Requests waiting for the file**: every request that arrived while the
+  host's robots.txt was being fetched gets the parser.  Scrapy's method
+  returns the result of a shared Deferred, which the first waiter's asyncio
+  adapter replaces by None, so under the asyncio reactor all the others were
+  let through unchecked (seen: a resumed crawl's 14 queued requests, robots.txt
+  disallowed pages included, fetched and exported).
 
 Each case is one log line per host, no traceback, and a counter
 ``corpuscrawl/robotstxt/<oversized|unreachable>``; pages refused are counted
@@ -144,7 +150,10 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
             self._stats.inc_value("robotstxt/request_count")
         parser = self._parsers[netloc]
         if isinstance(parser, Deferred):
-            return await maybe_deferred_to_future(parser)
+            # Not the Deferred's result: with several requests waiting for one robots.txt,
+            # the first waiter's future adapter hands None (allow-all) on to the others.
+            await maybe_deferred_to_future(parser)
+            parser = self._parsers[netloc]
         return parser
 
     # --- what was received -------------------------------------------------------
@@ -192,3 +201,4 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
         self._parsers[netloc] = parser
         if isinstance(waiting, Deferred):
             waiting.callback(parser)
+
