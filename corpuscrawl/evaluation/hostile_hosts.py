@@ -16,9 +16,9 @@ import struct
 import threading
 import time
 from functools import cache
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
-from corpuscrawl.evaluation.hostile_site import unique_text
+from corpuscrawl.evaluation.hostile_site import QuietHandler, unique_text
 
 RULES = b"User-agent: *\nDisallow: /private/\n"
 #: Padding of the oversized robots.txt files: comment lines (11 MB, over DOWNLOAD_MAXSIZE).
@@ -100,22 +100,7 @@ def _robots_body(case: str) -> bytes:
     return RULES
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        return
-
-    def _send(self, status: int, body: bytes, content_type: str = "text/html; charset=utf-8",
-              headers: dict[str, str] | None = None, length: int | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body) if length is None else length))
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(body)
-
+class _Handler(QuietHandler):
     @property
     def host(self) -> HostileHost:
         return self.server.host  # type: ignore[attr-defined]
