@@ -159,3 +159,14 @@ def test_requests_waiting_together_for_robots_txt_are_all_checked(tmp_path):
     assert not [p for p in requested if p.startswith("/private/")], requested
     assert {"/public/1", "/public/2", "/public/3"} <= paths(docs)
     assert stat(log, "robotstxt/forbidden") == 3
+
+
+def test_a_host_whose_name_does_not_resolve_leaves_no_traceback(tmp_path):
+    docs, log, code = run_crawl(
+        tmp_path / "out.jsonl", "seeds=http://no-such-host.test/", "sitemaps=0",
+        settings={**SETTINGS, "TWISTED_DNS_RESOLVER": "tests.hostile_helpers.NoSuchHostResolver"},
+        timeout=120)
+    assert not docs and code != 0, log[-2000:]
+    assert "Traceback" not in log, log[-3000:]
+    assert stat(log, "corpuscrawl/robotstxt/unreachable") == 1
+    assert "DNS lookup failed" in log
