@@ -63,6 +63,19 @@ DISALLOW_ALL = b"User-agent: *\nDisallow: /\n"
 UNREACHABLE_STATUS = range(500, 600)
 
 
+class HostClosedByRobots(IgnoreRequest):
+    """A page of a host whose robots.txt could not be read: not fetched (see the module docstring).
+
+    ``cause`` is what happened to the robots.txt (the failure's type, ``http 503``,
+    ``RobotsTxtOversized``): the crawl summary counts the page's error under it, so
+    "every seed failed" names the server's trouble, not robots.txt.
+    """
+
+    def __init__(self, message: str, cause: str) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+
 def complete_lines(body: bytes) -> bytes:
     """``body`` without its last line when that line is unfinished (a rule cut in two)."""
     end = body.rfind(b"\n")
@@ -144,7 +157,8 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
                     self._robots_error(exc, netloc)
             except Exception as exc:  # noqa: BLE001 - any network failure: complete disallow
                 self._stats.inc_value(f"robotstxt/exception_count/{type(exc)}")
-                self._disallow(netloc, robots_url, "unreachable", failure_reason(exc))
+                self._disallow(netloc, robots_url, "unreachable", failure_reason(exc),
+                               type(exc).__name__)
             else:
                 await self._read(response, netloc, request)
             self._stats.inc_value("robotstxt/request_count")
@@ -162,7 +176,8 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
         if response.status in UNREACHABLE_STATUS or response.status == 429:
             self._stats.inc_value("robotstxt/response_count")
             self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
-            self._disallow(netloc, response.url, "unreachable", f"HTTP {response.status}")
+            self._disallow(netloc, response.url, "unreachable", f"HTTP {response.status}",
+                           f"http {response.status}")
             return
         if 400 <= response.status < 500:  # unavailable: no rules
             await self._parse_robots(response.replace(body=b""), netloc, request)
@@ -185,16 +200,29 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
                                                 robotparser=self._parsers[netloc],
                                                 request=request)
             return
-        self._disallow(netloc, url, "oversized", reason)
+        self._disallow(netloc, url, "oversized", reason, "RobotsTxtOversized")
 
-    def _disallow(self, netloc: str, url: str, kind: str, reason: str) -> None:
-        """Complete disallow for ``netloc``: counted, one line, no traceback."""
+    def _disallow(self, netloc: str, url: str, kind: str, reason: str, cause: str) -> None:
+        """Complete disallow for ``netloc``: counted, one line, no traceback; its pages fail
+        with :class:`HostClosedByRobots` naming ``cause``."""
         self._stats.inc_value(f"corpuscrawl/robotstxt/{kind}")
         hint = (" (CORPUSCRAWL_ROBOTSTXT_OVERSIZED=prefix obeys its first part instead)"
                 if kind == "oversized" else " (RFC 9309: unreachable means complete disallow)")
         logger.warning("robots.txt %s %s (%s): no page of %s is fetched%s",
                        url, kind, reason, netloc, hint)
-        self._settle(netloc, build_from_crawler(self._parserimpl, self.crawler, DISALLOW_ALL))
+        parser = build_from_crawler(self._parserimpl, self.crawler, DISALLOW_ALL)
+        parser.corpuscrawl_closed = (cause, f"robots.txt {url} {kind} ({reason})")
+        self._settle(netloc, parser)
+
+    def process_request_2(self, rp: Any, request: Request) -> None:
+        """Scrapy's check; a page of a host closed by its unreadable robots.txt fails with
+        :class:`HostClosedByRobots`."""
+        closed = getattr(rp, "corpuscrawl_closed", None)
+        if closed is None:
+            super().process_request_2(rp, request)
+            return
+        self._stats.inc_value("robotstxt/forbidden")
+        raise HostClosedByRobots(f"not fetched: {closed[1]}", closed[0])
 
     def _settle(self, netloc: str, parser: Any) -> None:
         waiting = self._parsers[netloc]
