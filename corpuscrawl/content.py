@@ -5,6 +5,11 @@ Decisions follow the browsers (WHATWG Encoding and MIME Sniffing standards):
 * **Charset** — a byte-order mark, then the HTTP ``charset``, then the
   ``<meta>`` prescan (w3lib's), then detection (strict UTF-8, then
   charset-normalizer, as Scrapy's ``TextResponse`` does, then windows-1252).
+  A label is believed only when the bytes bear it out
+  (:mod:`corpuscrawl.charset_evidence`): valid UTF-8 under another label is
+  UTF-8, a label leaving many bytes undecodable or giving mess (Cyrillic read
+  as Latin) gives way to the page's other label or detection, and a labelled
+  body nothing reads is not ``readable``.
   A ``<meta>`` naming UTF-16 or UTF-32 is never believed: the HTML standard
   reads it as UTF-8, since a page whose ``<meta>`` can be read as ASCII is not
   UTF-16; when the bytes are not valid UTF-8 either, detection decides.  An HTTP
@@ -28,9 +33,12 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
+
+from corpuscrawl.charset_evidence import check_label
 
 #: Leading bytes of formats that are never a web page (WHATWG MIME Sniffing's image,
 #: audio/video, font and archive signatures, plus PDF, executables and compressed data).
@@ -144,13 +152,19 @@ def _letters_beyond_cp1252(body: bytes, codec: str) -> int:
 
 @dataclass(frozen=True)
 class Charset:
-    """The encoding chosen for a body, where it came from, and a UTF-16/32 label not believed."""
+    """The encoding chosen for a body, where it came from, and a label not believed."""
 
+    #: Python codec name; "" when the page is labelled and no decoding reads (see ``readable``).
     codec: str
-    #: bom | header | utf16-sniffed | meta | detected
+    #: bom | header | utf16-sniffed | meta | detected | evidence (a label that did not fit)
     source: str
-    #: The UTF-16/32 label (header or ``<meta>``) that the bytes contradicted, else "".
+    #: The label (header or ``<meta>``) that the bytes contradicted, else "".
     ignored_label: str = ""
+
+    @property
+    def readable(self) -> bool:
+        """False when the label does not fit the bytes and nothing else reads them either."""
+        return bool(self.codec)
 
 
 def decide_encoding(body: bytes, declared: str | None = None) -> Charset:
@@ -163,21 +177,42 @@ def decide_encoding(body: bytes, declared: str | None = None) -> Charset:
     if bom:
         return Charset(_codec(bom) or "utf-8", "bom")
     header = _codec(declared)
+    meta = _codec(html_body_declared_encoding(body[:4096]))
     if header and not is_utf16_32(header):
-        return Charset(header, "header")
+        return _checked(body, header, "header", meta)
     utf16 = looks_utf16(body)
     if utf16:
         return Charset(utf16, "utf16-sniffed")
-    meta = _codec(html_body_declared_encoding(body[:4096]))
     if meta and not is_utf16_32(meta):
-        return Charset(meta, "meta")
+        return _checked(body, meta, "meta", None)
     ignored = header if is_utf16_32(header) else meta if is_utf16_32(meta) else ""
     return Charset(detect_encoding(body), "detected", ignored or "")
 
 
+def _checked(body: bytes, label: str, source: str, other: str | None) -> Charset:
+    """The labelled charset when the bytes bear it out, else the one they show (see
+    :mod:`corpuscrawl.charset_evidence`); codec "" when no decoding reads."""
+
+    def candidates() -> Iterator[str]:
+        if other and not is_utf16_32(other):
+            yield other
+        yield detect_encoding(body)
+
+    verdict = check_label(body, label, candidates())
+    if verdict.fits:
+        return Charset(label, source)
+    return Charset(_codec(verdict.codec) or "", "evidence", label)
+
+
 def decode_body(body: bytes, declared: str | None = None) -> tuple[str, Charset]:
-    """(text, charset) of HTML bytes; undecodable bytes become U+FFFD, a BOM is dropped."""
+    """(text, charset) of HTML bytes; undecodable bytes become U+FFFD, a BOM is dropped.
+
+    When no decoding reads the bytes (``charset.readable`` False) the text is
+    the label's decoding, for callers that only look; a crawl drops such a page.
+    """
     charset = decide_encoding(body, declared)
+    if not charset.readable:
+        return body.decode(_codec(charset.ignored_label) or "cp1252", errors="replace"), charset
     if charset.source == "bom":
         body = body[len(read_bom(body)[1]):]
     return body.decode(charset.codec, errors="replace"), charset

@@ -290,8 +290,9 @@ class Extraction:
     def run(self, page: Page) -> ExtractionResult:
         """Extract text, title/date/author and language of ``page``; errors are returned, never raised."""
         extractor = self.extractor_for(page.url)
-        if page.binary:
-            return ExtractionResult(extractor=extractor.name, skipped="binary", notes=page.notes)
+        if page.unreadable:
+            return ExtractionResult(extractor=extractor.name, skipped=page.unreadable,
+                                    notes=page.notes)
         notes = list(page.notes)
         if self.config.max_bytes and page.size > self.config.max_bytes:
             page, extractor, error = self._within_size(page, extractor, notes)

@@ -34,7 +34,9 @@ logger = logging.getLogger("corpuscrawl.pipelines")
 #: What each page note means, for the log (see corpuscrawl.html.page.PAGE_NOTES).
 NOTE_MEANINGS = {
     "binary": "the body is not text",
-    "charset_label_ignored": "a UTF-16/32 charset label contradicted by the bytes was not believed",
+    "charset_label_ignored": "a charset label contradicted by the bytes was not believed; "
+                             "decoded as the bytes show",
+    "charset_undecodable": "its charset label does not decode it and no other charset reads it",
     "control_chars_removed": "NUL and control characters removed",
     "truncated": "the body ends inside text or a tag (cut short, e.g. by its Content-Length)",
     "parse_reparsed": "hit the HTML parser's limits; re-parsed past them, text kept",
@@ -90,8 +92,9 @@ class ExtractionPipeline:
         self.count_notes(item)
         if result.skipped:
             self.stats.inc_value(f"corpuscrawl/dropped/{result.skipped}")
-            logger.info("dropped %s: the body is not text (%s)", item.url, result.skipped)
-            raise DropItem(f"{item.url}: the body is not text", log_level="DEBUG")
+            reason = NOTE_MEANINGS.get(result.skipped, result.skipped)
+            logger.info("dropped %s: %s", item.url, reason)
+            raise DropItem(f"{item.url}: {reason}", log_level="DEBUG")
         if not result.ok:
             self.stats.inc_value("corpuscrawl/extraction_errors")
             kind = result.error.partition(":")[0]

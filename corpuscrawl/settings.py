@@ -249,6 +249,13 @@ CORPUSCRAWL_RESUME = "auto"
 #: Seconds between two commits of the crawl state (feeds fsynced first): at most this much
 #: work is redone after a kill.
 CORPUSCRAWL_STATE_COMMIT_INTERVAL = 1.0
+#: A graceful stop (SIGTERM, Ctrl-C) takes the requests waiting in the downloader (e.g. behind a
+#: 429's Retry-After) back into the frontier at once, and cuts downloads still running after
+#: this many seconds (a server that never answers); all stay pending for the next run, and the
+#: export stage's held documents are written by the normal close (corpuscrawl.crawlstate.stopping).
+#: A negative value waits for every download, as Scrapy does.
+CORPUSCRAWL_STOP_GRACE = 10.0
+EXTENSIONS = {**EXTENSIONS, "corpuscrawl.crawlstate.stopping.BoundedStop": 100}
 #: Keep the state in a temporary directory removed after the crawl (the spider sets it for
 #: the demo crawl when no collection, CORPUSCRAWL_STATE_DIR or JOBDIR is given).
 CORPUSCRAWL_STATE_TEMPORARY = False
@@ -291,7 +298,19 @@ DOWNLOADER_MIDDLEWARES.update({
     # Redirect loops (a Location already in the chain) are dropped and counted before Scrapy's
     # RedirectMiddleware (600) follows them.
     "corpuscrawl.responses.RedirectLoopMiddleware": 650,
+    # robots.txt with a size cap of its own and RFC 9309's failure rules (corpuscrawl.net.robots),
+    # in the place of Scrapy's RobotsTxtMiddleware.
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "corpuscrawl.net.robots.BoundedRobotsTxtMiddleware": 100,
 })
+#: Most bytes of a host's robots.txt read (RFC 9309's minimum parsing limit, 500 KiB), whatever
+#: DOWNLOAD_MAXSIZE, DOWNLOAD_WARNSIZE or the announced Content-Length say.
+CORPUSCRAWL_ROBOTSTXT_MAX_SIZE = 500 * 1024
+#: A robots.txt longer than that: "disallow" (its host is not crawled: the rules past the cut
+#: are unknown) or "prefix" (the complete lines of its first part are obeyed, as RFC 9309
+#: allows).  An unreachable robots.txt (network failure after retries, 5xx, 429) always means
+#: complete disallow for its host (RFC 9309); a 4xx means no rules.
+CORPUSCRAWL_ROBOTSTXT_OVERSIZED = "disallow"
 
 # --- cluster mode (corpuscrawl.cluster: scrapy-redis frontier, leases, shared export) ---
 # With CORPUSCRAWL_REDIS_URL set the add-on plugs scrapy-redis's scheduler (with leases) and

@@ -124,7 +124,12 @@ def _iso(value: Any) -> str | None:
 
 
 def error_type(exc: BaseException) -> str:
-    """The type a failed request is counted under: ``http <status>`` or the exception's class."""
+    """The type a failed request is counted under: ``http <status>`` or the exception's class;
+    a page not fetched because its host's robots.txt could not be read, under that failure's
+    (``corpuscrawl.net.robots.HostClosedByRobots.cause``)."""
+    cause = getattr(exc, "cause", None)
+    if isinstance(cause, str) and cause:
+        return cause
     status = getattr(getattr(exc, "response", None), "status", None)
     return f"http {status}" if isinstance(status, int) else type(exc).__name__
 

@@ -49,3 +49,28 @@ class StuckOnThree:
             while True:
                 pass
         return BTEExtractor().extract(page)
+
+
+class NoSuchHostResolver:
+    """A resolver (``TWISTED_DNS_RESOLVER``) for which no name exists, sending no DNS query:
+    a DNS failure without traffic off the machine."""
+
+    def __init__(self, reactor):  # noqa: ANN001 - Scrapy's resolver contract
+        self.reactor = reactor
+
+    @classmethod
+    def from_crawler(cls, crawler, reactor):  # noqa: ANN001, ANN206
+        return cls(reactor)
+
+    def install_on_reactor(self) -> None:
+        from twisted.internet.interfaces import IResolverSimple
+        from zope.interface import directlyProvides
+
+        directlyProvides(self, IResolverSimple)
+        self.reactor.installResolver(self)
+
+    def getHostByName(self, name, timeout=()):  # noqa: ANN001, ANN201, N802 (Twisted API)
+        from twisted.internet import defer
+        from twisted.internet.error import DNSLookupError
+
+        return defer.fail(DNSLookupError(f"no such host: {name}"))

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from corpuscrawl.evaluation.hostile_hosts import HostileHost
 from tests.packaging_helpers import REPO, clean_env, copy_sources
 from tests.small_site import ARTICLES, FOOTER, SmallSite
 
@@ -54,8 +55,9 @@ def _script(name: str) -> str:
 class Scrapyd:
     """A Scrapyd process in a temporary directory, with the shipped configuration."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, python: str = sys.executable) -> None:
         self.root = root
+        self.python = python
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         conf = configparser.ConfigParser()
@@ -69,12 +71,23 @@ class Scrapyd:
         with (root / "scrapyd.conf").open("w") as fh:
             conf.write(fh)
         self.cache = root / "cache"
-        self.log = (root / "scrapyd.out").open("w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "scrapyd", "--pidfile="], cwd=root,
-                                     stdout=self.log, stderr=subprocess.STDOUT,
+        self.log = (root / "scrapyd.out").open("a")
+        self.start()
+
+    def start(self) -> None:
+        """Start the Scrapyd process (its eggs, logs and databases stay in ``root``)."""
+        self.proc = subprocess.Popen([self.python, "-m", "scrapyd", "--pidfile="],
+                                     cwd=self.root, stdout=self.log, stderr=subprocess.STDOUT,
                                      # HOME: no ~/.scrapyd.conf of the machine overrides ours
                                      env=clean_env(CORPUSCRAWL_CACHE_DIR=str(self.cache),
-                                                   HOME=str(root)))
+                                                   HOME=str(self.root)))
+
+    def restart(self) -> None:
+        """Stop Scrapyd as a service manager would (SIGTERM) and start it again."""
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+        self.start()
+        self.wait_ready()
 
     def request(self, endpoint: str, data: list[tuple[str, str]] | None = None,
                 auth: bool = True) -> dict[str, Any]:
@@ -108,6 +121,10 @@ class Scrapyd:
                 return
             time.sleep(0.5)
         raise AssertionError(f"jobs not finished: {listed}")
+
+    def job_log(self, job: str) -> str:
+        """The log Scrapyd kept of ``job``."""
+        return (self.root / "logs" / "corpuscrawl" / "corpus" / f"{job}.log").read_text()
 
     def stop(self) -> None:
         """Stop the process this test started."""
@@ -229,3 +246,56 @@ def test_a_job_without_feed_or_state_dir_keeps_its_summary_in_scrapyds_working_d
     summary = json.loads(path.read_text(encoding="utf-8"))
     assert summary["job"] == job["jobid"] and summary["outputs"] == []
     assert summary["pages"]["extracted"] >= 2
+
+
+def _env_file(scrapyd: Scrapyd, tmp_path: Path, **extra: str) -> Path:
+    env_file = tmp_path / "schedule.env"
+    lines = [f"SCRAPYD_URL={scrapyd.url.rstrip('/')}", f"SCRAPYD_USERNAME={USER}",
+             f"SCRAPYD_PASSWORD='{PASSWORD}'", f"CORPUS_DIR={tmp_path / 'file-corpus'}",
+             f"STATE_DIR={tmp_path / 'state'}", "WAIT_POLL=1"]
+    lines += [f"{key}={value}" for key, value in extra.items()]
+    env_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return env_file
+
+
+def test_wait_notices_a_job_that_scrapyd_forgot_when_restarted(scrapyd, tmp_path):
+    """Scrapyd restarted mid-crawl loses its job list: --wait ends on the crawl's summary, or
+    reports the vanished job, instead of polling until WAIT_TIMEOUT (a day by default)."""
+    env_file = _env_file(scrapyd, tmp_path, WAIT_TIMEOUT="86400", WAIT_VANISHED="30")
+    with HostileHost(stall="hang", stall_after=1) as host:  # a crawl that lasts a while
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [str(REPO / "deploy" / "corpuscrawl-schedule"), "--wait", "restarted",
+             f"seeds={host.url}", "sitemaps=0", "setting=DOWNLOAD_TIMEOUT=8",
+             "setting=RETRY_TIMES=0"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=clean_env(CORPUSCRAWL_SCHEDULE_ENV=str(env_file)))
+        try:
+            assert host.wait_for("/public/", 120), "the crawl never started"
+            scrapyd.restart()
+            out, err = proc.communicate(timeout=180)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+    elapsed = time.monotonic() - started
+    assert elapsed < 180
+    assert "no longer listed by Scrapyd" in err, out + err
+    if proc.returncode == 0:  # the crawl outlived Scrapyd and wrote its summary
+        assert "finished; summary: " in out
+    else:
+        assert proc.returncode == 4 and "vanished from Scrapyd" in err, out + err
+
+
+def test_the_environment_overrides_the_settings_file(scrapyd, tmp_path):
+    env_file = _env_file(scrapyd, tmp_path, WAIT_TIMEOUT="240")
+    corpus = tmp_path / "env-corpus"
+    with SmallSite(variant=3) as site:
+        proc = subprocess.run([str(REPO / "deploy" / "corpuscrawl-schedule"), "--wait",
+                               "overridden", f"seeds={site.url}", "max_pages=2"],
+                              capture_output=True, text=True, timeout=300,
+                              env=clean_env(CORPUSCRAWL_SCHEDULE_ENV=str(env_file),
+                                            CORPUS_DIR=str(corpus)))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert list((corpus / "overridden").glob("overridden-*.jsonl"))
+    assert not (tmp_path / "file-corpus").exists()

@@ -95,7 +95,9 @@ def _sitemap_bomb() -> bytes:
     return gzip.compress(head + b" " * BOMB_BYTES + b"</urlset>", compresslevel=1)
 
 
-class _Handler(BaseHTTPRequestHandler):
+class QuietHandler(BaseHTTPRequestHandler):
+    """HTTP/1.1 handler that logs nothing and sends a body with any Content-Length (also a lie)."""
+
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
@@ -111,6 +113,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+
+class _Handler(QuietHandler):
     def _redirect(self, location: str) -> None:
         self._send(302, b"", headers={"Location": location})
 

@@ -32,7 +32,14 @@ from corpuscrawl.parse_limits import parse_beyond_limits, resource_limit
 #: short); the parse hit libxml2's limits and was repaired (re-parsed past the limits with
 #: deep nesting cut, or flattened to text blocks).
 PAGE_NOTES = ("binary", "charset_label_ignored", "control_chars_removed", "truncated",
-              "parse_reparsed", "parse_flattened")
+              "parse_reparsed", "parse_flattened", "charset_undecodable")
+#: Notes of a page with no readable text: not text at all, or labelled with a charset that
+#: does not decode it while no other one does (corpuscrawl.charset_evidence).
+UNREADABLE_NOTES = ("binary", "charset_undecodable")
+#: What each of them means, for the log.
+UNREADABLE_REASONS = {"binary": "the body is not text",
+                      "charset_undecodable": "its charset label does not decode it and no "
+                                             "other charset reads it"}
 
 #: Elements whose content is never text a reader sees.
 NON_TEXT_TAGS = ("script", "style", "noscript", "template", "svg", "math")
@@ -220,6 +227,9 @@ class Page:
             if has_binary_signature(html):
                 return cls.not_text(url, status, size)
             html, charset = decode_body(html, encoding)
+            if not charset.readable:
+                return cls.not_text(url, status, size, "binary" if looks_binary(html)
+                                    else "charset_undecodable")
             if charset.ignored_label:
                 notes.append("charset_label_ignored")
         utf8 = plain_text_utf8(html)  # None: a character the full checks must see
@@ -239,15 +249,22 @@ class Page:
         return cls(url=url, html=html, tree=tree, status=status, notes=tuple(notes), size=size)
 
     @classmethod
-    def not_text(cls, url: str = "", status: int = 200, size: int = 0) -> Page:
-        """The empty page standing for a body that is not text (noted ``binary``)."""
+    def not_text(cls, url: str = "", status: int = 200, size: int = 0,
+                 note: str = "binary") -> Page:
+        """The empty page standing for a body with no readable text (noted ``note``, one of
+        :data:`UNREADABLE_NOTES`)."""
         return cls(url=url, html="", tree=parse_html("<html><body></body></html>"),
-                   status=status, notes=("binary",), size=size)
+                   status=status, notes=(note,), size=size)
 
     @property
     def binary(self) -> bool:
         """True when the body was not text (the page is empty and must not become a document)."""
         return "binary" in self.notes
+
+    @property
+    def unreadable(self) -> str:
+        """Why the page has no readable text ("binary", "charset_undecodable"), else ""."""
+        return next((note for note in self.notes if note in UNREADABLE_NOTES), "")
 
     @classmethod
     def from_file(cls, path: str | Path, url: str = "") -> Page:

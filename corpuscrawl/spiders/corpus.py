@@ -54,9 +54,15 @@ from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig
-from corpuscrawl.html.page import domain_of
+from corpuscrawl.html.page import UNREADABLE_REASONS, domain_of
 from corpuscrawl.net.urls import offsite_domains
-from corpuscrawl.responses import body_kind, page_from_response
+from corpuscrawl.responses import (
+    DOWNLOAD_META_KEYS,
+    REFETCH_META,
+    body_kind,
+    cut_short,
+    page_from_response,
+)
 from corpuscrawl.scope import STATS_PREFIX as SCOPE_STATS_PREFIX
 from corpuscrawl.scope import Scope, ScopeError
 from corpuscrawl.spiders.arguments import SeedError, flag_arg, int_arg, read_seeds
@@ -102,6 +108,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         self.demo_server: Any = None
         self.collection = check_collection(collection) if collection else ""
         self._sitemap_roots: set[str] = set()  # seed hosts whose robots.txt sitemaps to follow
+        self._cut_short_hosts: set[str] = set()  # hosts whose cut-short pages were logged
         self._documents = 0
         self._shared_count: Any = None  # cluster mode: max_pages counted over all workers
 
@@ -177,10 +184,19 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
             stats.inc_value(SCOPE_STATS_PREFIX + "domain_cap")
             return  # the domain's cap was reached while this page was in flight
         page = page_from_response(response)
-        if page.binary:
-            stats.inc_value("corpuscrawl/dropped/binary")
-            self.logger.info("dropped %s: the body is not text", response.url)
+        if page.unreadable:
+            stats.inc_value(f"corpuscrawl/dropped/{page.unreadable}")
+            self.logger.info("dropped %s: %s", response.url, UNREADABLE_REASONS[page.unreadable])
             return
+        cut = cut_short(page, response)
+        if cut:
+            if not response.meta.get(REFETCH_META):
+                yield self._refetch_cut_short(response)
+                return
+            if cut == "certain":
+                stats.inc_value("corpuscrawl/dropped/truncated")
+                self.logger.info("dropped %s: its body came cut short twice", response.url)
+                return
         # render=auto re-requests pages that need a browser (the plain version is then
         # never emitted); overlays of the static HTML are dropped.
         stats.inc_value("corpuscrawl/fetch/plain")
@@ -207,6 +223,20 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         if self.depth_limit is not None and depth >= self.depth_limit:
             return
         yield from self.links(page, result.text, result.language, result.title)
+
+    def _refetch_cut_short(self, response: Response) -> scrapy.Request:
+        """The one new request for a page whose body came cut short (counted, logged per host)."""
+        self.crawler.stats.inc_value("corpuscrawl/hostile/cut_short_refetched")
+        host = domain_of(response.url)
+        if host not in self._cut_short_hosts:
+            self._cut_short_hosts.add(host)
+            self.logger.warning("%s came cut short (its Content-Length or the connection lied): "
+                                "fetched again once, dropped if cut again; further ones of %s "
+                                "are counted in corpuscrawl/hostile/cut_short_refetched",
+                                response.url, host)
+        meta = {key: value for key, value in response.meta.items()
+                if key not in DOWNLOAD_META_KEYS and not key.startswith("_")}
+        return response.request.replace(dont_filter=True, meta={**meta, REFETCH_META: True})
 
     def crawled(self, url: str, status: int, html: str, result: ExtractionResult, depth: int,
                 **extra: Any) -> Iterator[CrawledPage]:

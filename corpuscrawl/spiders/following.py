@@ -17,6 +17,7 @@ import scrapy
 
 from corpuscrawl.browse.rendered import REASON_META_KEY
 from corpuscrawl.crawlstate.recrawl import NotModified
+from corpuscrawl.crawlstate.stopping import STOPPED_META, StoppedBeforeDownload
 from corpuscrawl.discovery import feed_links, page_links
 from corpuscrawl.focus import anchors_in_content
 from corpuscrawl.html.page import Page
@@ -48,9 +49,9 @@ class FollowingMixin:
                               meta=meta, errback=self._errback)
 
     def _errback(self, failure: Any) -> None:
-        if failure.check(NotModified):  # a 304 to a recrawl's conditional request
-            return
         request = failure.request
+        if failure.check(NotModified, StoppedBeforeDownload) or request.meta.get(STOPPED_META):
+            return  # a 304 to a conditional request; a download a graceful stop took back
         self.crawler.stats.inc_value("corpuscrawl/request_errors")
         self.crawler.stats.inc_value(f"corpuscrawl/request_errors/{error_type(failure.value)}")
         if not count_failure(self.crawler.stats, failure, self.logger):
