@@ -29,21 +29,19 @@ import datetime as dt
 import http.server
 import json
 import math
-import os
 import random
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-REPO = Path(__file__).resolve().parent.parent
+from tests.crawl_helpers import REPO, run_interrupted
+from tests.local_server import ServedSite
 
 #: Teasers per listing page.
 PER_PAGE = 10
@@ -93,7 +91,7 @@ class _QuietServer(http.server.ThreadingHTTPServer):
         return
 
 
-class FocusSite:
+class FocusSite(ServedSite):
     """The generated site (deterministic for a ``seed``); :meth:`start` serves it on 127.0.0.1."""
 
     def __init__(self, articles: int = 200, style: str = "wordpress", seed: int = 1,
@@ -122,7 +120,6 @@ class FocusSite:
             self.by_day[a.day].append(a.number)
             self.by_month[(a.day.year, a.day.month)].append(a.number)
         self.months = sorted({(d.year, d.month) for d in self.days})
-        self._server: http.server.ThreadingHTTPServer | None = None
         self.requests: list[str] = []
         self._lock = threading.Lock()
 
@@ -343,11 +340,6 @@ class FocusSite:
 
     # --- serving -----------------------------------------------------------------------
 
-    @property
-    def url(self) -> str:
-        """The home page URL."""
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.server_address[1]}/"
 
     def fetched_articles(self) -> int:
         """Distinct article paths requested so far."""
@@ -375,23 +367,9 @@ class FocusSite:
             def log_message(self, format: str, *args: object) -> None:  # noqa: A002
                 return
 
-        self._server = _QuietServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.serve(Handler, _QuietServer)
         return self
 
-    def stop(self) -> None:
-        """Stop serving."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> FocusSite:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     def page_counts(self) -> dict[str, int]:
         """How many pages of each kind the site has (articles are a fifth)."""
@@ -415,20 +393,6 @@ def crawl_cmd(site: FocusSite, out: Path, state: Path, extractor: str, budget: i
             "-s", f"CLOSESPIDER_PAGECOUNT={budget}",
             "-s", f"CORPUSCRAWL_STATE_DIR={state}",
             "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={state}/history.sqlite3", *extra]
-
-
-def run(cmd: list[str], repo: Path, kill_when=None, how: int = signal.SIGKILL) -> str:
-    """Run a crawl in ``repo`` (sent signal ``how`` once ``kill_when()`` holds); return its log."""
-    env = dict(os.environ, PYTHONPATH=str(repo))
-    with tempfile.TemporaryFile("w+") as log:
-        proc = subprocess.Popen(cmd, cwd=repo, stdout=log, stderr=subprocess.STDOUT, env=env)
-        while kill_when is not None and proc.poll() is None and not kill_when():
-            time.sleep(0.01)
-        if kill_when is not None and proc.poll() is None:
-            os.kill(proc.pid, how)
-        proc.wait()
-        log.seek(0)
-        return log.read()
 
 
 def exported_articles(site: FocusSite, out: Path) -> int:
@@ -473,12 +437,12 @@ def measure(site: FocusSite, extractor: str = "", budget: int = 200, resume: str
     with tempfile.TemporaryDirectory(prefix="focus-bench-") as tmp:
         out, state = Path(tmp) / "out.jsonl", Path(tmp) / "state"
         if not resume:
-            log = run(crawl_cmd(site, out, state, extractor, budget, extra), repo)
+            log = run_interrupted(crawl_cmd(site, out, state, extractor, budget, extra), cwd=repo)
         else:
             half = budget // 2
-            run(crawl_cmd(site, out, state, extractor, budget, extra), repo,
-                lambda: len(site.requests) >= half, INTERRUPTIONS[resume])
+            run_interrupted(crawl_cmd(site, out, state, extractor, budget, extra),
+                            lambda: len(site.requests) >= half, INTERRUPTIONS[resume], repo)
             left = max(1, budget - len(site.requests))
-            log = run(crawl_cmd(site, out, state, extractor, left, extra), repo)
+            log = run_interrupted(crawl_cmd(site, out, state, extractor, left, extra), cwd=repo)
         return BudgetRun(exported_articles(site, out), site.fetched_articles(), len(site.requests),
                          "'corpuscrawl/state/resumed': 1" in log)
