@@ -23,10 +23,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import os
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +31,7 @@ from pathlib import Path
 
 from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from tests.crawl_helpers import run_interrupted
 from tests.resume_site import ResumeSite
 
 REPO = Path(__file__).resolve().parent.parent
@@ -53,16 +51,7 @@ def crawl_cmd(seed: str, feed: list[str], *extra: str) -> list[str]:
 
 def run(cmd: list[str], kill_when=None) -> str:
     """Run a crawl (killed with SIGKILL once ``kill_when()`` holds); return its log."""
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    with tempfile.TemporaryFile("w+") as log:
-        proc = subprocess.Popen(cmd, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, env=env)
-        while kill_when is not None and proc.poll() is None and not kill_when():
-            time.sleep(0.02)
-        if kill_when is not None and proc.poll() is None:
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        log.seek(0)
-        return log.read()
+    return run_interrupted(cmd, kill_when, cwd=REPO)
 
 
 def count(out: Path, articles: set[str]) -> tuple[int, int]:

@@ -65,7 +65,8 @@ class PipelineConfig:
         failed_max = whole_number_setting(settings, "CORPUSCRAWL_FAILED_MAX_BYTES", 0)
         return cls(failed_dir=settings.get("CORPUSCRAWL_FAILED_DIR") or "",
                    min_text_chars=min_chars, failed_max_bytes=failed_max,
-                   languages=tuple(x.lower() for x in settings.getlist("CORPUSCRAWL_LANGUAGES")),
+                   languages=tuple(x.strip().lower() for x in settings.getlist("CORPUSCRAWL_LANGUAGES")
+                                   if x.strip()),
                    language_filter=settings.getbool("CORPUSCRAWL_LANGUAGE_FILTER"))
 
 

@@ -12,6 +12,11 @@ SPIDER_MODULES = ["corpuscrawl.spiders"]
 NEWSPIDER_MODULE = "corpuscrawl.spiders"
 
 ROBOTSTXT_OBEY = True
+#: Obey a page's robots meta tags (``<meta name="robots">`` and ``<meta name="TOKEN">`` with
+#: TOKEN our User-Agent's product token) and ``X-Robots-Tag`` headers: ``noindex`` pages are
+#: not exported, ``nofollow`` pages' links are not followed, ``none`` is both (counted under
+#: corpuscrawl/robots_meta/*, the summary's robots_meta). False ignores them.
+CORPUSCRAWL_ROBOTS_META_OBEY = True
 # Scrapy's parser, also keeping the Sitemap: lines: the spider follows a seed host's
 # sitemaps from the robots.txt the middleware fetched (one fetch per host, not two).
 ROBOTSTXT_PARSER = "corpuscrawl.discovery.SitemapRobotParser"
@@ -85,10 +90,13 @@ CORPUSCRAWL_MIN_TEXT_CHARS = 1
 
 # --- focus ------------------------------------------------------------------
 #: Target languages (ISO 639-1); pages in them are preferred. Empty = any language.
+#: The spider argument ``languages`` sets it (the argument wins over this setting).
 CORPUSCRAWL_LANGUAGES: list = []
 #: Keywords that make a page or link relevant (case-insensitive). Empty = none.
 CORPUSCRAWL_KEYWORDS: list = []
-#: Only documents in a target language are exported (otherwise they only lower priority).
+#: Only documents in a target language are exported (otherwise they only lower priority);
+#: dropped ones are counted (corpuscrawl/dropped_language, the summary's
+#: documents.dropped_language). The spider argument ``language_filter=1`` sets it.
 CORPUSCRAWL_LANGUAGE_FILTER = False
 
 # --- export: domain boilerplate and near-duplicates (corpuscrawl.boilerplate) ---

@@ -18,6 +18,11 @@ What the figures mean (keys of the JSON):
   of a recrawl.
 * ``documents`` — ``exported`` (written to the feeds), ``new`` / ``changed`` /
   ``unchanged`` / ``not_modified`` (the recrawl's verdicts, 0 on a first crawl).
+  ``dropped_language`` — documents not in a target language, dropped by
+  ``CORPUSCRAWL_LANGUAGE_FILTER``.
+* ``robots_meta`` — pages whose robots meta tag or ``X-Robots-Tag`` said
+  ``noindex`` (fetched, not exported) and ``nofollow`` (links not followed);
+  ``none`` counts in both.
 * ``boilerplate`` — paragraphs removed as domain boilerplate, documents
   cleaned, documents dropped because nothing but boilerplate was left;
   ``duplicates_dropped`` — near-duplicates not written.
@@ -85,6 +90,8 @@ LOGGED_DOMAINS_DEFAULT = 5
 LOGGED_ERRORS_DEFAULT = 5
 
 RECRAWL_PREFIX = "corpuscrawl/recrawl/"
+#: Pages kept out by their robots meta tags / X-Robots-Tag (``noindex``, ``nofollow``).
+ROBOTS_META_PREFIX = "corpuscrawl/robots_meta/"
 WARC_PREFIX = "corpuscrawl/warc/"
 BLOCKED = "corpuscrawl/net/blocked"
 CLUSTER_PREFIX = "corpuscrawl/cluster/"
@@ -198,7 +205,9 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
                   "not_modified": not_modified, "ignored": ignored},
         "documents": {"exported": exported,
                       **{k: _int(stats, RECRAWL_PREFIX + k)
-                         for k in ("new", "changed", "unchanged", "not_modified")}},
+                         for k in ("new", "changed", "unchanged", "not_modified")},
+                      "dropped_language": _int(stats, "corpuscrawl/dropped_language")},
+        "robots_meta": {k: _int(stats, ROBOTS_META_PREFIX + k) for k in ("noindex", "nofollow")},
         "boilerplate": {"paragraphs_removed": _int(stats, EXPORT_PREFIX + "paragraphs_removed"),
                         "documents_cleaned": _int(stats, EXPORT_PREFIX + "documents_cleaned"),
                         "documents_dropped": _int(stats, EXPORT_PREFIX + "dropped_boilerplate")},
@@ -280,6 +289,12 @@ def _optional_lines(summary: Mapping[str, Any]) -> list[str]:
         lines.append(f"recrawl: generation {recrawl['generation']}, {recrawl['revisited']} "
                      f"known pages revisited, {recrawl['conditional']} conditional requests, "
                      f"{recrawl['not_modified']} not modified, {recrawl['gone']} gone")
+    robots = summary.get("robots_meta") or {}
+    dropped_language = (summary.get("documents") or {}).get("dropped_language", 0)
+    if robots.get("noindex") or robots.get("nofollow") or dropped_language:
+        lines.append(f"kept out: {robots.get('noindex', 0)} pages noindex, "
+                     f"{robots.get('nofollow', 0)} pages nofollow (robots meta), "
+                     f"{dropped_language} documents in other languages")
     warc = summary.get("warc")
     if warc:
         lines.append(f"warc: {warc['records']} records in {warc['files']} file(s), "

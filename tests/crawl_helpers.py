@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -43,3 +47,18 @@ def stat(log: str, key: str) -> int:
         if line.startswith(f"'{key}':"):
             return int(line.split(":", 1)[1].strip().rstrip("}").strip())
     return 0
+
+
+def run_interrupted(cmd: list[str], kill_when: Callable[[], bool] | None = None,
+                    how: int = signal.SIGKILL, cwd: Path = REPO) -> str:
+    """Run a crawl command in ``cwd`` (sent signal ``how`` once ``kill_when()`` holds); its log."""
+    env = dict(os.environ, PYTHONPATH=str(cwd))
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        while kill_when is not None and proc.poll() is None and not kill_when():
+            time.sleep(0.01)
+        if kill_when is not None and proc.poll() is None:
+            os.kill(proc.pid, how)
+        proc.wait()
+        log.seek(0)
+        return log.read()

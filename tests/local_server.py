@@ -107,6 +107,44 @@ class LocalServer:
         self.httpd.server_close()
 
 
+class ServedSite:
+    """A generated site served on a free port of 127.0.0.1 from a daemon thread.
+
+    Subclasses build their request handler class and call :meth:`serve` in ``start``.
+    """
+
+    _server: ThreadingHTTPServer | None = None
+
+    def serve(self, handler: type[BaseHTTPRequestHandler],
+              server_class: type[ThreadingHTTPServer] = ThreadingHTTPServer) -> None:
+        """Start serving with ``handler``."""
+        self._server = server_class(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        """The home page URL."""
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}/"
+
+    def start(self) -> ServedSite:  # pragma: no cover - subclasses serve
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop serving."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self):  # noqa: ANN204 (the subclass)
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
 def article(title: str, links: list[str] = (), words: int = 120) -> str:  # type: ignore[assignment]
     """A small HTML article with enough text to be extracted, linking to ``links``."""
     text = " ".join(f"{title.lower()} sentence number {i} about the river and the town."

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import http.server
 import random
-import threading
 import time
 from html import escape
+
+from tests.local_server import ServedSite
 
 PER_LIST = 20
 _WORDS = (
@@ -43,7 +44,7 @@ def article_text(number: int) -> tuple[str, list[str]]:
     return title, paragraphs
 
 
-class ResumeSite:
+class ResumeSite(ServedSite):
     """The site: ``articles`` articles; start() serves it on a free port of 127.0.0.1."""
 
     def __init__(self, articles: int = 300, delay: float = 0.02) -> None:
@@ -51,13 +52,7 @@ class ResumeSite:
         self.delay = delay
         self.lists = (articles + PER_LIST - 1) // PER_LIST
         self.requests = 0
-        self._server: http.server.ThreadingHTTPServer | None = None
 
-    @property
-    def url(self) -> str:
-        """The home page URL."""
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.server_address[1]}/"
 
     def article_urls(self) -> set[str]:
         """URLs of every article."""
@@ -118,20 +113,6 @@ class ResumeSite:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the crawler was killed mid-answer
 
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.serve(Handler)
         return self
 
-    def stop(self) -> None:
-        """Stop serving."""
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> ResumeSite:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

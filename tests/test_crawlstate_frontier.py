@@ -89,6 +89,55 @@ def test_frontier_requeue_and_done(store):
     assert Frontier(store).pending == 0 and frontier.in_flight() == 0
 
 
+def test_what_the_focus_learns_re_ranks_pending_requests_of_that_shape(store):
+    frontier = Frontier(store)
+    frontier.push(50, "http://x/tag/a/", "tag", shape="x/tag/W/", prior=0.5)
+    frontier.push(30, "http://x/2024/01/02/story/", "story", shape="x/D/D/D/S/", prior=0.3)
+    frontier.push(40, "http://x/seed", "seed")  # no shape: never re-ranked
+    # tag pages turned out poor, stories rich: stories now go first
+    assert frontier.rerank("x/tag/W/", lambda prior: round((prior + 0.1 * 4) / 5 * 100)) == 1
+    assert frontier.rerank("x/D/D/D/S/", lambda prior: round((prior + 0.8 * 4) / 5 * 100)) == 1
+    assert frontier.rerank("x/D/D/D/S/", lambda prior: round((prior + 0.8 * 4) / 5 * 100)) == 0
+    assert [frontier.pop()[1] for _ in range(3)] == ["story", "seed", "tag"]
+
+
+def test_learned_shapes_are_kept_for_a_resumed_run_and_cleared_by_a_new_generation(store):
+    Frontier(store).save_learned("x/D/D/D/S/", 3, 2.4)
+    store.commit()
+    assert Frontier(store).learned() == {"x/D/D/D/S/": (3, 2.4)}
+    finish_run(store, begin_run(store), "finished")
+    begin_run(store)  # a new generation
+    assert Frontier(store).learned() == {}
+
+
+def test_a_full_download_slot_gets_nothing_until_it_has_room(store):
+    frontier = Frontier(store)
+    frontier.push(10, "http://a/0", "a0", slot="a")
+    frontier.push(0, "http://b/0", "b0", slot="b")
+    full = {"a": True, "b": False}
+    assert frontier.pop(lambda s: 0, full.get)[1] == "b0"
+    assert frontier.pop(lambda s: 0, full.get) is None  # a is full: the request waits, ranked
+    assert frontier.pending == 1
+    assert frontier.pop(lambda s: 0, lambda s: False)[1] == "a0"
+
+
+def test_a_state_database_from_before_the_focus_columns_gets_them(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "state.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE requests (id INTEGER PRIMARY KEY, state INTEGER NOT NULL, "
+                     "priority INTEGER NOT NULL, url TEXT NOT NULL, slot TEXT NOT NULL DEFAULT '', "
+                     "data TEXT NOT NULL); INSERT INTO requests (state, priority, url, data) "
+                     "VALUES (0, 5, 'http://x/', 'x');")
+    db.close()
+    store = StateStore(path)
+    frontier = Frontier(store)
+    assert frontier.pending == 1 and frontier.pop()[1] == "x"  # the waiting request kept
+    frontier.push(1, "http://y/", "y", shape="y/", prior=0.1)
+    store.close()
+
+
 def test_runs_resume_only_what_was_interrupted(store):
     first = begin_run(store)
     assert (first.generation, first.resumed) == (1, False)

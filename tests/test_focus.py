@@ -1,6 +1,8 @@
 """Focus: long, on-language, on-topic pages and their content links come first."""
 
-from corpuscrawl.focus import Focus, FocusConfig, anchors_in_content
+import pytest
+
+from corpuscrawl.focus import Focus, FocusConfig, ShapeLearning, anchors_in_content, url_shape
 
 
 def test_longer_text_scores_higher_and_language_matters():
@@ -25,3 +27,43 @@ def test_content_links_beat_navigation_links():
     assert Focus.priority(content) > Focus.priority(nav)
     assert anchors_in_content(["Home", "clean-up report"], "read the clean-up report here") == \
         {"clean-up report"}
+
+
+@pytest.mark.parametrize(("url", "shape"), [
+    ("http://x.org/2024/05/13/big-fire-12/", "x.org/D/D/D/S/"),
+    ("http://x.org/2024/05/13/", "x.org/D/D/D/"),
+    ("http://x.org/tag/fire/page/2/", "x.org/tag/W/W/D/"),
+    ("http://x.org/Author/ana-horvat/", "x.org/author/S/"),
+    ("http://x.org/article.php?id=12", "x.org/article.php?id=D"),
+    ("http://x.org/index.php?view=tag&t=fire&p=2", "x.org/index.php?p=D&t=W&view=W"),
+    ("http://x.org/news/a-long-story.html", "x.org/news/S.html"),
+    ("http://x.org/", "x.org/"),
+])
+def test_url_shapes_abstract_numbers_slugs_and_words(url: str, shape: str) -> None:
+    assert url_shape(url) == shape
+
+
+def test_the_first_segment_is_kept_so_sections_differ_but_two_pages_of_one_kind_agree() -> None:
+    assert url_shape("http://x.org/tag/fire/") == url_shape("http://x.org/tag/water/")
+    assert url_shape("http://x.org/tag/fire/") != url_shape("http://x.org/author/fire/")
+    assert url_shape("http://x.org/a") != url_shape("http://y.org/a")
+
+
+def test_shape_learning_shrinks_a_links_prior_towards_what_its_shape_scored() -> None:
+    learning = ShapeLearning(weight=1.0)
+    assert learning.estimate(0.9, "tag") == 0.9  # nothing learned: the prior
+    for _ in range(4):
+        learning.observe("tag", 0.1)
+    assert learning.observe("story", 0.8) == (1, 0.8)
+    assert learning.estimate(0.9, "tag") == pytest.approx((0.9 + 0.4) / 5)
+    assert learning.estimate(0.2, "story") > learning.estimate(0.9, "tag")
+    assert learning.estimate(0.3, "story") > learning.estimate(0.2, "story")  # monotonic
+    other = ShapeLearning(weight=1.0)
+    other.load(learning.shapes)
+    assert other.estimate(0.9, "tag") == learning.estimate(0.9, "tag")
+
+
+def test_a_focus_rank_is_the_priority_of_the_estimate() -> None:
+    focus = Focus()
+    focus.learning.observe("s", 0.8)
+    assert focus.rank(0.2, "s") == focus.priority(focus.learning.estimate(0.2, "s"))

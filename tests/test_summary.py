@@ -40,6 +40,8 @@ def test_figures_come_from_the_stats_with_recrawl_counters_when_present():
         "corpuscrawl/recrawl/new": 2, "corpuscrawl/recrawl/changed": 1,
         "corpuscrawl/recrawl/unchanged": 5, "corpuscrawl/recrawl/not_modified": 4,
         "spider_exceptions/ValueError": 1, "spider_exceptions/count": 1,
+        "corpuscrawl/dropped_language": 3, "corpuscrawl/robots_meta/noindex": 2,
+        "corpuscrawl/robots_meta/nofollow": 1,
     }
     domains = {"b.org": DomainCounts(responses=3, exported=1), "a.org": DomainCounts(responses=9)}
     s = build_summary(stats, domains, spider="corpus", collection="a.org", seeds=2,
@@ -47,7 +49,8 @@ def test_figures_come_from_the_stats_with_recrawl_counters_when_present():
     assert s["pages"] == {"fetched": 11, "rendered": 3, "extracted": 8, "empty": 2,
                           "failed": 5, "not_modified": 4, "ignored": 1}
     assert s["documents"] == {"exported": 6, "new": 2, "changed": 1, "unchanged": 5,
-                              "not_modified": 4}
+                              "not_modified": 4, "dropped_language": 3}
+    assert s["robots_meta"] == {"noindex": 2, "nofollow": 1}
     assert s["boilerplate"]["paragraphs_removed"] == 17 and s["duplicates_dropped"] == 1
     assert s["errors"] == {"total": 6, "by_type": {"http 404": 2, "TimeoutError": 1,
                                                    "extraction": 1, "rendering": 1,
@@ -58,6 +61,8 @@ def test_figures_come_from_the_stats_with_recrawl_counters_when_present():
     json.dumps(s)  # serialisable as is
     text = human_summary(s)
     assert "11 fetched (3 rendered), 8 extracted, 2 empty, 5 failed, 4 not modified" in text
+    assert "kept out: 2 pages noindex, 1 pages nofollow (robots meta), 3 documents in other " \
+        "languages" in text
     assert "6 exported (new 2, changed 1, unchanged 5)" in text
     assert "errors: http 404 x2, TimeoutError x1" in text
     assert "b.org 1/3" in text

@@ -14,7 +14,11 @@ JSON (:mod:`corpuscrawl.crawlstate.requests_json`), with its state:
   ``DownloaderAwarePriorityQueue`` does: from the download slot (host) with
   the fewest active downloads (round-robin among equals), and within it the
   highest ``priority`` first, first-in first-out among equal priorities
-  (breadth-first among equals);
+  (breadth-first among equals); only to a slot that can start it now (its
+  ``CONCURRENT_REQUESTS_PER_DOMAIN``), so requests wait here, ranked, rather
+  than in the downloader's queues.  What the focused crawl learns re-ranks
+  pending requests (``shape`` and ``prior`` columns, :meth:`Frontier.rerank`,
+  :data:`corpuscrawl.focus.FOCUS_LEARNED`);
 * **in flight** (1) — given to the engine; the row is deleted (*done*) once
   the request and everything it produced are durable
   (:mod:`corpuscrawl.crawlstate.completion`).  A resumed run puts the
@@ -47,6 +51,7 @@ from scrapy.utils.misc import build_from_crawler, load_object
 
 from corpuscrawl.crawlstate.requests_json import RequestCodecError, decode_request, encode_request
 from corpuscrawl.crawlstate.store import StateStore
+from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META
 
 __all__ = ["FRONTIER_META", "DurableDupeFilter", "DurableScheduler", "Frontier"]
 
@@ -55,6 +60,9 @@ logger = logging.getLogger("corpuscrawl.crawlstate")
 #: Request meta key holding the frontier row of a handed-out request.
 FRONTIER_META = "corpuscrawl_frontier"
 PENDING, IN_FLIGHT = 0, 1
+#: A high prior score of a link (an in-content link of a long page): with the rank at
+#: prior 0, the two points that tell whether a shape's ranks moved.
+RERANK_HIGH_PRIOR = 1.5
 #: Meta keys never stored: per-process objects of scrapy-playwright and Scrapy.
 TRANSIENT_META = (FRONTIER_META, "playwright_page", "download_slot", "_slot_proxy")
 
@@ -74,30 +82,64 @@ class Frontier:
         #: Requests waiting to be handed out.
         self.pending = sum(self._slots.values())
 
-    def push(self, priority: int, url: str, data: str, slot: str = "") -> int:
-        """Add a pending request for download slot ``slot``; return its row id."""
+    def push(self, priority: int, url: str, data: str, slot: str = "", shape: str = "",
+             prior: float | None = None) -> int:
+        """Add a pending request for download slot ``slot``; return its row id.
+
+        ``shape`` and ``prior``: the focus's URL shape and prior score of a followed
+        link, by which :meth:`rerank` re-ranks it when the crawl learns more.
+        """
         cursor = self.store.write(
-            "INSERT INTO requests (state, priority, url, slot, data) VALUES (0, ?, ?, ?, ?)",
-            (priority, url, slot, data))
+            "INSERT INTO requests (state, priority, url, slot, data, shape, prior) "
+            "VALUES (0, ?, ?, ?, ?, ?, ?)", (priority, url, slot, data, shape, prior))
         self._slots[slot] += 1
         self.pending += 1
         return int(cursor.lastrowid or 0)
 
-    def requeue(self, row_id: int, priority: int, url: str, data: str, slot: str = "") -> None:
+    def requeue(self, row_id: int, priority: int, url: str, data: str, slot: str = "",
+                shape: str = "", prior: float | None = None) -> None:
         """Make an in-flight row pending again with a new request (a redirect or retry of it)."""
         self.store.write("UPDATE requests SET state = 0, priority = ?, url = ?, slot = ?, "
-                         "data = ? WHERE id = ?", (priority, url, slot, data, row_id))
+                         "data = ?, shape = ?, prior = ? WHERE id = ?",
+                         (priority, url, slot, data, shape, prior, row_id))
         self._slots[slot] += 1
         self.pending += 1
 
-    def pop(self, active: Callable[[str], int] | None = None) -> tuple[int, str] | None:
+    def rerank(self, shape: str, rank: Callable[[float], int]) -> int:
+        """Give the pending requests of URL shape ``shape`` the priority ``rank(prior)``.
+
+        Called when the focus learned more about the shape; ``rank`` must be
+        monotonic in the prior.  Rows already at their rank are not written.
+        Returns the number of requests whose priority changed.
+        """
+        self.store.db.create_function("corpuscrawl_rank", 1, rank, deterministic=True)
+        cursor = self.store.write(
+            "UPDATE requests SET priority = corpuscrawl_rank(prior) WHERE shape = ? AND state = 0 "
+            "AND prior IS NOT NULL AND priority != corpuscrawl_rank(prior)", (shape,))
+        return max(0, cursor.rowcount)
+
+    def save_learned(self, shape: str, pages: int, total: float) -> None:
+        """Keep what the focus learned of ``shape`` for a resumed run."""
+        self.store.write("INSERT OR REPLACE INTO focus_shapes VALUES (?, ?, ?)", (shape, pages, total))
+
+    def learned(self) -> dict[str, tuple[int, float]]:
+        """What the focus learned per URL shape in this generation's earlier runs."""
+        return {str(shape): (int(pages), float(total)) for shape, pages, total in
+                self.store.read("SELECT shape, pages, total FROM focus_shapes").fetchall()}
+
+    def pop(self, active: Callable[[str], int] | None = None,
+            full: Callable[[str], bool] | None = None) -> tuple[int, str] | None:
         """The next request (row id, data), now in flight; None when none is pending.
 
         ``active(slot)`` gives a slot's active downloads: the slot with the
         fewest is served (round-robin among equals); without it, or with one
-        slot, simply the highest priority.
+        slot, simply the highest priority.  ``full(slot)``: the slot cannot
+        start another download now; its requests wait (None when all are full).
         """
         if not self._slots:
+            return None
+        slots = [slot for slot in self._slots if full is None or not full(slot)]
+        if not slots:
             return None
         if active is None or len(self._slots) == 1:
             row = self.store.read("SELECT id, data, slot FROM requests WHERE state = 0 "
@@ -105,7 +147,7 @@ class Frontier:
         else:
             row = self.store.read("SELECT id, data, slot FROM requests WHERE state = 0 AND "
                                   "slot = ? ORDER BY priority DESC, id LIMIT 1",
-                                  (self._next_slot(active),)).fetchone()
+                                  (self._next_slot(active, slots),)).fetchone()
         if row is None:  # counts out of step with the table: recount
             self._recount()
             return self.pop(None) if self._slots else None
@@ -117,9 +159,9 @@ class Frontier:
             del self._slots[slot]
         return int(row[0]), str(row[1])
 
-    def _next_slot(self, active: Callable[[str], int]) -> str:
+    def _next_slot(self, active: Callable[[str], int], slots: list[str]) -> str:
         """The slot with the fewest active downloads; among equals the next after the last one."""
-        counts = {slot: active(slot) for slot in self._slots}
+        counts = {slot: active(slot) for slot in slots}
         fewest = min(counts.values())
         candidates = sorted(slot for slot, n in counts.items() if n == fewest)
         last = self._last_slot
@@ -134,6 +176,15 @@ class Frontier:
     def in_flight(self) -> int:
         """Rows handed out and not done."""
         return self.store.read("SELECT COUNT(*) FROM requests WHERE state = 1").fetchone()[0]
+
+
+def focus_of(request: Request) -> tuple[str, float | None]:
+    """The URL shape and prior score the focus gave a followed link (``""``, None for others)."""
+    focus = request.meta.get(FOCUS_META)
+    if not isinstance(focus, dict):
+        return "", None
+    prior = focus.get("prior")
+    return str(focus.get("shape") or ""), float(prior) if isinstance(prior, int | float) else None
 
 
 class DurableDupeFilter(BaseDupeFilter):
@@ -189,6 +240,9 @@ class DurableScheduler(BaseScheduler):
             load_object(crawler.settings["DUPEFILTER_CLASS"]), crawler)
         self.spider: Spider | None = None
         self._memory: deque[Request] = deque()  # requests that cannot be stored
+        #: shape -> ranks (at the lowest and a high prior) last applied to its pending rows
+        self._ranked: dict[str, tuple[int, int]] = {}
+        crawler.signals.connect(self._focus_learned, signal=FOCUS_LEARNED)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> DurableScheduler:
@@ -200,7 +254,30 @@ class DurableScheduler(BaseScheduler):
         self.spider = spider
         if self.frontier.pending:
             logger.info("resuming: %d requests left in the frontier", self.frontier.pending)
+        learning = getattr(getattr(spider, "focus", None), "learning", None)
+        learned = self.frontier.learned()
+        if learning is not None and learned:  # a resumed run goes on from what was learned
+            learning.load(learned)
+            logger.info("resuming: the focus knows %d URL shapes", len(learned))
         return self.df.open()
+
+    def _focus_learned(self, shape: str, pages: int, total: float,
+                       rank: Callable[[float], int]) -> None:
+        """Keep what the focus learned of a URL shape and re-rank that shape's pending requests.
+
+        ``rank(prior)`` is a link's priority now (:meth:`corpuscrawl.focus.Focus.rank`:
+        its prior shrunk towards the shape's mean); pending rows are rewritten
+        only when it moved by a priority unit, so a shape whose mean has settled
+        costs nothing.
+        """
+        self.frontier.save_learned(shape, pages, total)
+        ranks = (rank(0.0), rank(RERANK_HIGH_PRIOR))
+        if self._ranked.get(shape) == ranks:
+            return
+        self._ranked[shape] = ranks
+        changed = self.frontier.rerank(shape, rank)
+        if changed:
+            self.stats.inc_value("corpuscrawl/frontier/reranked", changed)
 
     def close(self, reason: str) -> Any:
         """Close the duplicate filter (the crawl state records the reason from spider_closed)."""
@@ -231,10 +308,11 @@ class DurableScheduler(BaseScheduler):
             logger.debug("meta %s of %s not stored: not JSON data", dropped, request.url)
         row_id = request.meta.get(FRONTIER_META)
         slot = self._slot_key(request)
+        shape, prior = focus_of(request)
         if isinstance(row_id, int) and self.tracker.continues(row_id):
-            self.frontier.requeue(row_id, request.priority, request.url, data, slot)
+            self.frontier.requeue(row_id, request.priority, request.url, data, slot, shape, prior)
         else:
-            self.frontier.push(request.priority, request.url, data, slot)
+            self.frontier.push(request.priority, request.url, data, slot, shape, prior)
         self.stats.inc_value("scheduler/enqueued/disk")
         self.stats.inc_value("scheduler/enqueued")
         return True
@@ -253,6 +331,26 @@ class DurableScheduler(BaseScheduler):
         found = downloader.slots.get(slot) if downloader is not None else None
         return len(found.active) if found is not None else 0
 
+    def _slot_full(self, slot: str) -> bool:
+        """The slot has as many requests downloading, queued or being parsed as it downloads at once.
+
+        Scrapy's engine takes requests while the downloader holds fewer than
+        ``CONCURRENT_REQUESTS``, parking the surplus in the slot's own queue,
+        and downloads run ahead of the spider's parsing; kept here instead,
+        requests stay ranked and are re-ranked by what the pages before them
+        teach the focus.  The engine asks again whenever a request is over.
+        """
+        downloader = self._downloader()
+        found = downloader.slots.get(slot) if downloader is not None else None
+        if found is None:
+            return False
+        busy = len(found.active)
+        scraper_slot = getattr(getattr(self.crawler.engine, "scraper", None), "slot", None)
+        for request in getattr(scraper_slot, "active", ()):
+            if request not in found.active and downloader.get_slot_key(request) == slot:
+                busy += 1
+        return busy >= max(1, found.concurrency)
+
     def next_request(self) -> Request | None:
         """The best pending request, now in flight (its row id in ``meta['corpuscrawl_frontier']``)."""
         self.tracker.settle()
@@ -260,7 +358,7 @@ class DurableScheduler(BaseScheduler):
             self.stats.inc_value("scheduler/dequeued/memory")
             self.stats.inc_value("scheduler/dequeued")
             return self._memory.popleft()
-        while (row := self.frontier.pop(self._active_downloads)) is not None:
+        while (row := self.frontier.pop(self._active_downloads, self._slot_full)) is not None:
             row_id, data = row
             try:
                 request = decode_request(data, self.spider)

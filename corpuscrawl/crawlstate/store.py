@@ -6,7 +6,8 @@ Everything that must stay consistent across a kill lives in one file,
 * ``runs`` — one row per run: generation, resumed or not, start, finish and
   its reason (:mod:`corpuscrawl.crawlstate.runs`);
 * ``requests`` and ``seen`` — the frontier and the seen-set
-  (:mod:`corpuscrawl.crawlstate.frontier`);
+  (:mod:`corpuscrawl.crawlstate.frontier`); ``focus_shapes`` — what the
+  focused crawl learned per URL shape (:mod:`corpuscrawl.focus`);
 * ``exported`` and ``feeds`` — the export ledger: the documents written in
   this generation and, per feed file, the byte offset up to which that file
   agrees with the ledger (:mod:`corpuscrawl.crawlstate.ledger`).
@@ -60,11 +61,18 @@ CREATE TABLE IF NOT EXISTS requests (
     priority INTEGER NOT NULL,
     url TEXT NOT NULL,
     slot TEXT NOT NULL DEFAULT '',
-    data TEXT NOT NULL
+    data TEXT NOT NULL,
+    shape TEXT NOT NULL DEFAULT '',
+    prior REAL
 );
 CREATE INDEX IF NOT EXISTS requests_queue ON requests (state, priority DESC, id);
 CREATE INDEX IF NOT EXISTS requests_slot ON requests (state, slot, priority DESC, id);
 CREATE TABLE IF NOT EXISTS seen (fingerprint BLOB PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS focus_shapes (
+    shape TEXT PRIMARY KEY,
+    pages INTEGER NOT NULL,
+    total REAL NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS exported (
     url TEXT NOT NULL,
     unit INTEGER NOT NULL,
@@ -73,6 +81,10 @@ CREATE TABLE IF NOT EXISTS exported (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS feeds (path TEXT PRIMARY KEY, size INTEGER NOT NULL);
 """
+
+#: Columns added to a table after its first release: older databases get them when opened.
+_ADDED_COLUMNS = {"requests": (("shape", "TEXT NOT NULL DEFAULT ''"), ("prior", "REAL"))}
+_INDEXES_OF_ADDED = "CREATE INDEX IF NOT EXISTS requests_shape ON requests (shape, state);"
 
 
 class StateStoreError(RuntimeError):
@@ -94,6 +106,7 @@ class StateStore:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
+            self._add_columns()
             self._check_version()
         except sqlite3.Error as exc:
             raise StateStoreError(f"cannot open the crawl state {self.path}: {exc}") from exc
@@ -101,6 +114,15 @@ class StateStore:
         self._pre_commit: list[Callable[[], None]] = []
         self.commits = 0
         self.last_commit = time.monotonic()
+
+    def _add_columns(self) -> None:
+        """Give a database written before a column existed that column (same schema version)."""
+        for table, columns in _ADDED_COLUMNS.items():
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            for name, declaration in columns:
+                if name not in have:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {declaration}")
+        self.db.executescript(_INDEXES_OF_ADDED)
 
     def _check_version(self) -> None:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()

@@ -23,6 +23,9 @@ Arguments (``-a name=value``):
   changed documents (default), every document again, or keeps no page store
   (``corpuscrawl.crawlstate.recrawl``; setting ``CORPUSCRAWL_RECRAWL``).
 * ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
+  ``languages`` is the ``CORPUSCRAWL_LANGUAGES`` setting (the argument wins): pages in
+  them are crawled first, and with ``language_filter=1`` (``CORPUSCRAWL_LANGUAGE_FILTER``)
+  documents in other languages are dropped (counted as ``corpuscrawl/dropped_language``).
 * ``extractor`` — default extractor name for this crawl (rules per domain still win).
 * ``comments=field|text|drop`` — where reader comments go: a ``comments`` field, the end
   of the text, nowhere (setting ``CORPUSCRAWL_COMMENTS``).
@@ -46,6 +49,7 @@ import scrapy
 from scrapy import signals
 from scrapy.exceptions import CloseSpider
 from scrapy.http import Response
+from scrapy.settings import SETTINGS_PRIORITIES
 
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
@@ -66,14 +70,19 @@ from corpuscrawl.responses import (
 from corpuscrawl.scope import STATS_PREFIX as SCOPE_STATS_PREFIX
 from corpuscrawl.scope import Scope, ScopeError
 from corpuscrawl.spiders.arguments import SeedError, flag_arg, int_arg, read_seeds
-from corpuscrawl.spiders.following import FollowingMixin
+from corpuscrawl.spiders.following import (
+    ROBOTS_META_KEY,
+    FollowingMixin,
+    RobotsMetaMixin,
+    linked_url,
+)
 from corpuscrawl.spiders.rendering import RenderingMixin
 from corpuscrawl.spiders.sources import SEED_PRIORITY, SourcesMixin
 
 __all__ = ["SEED_PRIORITY", "CorpusSpider", "SeedError", "read_seeds"]
 
 
-class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
+class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin, scrapy.Spider):
     """Focused crawl of the seeds' sites producing extracted pages for the corpus pipeline."""
 
     name = "corpus"
@@ -85,7 +94,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
                  max_reveals: str = "", max_scrolls: str = "", follow: str = "",
                  extract_continuously: str = "", follow_alternates: str = "",
                  collection: str = "", comments: str = "", allow: str = "", deny: str = "",
-                 blocklist: str = "", max_pages_per_domain: str = "", **kwargs: Any):
+                 blocklist: str = "", max_pages_per_domain: str = "",
+                 language_filter: str = "", **kwargs: Any):
         super().__init__(**kwargs)
         # Scope arguments (corpuscrawl.scope), compiled in from_crawler with the settings.
         self._scope_args = {"allow": allow, "deny": deny, "blocklist": blocklist,
@@ -104,6 +114,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         self.max_pages = int_arg(max_pages, "max_pages")
         self.extra_domains = {d.strip().lower() for d in domains.split(",") if d.strip()}
         self._languages, self._keywords, self._extractor = languages, keywords, extractor
+        self._language_filter = (str(int(flag_arg(language_filter, "language_filter")))
+                                 if language_filter else "")
         self._comments = comments
         self.demo_server: Any = None
         self.collection = check_collection(collection) if collection else ""
@@ -119,9 +131,10 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         settings = crawler.settings
         spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
                                                      spider._comments or None)
+        spider._argument_settings(settings)
         spider.scope = scope_from(settings, spider._scope_args, spider.extraction.rules)
         spider.focus = Focus(FocusConfig.from_values(
-            spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
+            settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
         if not spider.seed_urls:
             from corpuscrawl.demo.server import DemoServer
@@ -145,6 +158,26 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
+
+    def _argument_settings(self, settings: Any) -> None:
+        """Make ``languages`` and ``language_filter`` the settings they stand for (the argument wins).
+
+        The focus and the pipeline's language filter then read one value: the
+        ``CORPUSCRAWL_LANGUAGES`` setting.
+        """
+        for name, value in (("CORPUSCRAWL_LANGUAGES", self._languages),
+                            ("CORPUSCRAWL_LANGUAGE_FILTER", self._language_filter)):
+            if not value:
+                continue
+            if settings.frozen:  # a spider built outside ``scrapy crawl``: settings as given
+                self.logger.warning("settings frozen: argument for %s not applied", name)
+                continue
+            if name == "CORPUSCRAWL_LANGUAGES" and settings.getlist(name) and \
+                    settings.getlist(name) != value.split(","):
+                self.logger.warning("argument languages=%s overrides %s=%s", value, name,
+                                    ",".join(settings.getlist(name)))
+            priority = max(settings.getpriority(name) or 0, SETTINGS_PRIORITIES["spider"])
+            settings.set(name, value, priority=priority)
 
     def _name_collection(self, settings: Any) -> None:
         """Set CORPUSCRAWL_COLLECTION (settings are not frozen yet); the demo's state is temporary."""
@@ -200,6 +233,11 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         # render=auto re-requests pages that need a browser (the plain version is then
         # never emitted); overlays of the static HTML are dropped.
         stats.inc_value("corpuscrawl/fetch/plain")
+        robots = self.robots_directives(response.url, response.headers, page,
+                                        response.meta.get(ROBOTS_META_KEY, ()))
+        if robots.noindex and robots.nofollow:  # nothing to take from it: no extraction
+            self.robots_blocked(response.url, robots)
+            return
         decision = self.renderer.judge(page)
         if decision.render:
             self._count_render(decision, "auto_rerender")
@@ -207,6 +245,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
             yield self._rendered_request(
                 response.url, response.request.priority,
                 {"corpuscrawl_depth": response.meta.get("depth", 0),
+                 **({ROBOTS_META_KEY: robots.as_list()} if robots.as_list() else {}),
                  **self.renderer.plain_meta(page, decision)}, dont_filter=True)
             return
         if decision.reason:
@@ -215,14 +254,20 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         result = self.extraction.run(page)
         stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
-        yield from self.crawled(response.url, response.status, page.html, result, depth,
-                                render_reason=decision.reason)
-        if result.text:
-            self.scope.count_document(response.url)
-        self.count_document(result)
-        if self.depth_limit is not None and depth >= self.depth_limit:
+        if robots.noindex or robots.nofollow:
+            self.robots_blocked(response.url, robots)
+        if not robots.noindex:
+            yield from self.crawled(response.url, response.status, page.html, result, depth,
+                                    render_reason=decision.reason)
+            if result.text:
+                self.scope.count_document(response.url)
+        page_score = self.learn_page(linked_url(response), result.text, result.language,
+                                     result.title)
+        if not robots.noindex:
+            self.count_document(result)
+        if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
             return
-        yield from self.links(page, result.text, result.language, result.title)
+        yield from self.links(page, result.text, page_score)
 
     def _refetch_cut_short(self, response: Response) -> scrapy.Request:
         """The one new request for a page whose body came cut short (counted, logged per host)."""

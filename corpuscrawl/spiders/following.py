@@ -1,5 +1,9 @@
 """How the ``corpus`` spider follows links: checked URLs, focus-scored priorities, errors counted.
 
+Pages that ask for it by robots meta tag or ``X-Robots-Tag`` are not exported (``noindex``)
+or not followed (``nofollow``) unless ``CORPUSCRAWL_ROBOTS_META_OBEY`` is off; both are
+counted under ``corpuscrawl/robots_meta/*``.
+
 Offsite URLs are left to Scrapy's OffsiteMiddleware (``allowed_domains``), repeats to the
 scheduler's duplicate filter; page URLs out of the crawl's scope (:mod:`corpuscrawl.scope`:
 allow/deny rules, the blocklist, a domain at its page cap) are counted under
@@ -11,6 +15,7 @@ here.  Pages the renderer routes to Chromium before any fetch are requested rend
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import scrapy
@@ -19,8 +24,14 @@ from corpuscrawl.browse.rendered import REASON_META_KEY
 from corpuscrawl.crawlstate.recrawl import NotModified
 from corpuscrawl.crawlstate.stopping import STOPPED_META, StoppedBeforeDownload
 from corpuscrawl.discovery import feed_links, page_links
-from corpuscrawl.focus import anchors_in_content
+from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META, anchors_in_content, url_shape
 from corpuscrawl.html.page import Page
+from corpuscrawl.net.robots_meta import (
+    RobotsDirectives,
+    agent_token,
+    header_directives,
+    page_directives,
+)
 from corpuscrawl.net.urls import check_url, has_non_html_extension
 from corpuscrawl.responses import count_failure
 from corpuscrawl.spiders.sources import SEED_PRIORITY
@@ -57,8 +68,14 @@ class FollowingMixin:
         if not count_failure(self.crawler.stats, failure, self.logger):
             self.logger.debug("request failed: %s (%s)", request.url, failure.value)
 
-    def follow(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request | None:
+    def follow(self, url: str, priority: int, callback: Any = None, prior: float | None = None,
+               **meta: Any) -> scrapy.Request | None:
         """A request for a discovered URL, or ``None`` if it is unusable or not HTML.
+
+        With a ``prior`` (the link's score from the page it is on), the priority is
+        that prior shrunk towards what pages of the URL's shape scored so far
+        (:class:`~corpuscrawl.focus.ShapeLearning`), and the shape and prior travel
+        in ``meta['corpuscrawl_focus']`` so the frontier can re-rank the request later.
 
         Offsite URLs are dropped by Scrapy's OffsiteMiddleware (``allowed_domains``;
         ``allow_offsite=True`` in ``meta`` lets one through), URLs already requested
@@ -77,16 +94,33 @@ class FollowingMixin:
             if verdict:
                 stats.inc_value(f"corpuscrawl/scope/{verdict}")
                 return None
+        if prior is not None:
+            shape = url_shape(url)
+            priority = self.focus.rank(prior, shape)
+            meta[FOCUS_META] = {"shape": shape, "prior": prior}
         return self._request(url, priority, callback, **meta)
 
-    def links(self, page: Page, text: str, language: str, title: str) -> Iterator[scrapy.Request]:
+    def learn_page(self, url: str, text: str, language: str, title: str) -> float:
+        """Score a fetched page and teach the focus what its URL shape leads to; return the score.
+
+        ``url`` is the one the link named (before redirects: :func:`linked_url`), as
+        links are judged by it.  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
+        (the durable frontier) re-rank the requests of that shape still waiting.
+        """
+        score = self.focus.page_score(text, language, title)
+        shape = url_shape(url)
+        pages, total = self.focus.learning.observe(shape, score)
+        self.crawler.signals.send_catch_log(FOCUS_LEARNED, shape=shape, pages=pages, total=total,
+                                            rank=partial(self.focus.rank, shape=shape))
+        return score
+
+    def links(self, page: Page, text: str, page_score: float) -> Iterator[scrapy.Request]:
         """Requests for a page's links and feeds, prioritized by the focus score."""
-        page_score = self.focus.page_score(text, language, title)
         links = list(page_links(page))
         in_content = anchors_in_content((link.text for link in links), text)
         for link in links:
-            score = self.focus.link_score(page_score, link.text, link.url, link.text in in_content)
-            request = self.follow(link.url, self.focus.priority(score))
+            prior = self.focus.link_score(page_score, link.text, link.url, link.text in in_content)
+            request = self.follow(link.url, 0, prior=prior)
             if request is not None:
                 yield request
         if self.use_feeds:
@@ -94,3 +128,54 @@ class FollowingMixin:
                 request = self.follow(url, SEED_PRIORITY, self.parse_xml)
                 if request is not None:
                     yield request
+
+
+def linked_url(response: Any) -> str:
+    """The URL a response was asked for before any redirect (the link that was followed)."""
+    return (response.meta.get("redirect_urls") or [response.url])[0]
+
+
+#: Request meta key carrying the robots directives of a page's plain version to its rendering.
+ROBOTS_META_KEY = "corpuscrawl_robots"
+
+
+class RobotsMetaMixin:
+    """Obeying a page's robots meta tags and ``X-Robots-Tag`` header (``CORPUSCRAWL_ROBOTS_META_OBEY``)."""
+
+    crawler: Any
+    logger: Any
+    _robots_token: str | None = None
+
+    def robots_directives(self, url: str, headers: Any, page: Page | None,
+                          carried: Any = ()) -> RobotsDirectives:
+        """What the page allows (nothing restricted when obeying is off); restrictions are counted.
+
+        ``headers``: the response's headers (``X-Robots-Tag``); ``carried``: directive
+        names found on the plain version of a page fetched again in Chromium.
+        """
+        settings = self.crawler.settings
+        if not settings.getbool("CORPUSCRAWL_ROBOTS_META_OBEY", True):
+            return RobotsDirectives()
+        if self._robots_token is None:
+            self._robots_token = agent_token(settings.get("ROBOTSTXT_USER_AGENT")
+                                             or settings.get("USER_AGENT") or "")
+        token = self._robots_token
+        found = RobotsDirectives.parse(",".join(carried)) if carried else RobotsDirectives()
+        if headers is not None:
+            found |= header_directives(headers.getlist("X-Robots-Tag"), token)
+        if page is not None:
+            found |= page_directives(page, token)
+        return found
+
+    def robots_blocked(self, url: str, directives: RobotsDirectives) -> None:
+        """Count and log a page the robots directives keep out of the corpus or the crawl.
+
+        The one place where a page dropped for robots meta is known with its URL and reason.
+        """
+        stats = self.crawler.stats
+        for name in directives.as_list():
+            stats.inc_value(f"corpuscrawl/robots_meta/{name}")
+        if directives.noindex:
+            self.logger.info("not exported (robots noindex): %s", url)
+        if directives.nofollow:
+            self.logger.debug("links not followed (robots nofollow): %s", url)

@@ -26,6 +26,7 @@ from corpuscrawl.browse.rendered import (
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawlstate.recrawl import NotModified
 from corpuscrawl.html.page import Page
+from corpuscrawl.spiders.following import ROBOTS_META_KEY, linked_url
 
 
 class RenderingMixin:
@@ -88,9 +89,15 @@ class RenderingMixin:
         final = without_overlays(Page.from_html(outcome.html, url=response.url,
                                                 status=response.status))
         self.renderer.learn(response.meta, response.url, final)
+        robots = self.robots_directives(response.url, response.headers, final,
+                                        response.meta.get(ROBOTS_META_KEY, ()))
+        if robots.noindex and robots.nofollow:
+            self.robots_blocked(response.url, robots)
+            return
         final_result = self.extraction.run(final)
         seen_texts = {final_result.text}
-        for number, html in enumerate(outcome.snapshots, 1):  # extract_continuously
+        snapshots = () if robots.noindex else outcome.snapshots
+        for number, html in enumerate(snapshots, 1):  # extract_continuously
             result = self.extraction.run(without_overlays(Page.from_html(html, url=response.url)))
             if result.text in seen_texts:
                 continue
@@ -100,20 +107,23 @@ class RenderingMixin:
                                      alternates=outcome.alternates, render_reason=reason):
                 yield item
         stats.inc_value("corpuscrawl/pages")
-        for item in self.crawled(response.url, response.status, outcome.html, final_result,
-                                 depth, rendered=True, alternates=outcome.alternates,
-                                 render_reason=reason):
-            yield item
-        self.count_document(final_result)
-        if self.depth_limit is not None and depth >= self.depth_limit:
+        if robots.noindex or robots.nofollow:
+            self.robots_blocked(response.url, robots)
+        if not robots.noindex:
+            for item in self.crawled(response.url, response.status, outcome.html, final_result,
+                                     depth, rendered=True, alternates=outcome.alternates,
+                                     render_reason=reason):
+                yield item
+        page_score = self.learn_page(linked_url(response), final_result.text,
+                                     final_result.language, final_result.title)
+        if not robots.noindex:
+            self.count_document(final_result)
+        if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
             return
-        page_score = self.focus.page_score(final_result.text, final_result.language,
-                                           final_result.title)
         for link in self.renderer.links_to_follow(outcome):
-            score = self.focus.link_score(page_score, link.text, link.url, False)
+            prior = self.focus.link_score(page_score, link.text, link.url, False)
             # Outer (follow=all) and translation links may leave the seeds' sites.
-            request = self.follow(link.url, self.focus.priority(score),
-                                  allow_offsite=link.kind != "inner")
+            request = self.follow(link.url, 0, prior=prior, allow_offsite=link.kind != "inner")
             if request is not None:
                 yield request
 
@@ -124,13 +134,20 @@ class RenderingMixin:
             return
         self.crawler.stats.inc_value("corpuscrawl/render/fallback_plain")
         page = without_overlays(Page.from_html(html, url=url))
+        # the plain version's header and meta tags were read when it was fetched
+        robots = self.robots_directives(url, None, None, meta.get(ROBOTS_META_KEY, ()))
         result = self.extraction.run(page)
         depth = meta.get("corpuscrawl_depth", 0)
-        yield from self.crawled(url, 200, html, result, depth,
-                                render_reason="rendering failed: plain version")
-        self.count_document(result)
-        if self.depth_limit is None or depth < self.depth_limit:
-            yield from self.links(page, result.text, result.language, result.title)
+        if robots.noindex or robots.nofollow:
+            self.robots_blocked(url, robots)
+        if not robots.noindex:
+            yield from self.crawled(url, 200, html, result, depth,
+                                    render_reason="rendering failed: plain version")
+        page_score = self.learn_page(url, result.text, result.language, result.title)
+        if not robots.noindex:
+            self.count_document(result)
+        if not robots.nofollow and (self.depth_limit is None or depth < self.depth_limit):
+            yield from self.links(page, result.text, page_score)
 
     async def _errback_rendered(self, failure: Any) -> AsyncIterator[Any]:
         """Close the page of a failed rendered request; retry a crash once, else fall back."""
