@@ -30,6 +30,11 @@ each a function one can call alone:
    related-content regions, are dropped.  The comment bodies of the section the
    heading opens are the page's reader comments (:meth:`AutoModel.extract_parts`),
    given apart from the text.
+Before step 1, a page sent by streamed server rendering gets its hidden streamed
+segments moved where its inline script would move them
+(:func:`corpuscrawl.html.streamed.completed_stream`): the text a browser shows is read,
+other hidden elements stay out.
+
 6. **Page-level check** (:mod:`corpuscrawl.extract.learned.page_check`, when the
    model carries one): on a page where ``auto`` keeps little of the running
    text and is unsure of all of it, the robust classic extractors' consensus
@@ -87,6 +92,7 @@ from corpuscrawl.extract.segment.sections import (
     find_comment_cut,
 )
 from corpuscrawl.html.page import Page
+from corpuscrawl.html.streamed import completed_stream
 
 #: Fallback: a page whose best block has at least this probability is never left empty ...
 #: A page-wide class keyword (``<body class="... hidecomments ...">``) can pull every
@@ -381,7 +387,7 @@ class AutoModel(LearnedModel):
         boilerplate and content), from the first stage (and the second when there is one)."""
         out = []
         for page in pages:
-            inputs = self.page_inputs(page)
+            inputs = self.page_inputs(completed_stream(page))
             with single_threaded():
                 p = block_probabilities(self.compiled_potentials, inputs)
             out.append(np.column_stack([1 - p, p]) if len(p) else np.zeros((0, 2)))
@@ -404,6 +410,7 @@ class AutoModel(LearnedModel):
         return Extracted(review.text, "" if review.replaced_by else comments)
 
     def _reviewed(self, page: Page) -> tuple[Review, str]:
+        page = completed_stream(page)  # streamed segments where the browser puts them
         inputs = self.page_inputs(page)
         if not inputs.blocks:
             return Review(""), ""
