@@ -36,6 +36,7 @@ from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extra
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
 from corpuscrawl.extract.classic.template import TemplateExtractor, load_template
 from corpuscrawl.extract.meta.metadata import extract_metadata
+from corpuscrawl.extract.page_type import page_type
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import normalize_line, normalize_text
 from corpuscrawl.language import detect
@@ -77,6 +78,9 @@ class ExtractionResult:
     language_prob: float = 0.0
     date: str = ""
     author: str = ""
+    #: The page's type (:mod:`corpuscrawl.extract.page_type`: article, forum, ...; "" when
+    #: not predicted).
+    page_type: str = ""
     error: str = ""
     #: With ``CORPUSCRAWL_SPLIT_COHERENT``: the page's coherent texts as (kind, text) pairs.
     units: list[tuple[str, str]] = field(default_factory=list)
@@ -311,6 +315,7 @@ class Extraction:
             meta = extract_metadata(page)
             result.title, result.date = normalize_line(normalize_text(meta.title)), meta.date
             result.author = normalize_line(normalize_text(meta.author))
+            result.page_type = page_type(page)
             if result.text:  # the article's language, not the comments'
                 result.language, result.language_prob = detect(parts.text or result.text)
         except Exception as exc:  # metadata is best effort; keep the text

@@ -56,6 +56,9 @@ class Document:
     boilerplate_hashes: list[str] = field(default_factory=list)
     #: ``new`` or ``changed`` since the collection's last crawl (``unchanged`` with recrawl=full).
     change: str = ""
+    #: What kind of page the text comes from (article, forum, documentation, service,
+    #: product, listing, collection, other; :mod:`corpuscrawl.extract.page_type`).
+    page_type: str = ""
 
 
 @dataclass
