@@ -68,3 +68,17 @@ def test_wcxb_pages_whose_text_is_streamed_are_read(datasets_dir):
     for doc in ("0155", "4053", "4416", "4503"):
         f1 = score(auto.extract(ds.load_page(doc)), ds.gold(doc) or "").f1
         assert f1 >= 0.75, (doc, f1)
+
+
+def test_auto_never_returns_nothing_when_a_classic_extractor_finds_text(monkeypatch):
+    """A page whose decoding keeps nothing gets the fallback extractor's text."""
+    from corpuscrawl.extract.learned import auto as auto_module
+    from corpuscrawl.extract.learned.page_check import Review
+
+    extractor = get_extractor("auto")
+    model = extractor.estimator
+    monkeypatch.setattr(type(model), "_reviewed", lambda self, page: (Review(""), ""))
+    parts = extractor.extract_parts(page("hidden_drawer.html"))
+    assert "sipes" in parts.text and parts.comments == ""
+    monkeypatch.setattr(auto_module, "EMPTY_FALLBACK", None)
+    assert extractor.extract_parts(page("hidden_drawer.html")).text == ""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.page_type import page_type
+from corpuscrawl.extract.base import Extracted
+from corpuscrawl.extraction import Extraction, thread_parts
 from corpuscrawl.html.page import Page
 
 DATA = Path(__file__).parent / "data" / "wholeweb"
@@ -15,19 +15,24 @@ DATA = Path(__file__).parent / "data" / "wholeweb"
 def test_the_replies_of_a_forum_thread_are_its_text():
     page = Page.from_file(DATA / "forum_replies.html",
                           url="https://bakers.example/forum/baking/starters/1234-holiday")
-    assert page_type(page) == "forum"
-    parts = get_extractor("auto").extract_parts(page)
-    assert "nobody can feed my rye starter" in parts.text
-    assert "Feed it a stiff meal" in parts.text and "dry a spoonful" in parts.text
-    assert parts.comments == ""
-    assert "Feed it a stiff meal" in get_extractor("auto").extract(page)
+    result = Extraction().run(page)
+    assert result.page_type == "forum" and result.extractor == "auto"
+    assert "nobody can feed my rye starter" in result.text
+    assert "Feed it a stiff meal" in result.text and "dry a spoonful" in result.text
+    assert result.comments == ""
 
 
 def test_the_reader_comments_under_an_article_stay_comments():
     page = Page.from_file(DATA / "article_comments.html",
                           url="https://northport.example/news/2024/05/14/harbour-road-cycle-lanes")
-    assert page_type(page) == "article"
-    parts = get_extractor("auto").extract_parts(page)
-    assert "protected cycle lanes" in parts.text
-    assert "dodging lorries" not in parts.text
-    assert "dodging lorries" in parts.comments
+    result = Extraction().run(page)
+    assert result.page_type == "article"
+    assert "protected cycle lanes" in result.text
+    assert "dodging lorries" not in result.text
+    assert "dodging lorries" in result.comments
+
+
+def test_thread_parts_put_the_replies_after_the_first_post():
+    assert thread_parts(Extracted("Question?", "Answer one.\nAnswer two.")) == \
+        Extracted("Question?\nAnswer one.\nAnswer two.", "")
+    assert thread_parts(Extracted("", "Only replies.")) == Extracted("Only replies.", "")

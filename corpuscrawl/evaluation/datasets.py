@@ -277,19 +277,7 @@ class Dataset:
     @cached_property
     def urls(self) -> dict[str, str]:
         """Document id -> original URL, from ``manifest.jsonl`` (empty when there is none)."""
-        path = self.path / "manifest.jsonl"
-        if not path.is_file():
-            return {}
-        out: dict[str, str] = {}
-        with path.open(encoding="utf-8") as fh:
-            for line in fh:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue  # the manifest is provenance only; a bad line costs just a URL
-                if isinstance(rec, dict) and rec.get("id") and rec.get("url"):
-                    out[str(rec["id"])] = str(rec["url"])
-        return out
+        return {doc: str(rec["url"]) for doc, rec in self.manifest.items() if rec.get("url")}
 
     @cached_property
     def manifest(self) -> dict[str, dict]:
@@ -303,7 +291,7 @@ class Dataset:
                 try:
                     rec = json.loads(line)
                 except ValueError:
-                    continue
+                    continue  # the manifest is provenance only; a bad line costs one record
                 if isinstance(rec, dict) and rec.get("id"):
                     out[str(rec["id"])] = rec
         return out

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -161,6 +162,16 @@ _SHARE = frozenset(SHARE_TAGS)
 _SKIP = frozenset(("script", "style", "noscript", "template", "svg", "head"))
 
 
+@lru_cache(maxsize=8192)
+def _class_families(attr: str) -> tuple[str, ...]:
+    """The class-word families a ``class``/``id`` value names (cached: pages repeat a few
+    hundred distinct values thousands of times)."""
+    attr = attr.lower()
+    tokens = set(re.split(r"[\s_]+", attr))
+    tokens.update(_TOKEN_RE.findall(attr))
+    return tuple(f for f, vocab in CLASS_FAMILIES.items() if not tokens.isdisjoint(vocab))
+
+
 class _Walk:
     """Counts gathered in one walk over the tree."""
 
@@ -179,8 +190,7 @@ class _Walk:
         self.text_in["all"] += n
         for where in inside:
             self.text_in[where] += n
-        if "$" in value or "€" in value or "£" in value or any(c.isdigit() for c in value):
-            self.prices += len(_PRICE_RE.findall(value))
+        self.prices += len(_PRICE_RE.findall(value))
         return n
 
     def visit(self, root: etree._Element) -> None:
@@ -192,13 +202,10 @@ class _Walk:
             if not isinstance(tag, str):
                 continue
             self.tags[tag] += 1
-            attr = f"{el.get('class') or ''} {el.get('id') or ''}".lower()
-            if attr.strip():
-                tokens = set(re.split(r"[\s_]+", attr))
-                tokens.update(_TOKEN_RE.findall(attr))
-                for family, vocab in CLASS_FAMILIES.items():
-                    if not tokens.isdisjoint(vocab):
-                        self.classes[family] += 1
+            cls, el_id = el.get("class"), el.get("id")
+            if cls or el_id:
+                for family in _class_families(f"{cls or ''} {el_id or ''}"):
+                    self.classes[family] += 1
             if tag in _SKIP:
                 continue
             if tag in _SHARE and tag not in inside:

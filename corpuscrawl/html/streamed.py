@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from lxml import etree
 
-from corpuscrawl.html.page import Page
+from corpuscrawl.html.page import Page, remove_keeping_tail
 
 #: Ids of streamed segments and of their placeholders.
 _SEGMENT_RE = re.compile(r"S:([0-9a-zA-Z_]+)$")
@@ -91,7 +91,6 @@ def _replace_with_children(holder: etree._Element, segment: etree._Element) -> N
         else:
             parent.text = (parent.text or "") + lead
     parent.remove(holder)
-    seg_parent = segment.getparent()
     for offset, child in enumerate(children):
         parent.insert(index + offset, child)  # moves it out of the segment
     if tail:
@@ -102,15 +101,7 @@ def _replace_with_children(holder: etree._Element, segment: etree._Element) -> N
             before.tail = (before.tail or "") + tail
         else:
             parent.text = (parent.text or "") + tail
-    if seg_parent is not None:
-        segment_tail = segment.tail
-        prev = segment.getprevious()
-        seg_parent.remove(segment)
-        if segment_tail:
-            if prev is not None:
-                prev.tail = (prev.tail or "") + segment_tail
-            else:
-                seg_parent.text = (seg_parent.text or "") + segment_tail
+    remove_keeping_tail(segment)
 
 
 def completed_stream(page: Page) -> Page:

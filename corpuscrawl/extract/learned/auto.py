@@ -83,7 +83,6 @@ from corpuscrawl.extract.learned.sequence import (
     viterbi,
 )
 from corpuscrawl.extract.learned.stacking import stage2_rows
-from corpuscrawl.extract.page_type import page_type
 from corpuscrawl.extract.segment.cdom import Block
 from corpuscrawl.extract.segment.sections import (
     COMMENT_LINK_HEADINGS_DEFAULT,
@@ -157,10 +156,11 @@ PAGE_WIDE_SHARE_CHOSEN = 0.98
 #: left the lost articles at 14 (lifehacker kept, dragnet ``R1`` lost): the per-page mean
 #: fell and lost articles did not, so it is off.
 PAGE_WIDE_SHARE_DEFAULT: float | None = None
-#: On a page of type ``forum`` the comment section's bodies (the replies) join the text:
-#: wcxb's 112 forum pages, 8 with comment bodies, gold page types: pooled F1 0.5063 ->
-#: 0.5193 (``benchmarks/results/wholeweb.md``).
-THREAD_POSTS_AS_TEXT = True
+#: The extractor whose text a page gets when the decoding (and its fallback) kept nothing:
+#: on the 50 wcxb pages where ``auto`` returned nothing, boilerpipe-article scored pooled
+#: F1 0.466 (20 pages ≥ 0.5), justext 0.382, bte 0.395, readability 0.217
+#: (``benchmarks/results/wholeweb.md``).  None: leave such a page empty.
+EMPTY_FALLBACK: str | None = "boilerpipe-article"
 #: ``AutoExtractor(page_wide_share=...)`` value meaning "as the loaded model says".
 FROM_MODEL = "model"
 
@@ -400,8 +400,8 @@ class AutoModel(LearnedModel):
 
     def extract(self, page: Page) -> str:
         """Text of the blocks labelled content, one per line; the robust extractors'
-        consensus instead when the page-level check (:mod:`.page_check`) fires; a thread's
-        posts included (:meth:`extract_parts`)."""
+        consensus instead when the page-level check (:mod:`.page_check`) fires; the
+        :data:`EMPTY_FALLBACK`'s text when nothing was kept (:meth:`extract_parts`)."""
         return self.extract_parts(page).text
 
     def review(self, page: Page) -> Review:
@@ -411,16 +411,25 @@ class AutoModel(LearnedModel):
     def extract_parts(self, page: Page) -> Extracted:
         """:meth:`extract`'s text and the page's reader comments: the comment bodies of the
         section the comment cut found.  When the page-level check replaces the text, the
-        decoding it rejected found no comments either: there are none.  On a forum thread
-        or Q&A page (:func:`~corpuscrawl.extract.page_type.page_type`, asked only when
-        there are comment bodies) the posts after the first are the page's main text, not
-        reader comments: they join the text (:data:`THREAD_POSTS_AS_TEXT`)."""
+        decoding it rejected found no comments either: there are none.  A page where
+        nothing was kept gets :data:`EMPTY_FALLBACK`'s text (and no comments)."""
         review, comments = self._reviewed(page)
+        if not review.text.strip() and EMPTY_FALLBACK:
+            return Extracted(self._empty_fallback(page), "")
         if review.replaced_by:
             return Extracted(review.text, "")
-        if comments and THREAD_POSTS_AS_TEXT and page_type(page) == "forum":
-            return Extracted("\n".join(t for t in (review.text, comments) if t), "")
         return Extracted(review.text, comments)
+
+    def _empty_fallback(self, page: Page) -> str:
+        """The text of :data:`EMPTY_FALLBACK` on a page where the decoding kept nothing
+        ("" when it fails too)."""
+        runtime = self._runtime_parts()
+        if "empty_fallback" not in runtime:
+            runtime["empty_fallback"] = get_extractor(EMPTY_FALLBACK)
+        try:
+            return runtime["empty_fallback"].extract(page)
+        except Exception:  # a failing fallback leaves the page empty, as before
+            return ""
 
     def _reviewed(self, page: Page) -> tuple[Review, str]:
         page = completed_stream(page)  # streamed segments where the browser puts them
