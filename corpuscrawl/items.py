@@ -68,6 +68,9 @@ class Document:
     #: The role of each line of ``text`` and ``comments`` (corpuscrawl.extract.structure),
     #: kept for Markdown and TEI output; never written to a feed as it is.
     structure: list[str] = field(default_factory=list)
+    #: What kind of page the text comes from (article, forum, documentation, service,
+    #: product, listing, collection, other; :mod:`corpuscrawl.extract.page_type`).
+    page_type: str = ""
 
 
 @dataclass

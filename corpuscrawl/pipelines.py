@@ -28,6 +28,7 @@ from corpuscrawl.extract.meta.page_info import page_info_fields
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document, FailedPage, content_hash
 from corpuscrawl.setting_values import whole_number_setting
+from corpuscrawl.summary import PAGE_TYPE_PREFIX
 
 logger = logging.getLogger("corpuscrawl.pipelines")
 
@@ -118,6 +119,8 @@ class ExtractionPipeline:
         comments = result.comments.strip()
         if comments:
             self.stats.inc_value("corpuscrawl/documents_with_comments")
+        if result.page_type:
+            self.stats.inc_value(f"{PAGE_TYPE_PREFIX}{result.page_type}")
         return Document(
             url=item.url, domain=domain_of(item.url), title=result.title, text=text,
             comments=comments, language=result.language, extractor=result.extractor, fetched_at=item.fetched_at,
@@ -125,7 +128,7 @@ class ExtractionPipeline:
             author=result.author, depth=item.depth, rendered=item.rendered,
             alternates=dict(item.alternates), unit_index=item.unit[0], unit_kind=item.unit[1],
             render_reason=item.render_reason, structure=list(result.structure),
-            **page_info_fields(result.info),
+            page_type=result.page_type, **page_info_fields(result.info),
         )
 
     def count_notes(self, item: CrawledPage) -> None:

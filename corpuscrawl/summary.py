@@ -26,6 +26,8 @@ What the figures mean (keys of the JSON):
 * ``boilerplate`` — paragraphs removed as domain boilerplate, documents
   cleaned, documents dropped because nothing but boilerplate was left;
   ``duplicates_dropped`` — near-duplicates not written.
+* ``page_types`` — extracted documents by page type (article, forum, documentation,
+  service, product, listing, collection, other; :mod:`corpuscrawl.extract.page_type`).
 * ``errors`` — by type: requests that failed for good (``http <status>`` or
   the exception's class name, e.g. ``DownloadConnectionRefusedError``),
   ``spider <exception>``, ``extraction`` and ``rendering`` failures.
@@ -103,6 +105,8 @@ REQUEST_ERROR_PREFIX = "corpuscrawl/request_errors/"
 #: The type of requests not fetched on purpose (robots.txt, a guard, a middleware's choice).
 IGNORED = "IgnoreRequest"
 SPIDER_EXCEPTION_PREFIX = "spider_exceptions/"
+#: Extracted documents by page type (``corpuscrawl/page_type/<type>``, the pipeline's count).
+PAGE_TYPE_PREFIX = "corpuscrawl/page_type/"
 
 
 @dataclass
@@ -212,6 +216,8 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
                         "documents_cleaned": _int(stats, EXPORT_PREFIX + "documents_cleaned"),
                         "documents_dropped": _int(stats, EXPORT_PREFIX + "dropped_boilerplate")},
         "duplicates_dropped": _int(stats, EXPORT_PREFIX + "dropped_duplicates"),
+        "page_types": {key[len(PAGE_TYPE_PREFIX):]: _int(stats, key) for key in sorted(stats)
+                       if key.startswith(PAGE_TYPE_PREFIX)},
         "errors": {"total": sum(errors.values()), "by_type": errors},
         "domains": {d: asdict(c) for d, c in sorted((domains or {}).items())},
         "recrawl": {k: _int(stats, RECRAWL_PREFIX + k) for k in RECRAWL_FIGURES},
@@ -284,6 +290,10 @@ def human_summary(summary: Mapping[str, Any], max_domains: int = LOGGED_DOMAINS_
 def _optional_lines(summary: Mapping[str, Any]) -> list[str]:
     """Lines for what only some crawls have: a recrawl, WARC files, blocked requests, a cluster."""
     lines = []
+    page_types = summary.get("page_types") or {}
+    if page_types:
+        lines.append("page types: " + ", ".join(
+            f"{t} {n}" for t, n in sorted(page_types.items(), key=lambda kv: (-kv[1], kv[0]))))
     recrawl = summary.get("recrawl") or {}
     if recrawl.get("generation", 0) > 1 or recrawl.get("conditional"):
         lines.append(f"recrawl: generation {recrawl['generation']}, {recrawl['revisited']} "

@@ -16,6 +16,8 @@ from corpuscrawl.evaluation.datasets import (
     decode_text_file,
     doc_id,
     fold_of,
+    grouped_fold,
+    grouped_split,
     is_test,
     list_datasets,
     split,
@@ -149,3 +151,42 @@ def test_utf16_read_as_latin1_and_saved_as_utf8_is_repaired() -> None:
 def test_latin1_text_that_merely_starts_like_a_bom_is_left_alone() -> None:
     text = "ÿþ are two letters, no NUL here"
     assert decode_text_file(text.encode("utf-8")) == text
+
+
+def grouped_dataset(tmp_path: Path, manifest: list[str]) -> Dataset:
+    """A dataset of pages p0..p11 with the given manifest lines."""
+    root = tmp_path / "sites"
+    (root / "html").mkdir(parents=True)
+    for i in range(12):
+        (root / "html" / f"p{i}.html").write_text("<p>x</p>")
+    (root / "manifest.jsonl").write_text("\n".join(manifest) + "\n")
+    return Dataset(root)
+
+
+def test_a_dataset_with_domains_is_split_by_site(tmp_path: Path) -> None:
+    import json
+
+    lines = [json.dumps({"id": f"p{i}", "domain": f"site{i % 3}.example",
+                         "page_type": "forum" if i % 2 else "article"}) for i in range(11)]
+    lines.append(json.dumps({"id": "p11", "domain": "", "url": ""}))
+    ds = grouped_dataset(tmp_path, lines)
+    assert ds.grouped
+    assert ds.group("p4") == "site1.example" and ds.group("p11") == "sites/p11"
+    assert ds.page_type("p3") == "forum" and ds.page_type("p11") is None
+    for fraction in (0.3, 0.5, 0.7):
+        train, test = grouped_split(ds.ids(), ds.group, fraction)
+        assert sorted(train + test) == sorted(ds.ids())
+        assert not {ds.group(i) for i in train} & {ds.group(i) for i in test}
+    assert ds.split(ds.ids()) == grouped_split(ds.ids(), ds.group)
+    folds = {grouped_fold(i, ds.group, 4) for i in ("p0", "p3", "p6", "p9")}
+    assert len(folds) == 1  # site0's pages share a fold
+
+
+def test_a_dataset_without_domains_keeps_the_id_split(tmp_path: Path) -> None:
+    import json
+
+    ds = grouped_dataset(tmp_path, [json.dumps({"id": f"p{i}", "url": f"https://s{i}.example/"})
+                                    for i in range(12)])
+    assert not ds.grouped
+    assert ds.group("p5") == "s5.example"
+    assert ds.split(ds.ids()) == split(ds.ids())

@@ -17,6 +17,14 @@ Document ids are the file stems without ``.html``/``.html.gz``.
 It depends only on the id, so it is stable across machines, Python versions,
 dataset growth and file order, and the same page is always on the same side.
 Default: 20 % test, seed ``"corpuscrawl"``.
+
+**Groups.**  Pages of one site must not straddle a training and a test part: a model
+learns a site's template from one page and recognises it on the next.
+:meth:`Dataset.group` is a page's site (the manifest's ``domain``, else its URL's
+host, else the id itself) and :func:`grouped_split` / :func:`grouped_fold` split by
+it, so all of a site's pages fall on one side.  The article sets keep the id split
+(every shipped model and earlier figure is on it); datasets whose manifest has a
+``domain`` field (:attr:`Dataset.grouped`) are split by group.
 """
 
 from __future__ import annotations
@@ -24,14 +32,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from w3lib.encoding import read_bom
 
-from corpuscrawl.html.page import Page
+from corpuscrawl.html.page import Page, domain_of
 
 __all__ = [
     "DATASETS_ENV",
@@ -43,6 +51,8 @@ __all__ = [
     "decode_text_file",
     "doc_id",
     "fold_of",
+    "grouped_fold",
+    "grouped_split",
     "is_method_dir",
     "is_test",
     "list_datasets",
@@ -203,6 +213,26 @@ def fold_of(doc: str, folds: int, seed: str = SPLIT_SEED_DEFAULT) -> int:
     return folds - 1
 
 
+def grouped_split(ids: Iterable[str], group: Callable[[str], str],
+                  test_fraction: float = TEST_FRACTION_DEFAULT,
+                  seed: str = SPLIT_SEED_DEFAULT) -> tuple[list[str], list[str]]:
+    """:func:`split` by ``group(id)`` instead of the id: every page of a group lands on the
+    same side (``(train_ids, test_ids)``, input order kept)."""
+    if not 0.0 <= test_fraction <= 1.0:
+        raise ValueError(f"test_fraction must be within [0, 1], got {test_fraction}")
+    train: list[str] = []
+    test: list[str] = []
+    for doc in ids:
+        (test if is_test(group(doc), test_fraction, seed) else train).append(doc)
+    return train, test
+
+
+def grouped_fold(doc: str, group: Callable[[str], str], folds: int,
+                 seed: str = SPLIT_SEED_DEFAULT) -> int:
+    """:func:`fold_of` the page's group: a site's pages share a fold."""
+    return fold_of(group(doc), folds, seed)
+
+
 @dataclass(frozen=True, slots=True)
 class Snippets:
     """Texts that must appear (``with_``) and must not appear (``without``) in one page's output."""
@@ -247,19 +277,49 @@ class Dataset:
     @cached_property
     def urls(self) -> dict[str, str]:
         """Document id -> original URL, from ``manifest.jsonl`` (empty when there is none)."""
+        return {doc: str(rec["url"]) for doc, rec in self.manifest.items() if rec.get("url")}
+
+    @cached_property
+    def manifest(self) -> dict[str, dict]:
+        """Document id -> its ``manifest.jsonl`` record (empty when there is no manifest)."""
         path = self.path / "manifest.jsonl"
         if not path.is_file():
             return {}
-        out: dict[str, str] = {}
+        out: dict[str, dict] = {}
         with path.open(encoding="utf-8") as fh:
             for line in fh:
                 try:
                     rec = json.loads(line)
                 except ValueError:
-                    continue  # the manifest is provenance only; a bad line costs just a URL
-                if isinstance(rec, dict) and rec.get("id") and rec.get("url"):
-                    out[str(rec["id"])] = str(rec["url"])
+                    continue  # the manifest is provenance only; a bad line costs one record
+                if isinstance(rec, dict) and rec.get("id"):
+                    out[str(rec["id"])] = rec
         return out
+
+    @property
+    def grouped(self) -> bool:
+        """True when the manifest has a ``domain`` field: the dataset is split by site
+        (:func:`grouped_split`), not by id (a page whose domain is blank is its own site)."""
+        return any("domain" in r for r in self.manifest.values())
+
+    def group(self, doc: str) -> str:
+        """The site of document ``doc`` (``domain`` in the manifest, else its URL's host
+        without ``www.``, else the id): the unit folds and splits keep together."""
+        rec = self.manifest.get(doc, {})
+        domain = str(rec.get("domain") or "") or domain_of(self.urls.get(doc, ""))
+        return domain.lower().removeprefix("www.") or f"{self.name}/{doc}"
+
+    def page_type(self, doc: str) -> str | None:
+        """The manifest's ``page_type`` of ``doc`` (None when it records none)."""
+        value = self.manifest.get(doc, {}).get("page_type")
+        return str(value) if value else None
+
+    def split(self, ids: Iterable[str]) -> tuple[list[str], list[str]]:
+        """The dataset's train/test split of ``ids``: by site (:meth:`group`) for a
+        :attr:`grouped` dataset, else by id (:func:`split`)."""
+        if self.grouped:
+            return grouped_split(ids, self.group)
+        return split(ids)
 
     def load_page(self, doc: str) -> Page:
         """Parse the page of document ``doc`` (any encoding, gzip or not) with its original URL."""

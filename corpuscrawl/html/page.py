@@ -307,17 +307,23 @@ def strip_non_text(root: etree._Element) -> None:
     The text that followed a removed element (its tail) is kept.
     """
     for el in list(root.iter(etree.Comment, etree.ProcessingInstruction, *NON_TEXT_TAGS)):
-        parent = el.getparent()
-        if parent is None:
-            continue
-        tail = el.tail
-        prev = el.getprevious()
-        parent.remove(el)
-        if tail:
-            if prev is not None:
-                prev.tail = (prev.tail or "") + tail
-            else:
-                parent.text = (parent.text or "") + tail
+        remove_keeping_tail(el)
+
+
+def remove_keeping_tail(el: etree._Element) -> None:
+    """Remove ``el`` from its parent (nothing when it has none), keeping the text that
+    followed it (its tail) where it was."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    prev = el.getprevious()
+    parent.remove(el)
+    if tail:
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
 
 
 def domain_of(url: str) -> str:

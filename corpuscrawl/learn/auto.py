@@ -205,7 +205,7 @@ def fit_auto(model: AutoModel, docs: Sequence[Doc], progress: Progress | None = 
     blocks: list[list[Block]] = []
     rows = collect(docs, votes, model.threshold, progress, PAIR_COLUMNS_DEFAULT, blocks,
                    model.title_features, model.relative_masks)
-    keys = [d.key for d in docs]
+    keys = [d.group for d in docs]  # folds keep a site's pages together
     xs, ys, ps = rows.xs, rows.ys, rows.ps
     info: dict[str, Any] = {
         "stacking_folds": FOLDS_DEFAULT if model.stacking else 0,

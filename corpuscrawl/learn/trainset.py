@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from corpuscrawl.evaluation.datasets import Dataset, split
+from corpuscrawl.evaluation.datasets import Dataset
 from corpuscrawl.evaluation.metrics import tokenize
 from corpuscrawl.evaluation.names import THESIS_BASE
 from corpuscrawl.extract import get_extractor, names
@@ -83,6 +83,12 @@ class Doc:
         """``dataset/id``, unique across datasets."""
         return f"{self.dataset.name}/{self.id}"
 
+    @property
+    def group(self) -> str:
+        """The page's site (:meth:`Dataset.group`): cross-validation folds keep a site's
+        pages together."""
+        return self.dataset.group(self.id)
+
     @cached_property
     def page(self) -> Page:
         """The parsed page (parsed once, on first use)."""
@@ -113,7 +119,9 @@ def no_progress(docs: Iterable[Doc]) -> Iterable[Doc]:
 
 
 def documents(dataset_dirs: Iterable[str | Path], part: str = "train") -> list[Doc]:
-    """Gold-text documents of the given dataset directories: ``part`` is train, test or all."""
+    """Gold-text documents of the given dataset directories: ``part`` is train, test or all
+    (each dataset's own split, :meth:`Dataset.split`: by site where its manifest names
+    one)."""
     if part not in ("train", "test", "all"):
         raise ValueError(f"part must be train, test or all, not {part!r}")
     out: list[Doc] = []
@@ -122,7 +130,7 @@ def documents(dataset_dirs: Iterable[str | Path], part: str = "train") -> list[D
         if not ds.has_gold:
             continue
         ids = [i for i in ds.ids() if ds.gold_path(i).is_file()]
-        train, test = split(ids)
+        train, test = ds.split(ids)
         chosen = {"train": train, "test": test, "all": ids}[part]
         out.extend(Doc(ds, i) for i in chosen)
     return out

@@ -30,6 +30,11 @@ each a function one can call alone:
    related-content regions, are dropped.  The comment bodies of the section the
    heading opens are the page's reader comments (:meth:`AutoModel.extract_parts`),
    given apart from the text.
+Before step 1, a page sent by streamed server rendering gets its hidden streamed
+segments moved where its inline script would move them
+(:func:`corpuscrawl.html.streamed.completed_stream`): the text a browser shows is read,
+other hidden elements stay out.
+
 6. **Page-level check** (:mod:`corpuscrawl.extract.learned.page_check`, when the
    model carries one): on a page where ``auto`` keeps little of the running
    text and is unsure of all of it, the robust classic extractors' consensus
@@ -87,6 +92,7 @@ from corpuscrawl.extract.segment.sections import (
     find_comment_cut,
 )
 from corpuscrawl.html.page import Page
+from corpuscrawl.html.streamed import completed_stream
 
 #: Fallback: a page whose best block has at least this probability is never left empty ...
 #: A page-wide class keyword (``<body class="... hidecomments ...">``) can pull every
@@ -150,6 +156,11 @@ PAGE_WIDE_SHARE_CHOSEN = 0.98
 #: left the lost articles at 14 (lifehacker kept, dragnet ``R1`` lost): the per-page mean
 #: fell and lost articles did not, so it is off.
 PAGE_WIDE_SHARE_DEFAULT: float | None = None
+#: The extractor whose text a page gets when the decoding (and its fallback) kept nothing:
+#: on the 50 wcxb pages where ``auto`` returned nothing, boilerpipe-article scored pooled
+#: F1 0.466 (20 pages ≥ 0.5), justext 0.382, bte 0.395, readability 0.217
+#: (``benchmarks/results/wholeweb.md``).  None: leave such a page empty.
+EMPTY_FALLBACK: str | None = "boilerpipe-article"
 #: ``AutoExtractor(page_wide_share=...)`` value meaning "as the loaded model says".
 FROM_MODEL = "model"
 
@@ -381,7 +392,7 @@ class AutoModel(LearnedModel):
         boilerplate and content), from the first stage (and the second when there is one)."""
         out = []
         for page in pages:
-            inputs = self.page_inputs(page)
+            inputs = self.page_inputs(completed_stream(page))
             with single_threaded():
                 p = block_probabilities(self.compiled_potentials, inputs)
             out.append(np.column_stack([1 - p, p]) if len(p) else np.zeros((0, 2)))
@@ -389,8 +400,9 @@ class AutoModel(LearnedModel):
 
     def extract(self, page: Page) -> str:
         """Text of the blocks labelled content, one per line; the robust extractors'
-        consensus instead when the page-level check (:mod:`.page_check`) fires."""
-        return self.review(page).text
+        consensus instead when the page-level check (:mod:`.page_check`) fires; the
+        :data:`EMPTY_FALLBACK`'s text when nothing was kept (:meth:`extract_parts`)."""
+        return self.extract_parts(page).text
 
     def review(self, page: Page) -> Review:
         """:meth:`extract` with what the page-level check decided."""
@@ -399,11 +411,28 @@ class AutoModel(LearnedModel):
     def extract_parts(self, page: Page) -> Extracted:
         """:meth:`extract`'s text and the page's reader comments: the comment bodies of the
         section the comment cut found.  When the page-level check replaces the text, the
-        decoding it rejected found no comments either: there are none."""
+        decoding it rejected found no comments either: there are none.  A page where
+        nothing was kept gets :data:`EMPTY_FALLBACK`'s text (and no comments)."""
         review, comments = self._reviewed(page)
-        return Extracted(review.text, "" if review.replaced_by else comments)
+        if not review.text.strip() and EMPTY_FALLBACK:
+            return Extracted(self._empty_fallback(page), "")
+        if review.replaced_by:
+            return Extracted(review.text, "")
+        return Extracted(review.text, comments)
+
+    def _empty_fallback(self, page: Page) -> str:
+        """The text of :data:`EMPTY_FALLBACK` on a page where the decoding kept nothing
+        ("" when it fails too)."""
+        runtime = self._runtime_parts()
+        if "empty_fallback" not in runtime:
+            runtime["empty_fallback"] = get_extractor(EMPTY_FALLBACK)
+        try:
+            return runtime["empty_fallback"].extract(page)
+        except Exception:  # a failing fallback leaves the page empty, as before
+            return ""
 
     def _reviewed(self, page: Page) -> tuple[Review, str]:
+        page = completed_stream(page)  # streamed segments where the browser puts them
         inputs = self.page_inputs(page)
         if not inputs.blocks:
             return Review(""), ""

@@ -1,0 +1,268 @@
+"""What kind of page this is, as numbers: the features of the page-type classifier.
+
+One walk over the parsed page (:class:`~corpuscrawl.html.page.Page`'s full tree, scripts
+included, since structured data lives in ``<script type="application/ld+json">``) gives:
+
+* **structure**: counts (log-scaled) of the elements that tell page kinds apart —
+  paragraphs, list items, tables, definition lists, code blocks, forms and buttons,
+  images, ``<article>``/``<time>``/``<details>`` — and where the text is (share in
+  paragraphs, in list items, in links, in tables);
+* **structured data**: the schema.org types the page declares (JSON-LD ``@type``,
+  microdata ``itemtype``) and its ``og:type``, folded into families (article, product,
+  discussion, question, FAQ, item list, documentation, organisation);
+* **class and id words**: how many elements carry a word of each family in their
+  ``class``/``id`` (post/reply/thread, price/cart/sku, doc/toc/api, card/grid/tile, ...);
+* **the URL**: path depth, a date in the path, a file ending, a query, and path words of
+  each family (``/blog/``, ``/forum/``, ``/docs/``, ``/product/``, ``/category/``, ...);
+* **text**: words, the longest paragraph, prices and rating words in the text.
+
+The families are generic vocabulary of the web's page kinds, not site rules: the model
+(:mod:`corpuscrawl.extract.page_type`) learns how much each one says.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from lxml import etree
+
+from corpuscrawl.html.page import Page
+
+#: Page types, in the order of the classifier's classes.
+PAGE_TYPES = ("article", "forum", "documentation", "service", "product", "listing",
+              "collection", "other")
+
+#: Elements counted (log of 1 + count).
+COUNTED_TAGS = ("p", "li", "ul", "ol", "table", "tr", "dl", "dt", "pre", "code", "h1", "h2",
+                "h3", "h4", "article", "section", "form", "input", "button", "select", "img",
+                "a", "nav", "aside", "details", "time", "blockquote", "iframe", "video",
+                "textarea", "figure", "header", "footer", "main", "label", "option", "svg")
+
+#: schema.org / Open Graph type families: a declared type containing one of the words.
+SCHEMA_FAMILIES: dict[str, tuple[str, ...]] = {
+    "article": ("article", "blogposting", "newsarticle", "report", "posting"),
+    "product": ("product", "offer", "aggregaterating", "productgroup", "vehicle", "book"),
+    "discussion": ("discussionforumposting", "socialmediaposting", "comment", "conversation"),
+    "question": ("qapage", "question", "answer"),
+    "faq": ("faqpage",),
+    "itemlist": ("itemlist", "collectionpage", "searchresultspage", "offercatalog",
+                 "listitem"),
+    "documentation": ("techarticle", "apireference", "howto", "softwaresourcecode",
+                      "softwareapplication"),
+    "organisation": ("organization", "localbusiness", "service", "corporation",
+                     "professionalservice", "medicalclinic", "educationalorganization",
+                     "place", "store"),
+    "event": ("event",),
+    "recipe": ("recipe",),
+    "person": ("person", "profilepage"),
+    "webpage": ("webpage", "website", "aboutpage", "contactpage"),
+    "breadcrumb": ("breadcrumblist",),
+}
+#: Words of class/id attributes, by family (a token of the attribute equal to or starting
+#: with one of them).
+CLASS_FAMILIES: dict[str, tuple[str, ...]] = {
+    "post": ("post", "message", "reply", "replies", "thread", "topic", "forum", "bbcode",
+             "quote", "signature", "userinfo", "postbody", "answer", "question", "vote",
+             "upvote", "accepted"),
+    "comment": ("comment", "disqus", "respond"),
+    "commerce": ("price", "cart", "basket", "sku", "checkout", "buy", "stock", "variant",
+                 "qty", "quantity", "swatch", "wishlist", "shipping", "addtocart"),
+    "rating": ("rating", "review", "stars", "star"),
+    "docs": ("doc", "docs", "documentation", "toc", "api", "method", "param", "signature",
+             "highlight", "syntax", "sourcecode", "admonition", "note", "warning",
+             "sidebar", "version"),
+    "cards": ("card", "grid", "tile", "teaser", "item", "result", "listing", "product-item",
+              "collection", "thumbnail", "thumb", "gallery"),
+    "paging": ("pagination", "pager", "paging", "next", "prev", "load-more", "loadmore",
+               "filter", "facet", "sort"),
+    "article": ("article", "entry", "story", "byline", "author", "headline", "dateline",
+                "published", "blog", "lede", "content-body", "post-content"),
+    "service": ("hero", "cta", "feature", "benefit", "testimonial", "pricing", "plan",
+                "accordion", "faq", "contact", "service", "banner", "section"),
+    "social": ("share", "social", "follow", "newsletter", "subscribe"),
+}
+#: URL path words, by family (a path segment equal to one, or split on -_. containing one).
+URL_FAMILIES: dict[str, tuple[str, ...]] = {
+    "article": ("blog", "blogs", "news", "article", "articles", "post", "posts", "story",
+                "stories", "insights", "magazine", "journal", "opinion", "press"),
+    "forum": ("forum", "forums", "thread", "threads", "topic", "topics", "t", "questions",
+              "question", "q", "community", "discussion", "discussions", "discuss",
+              "comments", "r", "answers", "board", "boards", "viewtopic", "showthread"),
+    "documentation": ("docs", "doc", "documentation", "api", "reference", "manual",
+                      "guide", "guides", "wiki", "help", "kb", "knowledge", "learn",
+                      "tutorial", "tutorials", "library", "developer", "developers", "sdk",
+                      "man", "faq", "support", "handbook", "spec"),
+    "product": ("product", "products", "p", "dp", "item", "items", "shop", "store", "buy",
+                "app", "sku", "listing", "gp", "itm", "pd"),
+    "listing": ("category", "categories", "c", "catalog", "catalogue", "tag", "tags",
+                "search", "list", "browse", "s", "archive", "archives", "topics", "all",
+                "results", "directory", "jobs", "events"),
+    "collection": ("collections", "collection", "brands", "brand", "series", "range",
+                   "department", "shop-all", "sale"),
+    "service": ("services", "service", "pricing", "about", "contact", "solutions",
+                "features", "plans", "treatments", "programs", "careers", "admissions",
+                "tuition", "locations", "industries", "company", "why", "how-it-works"),
+}
+_TOKEN_RE = re.compile(r"[a-z0-9]+")
+_DATE_PATH_RE = re.compile(r"/(19|20)\d\d[/-](0?[1-9]|1[0-2])([/-]|$)|/(19|20)\d\d/")
+_PRICE_RE = re.compile(r"(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|USD|EUR|GBP|zł|Kč|kr)\b)")
+_TYPE_RE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
+_WORD_RE = re.compile(r"\w+")
+
+
+def _schema_types(tree: etree._Element) -> set[str]:
+    """The lower-cased schema.org / Open Graph types the page declares."""
+    types: set[str] = set()
+    for script in tree.iter("script"):
+        if "ld+json" not in (script.get("type") or "").lower():
+            continue
+        for m in _TYPE_RE.finditer(script.text or ""):
+            types.update(t.lower() for t in re.findall(r'"([^"]+)"', m.group(1)))
+    for el in tree.iter():
+        if not isinstance(el.tag, str):
+            continue
+        itemtype = el.get("itemtype")
+        if itemtype:
+            types.update(t.rstrip("/").rsplit("/", 1)[-1].lower() for t in itemtype.split())
+        if el.tag == "meta" and (el.get("property") or "").lower() == "og:type":
+            types.add("og:" + (el.get("content") or "").strip().lower())
+    return {t.split(":")[-1] if t.startswith("schema:") else t for t in types}
+
+
+def _url_features(url: str) -> dict[str, float]:
+    parts = urlsplit(url)
+    path = parts.path.lower()
+    segments = [s for s in path.split("/") if s]
+    words: set[str] = set()
+    for s in segments:
+        words.add(s)
+        words.update(_TOKEN_RE.findall(s))
+    out = {"url_depth": float(len(segments)),
+           "url_date": float(bool(_DATE_PATH_RE.search(path))),
+           "url_file": float(bool(re.search(r"\.(s?html?|php|aspx?|jsp)$", path))),
+           "url_query": float(bool(parts.query)),
+           "url_numeric": float(any(s.isdigit() or re.fullmatch(r"[a-z]*\d{4,}[a-z\d]*", s)
+                                    for s in segments)),
+           "url_last_words": float(len(_TOKEN_RE.findall(segments[-1])) if segments else 0),
+           "url_root": float(not segments)}
+    for family, vocab in URL_FAMILIES.items():
+        out[f"url_{family}"] = float(sum(1 for w in vocab if w in words))
+    return out
+
+
+#: Elements whose text is counted as a share of the page's words.
+SHARE_TAGS = ("a", "li", "p", "td", "th", "pre", "code", "h1", "h2", "h3", "dd", "dt",
+              "button", "label", "option", "article", "main", "nav", "footer", "header",
+              "aside", "form", "blockquote")
+_SHARE = frozenset(SHARE_TAGS)
+_SKIP = frozenset(("script", "style", "noscript", "template", "svg", "head"))
+
+
+@lru_cache(maxsize=8192)
+def _class_families(attr: str) -> tuple[str, ...]:
+    """The class-word families a ``class``/``id`` value names (cached: pages repeat a few
+    hundred distinct values thousands of times)."""
+    attr = attr.lower()
+    tokens = set(re.split(r"[\s_]+", attr))
+    tokens.update(_TOKEN_RE.findall(attr))
+    return tuple(f for f, vocab in CLASS_FAMILIES.items() if not tokens.isdisjoint(vocab))
+
+
+class _Walk:
+    """Counts gathered in one walk over the tree."""
+
+    def __init__(self) -> None:
+        self.tags: Counter[str] = Counter()
+        self.classes: Counter[str] = Counter()
+        self.text_in: Counter[str] = Counter()
+        self.longest_p = 0
+        self.prices = 0
+
+    def text(self, value: str | None, inside: tuple[str, ...]) -> int:
+        value = (value or "").strip()
+        if not value:
+            return 0
+        n = len(_WORD_RE.findall(value))
+        self.text_in["all"] += n
+        for where in inside:
+            self.text_in[where] += n
+        self.prices += len(_PRICE_RE.findall(value))
+        return n
+
+    def visit(self, root: etree._Element) -> None:
+        """Count ``root``'s subtree (an explicit stack: broken pages nest thousands deep)."""
+        stack: list[tuple[etree._Element, tuple[str, ...]]] = [(root, ())]
+        while stack:
+            el, inside = stack.pop()
+            tag = el.tag
+            if not isinstance(tag, str):
+                continue
+            self.tags[tag] += 1
+            cls, el_id = el.get("class"), el.get("id")
+            if cls or el_id:
+                for family in _class_families(f"{cls or ''} {el_id or ''}"):
+                    self.classes[family] += 1
+            if tag in _SKIP:
+                continue
+            if tag in _SHARE and tag not in inside:
+                inside = (*inside, tag)
+            n = self.text(el.text, inside)
+            if tag == "p":
+                self.longest_p = max(self.longest_p, n)
+            for child in el:
+                stack.append((child, inside))
+                if child.tail:
+                    self.text(child.tail, inside)
+
+
+def page_type_features(page: Page) -> dict[str, float]:
+    """The page's features by name (see the module docstring); the same names for every
+    page, so a row is ``[features[n] for n in FEATURE_NAMES]``."""
+    tree = page.tree
+    walk = _Walk()
+    for el in tree.iter("head"):
+        for child in el.iter():
+            if isinstance(child.tag, str):
+                walk.tags[child.tag] += 1
+        break
+    walk.visit(page.body)
+    tags, text_in = walk.tags, walk.text_in
+    words = text_in["all"]
+    out: dict[str, float] = {f"n_{t}": math.log1p(tags[t]) for t in COUNTED_TAGS}
+    out["n_elements"] = math.log1p(sum(tags.values()))
+    out["words"] = math.log1p(words)
+    for where in SHARE_TAGS:
+        out[f"share_{where}"] = text_in[where] / words if words else 0.0
+    out["longest_p"] = math.log1p(walk.longest_p)
+    out["prices"] = math.log1p(walk.prices)
+    out["words_per_li"] = text_in["li"] / tags["li"] if tags["li"] else 0.0
+    out["words_per_p"] = text_in["p"] / tags["p"] if tags["p"] else 0.0
+    out["words_per_link"] = text_in["a"] / tags["a"] if tags["a"] else 0.0
+    for family in CLASS_FAMILIES:
+        out[f"class_{family}"] = math.log1p(walk.classes[family])
+    types = _schema_types(tree)
+    for family, vocab in SCHEMA_FAMILIES.items():
+        out[f"schema_{family}"] = float(any(any(v == t or t.endswith(v) for v in vocab)
+                                            for t in types if not t.startswith("og:")))
+    for og in ("article", "product", "website", "profile", "book", "video"):
+        out[f"og_{og}"] = float(any(t.startswith("og:") and og in t for t in types))
+    out.update(_url_features(page.url))
+    return out
+
+
+#: The feature names, in row order.
+FEATURE_NAMES: tuple[str, ...] = tuple(page_type_features(
+    Page.from_html("<html><body></body></html>", "https://example.com/")))
+
+
+def feature_row(page: Page) -> list[float]:
+    """The page's features in :data:`FEATURE_NAMES` order."""
+    feats = page_type_features(page)
+    return [feats[n] for n in FEATURE_NAMES]
+
+
+__all__ = ["FEATURE_NAMES", "PAGE_TYPES", "feature_row", "page_type_features"]
