@@ -24,6 +24,7 @@ from typing import Any
 from scrapy.exceptions import DropItem
 
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.dropped import record_drop
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document, FailedPage, content_hash
 from corpuscrawl.setting_values import whole_number_setting
@@ -69,9 +70,11 @@ class PipelineConfig:
 class ExtractionPipeline:
     """CrawledPage -> Document; failures kept on disk, empties counted, both dropped."""
 
-    def __init__(self, config: PipelineConfig, stats: Any):
+    def __init__(self, config: PipelineConfig, stats: Any, crawler: Any = None):
         self.config = config
         self.stats = stats
+        #: The crawl, for the list of dropped documents (None outside a crawl).
+        self.crawler = crawler
         self._failed_bytes: int | None = None  # size of the failed store, read when first needed
         self._failed_full_logged = False
         self._logged_notes: set[tuple[str, str]] = set()
@@ -79,7 +82,7 @@ class ExtractionPipeline:
     @classmethod
     def from_crawler(cls, crawler: Any) -> ExtractionPipeline:
         """Build from the crawler's settings and stats."""
-        return cls(PipelineConfig.from_settings(crawler.settings), crawler.stats)
+        return cls(PipelineConfig.from_settings(crawler.settings), crawler.stats, crawler)
 
     def process_item(self, item: Any) -> Any:
         """Convert a crawled page; other items pass through untouched."""
@@ -90,6 +93,7 @@ class ExtractionPipeline:
         if result.skipped:
             self.stats.inc_value(f"corpuscrawl/dropped/{result.skipped}")
             logger.info("dropped %s: the body is not text (%s)", item.url, result.skipped)
+            record_drop(self.crawler, item.url, result.skipped, "the body is not text")
             raise DropItem(f"{item.url}: the body is not text", log_level="DEBUG")
         if not result.ok:
             self.stats.inc_value("corpuscrawl/extraction_errors")
@@ -97,15 +101,21 @@ class ExtractionPipeline:
             if kind in ("ExtractionTimeout", "OversizedPage"):
                 self.stats.inc_value(f"corpuscrawl/extraction/{kind}")
             failed = self.keep_failed(item)
+            record_drop(self.crawler, item.url, "extraction_error", result.error,
+                        **({"html_path": failed.html_path} if failed.html_path else {}))
             raise DropItem(f"extraction failed on {item.url}: {result.error}"
                            + (f" (raw HTML kept in {failed.html_path})" if failed.html_path else ""))
         text = result.text.strip()
         if len(text) < self.config.min_text_chars:
             self.stats.inc_value("corpuscrawl/empty_extractions")
+            record_drop(self.crawler, item.url, "empty", "no text extracted")
             raise DropItem(f"no content extracted from {item.url}", log_level="DEBUG")
         if self.config.language_filter and self.config.languages and \
                 result.language not in self.config.languages:
             self.stats.inc_value("corpuscrawl/dropped_language")
+            record_drop(self.crawler, item.url, "language",
+                        f"{result.language or 'unknown'} is not among "
+                        f"{', '.join(self.config.languages)}", language=result.language)
             raise DropItem(f"{item.url} is in {result.language or 'an unknown language'}",
                            log_level="DEBUG")
         self.stats.inc_value("corpuscrawl/documents")

@@ -21,6 +21,10 @@ What the figures mean (keys of the JSON):
 * ``boilerplate`` — paragraphs removed as domain boilerplate, documents
   cleaned, documents dropped because nothing but boilerplate was left;
   ``duplicates_dropped`` — near-duplicates not written.
+* ``dropped`` — documents not written, by reason (``duplicate``,
+  ``boilerplate``, ``listing``, ``too_short``, ``empty``, ``language``,
+  ``binary``, ``extraction_error``, ``robots``): the counts of the records in
+  ``<feed>.dropped.jsonl`` (:mod:`corpuscrawl.dropped`), which name each URL.
 * ``errors`` — by type: requests that failed for good (``http <status>`` or
   the exception's class name, e.g. ``DownloadConnectionRefusedError``),
   ``spider <exception>``, ``extraction`` and ``rendering`` failures.
@@ -79,6 +83,8 @@ CLUSTER_PREFIX = "corpuscrawl/cluster/"
 #: Totals over all workers of a cluster generation (set by the lease scheduler at close).
 CLUSTER_ALL_PREFIX = CLUSTER_PREFIX + "all/"
 EXPORT_PREFIX = "corpuscrawl/export/"
+#: Documents dropped, by reason (corpuscrawl.dropped.STATS_PREFIX).
+DROPS_PREFIX = "corpuscrawl/drops/"
 #: Final request failures by type (the spider's errback; after retries).
 REQUEST_ERROR_PREFIX = "corpuscrawl/request_errors/"
 #: The type of requests not fetched on purpose (robots.txt, a guard, a middleware's choice).
@@ -181,6 +187,8 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
                         "documents_cleaned": _int(stats, EXPORT_PREFIX + "documents_cleaned"),
                         "documents_dropped": _int(stats, EXPORT_PREFIX + "dropped_boilerplate")},
         "duplicates_dropped": _int(stats, EXPORT_PREFIX + "dropped_duplicates"),
+        "dropped": {key[len(DROPS_PREFIX):]: _int(stats, key) for key in sorted(stats)
+                    if key.startswith(DROPS_PREFIX)},
         "errors": {"total": sum(errors.values()), "by_type": errors},
         "domains": {d: asdict(c) for d, c in sorted((domains or {}).items())},
         "recrawl": {k: _int(stats, RECRAWL_PREFIX + k) for k in RECRAWL_FIGURES},
@@ -230,6 +238,10 @@ def human_summary(summary: Mapping[str, Any], max_domains: int = LOGGED_DOMAINS_
              f"{docs['changed']}, unchanged {docs['unchanged']}); "
              f"{summary['boilerplate']['paragraphs_removed']} boilerplate paragraphs removed, "
              f"{summary['duplicates_dropped']} duplicates dropped"]
+    dropped = summary.get("dropped") or {}
+    if dropped:
+        lines.append("dropped: " + ", ".join(f"{reason} {n}" for reason, n in dropped.items())
+                     + " (each with its URL in <feed>.dropped.jsonl)")
     lines.extend(_optional_lines(summary))
     by_type = summary["errors"]["by_type"]
     if by_type:
