@@ -24,7 +24,7 @@ from typing import Any
 from scrapy.exceptions import DropItem
 
 from corpuscrawl.crawled import CrawledPage
-from corpuscrawl.dropped import record_drop
+from corpuscrawl.dropped import drop_log, record_drop
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document, FailedPage, content_hash
 from corpuscrawl.setting_values import whole_number_setting
@@ -83,6 +83,11 @@ class ExtractionPipeline:
     def from_crawler(cls, crawler: Any) -> ExtractionPipeline:
         """Build from the crawler's settings and stats."""
         return cls(PipelineConfig.from_settings(crawler.settings), crawler.stats, crawler)
+
+    def open_spider(self) -> None:
+        """Open the list of dropped documents (``<feed>.dropped.jsonl``, empty until a drop)."""
+        if self.crawler is not None:
+            drop_log(self.crawler)
 
     def process_item(self, item: Any) -> Any:
         """Convert a crawled page; other items pass through untouched."""
