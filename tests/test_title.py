@@ -29,3 +29,30 @@ def test_title_sources_in_order_and_untouched_titles():
     assert strip_site_name("A plain headline without separators") == \
         "A plain headline without separators"
     assert extract_title(Page.from_html("<html><body>no title</body></html>")) == ""
+
+
+def _title(html: str) -> str:
+    return extract_title(Page.from_html(html, url="http://127.0.0.1:8000/story-5.html"))
+
+
+def test_a_title_that_is_only_the_site_name_gives_way_to_the_page_s_headline():
+    head = "<title>The Harbour Gazette</title>"
+    body = "<body><a href='/'>The Harbour Gazette</a><h1>Ferry repaired as pier plan moves on</h1>"
+    assert _title(f"<html><head>{head}<meta property='og:title' content='Ferry repaired as "
+                  f"pier plan moves on'></head>{body}</body></html>") == \
+        "Ferry repaired as pier plan moves on"
+    assert _title(f"<html><head>{head}</head>{body}</body></html>") == \
+        "Ferry repaired as pier plan moves on"
+    # a page that is the site's own (no other headline) keeps the name
+    assert _title(f"<html><head>{head}</head><body><h1>The Harbour Gazette</h1></body></html>") \
+        == "The Harbour Gazette"
+
+
+def test_a_short_headline_beside_a_long_site_name_is_the_headline():
+    html = ("<html><head><title>Budget approved | The Harbour Gazette Daily News</title></head>"
+            "<body><h1>Budget approved</h1></body></html>")
+    assert _title(html) == "Budget approved"
+    # a logo <h1> naming the site is no headline
+    logo = ("<html><head><title>Budget approved | The Harbour Gazette Daily News</title></head>"
+            "<body><h1><a href='/'>The Harbour Gazette Daily News</a></h1></body></html>")
+    assert _title(logo) == "Budget approved"
