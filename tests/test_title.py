@@ -49,10 +49,14 @@ def test_a_title_that_is_only_the_site_name_gives_way_to_the_page_s_headline():
 
 
 def test_a_short_headline_beside_a_long_site_name_is_the_headline():
-    html = ("<html><head><title>Budget approved | The Harbour Gazette Daily News</title></head>"
-            "<body><h1>Budget approved</h1></body></html>")
-    assert _title(html) == "Budget approved"
-    # a logo <h1> naming the site is no headline
+    # the site's name known from its home link, or the headline from og:title
     logo = ("<html><head><title>Budget approved | The Harbour Gazette Daily News</title></head>"
             "<body><h1><a href='/'>The Harbour Gazette Daily News</a></h1></body></html>")
     assert _title(logo) == "Budget approved"
+    og = ("<html><head><title>Budget approved | The Harbour Gazette Daily News</title>"
+          "<meta property='og:title' content='Budget approved'></head><body></body></html>")
+    assert _title(og) == "Budget approved"
+    # an <h1> alone is no evidence: it is a logo about as often as a headline
+    logo_h1 = ("<html><head><title>EDDIE ROSS - My Tastemaker Tag Sale on One King's Lane"
+               "</title></head><body><h1>Eddie Ross</h1></body></html>")
+    assert _title(logo_h1) == "My Tastemaker Tag Sale on One King's Lane"
