@@ -176,6 +176,20 @@ def f1_section(docs, outputs, scorer, config: DetectorConfig) -> str:
     return table(rows, header)
 
 
+def domain_counts(docs: list[Doc], texts: dict[str, str]):
+    """Per domain: each document's paragraphs, and in how many documents each fingerprint is."""
+    groups: dict[tuple[str, str], list[Doc]] = defaultdict(list)
+    for d in docs:
+        groups[(d.dataset, d.domain)].append(d)
+    for group in groups.values():
+        paragraphs = {d.key: split_paragraphs(texts[d.key]) for d in group}
+        counts: dict[int, int] = defaultdict(int)
+        for ps in paragraphs.values():
+            for fp in {p.fingerprint for p in ps}:
+                counts[fp] += 1
+        yield paragraphs, counts
+
+
 def evidence(docs: list[Doc], texts: dict[str, str]) -> dict[str, list[tuple[str, int, int, bool]]]:
     """Per document: (paragraph, documents of the domain containing it, domain size, prior).
 
@@ -184,17 +198,9 @@ def evidence(docs: list[Doc], texts: dict[str, str]) -> dict[str, list[tuple[str
     filter, so the grid needs no stage runs (checked against the stage below:
     the row of the defaults equals the flush-only warm-up row).
     """
-    groups: dict[tuple[str, str], list[Doc]] = defaultdict(list)
-    for d in docs:
-        groups[(d.dataset, d.domain)].append(d)
     out: dict[str, list[tuple[str, int, int, bool]]] = {}
-    for group in groups.values():
-        paragraphs = {d.key: split_paragraphs(texts[d.key]) for d in group}
-        counts: dict[int, int] = defaultdict(int)
-        for ps in paragraphs.values():
-            for fp in {p.fingerprint for p in ps}:
-                counts[fp] += 1
-        total = len(group)
+    for paragraphs, counts in domain_counts(docs, texts):
+        total = len(paragraphs)
         for key, ps in paragraphs.items():
             out[key] = [(p.text, counts[p.fingerprint], total, notice_kind(p.text) is not None)
                         for p in ps]
@@ -300,19 +306,12 @@ def prose_evidence(docs: list[Doc], texts: dict[str, str], titles: dict[str, str
     sentence ending, equal to the page's title) -- flush-only, as :func:`evidence`."""
     from corpuscrawl.boilerplate.normalize import Paragraph
 
-    groups: dict[tuple[str, str], list[Doc]] = defaultdict(list)
-    for d in docs:
-        groups[(d.dataset, d.domain)].append(d)
     out = {}
-    for group in groups.values():
-        paragraphs = {d.key: split_paragraphs(texts[d.key]) for d in group}
-        counts: dict[int, int] = defaultdict(int)
-        for ps in paragraphs.values():
-            for fp in {p.fingerprint for p in ps}:
-                counts[fp] += 1
+    for paragraphs, counts in domain_counts(docs, texts):
         for key, ps in paragraphs.items():
             own = Paragraph.of(titles[key]).fingerprint if titles.get(key) else None
-            out[key] = [(p.text, counts[p.fingerprint], len(group), notice_kind(p.text) is not None,
+            out[key] = [(p.text, counts[p.fingerprint], len(paragraphs),
+                         notice_kind(p.text) is not None,
                          p.words, is_prose(p, 1), p.fingerprint == own) for p in ps]
     return out
 

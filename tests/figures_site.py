@@ -47,7 +47,7 @@ NOTICES = ("Harbour Gazette Ltd", "Harbour Gazette Media", SHARE_BAR, NEWSLETTER
 
 # Formulaic sentences: each appears in two or three stories with other figures.  Lengths
 # from 9 to 31 words, so a rule that only spares long sentences shows here.
-_FIGURE_TEMPLATES = (
+FIGURE_TEMPLATES = (
     "Shares of Harbour Foods rose {a}.{b} percent to {c}.{d} pounds in morning trading, "
     "their highest level since the company reported results in {year}.",
     "The index of the hundred largest listed companies closed {a}.{b} percent higher at "
@@ -100,17 +100,17 @@ def _sentence(rng: random.Random) -> str:
 def figure_sentence(template: int, story: int) -> str:
     """The figure-only variant of formulaic sentence ``template`` used by ``story``."""
     rng = random.Random(template * 1000 + story)
-    return _FIGURE_TEMPLATES[template].format(a=rng.randint(1, 9), b=rng.randint(0, 9),
+    return FIGURE_TEMPLATES[template].format(a=rng.randint(1, 9), b=rng.randint(0, 9),
                                               c=rng.randint(10, 40), d=rng.randint(0, 9),
                                               year=rng.randint(2001, 2024))
 
 
-def _figure_users() -> dict[int, list[int]]:
+def _figure_users(stories: int = STORIES) -> dict[int, list[int]]:
     """Story index -> formulaic templates it uses: each template in 2 or 3 stories."""
     users: dict[int, list[int]] = {}
     rng = random.Random(7)
-    for template in range(len(_FIGURE_TEMPLATES)):
-        for story in rng.sample(range(STORIES), 2 + template % 2):
+    for template in range(len(FIGURE_TEMPLATES)):
+        for story in rng.sample(range(stories), 2 + template % 2):
             users.setdefault(story, []).append(template)
     return users
 
@@ -129,11 +129,16 @@ def make_story(index: int, figures: list[int]) -> Story:
                  tuple(paragraphs), bare_title=index % 5 == 0)
 
 
-_USERS = _figure_users()
-ALL_STORIES = [make_story(i, _USERS.get(i, [])) for i in range(STORIES)]
+def make_stories(count: int = STORIES) -> list[Story]:
+    """The site's ``count`` stories (the formulaic sentences spread over them)."""
+    users = _figure_users(count)
+    return [make_story(i, users.get(i, [])) for i in range(count)]
+
+
+ALL_STORIES = make_stories()
 #: Every formulaic sentence as printed, with the story it belongs to.
 FIGURE_SENTENCES = [(s.slug, p) for s in ALL_STORIES for p in s.paragraphs
-                    if any(p.startswith(t.split("{")[0]) for t in _FIGURE_TEMPLATES)]
+                    if any(p.startswith(t.split("{")[0]) for t in FIGURE_TEMPLATES)]
 
 
 def _copyright(page: int) -> str:
@@ -152,10 +157,10 @@ def _page(title: str, main: str, page: int, head: str = "") -> str:
         f"<footer><p>{escape(_copyright(page))}</p></footer></body></html>")
 
 
-def story_html(story: Story) -> str:
+def story_html(story: Story, stories: list[Story] = ALL_STORIES) -> str:
     """The story page: headline, byline, paragraphs, share bar and prompt, related stories."""
     body = "".join(f"<p>{escape(p)}</p>" for p in story.paragraphs)
-    related = [s for s in ALL_STORIES if s.index != story.index][story.index % 30:][:4]
+    related = [s for s in stories if s.index != story.index][story.index % 30:][:4]
     aside = "".join(f'<li><a href="/{s.slug}">{escape(s.headline)}</a></li>' for s in related)
     main = (f"<main><article><h1>{escape(story.headline)}</h1>"
             f"<p class='byline'>By {escape(story.author)} · {story.date}</p>{body}"
@@ -174,22 +179,22 @@ def _teaser(story: Story, cut: bool) -> str:
             f"<p>{escape(text)}</p></div>")
 
 
-def section_html(section: str) -> str:
-    """A section page: every story of the section with its whole lede."""
-    stories = [s for s in ALL_STORIES if s.section == section]
+def section_html(section: str, stories: list[Story] = ALL_STORIES) -> str:
+    """A section page: every story of the section with its whole lede (the newest 40)."""
+    stories = [s for s in stories if s.section == section][:40]
     main = f"<main><h1>{section.capitalize()}</h1>{''.join(_teaser(s, False) for s in stories)}</main>"
     return _page(f"{section.capitalize()} | {SITE_NAME}", main, 100 + SECTIONS.index(section))
 
 
-def front_html() -> str:
+def front_html(stories: list[Story] = ALL_STORIES) -> str:
     """The front page: the first five stories with their ledes, five more cut short."""
-    teasers = "".join(_teaser(s, i >= 5) for i, s in enumerate(ALL_STORIES[:10]))
+    teasers = "".join(_teaser(s, i >= 5) for i, s in enumerate(stories[:10]))
     return _page(SITE_NAME, f"<main>{teasers}</main>", 99)
 
 
-def site_files() -> dict[str, str]:
-    """Path (with the leading slash) -> HTML of every page of the site."""
-    files = {"/": front_html()}
-    files.update({f"/{s}.html": section_html(s) for s in SECTIONS})
-    files.update({f"/{s.slug}": story_html(s) for s in ALL_STORIES})
+def site_files(stories: list[Story] = ALL_STORIES) -> dict[str, str]:
+    """Path (with the leading slash) -> HTML of every page of the site (of ``stories``)."""
+    files = {"/": front_html(stories)}
+    files.update({f"/{s}.html": section_html(s, stories) for s in SECTIONS})
+    files.update({f"/{s.slug}": story_html(s, stories) for s in stories})
     return files
