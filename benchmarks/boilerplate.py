@@ -61,7 +61,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from corpuscrawl.boilerplate.detector import Detector, DetectorConfig, is_prose
+from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
 from corpuscrawl.boilerplate.normalize import split_paragraphs
 from corpuscrawl.boilerplate.patterns import notice_kind
 from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
@@ -304,6 +304,7 @@ def prose_evidence(docs: list[Doc], texts: dict[str, str], titles: dict[str, str
                    ) -> dict[str, list[tuple[str, int, int, bool, int, bool, bool]]]:
     """Per document, per paragraph: (text, documents with it, domain size, prior, words,
     sentence ending, equal to the page's title) -- flush-only, as :func:`evidence`."""
+    from corpuscrawl.boilerplate.detector import is_prose
     from corpuscrawl.boilerplate.normalize import Paragraph
 
     out = {}
@@ -399,6 +400,31 @@ def figures_site_rows(configs: list[tuple[str, DetectorConfig]],
                         "stories without headline", "stories without lede",
                         "stories with another title", "documents with a notice left",
                         "other documents exported"])
+
+
+def cpu_section(docs: list[Doc], texts: dict[str, str], rounds: int = 5) -> str:
+    """CPU time (``time.process_time``, less sensitive to a loaded machine than wall time)
+    of the whole stage per document over cached outputs: submit every document (SQLite file
+    history, near-duplicate index), flush, close; best of ``rounds``.  Documents carry no
+    title (older checkouts have no use for one), so this is the stage's cost without the
+    own-headline fingerprint (one paragraph fold per document)."""
+    import tempfile as _tempfile
+
+    times = []
+    for _ in range(rounds):
+        with _tempfile.TemporaryDirectory() as tmp:
+            history = SQLiteHistory(Path(tmp) / "h.sqlite3")
+            stage = ExportStage(Detector(history), NearDuplicateIndex())
+            items = [Document(url=d.url or f"http://{d.domain}/{d.id}", domain=d.domain,
+                              text=texts[d.key]) for d in docs]
+            t0 = time.process_time()
+            for item in items:
+                stage.submit(item)
+            stage.flush()
+            history.close()
+            times.append((time.process_time() - t0) / len(items) * 1000)
+    return (f"stage CPU ms per document, {len(docs)} documents, {rounds} rounds: "
+            + " ".join(f"{t:.3f}" for t in times) + f"; best {min(times):.3f}")
 
 
 def overhead_section(docs: list[Doc], limit: int, rounds: int = 3,
@@ -615,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="cache directory of extractor outputs")
     ap.add_argument("--sections", default="grid,warm,f1,synthetic,overhead,breakdown,commit,dedup,prior",
                     help="comma-separated subset of: grid,warm,f1,synthetic,overhead,"
-                         "breakdown,commit,dedup,prior,prose,figures")
+                         "breakdown,commit,dedup,prior,prose,figures,cpu")
     ap.add_argument("--overhead-docs", type=int, default=400)
     ap.add_argument("--overhead-order",
                     choices=("cleaning-first", "alternate", "each-after-extraction"),
@@ -667,6 +693,10 @@ def main(argv: list[str] | None = None) -> int:
     if "prior" in sections:
         print("## prior on every gold text\n")
         print(prior_section(root, docs, outputs))
+    if "cpu" in sections:
+        print("## stage CPU time per document (bte outputs)\n")
+        texts = extract_all(docs, {"bte": get_extractor("bte")}, Path(args.cache))["bte"]
+        print(cpu_section(docs, texts) + "\n")
     if "prose" in sections:
         print("## prose rule: flush-only grid on the benchmark domains\n")
         print(prose_grid_section(docs, outputs, scorer) + "\n")

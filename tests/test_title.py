@@ -60,3 +60,12 @@ def test_a_short_headline_beside_a_long_site_name_is_the_headline():
     logo_h1 = ("<html><head><title>EDDIE ROSS - My Tastemaker Tag Sale on One King's Lane"
                "</title></head><body><h1>Eddie Ross</h1></body></html>")
     assert _title(logo_h1) == "My Tastemaker Tag Sale on One King's Lane"
+
+
+def test_the_h1_keeps_the_first_of_two_short_sides():
+    html = ("<html><head><title>Story 0 | Small Site News</title></head>"
+            "<body><a href='/'>Home</a><h1>Story 0</h1></body></html>")
+    assert _title(html) == "Story 0"  # length alone would strip "Story 0"
+    logo = ("<html><head><title>Just Keep Going « Rand's Blog</title></head>"
+            "<body><h1>Rand's Blog</h1></body></html>")
+    assert _title(logo) == "Just Keep Going"  # a logo <h1> never makes the suffix the title

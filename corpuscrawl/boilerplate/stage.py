@@ -199,7 +199,7 @@ class ExportStage:
         if doc.url:
             self._versions[slot] = (words, item if self.detector else None)
         if self.detector is None:
-            return [self._count(self._final(doc, [p.text for p in paragraphs]))]
+            return [self._count(self._final(doc))]
         # The count read while counting the document serves every later use (warm?
         # history floor), so the history is not asked for it again; a document of a warm
         # domain with nothing held is judged at once (as if held, then released), with
@@ -302,13 +302,18 @@ class ExportStage:
             self.stats["documents_cleaned"] += 1
         if not cleaned.text.strip():
             return self._count(Outcome(doc, BOILERPLATE))
-        return self._count(self._final(doc, cleaned.text.split("\n")))
+        return self._count(self._final(doc))
 
-    def _final(self, doc: Document, lines: list[str]) -> Outcome:
+    def _final(self, doc: Document) -> Outcome:
         """Exported, unless only teasers (a listing) or fewer than ``min_words`` words are left."""
-        if lines and all(is_teaser(line) for line in lines):
+        text = doc.text
+        # every line a teaser: the last one is (one test for nearly every document)
+        if text.rstrip().endswith(_TEASER_ENDS) and all(map(is_teaser, text.split("\n"))):
             return Outcome(doc, LISTING)
-        if self.min_words and _words(doc.text) < self.min_words:
+        # extracted text is normalized (single spaces, one paragraph a line), so the
+        # separators count the words; the split only settles the rare short ones
+        if (self.min_words and text.count(" ") + text.count("\n") < 2 * self.min_words
+                and _words(text) < self.min_words):
             return Outcome(doc, TOO_SHORT)
         return Outcome(doc, EXPORTED)
 

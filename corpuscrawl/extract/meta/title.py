@@ -93,18 +93,21 @@ def _looks_like_site(part: str, host_words: set[str], names: set[str],
 
 def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
                     max_words: int = SITE_NAME_MAX_WORDS_DEFAULT,
-                    hints: set[str] | None = None) -> str:
+                    hints: set[str] | None = None, weak_hints: set[str] | None = None) -> str:
     """Remove a leading or trailing site name from a title, when one is recognizable.
 
     Evidence, strongest first: a side equal to the page's own headline as
     ``og:title`` states it (``hints``) is kept, a side equal to a known site name
     (``names``) goes, a side containing a word of the host name goes, and failing
     those, a short side goes (suffixes are the common case: "Headline | Site").
-    The ``<h1>`` is no evidence here: measured on the benchmark pages, it is the
-    logo (the site's name) about as often as the headline, on either side.
+    The ``<h1>`` (``weak_hints``) only keeps the first of two short sides ("Story 0 |
+    Small Site News", where length alone would strip "Story 0"): measured on the
+    benchmark pages, it is the logo (the site's name, usually the suffix) about as
+    often as the headline, so it may not overrule anything else.
     """
     names = names or set()
     hints = hints or set()
+    weak_hints = weak_hints or set()
     host_words = _host_words(host)
     for sep in SEPARATORS:
         if sep not in title:
@@ -122,6 +125,9 @@ def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
         if _looks_like_site(first, host_words, names, hints) and \
                 not _looks_like_site(after_first, host_words, names, hints):
             return after_first
+        if (len(last.split()) <= max_words and len(first.split()) <= max_words
+                and before_last.lower() in weak_hints):
+            return before_last
         if len(last.split()) <= max_words and len(last.split()) <= len(before_last.split()):
             return before_last
         if len(first.split()) <= max_words and len(first.split()) < len(after_first.split()):
@@ -148,7 +154,7 @@ def extract_title(page: Page) -> str:
         if not _looks_like_site(title, _host_words(page.domain), names, strong):
             return title
         return _best_hint(page, strong | weak, names) or title
-    stripped = strip_site_name(title, page.domain, names, hints=strong)
+    stripped = strip_site_name(title, page.domain, names, hints=strong, weak_hints=weak)
     if stripped.lower() in names and stripped.lower() not in strong:
         return _best_hint(page, strong | weak, names) or stripped
     return stripped
