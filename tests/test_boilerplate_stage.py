@@ -178,3 +178,17 @@ def test_headline_kept_teaser_listings_and_short_documents_dropped():
     assert by_url[listing.url].status == LISTING  # its headline line went, a teaser is left
     assert by_url[short.url].status == TOO_SHORT
     assert stage.stats["dropped_listing"] == 1 and stage.stats["dropped_short"] == 1
+
+
+def test_the_own_headline_is_the_title_or_a_top_line_the_title_holds():
+    from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
+    from corpuscrawl.boilerplate.stage import own_headline
+
+    lines = split_paragraphs("Budget approved\nBy Tom Reyes\nNews\nThe council approved it.")
+    fp = {p.text: p.fingerprint for p in lines}
+    # the title kept its site name: the <h1> line it holds is the headline too
+    assert own_headline("Budget approved - Gazette Daily", lines) == {
+        Paragraph.of("Budget approved - Gazette Daily").fingerprint, fp["Budget approved"]}
+    # a one-word menu item in a three-word title is not
+    assert fp["News"] not in own_headline("Latest News | Gazette", lines)
+    assert own_headline("", lines) == frozenset()

@@ -38,7 +38,7 @@ For every submitted document, in order:
    end of a crawl) — so a held document is never exported with boilerplate
    that the evidence gathered later in the crawl would have removed.
 5. **clean** — boilerplate paragraphs are removed (never the document's own
-   headline: a paragraph equal to its title once normalized), the document
+   headline: :func:`own_headline`, its title or a top line the title holds), the document
    gets ``removed_boilerplate`` and ``boilerplate_hashes``; a document with
    nothing left is dropped (NewsFeed's "garbage": a page that is only a
    notice), one left with nothing but teasers cut short with an ellipsis is a
@@ -69,7 +69,7 @@ from corpuscrawl.items import Document, content_hash
 
 __all__ = ["BUFFER_SIZE_DEFAULT", "EXPORTED", "BOILERPLATE", "DUPLICATE", "EMPTY", "LISTING",
            "MIN_WORDS_DEFAULT", "STAT_NAMES", "TOO_SHORT", "ExportStage", "Outcome",
-           "is_teaser"]
+           "is_teaser", "own_headline"]
 
 #: Documents held over all cold domains at most.  A held document keeps its text, the
 #: normalized copy and one tuple per line: ~25 KB for the benchmark pages' average bte
@@ -125,6 +125,26 @@ class _Held:
     keep: frozenset[int] = frozenset()
     #: URL of the richer version that replaced this one while it was held ("" if none).
     replaced_by: str = ""
+
+
+#: Lines at the top of a document that may be its headline.
+HEADLINE_LINES = 3
+
+
+def own_headline(title: str, paragraphs: list[Paragraph]) -> frozenset[int]:
+    """Fingerprints of a document's own headline: its title, and a line among its first
+    :data:`HEADLINE_LINES` that the title holds with at least half of its words (the
+    ``<h1>`` of a page whose title kept a site name: "Budget approved" in "Budget
+    approved - Gazette Daily")."""
+    if not title:
+        return frozenset()
+    own = Paragraph.of(title)
+    keep = {own.fingerprint}
+    padded = f" {own.normalized} "
+    for p in paragraphs[:HEADLINE_LINES]:
+        if p.normalized and 2 * p.words >= own.words and f" {p.normalized} " in padded:
+            keep.add(p.fingerprint)
+    return frozenset(keep)
 
 
 def _page_key(url: str, unit: int = 0) -> str:
@@ -194,7 +214,7 @@ class ExportStage:
             else:
                 self._supersede(kept[1], doc)  # type: ignore[index]
             self._duplicate_of(doc, paragraphs, notices)  # now kept in its place
-        keep = frozenset((Paragraph.of(doc.title).fingerprint,)) if doc.title else frozenset()
+        keep = own_headline(doc.title, paragraphs)
         item = _Held(doc, domain, paragraphs, notices, keep)
         if doc.url:
             self._versions[slot] = (words, item if self.detector else None)
