@@ -36,6 +36,13 @@ What it does (results: benchmarks/results/boilerplate.md):
    (false positives at the threshold) and of lightly edited copies.
 6. **Prior**: gold paragraphs the built-in prior would remove, over every gold
    text of every dataset.
+7. **Prose rule** (``--sections prose``): the flush-only grid of the thresholds
+   for sentences of prose (``prose_words`` × ``prose_min_documents`` ×
+   ``prose_min_fraction``, the page's own title kept or not) on the benchmark
+   domains, and the real stage on the 40-story site of ``tests/figures_site.py``
+   (stories sharing sentences that differ only in figures, notices with
+   changing years), in the site's order and reversed: figure sentences lost,
+   stories that lost their headline or lede, notices left.
 """
 
 from __future__ import annotations
@@ -169,6 +176,20 @@ def f1_section(docs, outputs, scorer, config: DetectorConfig) -> str:
     return table(rows, header)
 
 
+def domain_counts(docs: list[Doc], texts: dict[str, str]):
+    """Per domain: each document's paragraphs, and in how many documents each fingerprint is."""
+    groups: dict[tuple[str, str], list[Doc]] = defaultdict(list)
+    for d in docs:
+        groups[(d.dataset, d.domain)].append(d)
+    for group in groups.values():
+        paragraphs = {d.key: split_paragraphs(texts[d.key]) for d in group}
+        counts: dict[int, int] = defaultdict(int)
+        for ps in paragraphs.values():
+            for fp in {p.fingerprint for p in ps}:
+                counts[fp] += 1
+        yield paragraphs, counts
+
+
 def evidence(docs: list[Doc], texts: dict[str, str]) -> dict[str, list[tuple[str, int, int, bool]]]:
     """Per document: (paragraph, documents of the domain containing it, domain size, prior).
 
@@ -177,17 +198,9 @@ def evidence(docs: list[Doc], texts: dict[str, str]) -> dict[str, list[tuple[str
     filter, so the grid needs no stage runs (checked against the stage below:
     the row of the defaults equals the flush-only warm-up row).
     """
-    groups: dict[tuple[str, str], list[Doc]] = defaultdict(list)
-    for d in docs:
-        groups[(d.dataset, d.domain)].append(d)
     out: dict[str, list[tuple[str, int, int, bool]]] = {}
-    for group in groups.values():
-        paragraphs = {d.key: split_paragraphs(texts[d.key]) for d in group}
-        counts: dict[int, int] = defaultdict(int)
-        for ps in paragraphs.values():
-            for fp in {p.fingerprint for p in ps}:
-                counts[fp] += 1
-        total = len(group)
+    for paragraphs, counts in domain_counts(docs, texts):
+        total = len(paragraphs)
         for key, ps in paragraphs.items():
             out[key] = [(p.text, counts[p.fingerprint], total, notice_kind(p.text) is not None)
                         for p in ps]
@@ -262,6 +275,156 @@ def synthetic_section(base: DetectorConfig) -> str:
     _ = NOTICE
     return table(rows, ["warm_documents", "docs with notice left", "docs with share prompt left",
                         "articles damaged"])
+
+
+# --- the prose rule -------------------------------------------------------------------
+
+#: Rows of the prose grid: (prose_words, prose_min_documents, prose_min_fraction); the
+#: first is the rule before (prose judged as any paragraph).
+PROSE_GRID = [(10_000, 2, 0.05)] + [(w, m, f) for w in (3, 4, 6, 8, 12, 20) for m in (2, 3, 4)
+                                    for f in (0.05, 0.1, 0.2, 0.3)]
+
+
+def titles_of(docs: list[Doc]) -> dict[str, str]:
+    """The crawl's title of every page (:func:`corpuscrawl.extract.meta.metadata`)."""
+    from corpuscrawl.extract.meta.metadata import extract_metadata
+    from corpuscrawl.html.text import normalize_line, normalize_text
+
+    out = {}
+    for d in docs:
+        try:
+            title = extract_metadata(Page.from_file(d.path, url=d.url)).title
+        except Exception:  # noqa: BLE001 - no title
+            title = ""
+        out[d.key] = normalize_line(normalize_text(title))
+    return out
+
+
+def prose_evidence(docs: list[Doc], texts: dict[str, str], titles: dict[str, str]
+                   ) -> dict[str, list[tuple[str, int, int, bool, int, bool, bool]]]:
+    """Per document, per paragraph: (text, documents with it, domain size, prior, words,
+    sentence ending, equal to the page's title) -- flush-only, as :func:`evidence`."""
+    from corpuscrawl.boilerplate.detector import is_prose
+    from corpuscrawl.boilerplate.normalize import Paragraph
+
+    out = {}
+    for paragraphs, counts in domain_counts(docs, texts):
+        for key, ps in paragraphs.items():
+            own = Paragraph.of(titles[key]).fingerprint if titles.get(key) else None
+            out[key] = [(p.text, counts[p.fingerprint], len(paragraphs),
+                         notice_kind(p.text) is not None,
+                         p.words, is_prose(p, 1), p.fingerprint == own) for p in ps]
+    return out
+
+
+def clean_prose(ev, words: int, min_docs: int, frac: float, keep_title: bool) -> dict[str, str]:
+    """Texts after the default rule with the prose thresholds (flush-only evidence)."""
+    base = DetectorConfig()
+    out = {}
+    for key, ps in ev.items():
+        kept = []
+        for text, n, total, notice, w, sentence, own in ps:
+            floor = max(base.min_documents, base.min_fraction * total)
+            if sentence and w >= words:
+                floor = max(floor, min_docs, frac * total)
+            if (keep_title and own) or not (notice or n >= floor):
+                kept.append(text)
+        out[key] = "\n".join(kept)
+    return out
+
+
+def prose_grid_section(docs, outputs, scorer) -> str:
+    train = [d.key for d in docs if not d.test]
+    test = [d.key for d in docs if d.test]
+    titles = titles_of(docs)
+    evs = {name: prose_evidence(docs, texts, titles) for name, texts in outputs.items()}
+    rows = []
+    for keep_title in (False, True):
+        for words, min_docs, frac in PROSE_GRID:
+            gains_train, gains_test, worst = [], [], []
+            for name, texts in outputs.items():
+                cleaned = clean_prose(evs[name], words, min_docs, frac, keep_title)
+                gains_train.append(scorer.f1(cleaned, train) - scorer.f1(texts, train))
+                gains_test.append(scorer.f1(cleaned, test) - scorer.f1(texts, test))
+                worst.append((gains_train[-1], name))
+            rows.append([str(keep_title), "∞ (before)" if words >= 10_000 else str(words),
+                         str(min_docs), f"{frac:.2f}", f"{statistics.mean(gains_train):+.4f}",
+                         f"{min(worst)[0]:+.4f} ({min(worst)[1]})",
+                         f"{statistics.mean(gains_test):+.4f}",
+                         f"{gains_train[list(outputs).index('auto')]:+.4f}"
+                         if "auto" in outputs else "-"])
+    return table(rows, ["title kept", "prose_words", "prose_min_documents",
+                        "prose_min_fraction", "mean ΔF1 train", "worst extractor ΔF1 train",
+                        "mean ΔF1 test", "auto ΔF1 train"])
+
+
+def figures_site_rows(configs: list[tuple[str, DetectorConfig]],
+                      extractor_names: tuple[str, ...] = ("bte", "auto")) -> str:
+    """The real stage on tests/figures_site.py, pages in the site's order and reversed."""
+    from corpuscrawl.extraction import Extraction, ExtractionConfig
+    from tests.figures_site import ALL_STORIES, FIGURE_SENTENCES, NOTICES, site_files
+
+    files = site_files()
+    rows = []
+    for extractor in extractor_names:
+        extraction = Extraction(ExtractionConfig(default_extractor=extractor))
+        docs = []
+        for path, html in files.items():
+            result = extraction.run(Page.from_html(html, url=f"http://figures.example{path}"))
+            docs.append(Document(url=f"http://figures.example{path}", domain="figures.example",
+                                 title=result.title, text=result.text))
+        stories = {f"http://figures.example/{s.slug}": s for s in ALL_STORIES}
+        for label, config in configs:
+            for order in ("site", "reversed"):
+                with SQLiteHistory(":memory:") as history:
+                    stage = ExportStage(Detector(history, config), NearDuplicateIndex())
+                    outs = []
+                    for d in (docs if order == "site" else docs[::-1]):
+                        outs += stage.submit(d)
+                    outs += stage.flush()
+                exported = {o.document.url: o.document for o in outs if o.exported}
+                lost = sum(sentence not in exported.get(f"http://figures.example/{slug}",
+                                                        Document()).text
+                           for slug, sentence in FIGURE_SENTENCES)
+                texts = {u: exported[u].text if u in exported else "" for u in stories}
+                headlines = sum(s.headline not in texts[u].split("\n") for u, s in stories.items())
+                ledes = sum(s.paragraphs[0] not in texts[u] for u, s in stories.items())
+                titles = sum(exported[u].title != s.headline for u, s in stories.items()
+                             if u in exported)
+                notices = sum(any(n in d.text for n in NOTICES) for d in exported.values())
+                others = len(exported) - sum(u in exported for u in stories)
+                rows.append([extractor, label, order, f"{lost} of {len(FIGURE_SENTENCES)}",
+                             str(headlines), str(ledes), str(titles), str(notices),
+                             str(others)])
+    return table(rows, ["extractor", "rule", "order", "figure sentences lost",
+                        "stories without headline", "stories without lede",
+                        "stories with another title", "documents with a notice left",
+                        "other documents exported"])
+
+
+def cpu_section(docs: list[Doc], texts: dict[str, str], rounds: int = 5) -> str:
+    """CPU time (``time.process_time``, less sensitive to a loaded machine than wall time)
+    of the whole stage per document over cached outputs: submit every document (SQLite file
+    history, near-duplicate index), flush, close; best of ``rounds``.  Documents carry no
+    title (older checkouts have no use for one), so this is the stage's cost without the
+    own-headline fingerprint (one paragraph fold per document)."""
+    import tempfile as _tempfile
+
+    times = []
+    for _ in range(rounds):
+        with _tempfile.TemporaryDirectory() as tmp:
+            history = SQLiteHistory(Path(tmp) / "h.sqlite3")
+            stage = ExportStage(Detector(history), NearDuplicateIndex())
+            items = [Document(url=d.url or f"http://{d.domain}/{d.id}", domain=d.domain,
+                              text=texts[d.key]) for d in docs]
+            t0 = time.process_time()
+            for item in items:
+                stage.submit(item)
+            stage.flush()
+            history.close()
+            times.append((time.process_time() - t0) / len(items) * 1000)
+    return (f"stage CPU ms per document, {len(docs)} documents, {rounds} rounds: "
+            + " ".join(f"{t:.3f}" for t in times) + f"; best {min(times):.3f}")
 
 
 def overhead_section(docs: list[Doc], limit: int, rounds: int = 3,
@@ -478,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="cache directory of extractor outputs")
     ap.add_argument("--sections", default="grid,warm,f1,synthetic,overhead,breakdown,commit,dedup,prior",
                     help="comma-separated subset of: grid,warm,f1,synthetic,overhead,"
-                         "breakdown,commit,dedup,prior")
+                         "breakdown,commit,dedup,prior,prose,figures,cpu")
     ap.add_argument("--overhead-docs", type=int, default=400)
     ap.add_argument("--overhead-order",
                     choices=("cleaning-first", "alternate", "each-after-extraction"),
@@ -495,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"documents in repeating domains: {len(docs)} in {domains} domains "
           f"({sum(not d.test for d in docs)} train / {sum(d.test for d in docs)} test)\n")
     default = DetectorConfig()
-    if sections & {"grid", "warm", "f1", "prior"}:
+    if sections & {"grid", "warm", "f1", "prior", "prose"}:
         extractors = buildable_extractors([e for e in args.extractors.split(",") if e] or None)
         outputs = extract_all(docs, extractors, Path(args.cache))
         scorer = Scorer(docs)
@@ -530,6 +693,18 @@ def main(argv: list[str] | None = None) -> int:
     if "prior" in sections:
         print("## prior on every gold text\n")
         print(prior_section(root, docs, outputs))
+    if "cpu" in sections:
+        print("## stage CPU time per document (bte outputs)\n")
+        texts = extract_all(docs, {"bte": get_extractor("bte")}, Path(args.cache))["bte"]
+        print(cpu_section(docs, texts) + "\n")
+    if "prose" in sections:
+        print("## prose rule: flush-only grid on the benchmark domains\n")
+        print(prose_grid_section(docs, outputs, scorer) + "\n")
+    if "figures" in sections:
+        print("## prose rule: the 40-story site with figure-only variants (real stage)\n")
+        old = DetectorConfig(prose_words=10_000, prose_min_documents=1, prose_min_fraction=0.0)
+        print(figures_site_rows([("before (no prose rule)", old), ("defaults", default)])
+              + "\n")
     return 0
 
 

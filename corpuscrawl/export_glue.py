@@ -54,13 +54,25 @@ from corpuscrawl.boilerplate.backends import open_history
 from corpuscrawl.boilerplate.detector import (
     MIN_DOCUMENTS_DEFAULT,
     MIN_FRACTION_DEFAULT,
+    PROSE_MIN_DOCUMENTS_DEFAULT,
+    PROSE_MIN_FRACTION_DEFAULT,
+    PROSE_WORDS_DEFAULT,
     WARM_DOCUMENTS_DEFAULT,
     Detector,
     DetectorConfig,
 )
 from corpuscrawl.boilerplate.history import DomainHistory, HistoryError
 from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
-from corpuscrawl.boilerplate.stage import BUFFER_SIZE_DEFAULT, ExportStage, Outcome
+from corpuscrawl.boilerplate.stage import (
+    BOILERPLATE,
+    BUFFER_SIZE_DEFAULT,
+    DUPLICATE,
+    LISTING,
+    MIN_WORDS_DEFAULT,
+    TOO_SHORT,
+    ExportStage,
+    Outcome,
+)
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
 from corpuscrawl.dedup import (
     NUM_PERM_DEFAULT,
@@ -68,6 +80,7 @@ from corpuscrawl.dedup import (
     THRESHOLD_DEFAULT,
     NearDuplicateIndex,
 )
+from corpuscrawl.dropped import record_drop
 from corpuscrawl.export_registry import existing_state, register_state, registered_state
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page, domain_of, state_key
@@ -103,6 +116,7 @@ class ExportConfig:
     redis_prefix: str = "corpuscrawl:bp:"
     detector: DetectorConfig = DetectorConfig()
     buffer_size: int = BUFFER_SIZE_DEFAULT
+    min_words: int = MIN_WORDS_DEFAULT
     error_pages: bool = True
     dedup: bool = True
     dedup_threshold: float = THRESHOLD_DEFAULT
@@ -130,6 +144,11 @@ class ExportConfig:
             warm_documents=number(p + "WARM_DOCUMENTS", WARM_DOCUMENTS_DEFAULT, int, 0),
             use_patterns=settings.getbool(p + "PATTERNS", True),
             pattern_max_words=number(p + "PATTERN_MAX_WORDS", PATTERN_MAX_WORDS_DEFAULT, int, 0),
+            prose_words=number(p + "PROSE_WORDS", PROSE_WORDS_DEFAULT, int, 1),
+            prose_min_documents=number(p + "PROSE_MIN_DOCUMENTS", PROSE_MIN_DOCUMENTS_DEFAULT,
+                                       int, 1),
+            prose_min_fraction=number(p + "PROSE_MIN_FRACTION", PROSE_MIN_FRACTION_DEFAULT,
+                                      float, 0.0, 1.0),
         )
         history = settings.get(p + "HISTORY") or ""
         if not history:
@@ -142,6 +161,7 @@ class ExportConfig:
             redis_prefix=settings.get(p + "REDIS_PREFIX") or "corpuscrawl:bp:",
             detector=detector,
             buffer_size=number(p + "BUFFER_SIZE", BUFFER_SIZE_DEFAULT, int, 0),
+            min_words=number("CORPUSCRAWL_MIN_WORDS", MIN_WORDS_DEFAULT, int, 0),
             error_pages=settings.getbool(p + "ERROR_PAGES", True),
             dedup=settings.getbool("CORPUSCRAWL_DEDUP_ENABLED", True),
             dedup_threshold=number("CORPUSCRAWL_DEDUP_THRESHOLD", THRESHOLD_DEFAULT, float,
@@ -175,7 +195,7 @@ class ExportState:
             shared = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
                                    config.dedup_shingle_words)
             dedup = shared if shared is not None else dedup
-        self.stage = ExportStage(detector, dedup, config.buffer_size)
+        self.stage = ExportStage(detector, dedup, config.buffer_size, config.min_words)
         #: True once the driving pipeline is enabled; exporters only clean when it is.
         self.driven = False
         #: Set by the pipeline's close_spider: the last outcomes, written by every live feed.
@@ -203,7 +223,25 @@ class ExportState:
                 self.exported_by_domain[domain] += 1
             else:
                 self.dropped_by_domain[(domain, outcome.status)] += 1
+                if doc.url:
+                    record_drop(self.crawler, doc.url, outcome.status, self._detail(outcome),
+                                **({"duplicate_of": outcome.duplicate_of}
+                                   if outcome.duplicate_of else {}))
             self.boilerplate_by_domain[domain] += doc.removed_boilerplate or 0
+
+    def _detail(self, outcome: Outcome) -> str:
+        """What the dropped-documents file says about a document the stage did not export."""
+        doc = outcome.document
+        if outcome.status == DUPLICATE:
+            return f"near-duplicate of {outcome.duplicate_of}"
+        if outcome.status == BOILERPLATE:
+            return f"all {doc.removed_boilerplate} paragraphs are the domain's boilerplate"
+        if outcome.status == LISTING:
+            return "only teasers cut short are left (a front or section page)"
+        if outcome.status == TOO_SHORT:
+            return (f"{len(doc.text.split())} words left, under CORPUSCRAWL_MIN_WORDS="
+                    f"{self.config.min_words}")
+        return "no text"
 
     def released_with(self, item: Any) -> list[Outcome] | None:
         """The outcomes attached to ``item`` (None when the stage never saw it)."""

@@ -24,14 +24,16 @@ Plain library code: no Scrapy.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
-from corpuscrawl.extract import get_extractor, names
+from corpuscrawl.extract import get_extractor, load_factory, names, registry
 from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extract_parts, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
 from corpuscrawl.extract.classic.template import TemplateExtractor, load_template
@@ -253,6 +255,8 @@ class Extraction:
         self.rules = rules or DomainRules()
         self._by_name: dict[str, Extractor] = {}
         self._by_template: dict[str, Extractor] = {}
+        self._shapes: dict[tuple[str | None, str | None], str] = {}
+        self._file_digests: dict[str, str] = {}
         self.default = self._named(self.config.default_extractor, self.config.default_source)
         self.oversized = (self._named(self.config.oversized_extractor,
                                       "CORPUSCRAWL_EXTRACTION_OVERSIZED")
@@ -309,6 +313,70 @@ class Extraction:
     def extractor_for(self, url: str) -> Extractor:
         """The extractor the rules choose for ``url``."""
         return self.extractor_for_rule(self.rules.for_url(url))
+
+    def shape_for(self, url: str) -> str:
+        """A digest of everything that shapes the text of ``url``'s page (16 hex digits).
+
+        The extractor the domain's rule chooses (its registered name and class,
+        its options), the content of its model file (learned extractors) or of
+        the domain's template file, and the settings that change a text: where
+        comments go, the coherent split, the size cap and the oversized-page
+        extractor.  Two crawls shape a page's text alike exactly when their
+        shapes are equal (the recrawl keeps it per page:
+        :mod:`corpuscrawl.crawlstate.pages`).  Computed once per domain rule.
+        """
+        rule = self.rules.for_url(url)
+        key = (rule.template, rule.extractor)
+        shape = self._shapes.get(key)
+        if shape is None:
+            shape = self._shapes[key] = self._shape(rule)
+        return shape
+
+    def _shape(self, rule: DomainRule) -> str:
+        config = self.config
+        parts: dict[str, Any] = {"comments": config.comments,
+                                 "split": [config.split_coherent, config.split_method],
+                                 "max_bytes": config.max_bytes,
+                                 "oversized": self._extractor_shape(config.oversized_extractor)
+                                 if config.oversized_extractor else None}
+        if rule.template:
+            parts["template"] = self._file_digest(rule.template)
+        else:
+            parts["extractor"] = self._extractor_shape(rule.extractor
+                                                       or config.default_extractor)
+        data = json.dumps(parts, sort_keys=True, default=str).encode("utf-8")
+        return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+    def _extractor_shape(self, name: str) -> dict[str, Any]:
+        """An extractor's name, class, options and model file content digest."""
+        from corpuscrawl.extract.learned.models import LearnedModel, find_model_path
+
+        options = dict((self.config.options or {}).get(name, {}))
+        table = registry(self.config.extractors)
+        shape: dict[str, Any] = {"name": name, "class": table.get(name, ""), "options": options}
+        try:
+            factory = load_factory(table[name])
+        except (KeyError, ExtractorError):
+            return shape
+        model_class = getattr(factory, "model_class", None)
+        if isinstance(model_class, type) and issubclass(model_class, LearnedModel):
+            path = find_model_path(str(options.get("model") or getattr(factory, "name", "")
+                                       or name), options.get("models_dir"))
+            shape["model"] = self._file_digest(str(path)) if path is not None else ""
+        return shape
+
+    def _file_digest(self, path: str) -> str:
+        """BLAKE2b of a file's bytes ("" when it cannot be read), once per path."""
+        if path not in self._file_digests:
+            digest = hashlib.blake2b(digest_size=16)
+            try:
+                with Path(path).open("rb") as fh:
+                    for block in iter(lambda: fh.read(1 << 20), b""):
+                        digest.update(block)
+                self._file_digests[path] = digest.hexdigest()
+            except OSError:
+                self._file_digests[path] = ""
+        return self._file_digests[path]
 
     def run(self, page: Page) -> ExtractionResult:
         """Extract text, title/date/author and language of ``page``; errors are returned, never raised."""

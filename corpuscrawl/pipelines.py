@@ -24,6 +24,7 @@ from typing import Any
 from scrapy.exceptions import DropItem
 
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.dropped import drop_log, record_drop
 from corpuscrawl.extract.meta.page_info import page_info_fields
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document, FailedPage, content_hash
@@ -74,9 +75,11 @@ class PipelineConfig:
 class ExtractionPipeline:
     """CrawledPage -> Document; failures kept on disk, empties counted, both dropped."""
 
-    def __init__(self, config: PipelineConfig, stats: Any):
+    def __init__(self, config: PipelineConfig, stats: Any, crawler: Any = None):
         self.config = config
         self.stats = stats
+        #: The crawl, for the list of dropped documents (None outside a crawl).
+        self.crawler = crawler
         self._failed_bytes: int | None = None  # size of the failed store, read when first needed
         self._failed_full_logged = False
         self._logged_notes: set[tuple[str, str]] = set()
@@ -84,7 +87,12 @@ class ExtractionPipeline:
     @classmethod
     def from_crawler(cls, crawler: Any) -> ExtractionPipeline:
         """Build from the crawler's settings and stats."""
-        return cls(PipelineConfig.from_settings(crawler.settings), crawler.stats)
+        return cls(PipelineConfig.from_settings(crawler.settings), crawler.stats, crawler)
+
+    def open_spider(self) -> None:
+        """Open the list of dropped documents (``<feed>.dropped.jsonl``, empty until a drop)."""
+        if self.crawler is not None:
+            drop_log(self.crawler)
 
     def process_item(self, item: Any) -> Any:
         """Convert a crawled page; other items pass through untouched."""
@@ -96,6 +104,7 @@ class ExtractionPipeline:
             self.stats.inc_value(f"corpuscrawl/dropped/{result.skipped}")
             reason = NOTE_MEANINGS.get(result.skipped, result.skipped)
             logger.info("dropped %s: %s", item.url, reason)
+            record_drop(self.crawler, item.url, result.skipped, reason)
             raise DropItem(f"{item.url}: {reason}", log_level="DEBUG")
         if not result.ok:
             self.stats.inc_value("corpuscrawl/extraction_errors")
@@ -103,15 +112,21 @@ class ExtractionPipeline:
             if kind in ("ExtractionTimeout", "OversizedPage"):
                 self.stats.inc_value(f"corpuscrawl/extraction/{kind}")
             failed = self.keep_failed(item)
+            record_drop(self.crawler, item.url, "extraction_error", result.error,
+                        **({"html_path": failed.html_path} if failed.html_path else {}))
             raise DropItem(f"extraction failed on {item.url}: {result.error}"
                            + (f" (raw HTML kept in {failed.html_path})" if failed.html_path else ""))
         text = result.text.strip()
         if len(text) < self.config.min_text_chars:
             self.stats.inc_value("corpuscrawl/empty_extractions")
+            record_drop(self.crawler, item.url, "empty", "no text extracted")
             raise DropItem(f"no content extracted from {item.url}", log_level="DEBUG")
         if self.config.language_filter and self.config.languages and \
                 result.language not in self.config.languages:
             self.stats.inc_value("corpuscrawl/dropped_language")
+            record_drop(self.crawler, item.url, "language",
+                        f"{result.language or 'unknown'} is not among "
+                        f"{', '.join(self.config.languages)}", language=result.language)
             raise DropItem(f"{item.url} is in {result.language or 'an unknown language'}",
                            log_level="DEBUG")
         self.stats.inc_value("corpuscrawl/documents")

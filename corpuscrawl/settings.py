@@ -87,6 +87,10 @@ CORPUSCRAWL_SPLIT_COHERENT = False
 CORPUSCRAWL_SPLIT_METHOD = "linkblocks"
 #: Documents whose extracted text is shorter than this (characters) are not written.
 CORPUSCRAWL_MIN_TEXT_CHARS = 1
+#: Documents with fewer words than this once cleaned of boilerplate are not written (a
+#: front page reduced to "Front page", a caption); counted and listed as "too_short".
+#: 0 = any length.
+CORPUSCRAWL_MIN_WORDS = 15
 
 # --- focus ------------------------------------------------------------------
 #: Target languages (ISO 639-1); pages in them are preferred. Empty = any language.
@@ -115,7 +119,15 @@ CORPUSCRAWL_BOILERPLATE_MIN_FRACTION = 0.05
 CORPUSCRAWL_BOILERPLATE_WARM_DOCUMENTS = 20
 #: Most documents held for cold domains at once (overflow releases the oldest domain early).
 CORPUSCRAWL_BOILERPLATE_BUFFER_SIZE = 1000
-#: Built-in prior: short copyright / rights-reserved / cookie lines are boilerplate at once.
+#: A sentence of prose (this many words or more, ending like a sentence) is boilerplate only
+#: when seen in at least CORPUSCRAWL_BOILERPLATE_PROSE_MIN_DOCUMENTS documents and in
+#: CORPUSCRAWL_BOILERPLATE_PROSE_MIN_FRACTION of the domain's documents: sentences that
+#: differ only in figures (market reports, results, weather) repeat in a few stories.
+CORPUSCRAWL_BOILERPLATE_PROSE_WORDS = 4
+CORPUSCRAWL_BOILERPLATE_PROSE_MIN_DOCUMENTS = 2
+CORPUSCRAWL_BOILERPLATE_PROSE_MIN_FRACTION = 0.2
+#: Built-in prior: short copyright / rights-reserved / cookie lines, share prompts and
+#: newsletter boxes are boilerplate at once (a domain's first page included).
 CORPUSCRAWL_BOILERPLATE_PATTERNS = True
 #: Longest paragraph (words) the prior may remove.
 CORPUSCRAWL_BOILERPLATE_PATTERN_MAX_WORDS = 60
@@ -168,6 +180,11 @@ COMMANDS_MODULE = "corpuscrawl.scrapy_commands"
 CORPUSCRAWL_SUMMARY_ENABLED = True
 #: Also write the summary to this file ("" = only the places above).
 CORPUSCRAWL_SUMMARY_FILE = ""
+#: List every dropped document with its URL and reason in ``<feed>.dropped.jsonl`` beside
+#: every local feed file (corpuscrawl.dropped).
+CORPUSCRAWL_DROPPED_ENABLED = True
+#: Also list them in this file ("" = only beside the feeds).
+CORPUSCRAWL_DROPPED_FILE = ""
 
 # --- raw web kept as WARC (corpuscrawl.archive) ---------------------------------------
 # Both components are off (NotConfigured) while CORPUSCRAWL_WARC_DIR is empty.  The

@@ -28,6 +28,10 @@ What the figures mean (keys of the JSON):
   ``duplicates_dropped`` — near-duplicates not written.
 * ``page_types`` — extracted documents by page type (article, forum, documentation,
   service, product, listing, collection, other; :mod:`corpuscrawl.extract.page_type`).
+* ``dropped`` — documents not written, by reason (``duplicate``,
+  ``boilerplate``, ``listing``, ``too_short``, ``empty``, ``language``,
+  ``binary``, ``extraction_error``, ``robots``): the counts of the records in
+  ``<feed>.dropped.jsonl`` (:mod:`corpuscrawl.dropped`), which name each URL.
 * ``errors`` — by type: requests that failed for good (``http <status>`` or
   the exception's class name, e.g. ``DownloadConnectionRefusedError``),
   ``spider <exception>``, ``extraction`` and ``rendering`` failures.
@@ -100,6 +104,8 @@ CLUSTER_PREFIX = "corpuscrawl/cluster/"
 #: Totals over all workers of a cluster generation (set by the lease scheduler at close).
 CLUSTER_ALL_PREFIX = CLUSTER_PREFIX + "all/"
 EXPORT_PREFIX = "corpuscrawl/export/"
+#: Documents dropped, by reason (corpuscrawl.dropped.STATS_PREFIX).
+DROPS_PREFIX = "corpuscrawl/drops/"
 #: Final request failures by type (the spider's errback; after retries).
 REQUEST_ERROR_PREFIX = "corpuscrawl/request_errors/"
 #: The type of requests not fetched on purpose (robots.txt, a guard, a middleware's choice).
@@ -218,6 +224,8 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
         "duplicates_dropped": _int(stats, EXPORT_PREFIX + "dropped_duplicates"),
         "page_types": {key[len(PAGE_TYPE_PREFIX):]: _int(stats, key) for key in sorted(stats)
                        if key.startswith(PAGE_TYPE_PREFIX)},
+        "dropped": {key[len(DROPS_PREFIX):]: _int(stats, key) for key in sorted(stats)
+                    if key.startswith(DROPS_PREFIX)},
         "errors": {"total": sum(errors.values()), "by_type": errors},
         "domains": {d: asdict(c) for d, c in sorted((domains or {}).items())},
         "recrawl": {k: _int(stats, RECRAWL_PREFIX + k) for k in RECRAWL_FIGURES},
@@ -270,6 +278,10 @@ def human_summary(summary: Mapping[str, Any], max_domains: int = LOGGED_DOMAINS_
              f"{docs['changed']}, unchanged {docs['unchanged']}); "
              f"{summary['boilerplate']['paragraphs_removed']} boilerplate paragraphs removed, "
              f"{summary['duplicates_dropped']} duplicates dropped"]
+    dropped = summary.get("dropped") or {}
+    if dropped:
+        lines.append("dropped: " + ", ".join(f"{reason} {n}" for reason, n in dropped.items())
+                     + " (each with its URL in <feed>.dropped.jsonl)")
     lines.extend(_optional_lines(summary))
     by_type = summary["errors"]["by_type"]
     if by_type:

@@ -67,8 +67,12 @@ def test_template_extractor_from_the_command_line(tmp_path: Path) -> None:
     template = tmp_path / "site.txt"
     template.write_text("h1\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
+    # a two-word text is under CORPUSCRAWL_MIN_WORDS, as in a crawl: not written by default
     assert main(["extract", "-e", f"template:path={template}", str(tmp_path / "other.warc.gz"),
                  "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == ""
+    assert main(["extract", "-e", f"template:path={template}", str(tmp_path / "other.warc.gz"),
+                 "-s", "CORPUSCRAWL_MIN_WORDS=0", "-o", str(out)]) == 0
     [doc] = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert doc["text"] == "River report" and doc["extractor"].startswith("template")
 

@@ -48,3 +48,39 @@ def test_keyword_lines_finds_only_candidate_lines():
     text = "intro\n© 2020 x and cookies\nnothing here\nall rights reserved\nend"
     assert keyword_lines(text.casefold()) == [1, 3]
     assert keyword_lines("no keywords\nat all") == []
+
+
+@pytest.mark.parametrize("line", [
+    "Share this story: Facebook X Email",
+    "Share",
+    "Enjoyed this story? Share it with your friends on Facebook and Twitter.",
+    "Know someone who would like this article? Send it to them by email today.",
+    "Follow Daily Example on social media for the latest news as it happens.",
+    "Follow us on Twitter",
+])
+def test_share_prompts_are_recognized(line):
+    assert notice_kind(line) == "share"
+
+
+@pytest.mark.parametrize("line", [
+    "Sign up for our morning newsletter and never miss an important story again.",
+    "Get the day's top stories delivered to your inbox every morning.",
+    "SIGN UP FOR OUR NEWSLETTER",
+    "Newsletter abonnieren",
+])
+def test_newsletter_boxes_are_recognized(line):
+    assert notice_kind(line) == "newsletter"
+
+
+@pytest.mark.parametrize("line", [
+    "The council will share the cost of the new bridge with the regional government.",
+    "Shares of Harbour Foods rose 3.2 percent to 45.10 pounds in morning trading.",
+    "I was happy to share this blog post through facebook with my 498 friends.",
+    "Just because I follow you on Twitter, it doesn't mean you can sell me something.",
+    "I also subscribe to every newsletter and magazine about weight loss I can find.",
+    "The newsletter, which the club sends to its 400 members, reported the result.",
+    # an invitation, but as long as a paragraph of an article: left to the history
+    "Sign up for our newsletter " + "and read about the valley's history " * 5 + ".",
+])
+def test_sentences_about_sharing_or_newsletters_are_not_prompts(line):
+    assert notice_kind(line) is None

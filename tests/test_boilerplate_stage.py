@@ -154,3 +154,41 @@ def test_history_is_kept_per_host_and_port():
         assert h.document_count("127.0.0.1:8001") == 1
         assert h.document_count("127.0.0.1:8002") == 1
         assert h.document_count("127.0.0.1") == 0
+
+
+def test_headline_kept_teaser_listings_and_short_documents_dropped():
+    from corpuscrawl.boilerplate.stage import LISTING, TOO_SHORT
+
+    with SQLiteHistory(":memory:") as h:
+        stage = ExportStage(Detector(h, DetectorConfig(warm_documents=10)), None, min_words=15)
+        body = ("The council approved the new harbour budget on Tuesday after a long debate "
+                "about the ferry timetable and the fish market.")
+        story = Document(url="http://n.example/story", domain="n.example",
+                         title="Harbour budget approved", text=f"Harbour budget approved\n{body}")
+        listing = Document(url="http://n.example/", domain="n.example", title="Front page",
+                           text="Harbour budget approved\nThe council approved the new "
+                                "harbour budget on Tuesday after a long…")
+        short = Document(url="http://n.example/about", domain="n.example", title="About",
+                         text="About\nWe are a small harbour paper.")
+        outcomes = [o for d in (listing, story, short) for o in stage.submit(d)] + stage.flush()
+    by_url = {o.document.url: o for o in outcomes}
+    # the headline is on the front page too, yet the story keeps it
+    assert by_url[story.url].exported
+    assert by_url[story.url].document.text.split("\n")[0] == "Harbour budget approved"
+    assert by_url[listing.url].status == LISTING  # its headline line went, a teaser is left
+    assert by_url[short.url].status == TOO_SHORT
+    assert stage.stats["dropped_listing"] == 1 and stage.stats["dropped_short"] == 1
+
+
+def test_the_own_headline_is_the_title_or_a_top_line_the_title_holds():
+    from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
+    from corpuscrawl.boilerplate.stage import own_headline
+
+    lines = split_paragraphs("Budget approved\nBy Tom Reyes\nNews\nThe council approved it.")
+    fp = {p.text: p.fingerprint for p in lines}
+    # the title kept its site name: the <h1> line it holds is the headline too
+    assert own_headline("Budget approved - Gazette Daily", lines) == {
+        Paragraph.of("Budget approved - Gazette Daily").fingerprint, fp["Budget approved"]}
+    # a one-word menu item in a three-word title is not
+    assert fp["News"] not in own_headline("Latest News | Gazette", lines)
+    assert own_headline("", lines) == frozenset()

@@ -132,3 +132,23 @@ def test_settings_name_what_is_missing() -> None:
         RedisPageStore.from_settings(Settings({"CORPUSCRAWL_COLLECTION": "x"}))
     with pytest.raises(PageStoreError, match="collection"):
         RedisPageStore.from_settings(Settings({"CORPUSCRAWL_REDIS_URL": "redis://127.0.0.1:1/0"}))
+
+
+def test_the_shape_of_a_text_is_kept_and_read_from_older_records(store, client) -> None:
+    store.record_text("http://a.test/x", "h1", 1, 200, '"e"', "", 50, "shape-1")
+    record = store.get("http://a.test/x")
+    assert record.shape == "shape-1"
+    assert record.reshaped("shape-2") and not record.reshaped("shape-1")
+    assert not record.reshaped("")  # unknown now: no evidence of a change
+    store.touch("http://a.test/x", 2, 304)
+    assert store.get("http://a.test/x").shape == "shape-1"
+    store.record_text("http://a.test/x", "h2", 2, 200, '"e2"', "", 50, "shape-2")
+    assert store.get("http://a.test/x").shape == "shape-2"
+    if isinstance(store, RedisPageStore):  # a record written before shapes were kept
+        store.flush()
+        client.hset(store.key, "http://a.test/old",
+                    '["\\"e\\"", "", "h", 10, 200, 1, 1, 0, 0, 1, "", 0]')
+        old = store.get("http://a.test/old")
+        assert old.shape == "" and not old.reshaped("shape-2") and old.text_hash == "h"
+        store.record_text("http://a.test/old", "h", 2, 200, '"e"', "", 10, "shape-2")
+        assert store.get("http://a.test/old").shape == "shape-2"

@@ -150,4 +150,6 @@ def test_robots_txt_is_fetched_once_and_its_sitemaps_followed(tmp_path, obey):
     assert server.requested["/sitemap_index.xml"] == 1  # listed only in robots.txt
     assert stat(log, "corpuscrawl/sitemaps_from_robots") == 1
     assert any(d["url"].endswith(f"news/{SITEMAP_ONLY}.html") for d in docs)
-    assert any("private" in d["url"] for d in docs) == (obey == "False")
+    # the private page (7 words: fetched or not, never a document of 15 words or more)
+    assert (server.requested["/private/drafts.html"] > 0) == (obey == "False")
+    assert not any("private" in d["url"] for d in docs)

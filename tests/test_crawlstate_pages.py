@@ -111,3 +111,27 @@ def test_an_unwritable_place_is_a_clear_error(tmp_path: Path) -> None:
     blocker.write_text("not a directory")
     with pytest.raises(PageStoreError, match="page store"):
         SQLitePageStore(blocker / "sub" / "pages.sqlite3")
+
+
+def test_a_version_1_file_gets_the_shape_column(tmp_path: Path) -> None:
+    path = tmp_path / PAGES_FILE
+    db = sqlite3.connect(str(path))
+    db.execute("CREATE TABLE pages (key TEXT PRIMARY KEY, etag TEXT NOT NULL DEFAULT '', "
+               "last_modified TEXT NOT NULL DEFAULT '', text_hash TEXT NOT NULL DEFAULT '', "
+               "words INTEGER NOT NULL DEFAULT 0, status INTEGER NOT NULL DEFAULT 0, "
+               "first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, "
+               "gone INTEGER NOT NULL DEFAULT 0, children INTEGER NOT NULL DEFAULT 0, "
+               "hashed_in INTEGER NOT NULL DEFAULT 0, prior_hash TEXT NOT NULL DEFAULT '', "
+               "source INTEGER NOT NULL DEFAULT 0)")
+    db.execute("INSERT INTO pages (key, etag, text_hash, first_seen, last_seen, hashed_in) "
+               "VALUES ('http://a.test/x', '\"e\"', 'h', 1, 1, 1)")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    with open_page_store(tmp_path) as store:
+        record = store.get("http://a.test/x")
+        assert record.text_hash == "h" and record.shape == "" and record.has_validators
+        store.record_text("http://a.test/x", "h", 2, 200, '"e"', "", 10, "s")
+        assert store.get("http://a.test/x").shape == "s"
+    with sqlite3.connect(str(path)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2

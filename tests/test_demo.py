@@ -28,4 +28,14 @@ def test_demo_crawl_keeps_article_bodies_and_drops_site_boilerplate(tmp_path):
             assert paragraph in text, f"{article.slug}: body paragraph missing"
     for doc in docs:
         for line in BOILERPLATE:
+            if line == doc["title"]:  # the "About us" page's own headline
+                continue
             assert line not in doc["text"], f"{doc['url']} contains boilerplate {line!r}"
+    # the README's figure: the six articles (each with its headline and title) and the
+    # "About us" page; front and section pages are listed as dropped
+    assert sorted(texts) == sorted([f"{a.slug}.html" for a in ARTICLES] + ["about.html"])
+    for article in ARTICLES:
+        doc = next(d for d in docs if d["url"].endswith(f"/{article.slug}.html"))
+        assert doc["title"] == article.title and doc["text"].split("\n")[0] == article.title
+    dropped = (tmp_path / "corpus.jsonl.dropped.jsonl").read_text(encoding="utf-8")
+    assert dropped.count("\n") == 4 and '"reason": "listing"' in dropped

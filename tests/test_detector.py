@@ -89,3 +89,49 @@ def test_observing_a_document_twice_does_not_inflate_counts(history):
 def test_invalid_config_is_rejected(kwargs):
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         DetectorConfig(**kwargs)
+
+
+def test_prose_repeated_with_other_figures_in_two_stories_of_forty_is_kept(history):
+    from corpuscrawl.boilerplate.detector import is_prose
+
+    detector = Detector(history)  # the defaults
+    nav = "Home World Business Sport"
+    notice = ("The material on this site may not be reproduced, distributed or transmitted "
+              "except with the prior written permission of Harbour Gazette Media Group.")
+    texts = []
+    for i in range(40):
+        lines = [f"Story {i} unique body line number {chr(97 + i % 26) * (1 + i // 26)}.", nav,
+                 notice]
+        if i in (15, 16):  # the same sentence with other figures, as market reports have
+            lines.insert(1, f"Shares of Harbour Foods rose {i}.2 percent to {i * 3}.10 pounds.")
+        if i in (3, 4):  # a short template line in two documents: boilerplate still
+            lines.append("Related: Port news")
+        texts.append("\n".join(lines))
+    observe_all(detector, texts)
+    cleaned = detector.clean(DOMAIN, texts[15])
+    assert "Shares of Harbour Foods rose 15.2 percent to 45.10 pounds." in cleaned.text
+    assert nav not in cleaned.text and notice not in cleaned.text
+    assert "Related: Port news" not in detector.clean(DOMAIN, texts[3]).text
+    # prose: a sentence ending of PROSE_WORDS words or more; not a teaser cut short
+    assert is_prose(Paragraph.of("Turnout was 34 percent."))
+    assert not is_prose(Paragraph.of("Read more about the festival and the orchard…"))
+    assert not is_prose(Paragraph.of("Home World Business Sport"))
+
+
+def test_the_document_s_own_headline_is_kept(history):
+    detector = Detector(history, DetectorConfig(use_patterns=False))
+    headline = "Council approves the harbour budget"
+    observe_all(detector, [f"{headline}\nBody {c} text." for c in "abcde"])
+    paragraphs = split_paragraphs(f"{headline}\nBody b text.")
+    keep = frozenset({Paragraph.of(headline).fingerprint})
+    assert detector.clean_paragraphs(DOMAIN, paragraphs).text == "Body b text."
+    assert detector.clean_paragraphs(DOMAIN, paragraphs, keep=keep).text == \
+        f"{headline}\nBody b text."
+    assert [v.reason for v in detector.judge(DOMAIN, paragraphs, keep=keep)] == [None, None]
+
+
+def test_prose_thresholds_are_validated():
+    with pytest.raises(ValueError, match="prose_min_fraction"):
+        DetectorConfig(prose_min_fraction=1.5)
+    with pytest.raises(ValueError, match="prose_min_documents"):
+        DetectorConfig(prose_min_documents=0)

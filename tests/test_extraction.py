@@ -60,3 +60,31 @@ def test_bad_domain_rule_fails_at_start_naming_the_domain(tmp_path):
     (tmp_path / "broken.org.txt").write_text("not valid!\n")
     with pytest.raises(ConfigError, match=r"broken.org.txt:1"):
         make(tmp_path, {"broken.org": {"render": "never"}})
+
+
+def test_the_shape_of_a_text_follows_extractor_template_model_and_settings(
+        tmp_path, monkeypatch):
+    ex = make(tmp_path, {"chosen.org": {"extractor": "justext"}})
+    plain, chosen = ex.shape_for("http://other.org/a"), ex.shape_for("http://chosen.org/a")
+    templated = ex.shape_for("http://templated.org/a")
+    assert len({plain, chosen, templated}) == 3
+    assert ex.shape_for("http://other.org/b") == plain  # per domain rule, not per page
+    # the same configuration built again shapes alike
+    assert make(tmp_path, {"chosen.org": {"extractor": "justext"}}).shape_for(
+        "http://other.org/a") == plain
+    # the template file's content, not its name
+    (tmp_path / "templated.org.txt").write_text("class=story\nclass=more\n")
+    edited = Extraction(ExtractionConfig(default_extractor="bte"), DomainRules({}, tmp_path))
+    assert edited.shape_for("http://templated.org/a") != templated
+    # a setting that changes the text: where comments go
+    comments = Extraction(ExtractionConfig(default_extractor="bte", comments="text"),
+                          DomainRules({}, tmp_path))
+    assert comments.shape_for("http://other.org/a") != plain
+    # a learned extractor's model file
+    auto = Extraction(ExtractionConfig(default_extractor="auto"))
+    shape = auto.shape_for("http://other.org/a")
+    model = auto._extractor_shape("auto")["model"]
+    assert model and shape != plain
+    monkeypatch.setattr(auto, "_file_digests", {k: "another model" for k in auto._file_digests})
+    auto._shapes.clear()
+    assert auto.shape_for("http://other.org/a") != shape

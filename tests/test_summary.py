@@ -111,7 +111,10 @@ def test_summary_beside_the_feed_agrees_with_the_feed(tmp_path):
     assert summary["pages"]["extracted"] == (len(docs) + summary["duplicates_dropped"]
                                              + summary["boilerplate"]["documents_dropped"])
     articles = [d for d in docs if d["url"].endswith("a0.html") or "/a" in d["url"]]
-    assert len(articles) == ARTICLES and all(d["removed_boilerplate"] >= 1 for d in articles)
+    # each article keeps its headline (also on the front page's links: not boilerplate)
+    assert len(articles) == ARTICLES and all(d["text"].split("\n")[0] == d["title"]
+                                             for d in articles)
+    assert summary["dropped"] == {"duplicate": 1, "empty": 1, "boilerplate": 1}
     removed = sum(d["removed_boilerplate"] for d in docs)
     assert removed <= summary["boilerplate"]["paragraphs_removed"]
     if not summary["boilerplate"]["documents_dropped"]:

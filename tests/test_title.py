@@ -29,3 +29,43 @@ def test_title_sources_in_order_and_untouched_titles():
     assert strip_site_name("A plain headline without separators") == \
         "A plain headline without separators"
     assert extract_title(Page.from_html("<html><body>no title</body></html>")) == ""
+
+
+def _title(html: str) -> str:
+    return extract_title(Page.from_html(html, url="http://127.0.0.1:8000/story-5.html"))
+
+
+def test_a_title_that_is_only_the_site_name_gives_way_to_the_page_s_headline():
+    head = "<title>The Harbour Gazette</title>"
+    body = "<body><a href='/'>The Harbour Gazette</a><h1>Ferry repaired as pier plan moves on</h1>"
+    assert _title(f"<html><head>{head}<meta property='og:title' content='Ferry repaired as "
+                  f"pier plan moves on'></head>{body}</body></html>") == \
+        "Ferry repaired as pier plan moves on"
+    assert _title(f"<html><head>{head}</head>{body}</body></html>") == \
+        "Ferry repaired as pier plan moves on"
+    # a page that is the site's own (no other headline) keeps the name
+    assert _title(f"<html><head>{head}</head><body><h1>The Harbour Gazette</h1></body></html>") \
+        == "The Harbour Gazette"
+
+
+def test_a_short_headline_beside_a_long_site_name_is_the_headline():
+    # the site's name known from its home link, or the headline from og:title
+    logo = ("<html><head><title>Budget approved | The Harbour Gazette Daily News</title></head>"
+            "<body><h1><a href='/'>The Harbour Gazette Daily News</a></h1></body></html>")
+    assert _title(logo) == "Budget approved"
+    og = ("<html><head><title>Budget approved | The Harbour Gazette Daily News</title>"
+          "<meta property='og:title' content='Budget approved'></head><body></body></html>")
+    assert _title(og) == "Budget approved"
+    # an <h1> alone is no evidence: it is a logo about as often as a headline
+    logo_h1 = ("<html><head><title>EDDIE ROSS - My Tastemaker Tag Sale on One King's Lane"
+               "</title></head><body><h1>Eddie Ross</h1></body></html>")
+    assert _title(logo_h1) == "My Tastemaker Tag Sale on One King's Lane"
+
+
+def test_the_h1_keeps_the_first_of_two_short_sides():
+    html = ("<html><head><title>Story 0 | Small Site News</title></head>"
+            "<body><a href='/'>Home</a><h1>Story 0</h1></body></html>")
+    assert _title(html) == "Story 0"  # length alone would strip "Story 0"
+    logo = ("<html><head><title>Just Keep Going « Rand's Blog</title></head>"
+            "<body><h1>Rand's Blog</h1></body></html>")
+    assert _title(logo) == "Just Keep Going"  # a logo <h1> never makes the suffix the title

@@ -144,7 +144,7 @@ class Replay:
         dedup = (NearDuplicateIndex(self.export.dedup_threshold, self.export.dedup_num_perm,
                                     self.export.dedup_shingle_words)
                  if self.export.dedup else None)
-        self.stage = (ExportStage(detector, dedup, self.export.buffer_size)
+        self.stage = (ExportStage(detector, dedup, self.export.buffer_size, self.export.min_words)
                       if detector is not None or dedup is not None else None)
         self.decoder = HttpCompressionMiddleware(crawler=SimpleNamespace(  # type: ignore[arg-type]
             stats=None, settings=settings, signals=SignalManager()))

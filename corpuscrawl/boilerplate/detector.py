@@ -9,11 +9,26 @@ site's pages are template.  A paragraph is boilerplate of its domain when
 1. **history** — its normalized form occurs in at least ``min_documents``
    distinct documents of the domain *and* in at least ``min_fraction`` of the
    domain's documents (the document being judged counts: it was observed
-   first), or
+   first); a sentence of *prose* (:func:`is_prose`: at least ``prose_words``
+   words ending like a sentence) needs more, at least ``prose_min_documents``
+   documents and ``prose_min_fraction`` of the domain's documents, or
 2. **template** — it was seen on one of the domain's HTTP error pages, or
-3. **prior** — it is a short copyright / rights-reserved / cookie line
-   (:mod:`corpuscrawl.boilerplate.patterns`); this works on a domain's very
-   first page.
+3. **prior** — it is a short copyright / rights-reserved / cookie line, share
+   prompt or newsletter box (:mod:`corpuscrawl.boilerplate.patterns`); this
+   works on a domain's very first page.
+
+A paragraph the caller names as the document's own (its headline, given as
+``keep``) is never removed: a headline recurs on listing pages and in other
+stories' "related" lists as often as template text does.
+
+Why prose is held to more: after number folding, sentences that differ only
+in figures ("Shares rose 3.2 percent to 45.10" / "... 1.1 percent to 44.30")
+are one paragraph, and sites repeat such sentences in market reports, results
+and weather stories — two or three stories of a large domain, far below what
+a template line reaches (nearly every page, or one page in k for a prompt
+rotating over k variants).  Template lines that read like sentences (share
+prompts, newsletter boxes, notices) are the prior's; a long notice is on
+nearly every page and still reaches the prose thresholds.
 
 Deviation from the source: NewsFeed gives no rule, only the observation; the
 rule and its defaults were chosen by measurement on the benchmark datasets
@@ -44,11 +59,15 @@ from corpuscrawl.boilerplate.patterns import (
 __all__ = [
     "MIN_DOCUMENTS_DEFAULT",
     "MIN_FRACTION_DEFAULT",
+    "PROSE_MIN_DOCUMENTS_DEFAULT",
+    "PROSE_MIN_FRACTION_DEFAULT",
+    "PROSE_WORDS_DEFAULT",
     "WARM_DOCUMENTS_DEFAULT",
     "Cleaned",
     "Detector",
     "DetectorConfig",
     "Verdict",
+    "is_prose",
 ]
 
 #: A paragraph must occur in at least this many distinct documents of its domain.
@@ -70,6 +89,28 @@ MIN_FRACTION_DEFAULT = 0.05
 #: benchmark domains the mean gain grows from +0.013 (1) to +0.019 (10 and more,
 #: equal to judging at the end).  20 leaves a margin for sites with more variants.
 WARM_DOCUMENTS_DEFAULT = 20
+#: Words from which a paragraph ending like a sentence counts as prose (see the module
+#: docstring; chosen in benchmarks/results/boilerplate.md, "prose rule").
+PROSE_WORDS_DEFAULT = 4
+#: Fewest documents a sentence of prose must be in to be history boilerplate ...
+PROSE_MIN_DOCUMENTS_DEFAULT = 2
+#: ... and the share of the domain's documents it must be in.
+PROSE_MIN_FRACTION_DEFAULT = 0.2
+#: Characters a sentence ends with (before closing quotes and brackets); an ellipsis is
+#: a cut teaser, not the end of a sentence.
+_SENTENCE_ENDS = frozenset(".!?。！？")
+_CLOSERS = " \"'”’»)]"
+
+
+def is_prose(paragraph: Paragraph, min_words: int = PROSE_WORDS_DEFAULT) -> bool:
+    """True for a paragraph of at least ``min_words`` words that ends like a sentence.
+
+    A line cut short with an ellipsis ("…", "...") is not: that is a teaser.
+    """
+    if paragraph.words < min_words:
+        return False
+    text = paragraph.text.rstrip(_CLOSERS)
+    return bool(text) and text[-1] in _SENTENCE_ENDS and not text.endswith("...")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +122,20 @@ class DetectorConfig:
     warm_documents: int = WARM_DOCUMENTS_DEFAULT
     use_patterns: bool = True
     pattern_max_words: int = PATTERN_MAX_WORDS_DEFAULT
+    prose_words: int = PROSE_WORDS_DEFAULT
+    prose_min_documents: int = PROSE_MIN_DOCUMENTS_DEFAULT
+    prose_min_fraction: float = PROSE_MIN_FRACTION_DEFAULT
 
     def __post_init__(self) -> None:
         if self.min_documents < 1:
             raise ValueError(f"min_documents must be >= 1, got {self.min_documents}")
+        if self.prose_min_documents < 1:
+            raise ValueError(f"prose_min_documents must be >= 1, got {self.prose_min_documents}")
+        if not 0.0 <= self.prose_min_fraction <= 1.0:
+            raise ValueError(
+                f"prose_min_fraction must be within [0, 1], got {self.prose_min_fraction}")
+        if self.prose_words < 1:
+            raise ValueError(f"prose_words must be >= 1, got {self.prose_words}")
         if not 0.0 <= self.min_fraction <= 1.0:
             raise ValueError(f"min_fraction must be within [0, 1], got {self.min_fraction}")
         if self.warm_documents < 0:
@@ -169,6 +220,13 @@ class Detector:
         cfg = self.config
         return max(cfg.min_documents, cfg.min_fraction * documents)
 
+    def prose_floor(self, documents: int) -> float:
+        """Fewest documents of a domain with ``documents`` documents a sentence of prose
+        must be in to be history boilerplate (never below :meth:`history_floor`)."""
+        cfg = self.config
+        return max(cfg.min_documents, cfg.min_fraction * documents, cfg.prose_min_documents,
+                   cfg.prose_min_fraction * documents)
+
     def boilerplate_stats(self, domain: str, fingerprints: Iterable[int],
                           documents: int | None = None) -> dict[int, ParagraphStats]:
         """History stats of those of ``fingerprints`` that rule 1 or 2 makes boilerplate now.
@@ -179,9 +237,13 @@ class Detector:
         """
         return self.history.lookup(domain, fingerprints, self.history_floor(domain, documents))
 
-    def is_history_boilerplate(self, stats: ParagraphStats, domain_documents: int) -> bool:
-        """Rule 1 of the module docstring for one paragraph's stats."""
+    def is_history_boilerplate(self, stats: ParagraphStats, domain_documents: int,
+                               paragraph: Paragraph | None = None) -> bool:
+        """Rule 1 of the module docstring for one paragraph's stats (the prose thresholds
+        when ``paragraph`` is given and is prose)."""
         cfg = self.config
+        if paragraph is not None and is_prose(paragraph, cfg.prose_words):
+            return stats.documents >= self.prose_floor(domain_documents)
         return (stats.documents >= cfg.min_documents
                 and stats.documents >= cfg.min_fraction * domain_documents)
 
@@ -200,11 +262,14 @@ class Detector:
 
     def judge(self, domain: str, paragraphs: Sequence[Paragraph],
               notices: Sequence[str | None] | None = None,
-              stats: dict[int, ParagraphStats] | None = None) -> list[Verdict]:
+              stats: dict[int, ParagraphStats] | None = None,
+              keep: frozenset[int] = frozenset()) -> list[Verdict]:
         """One verdict per paragraph, in order.
 
         ``notices`` (:meth:`notices`) and ``stats`` (from :meth:`record`) may be
         passed when already known; otherwise they are computed / looked up.
+        ``keep``: fingerprints of the document's own paragraphs (its headline),
+        never boilerplate.
         """
         if stats is None:
             stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
@@ -218,34 +283,44 @@ class Detector:
             if known is not None:
                 if known.template:
                     reason = "template"
-                elif self.is_history_boilerplate(known, total):
+                elif self.is_history_boilerplate(known, total, p):
                     reason = "history"
-            verdicts.append(Verdict(p, reason))
+            verdicts.append(Verdict(p, None if p.fingerprint in keep else reason))
         return verdicts
 
     def clean_paragraphs(self, domain: str, paragraphs: Sequence[Paragraph],
                          notices: Sequence[str | None] | None = None,
                          stats: dict[int, ParagraphStats] | None = None,
-                         documents: int | None = None) -> Cleaned:
+                         documents: int | None = None,
+                         keep: frozenset[int] = frozenset()) -> Cleaned:
         """Remove the boilerplate paragraphs; the rest keep their order.
 
         The rules of :meth:`judge`, without building a verdict per paragraph
         (this runs for every exported document).  ``documents``: the domain's
-        document count when already known.
+        document count when already known; ``keep`` as for :meth:`judge`.
         """
         if stats is None:
             stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
         if notices is None:
             notices = self.notices(paragraphs)
-        # is_history_boilerplate: documents >= both bounds
+        if documents is None:
+            documents = self.history.document_count(domain)
+        # is_history_boilerplate: documents >= both bounds (prose: both prose bounds too)
         least = self.history_floor(domain, documents)
+        prose_least = self.prose_floor(documents)
+        prose_words = self.config.prose_words
         kept: list[str] = []
         removed: list[Paragraph] = []
         get = stats.get
         for p, notice in zip(paragraphs, notices, strict=True):
             known = get(p.fingerprint)
-            if notice is None and (known is None or not (known.template
-                                                         or known.documents >= least)):
+            if (p.fingerprint in keep
+                    or (notice is None
+                        and (known is None
+                             or not (known.template
+                                     or (known.documents >= least
+                                         and (known.documents >= prose_least
+                                              or not is_prose(p, prose_words))))))):
                 kept.append(p.text)
             else:
                 removed.append(p)

@@ -10,7 +10,15 @@ only when it is *short* (:data:`PATTERN_MAX_WORDS_DEFAULT`) and matches one of
   or a ``©`` sign anywhere;
 * "all rights reserved" in many languages;
 * a cookie-consent sentence ("this site uses cookies", "wir verwenden Cookies",
-  "nous utilisons des cookies", ...).
+  "nous utilisons des cookies", ...);
+* a share prompt ("Share this story", "Enjoyed this? Share it with your friends
+  on Facebook", "Follow us on Twitter", "Send it to a friend by email");
+* a newsletter box ("Sign up for our weekly newsletter", "Get the day's top
+  stories in your inbox", "Newsletter abonnieren").
+
+Share prompts and newsletter boxes are held to a shorter limit
+(:data:`PROMPT_MAX_WORDS_DEFAULT`): a sentence of an article may mention a
+newsletter or sharing, a one-line prompt is short.
 
 An article *about* copyright law ("Copyright law in the EU changed in 2019 when
 ...") is long and does not pair the word with the sign, so it is left alone;
@@ -22,7 +30,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["PATTERN_MAX_WORDS_DEFAULT", "is_notice", "keyword_lines", "notice_candidates",
+__all__ = ["PATTERN_MAX_WORDS_DEFAULT", "PROMPT_MAX_WORDS_DEFAULT", "is_notice", "keyword_lines", "notice_candidates",
            "notice_kind"]
 
 #: Longest paragraph (words) the prior may remove.  Measured over the 77,682 gold
@@ -32,6 +40,11 @@ __all__ = ["PATTERN_MAX_WORDS_DEFAULT", "is_notice", "keyword_lines", "notice_ca
 #: 86 % of them mostly absent from the gold text.  60 catches the long tail of notices; longer ones are the
 #: history's job.
 PATTERN_MAX_WORDS_DEFAULT = 60
+#: Longest share prompt or newsletter box (words) the prior may remove.  The prompts of
+#: the synthetic sites and the demo have 4-16 words; over the benchmark's gold lines 30
+#: flags the figure in benchmarks/results/boilerplate.md ("prior on every gold text"),
+#: almost all of them prompts the annotators kept.
+PROMPT_MAX_WORDS_DEFAULT = 30
 
 _YEAR = r"(?:1[89]\d\d|2[01]\d\d)"
 _COPYRIGHT_RE = re.compile(
@@ -87,21 +100,76 @@ _COOKIE_RE = re.compile(
     re.IGNORECASE,
 )
 
+# Share prompts: a share bar's label, an invitation to share or send the page, "follow us".
+# Invitations are imperatives: they open the line or a clause ("Enjoyed this story?
+# Share it ..."); a reader writing "I shared it on Facebook" or "I follow you on Twitter"
+# is not one (measured on the gold texts, benchmarks/results/boilerplate.md).  Each kind
+# is two patterns: one searched anywhere in the line, one matched at the start of each
+# clause (the line cut at . ! ? : ; ( [), which is several times cheaper than searching
+# for a clause opening everywhere.
+_SOCIAL = (r"(?:facebook|twitter|x|linkedin|whatsapp|telegram|instagram|pinterest|reddit"
+           r"|tiktok|youtube|mastodon|bluesky|threads|e-?mail|social media|social networks?)")
+_CLAUSE_RE = re.compile(r"[.!?:;(\[]")
+_OPENING = r"\W*(?:please\s+|also\s+|and\s+)?"
+_SHARE_RE = re.compile(
+    r"^\W*(?:share|email|e-mail|print)(?: (?:this|the|on|via))?"
+    r"(?: (?:story|article|post|page|link))?[\W_]*(?:(?:" + _SOCIAL + r"|copy link)[\W_]*)*$"
+    r"|\bsend (?:it|this) to (?:them|a friend|friends|someone)\b"
+    r"|\bteilen sie (?:diesen|den) (?:artikel|beitrag)|\bpartager (?:cet|l') ?article"
+    r"|\bcompartir (?:este|en)\b|\bcondividi (?:questo|su)\b|\bpodijeli(?:te)? (?:ovaj|na)\b",
+    re.IGNORECASE,
+)
+_SHARE_OPENING_RE = re.compile(
+    _OPENING + r"(?:(?:share|send|forward|email|e-mail) (?:this|the) "
+    r"(?:story|article|post|page|link)\b"
+    r"|share (?:it|this|them)\b.{0,60}\b(?:friends?|" + _SOCIAL + r")\b"
+    r"|share (?:on|via|with) " + _SOCIAL + r"\b"
+    r"|follow (?:us|[\w&\-]+(?: [\w&\-]+){0,3}) on " + _SOCIAL + r"\b)",
+    re.IGNORECASE,
+)
+
+# Newsletter boxes: an invitation to subscribe, or the inbox promise (imperatives too).
+_NEWSLETTER_RE = re.compile(
+    r"^\W*(?:(?:our|the|free|daily|weekly) )?newsletters?\b.{0,60}"
+    r"\b(?:sign up|subscribe|inbox|your e-?mail|e-?mail address)\b"
+    r"|\bnewsletter abonnieren|\babonnieren sie\b.{0,40}\bnewsletter"
+    r"|\b(?:abonnez-vous|inscrivez-vous)\b.{0,40}\b(?:newsletter|lettre)"
+    r"|\bsuscr[ií]bete\b.{0,40}\b(?:newsletter|bolet[ií]n)"
+    r"|\biscriviti\b.{0,40}\bnewsletter|\bpretplatite se\b.{0,40}\bnewsletter",
+    re.IGNORECASE,
+)
+_NEWSLETTER_OPENING_RE = re.compile(
+    _OPENING + r"(?:(?:sign up|signup|subscribe|register|join|get)\b.{0,60}\bnewsletters?\b"
+    r"|(?:get|receive|sign up|subscribe)\b.{0,80}\b(?:in|to|into) your inbox\b)",
+    re.IGNORECASE,
+)
+
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("rights", _RIGHTS_RE),
     ("copyright", _COPYRIGHT_RE),
     ("cookies", _COOKIE_RE),
 )
+#: Kinds held to :data:`PROMPT_MAX_WORDS_DEFAULT` words: (kind, searched, clause opening).
+_PROMPT_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    ("share", _SHARE_RE, _SHARE_OPENING_RE),
+    ("newsletter", _NEWSLETTER_RE, _NEWSLETTER_OPENING_RE),
+)
 
 
 # Every pattern above needs one of these (case-folded) substrings; looking for them
 # first is ~20 times cheaper than running the patterns on every paragraph.
-_KEYWORDS = (
+_NOTICE_KEYWORDS = (
     "©", "(c)", "copyright", "rights", "rechte", "droits", "derechos", "diritti", "direitos",
     "prawa", "práva", "prava", "jog ", "права", "rättigheter", "rettigheder", "oikeudet",
     "hakları", "cookie", "kolačić", "sütik", "版权", "权利", "著作権", "無断", "urheberrecht",
     "auteursrecht", "autor")
-_KEY_RE = re.compile("|".join(map(re.escape, _KEYWORDS)))
+# ... and the share prompts and newsletter boxes one of these.
+_PROMPT_KEYWORDS = (
+    "share", "mail", "print", "send", "follow", "newsletter", "inbox", "subscri", "inscri",
+    "suscr", "teilen", "partager", "compartir", "condividi", "podijeli")
+_KEYWORDS = _NOTICE_KEYWORDS + _PROMPT_KEYWORDS
+_NOTICE_KEY_RE = re.compile("|".join(map(re.escape, _NOTICE_KEYWORDS)))
+_PROMPT_KEY_RE = re.compile("|".join(map(re.escape, _PROMPT_KEYWORDS)))
 # For keyword_lines: each keyword behind a "gate", a substring of it that is cheaper to
 # look for (one character: ~5 times cheaper) or shared by several keywords; a text without
 # the gate cannot contain the keyword.  Non-ASCII keywords are gated by their first
@@ -186,18 +254,35 @@ _MAX_CHARS_PER_WORD = 20
 
 @lru_cache(maxsize=1 << 16)
 def notice_kind(text: str, max_words: int = PATTERN_MAX_WORDS_DEFAULT) -> str | None:
-    """``"rights"``, ``"copyright"`` or ``"cookies"`` when ``text`` is a short notice, else None.
+    """``"rights"``, ``"copyright"``, ``"cookies"``, ``"share"`` or ``"newsletter"`` when
+    ``text`` is a short notice or prompt, else None.
 
     Cached: a domain's notices recur on every page.
     """
-    # Cheapest tests first: a paragraph this long cannot have max_words words.
+    # Cheapest tests first: a paragraph this long cannot have max_words words; each
+    # group of patterns runs only on a line holding one of its keywords.
     if len(text) > _MAX_CHARS_PER_WORD * max_words:
         return None
-    if not _KEY_RE.search(text.casefold()) or len(text.split()) > max_words:
-        return None
-    for kind, pattern in _KINDS:
-        if pattern.search(text):
-            return kind
+    words = 0
+    if text.count(" ") >= max_words:  # extracted text has single spaces: likely too long
+        words = len(text.split())
+        if words > max_words:
+            return None
+    folded = text.casefold()
+    if _NOTICE_KEY_RE.search(folded):
+        words = words or len(text.split())
+        if words > max_words:
+            return None
+        for kind, pattern in _KINDS:
+            if pattern.search(text):
+                return kind
+    prompt_words = min(max_words, PROMPT_MAX_WORDS_DEFAULT)
+    if (len(text) <= _MAX_CHARS_PER_WORD * prompt_words and _PROMPT_KEY_RE.search(folded)
+            and (words or len(text.split())) <= prompt_words):
+        clauses = _CLAUSE_RE.split(text)
+        for kind, searched, opening in _PROMPT_KINDS:
+            if searched.search(text) or any(opening.match(c) for c in clauses):
+                return kind
     return None
 
 

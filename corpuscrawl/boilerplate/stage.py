@@ -37,15 +37,20 @@ For every submitted document, in order:
    :meth:`ExportStage.flush` judges and releases everything still held (the
    end of a crawl) — so a held document is never exported with boilerplate
    that the evidence gathered later in the crawl would have removed.
-5. **clean** — boilerplate paragraphs are removed, the document gets
-   ``removed_boilerplate`` and ``boilerplate_hashes``; a document with nothing
-   left is dropped (NewsFeed's "garbage": a page that is only a notice).
+5. **clean** — boilerplate paragraphs are removed (never the document's own
+   headline: :func:`own_headline`, its title or a top line the title holds), the document
+   gets ``removed_boilerplate`` and ``boilerplate_hashes``; a document with
+   nothing left is dropped (NewsFeed's "garbage": a page that is only a
+   notice), one left with nothing but teasers cut short with an ellipsis is a
+   listing and dropped, and one with fewer than ``min_words`` words left is
+   dropped as too short (a front page reduced to "Front page", a section page
+   with one teaser).
 
 Each call returns the :class:`Outcome` list that became final, so a caller
 writes ``exported`` outcomes and counts the others.  :attr:`ExportStage.stats`
 counts ``documents``, ``exported``, ``dropped_boilerplate``,
-``dropped_duplicates``, ``dropped_empty``, ``documents_cleaned``,
-``paragraphs_removed`` and ``released_early``.
+``dropped_duplicates``, ``dropped_empty``, ``dropped_listing``, ``dropped_short``,
+``documents_cleaned``, ``paragraphs_removed`` and ``released_early``.
 """
 
 from __future__ import annotations
@@ -62,8 +67,9 @@ from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.html.page import state_key
 from corpuscrawl.items import Document, content_hash
 
-__all__ = ["BUFFER_SIZE_DEFAULT", "EXPORTED", "BOILERPLATE", "DUPLICATE", "EMPTY",
-           "STAT_NAMES", "ExportStage", "Outcome"]
+__all__ = ["BUFFER_SIZE_DEFAULT", "EXPORTED", "BOILERPLATE", "DUPLICATE", "EMPTY", "LISTING",
+           "MIN_WORDS_DEFAULT", "STAT_NAMES", "TOO_SHORT", "ExportStage", "Outcome",
+           "is_teaser", "own_headline"]
 
 #: Documents held over all cold domains at most.  A held document keeps its text, the
 #: normalized copy and one tuple per line: ~25 KB for the benchmark pages' average bte
@@ -75,9 +81,24 @@ EXPORTED = "exported"
 BOILERPLATE = "boilerplate"  # nothing left after removing the domain's boilerplate
 DUPLICATE = "duplicate"  # near-duplicate of an earlier document
 EMPTY = "empty"  # no text to begin with
+LISTING = "listing"  # nothing left but teasers cut short: a front or section page
+TOO_SHORT = "too_short"  # fewer than min_words words left
 #: Counter name of each outcome in :attr:`ExportStage.stats`.
 STAT_NAMES = {EXPORTED: "exported", BOILERPLATE: "dropped_boilerplate",
-              DUPLICATE: "dropped_duplicates", EMPTY: "dropped_empty"}
+              DUPLICATE: "dropped_duplicates", EMPTY: "dropped_empty",
+              LISTING: "dropped_listing", TOO_SHORT: "dropped_short"}
+#: Fewest words a document must keep to be exported.  Below 15 words a text is a
+#: heading, a caption or a link label ("Front page", "Culture", "Read more about the
+#: orchard"), not a text a corpus wants; the shortest real pages of the synthetic sites
+#: and the demo (an "About us" text) have 20.
+MIN_WORDS_DEFAULT = 15
+#: Endings of a teaser cut short (the listing's "read more" ellipsis).
+_TEASER_ENDS = ("…", "...")
+
+
+def is_teaser(text: str) -> bool:
+    """True for a paragraph cut short with an ellipsis (a listing's teaser)."""
+    return text.rstrip().endswith(_TEASER_ENDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +121,30 @@ class _Held:
     domain: str
     paragraphs: list[Paragraph]
     notices: list[str | None]
+    #: Fingerprints of the document's own headline (never removed as boilerplate).
+    keep: frozenset[int] = frozenset()
     #: URL of the richer version that replaced this one while it was held ("" if none).
     replaced_by: str = ""
+
+
+#: Lines at the top of a document that may be its headline.
+HEADLINE_LINES = 3
+
+
+def own_headline(title: str, paragraphs: list[Paragraph]) -> frozenset[int]:
+    """Fingerprints of a document's own headline: its title, and a line among its first
+    :data:`HEADLINE_LINES` that the title holds with at least half of its words (the
+    ``<h1>`` of a page whose title kept a site name: "Budget approved" in "Budget
+    approved - Gazette Daily")."""
+    if not title:
+        return frozenset()
+    own = Paragraph.of(title)
+    keep = {own.fingerprint}
+    padded = f" {own.normalized} "
+    for p in paragraphs[:HEADLINE_LINES]:
+        if p.normalized and 2 * p.words >= own.words and f" {p.normalized} " in padded:
+            keep.add(p.fingerprint)
+    return frozenset(keep)
 
 
 def _page_key(url: str, unit: int = 0) -> str:
@@ -118,15 +161,18 @@ class ExportStage:
     """Cleans, deduplicates and orders documents for export (see the module docstring).
 
     ``detector=None`` disables boilerplate removal (documents pass through
-    unchanged apart from the duplicate check); ``dedup=None`` disables the
-    duplicate check.
+    unchanged apart from the duplicate check and the length floor);
+    ``dedup=None`` disables the duplicate check; ``min_words=0`` exports
+    documents of any length.
     """
 
     def __init__(self, detector: Detector | None, dedup: NearDuplicateIndex | None = None,
-                 buffer_size: int = BUFFER_SIZE_DEFAULT) -> None:
+                 buffer_size: int = BUFFER_SIZE_DEFAULT,
+                 min_words: int = MIN_WORDS_DEFAULT) -> None:
         self.detector = detector
         self.dedup = dedup
         self.buffer_size = max(0, buffer_size)
+        self.min_words = max(0, min_words)
         self.stats: Counter[str] = Counter()
         self._held: OrderedDict[str, list[_Held]] = OrderedDict()
         self._held_count = 0
@@ -168,11 +214,12 @@ class ExportStage:
             else:
                 self._supersede(kept[1], doc)  # type: ignore[index]
             self._duplicate_of(doc, paragraphs, notices)  # now kept in its place
-        item = _Held(doc, domain, paragraphs, notices)
+        keep = own_headline(doc.title, paragraphs)
+        item = _Held(doc, domain, paragraphs, notices, keep)
         if doc.url:
             self._versions[slot] = (words, item if self.detector else None)
         if self.detector is None:
-            return [self._count(Outcome(doc, EXPORTED))]
+            return [self._count(self._final(doc))]
         # The count read while counting the document serves every later use (warm?
         # history floor), so the history is not asked for it again; a document of a warm
         # domain with nothing held is judged at once (as if held, then released), with
@@ -264,7 +311,7 @@ class ExportStage:
         if item.replaced_by:
             return self._count(Outcome(item.document, DUPLICATE, item.replaced_by))
         cleaned = self.detector.clean_paragraphs(item.domain, item.paragraphs, item.notices,
-                                                 stats, documents)
+                                                 stats, documents, item.keep)
         doc = item.document
         if cleaned.removed:
             doc = dataclasses.replace(
@@ -275,7 +322,20 @@ class ExportStage:
             self.stats["documents_cleaned"] += 1
         if not cleaned.text.strip():
             return self._count(Outcome(doc, BOILERPLATE))
-        return self._count(Outcome(doc, EXPORTED))
+        return self._count(self._final(doc))
+
+    def _final(self, doc: Document) -> Outcome:
+        """Exported, unless only teasers (a listing) or fewer than ``min_words`` words are left."""
+        text = doc.text
+        # every line a teaser: the last one is (one test for nearly every document)
+        if text.rstrip().endswith(_TEASER_ENDS) and all(map(is_teaser, text.split("\n"))):
+            return Outcome(doc, LISTING)
+        # extracted text is normalized (single spaces, one paragraph a line), so the
+        # separators count the words; the split only settles the rare short ones
+        if (self.min_words and text.count(" ") + text.count("\n") < 2 * self.min_words
+                and _words(text) < self.min_words):
+            return Outcome(doc, TOO_SHORT)
+        return Outcome(doc, EXPORTED)
 
     def _count(self, outcome: Outcome) -> Outcome:
         self.stats[STAT_NAMES[outcome.status]] += 1

@@ -5,7 +5,8 @@ Same records and semantics as :class:`~corpuscrawl.crawlstate.pages.SQLitePageSt
 collection, ``corpuscrawl:<collection>:pages``: field = document key (the
 URL, ``#unit=N`` for later units), value = the record as a compact JSON array
 ``[etag, last_modified, text_hash, words, status, first_seen, last_seen,
-gone, children, hashed_in, prior_hash, source]``.
+gone, children, hashed_in, prior_hash, source, shape]`` (a record written
+before shapes were kept has no ``shape``: read as "").
 
 * **Bounded per page.**  A record is the key plus about 150 bytes: two SHA-1
   hex digests, small integers, and validators capped at
@@ -67,13 +68,14 @@ if raw then
   r = cjson.decode(raw)
 else
   if op == 'touch' or op == 'gone' then return 0 end
-  r = {'', '', '', 0, 0, gen, gen, 0, 0, 0, '', 0}
+  r = {'', '', '', 0, 0, gen, gen, 0, 0, 0, '', 0, ''}
 end
 local result = 1
 if op == 'text' then
   if r[10] ~= gen then r[11] = r[3] end
   r[10] = gen; r[3] = ARGV[4]; r[5] = tonumber(ARGV[5]); r[1] = ARGV[6]; r[2] = ARGV[7]
-  r[4] = tonumber(ARGV[8]); r[7] = gen; r[8] = 0
+  r[4] = tonumber(ARGV[8]); r[7] = gen; r[8] = 0; r[13] = ARGV[9] or ''
+
 elseif op == 'touch' then
   r[7] = gen; r[5] = tonumber(ARGV[4]); r[8] = 0
 elseif op == 'gone' then
@@ -167,14 +169,15 @@ class RedisPageStore(PageStore):
     # --- writing ------------------------------------------------------------------------
 
     def record_text(self, key: str, text_hash: str, generation: int, status: int = 200,
-                    etag: str = "", last_modified: str = "", words: int = 0) -> None:
-        """Store the text hash and validators (over-long validators are not kept)."""
+                    etag: str = "", last_modified: str = "", words: int = 0,
+                    shape: str = "") -> None:
+        """Store the text hash, shape and validators (over-long validators are not kept)."""
         if len(etag) > MAX_ETAG_CHARS:
             etag = ""
         if len(last_modified) > MAX_LAST_MODIFIED_CHARS:
             last_modified = ""
         self._queue("text", key, generation, text_hash, int(status), etag, last_modified,
-                    int(words))
+                    int(words), shape)
 
     def touch(self, key: str, generation: int, status: int) -> None:
         """Seen unchanged in ``generation``."""
@@ -231,10 +234,12 @@ class RedisPageStore(PageStore):
 
 def _record(key: str, raw: bytes | str) -> PageRecord:
     try:
+        values = json.loads(raw)
         (etag, last_modified, text_hash, words, status, first, last, gone, children,
-         hashed_in, prior_hash, source) = json.loads(raw)
+         hashed_in, prior_hash, source) = values[:12]
+        shape = values[12] if len(values) > 12 else ""
     except (ValueError, TypeError) as exc:
         raise PageStoreError(f"page store record of {key!r} is not readable: {exc}") from exc
     return PageRecord(key, etag, last_modified, text_hash, int(words), int(status), int(first),
                       int(last), bool(gone), int(children), int(hashed_in), prior_hash,
-                      bool(source))
+                      bool(source), str(shape or ""))

@@ -70,7 +70,8 @@ class ConditionalRequests:
         return cls(required_state(crawler))
 
     async def process_request(self, request: Request) -> None:
-        """Add the stored validators of a known, non-hub page (never to seeds).
+        """Add the stored validators of a known, non-hub page (never to seeds) whose text
+        this crawl shapes as the stored one was shaped.
 
         A redirected or retried copy of a conditional request is judged again for its
         own URL: the validators of the old URL must not ask about the new one.  A page
@@ -91,6 +92,9 @@ class ConditionalRequests:
         # may not have reached the corpus: the page is fetched again in full
         if (record is None or record.gone or not record.has_validators or not record.text_hash
                 or record.hashed_in == state.generation or state.is_hub(record)):
+            return
+        if record.reshaped(state.shape_for(request.url)):  # a change of extractor, model,
+            state.inc("reshaped")  # template or text setting must reach the page: in full
             return
         if request.meta.get("playwright"):
             await self.probe(request, _validators(record))

@@ -14,6 +14,12 @@ texts adds ``#unit=N`` for its later units):
   prior hash (:meth:`PageRecord.baseline`), so it decides as the killed run did
   — the killed run may have stored a hash whose document never reached the
   corpus;
+* ``shape`` — a digest of what shaped that text (:meth:`corpuscrawl.extraction.Extraction.shape_for`:
+  the extractor, its model file, the domain's template file, the settings
+  that change the text); a recrawl does not send the validators of a page
+  whose shape changed, so the page is downloaded and extracted again ("" for a
+  record written before shapes were kept: such a page is asked conditionally
+  and gets its shape on its next full download);
 * ``status`` — the last HTTP status seen;
 * ``first_seen`` / ``last_seen`` — run generations (a recrawl starts a new
   generation; a resumed run keeps its generation);
@@ -53,8 +59,9 @@ PAGES_FILE = "pages.sqlite3"
 #: refetch and export those pages again (nothing is lost).
 COMMIT_EVERY_DEFAULT = 200
 COMMIT_SECONDS_DEFAULT = 2.0
-#: ``PRAGMA user_version`` of the files this module writes.
-SCHEMA_VERSION = 1
+#: ``PRAGMA user_version`` of the files this module writes (2: the ``shape`` column; a
+#: version-1 file gets it when opened).
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pages (
@@ -70,7 +77,8 @@ CREATE TABLE IF NOT EXISTS pages (
     children INTEGER NOT NULL DEFAULT 0,
     hashed_in INTEGER NOT NULL DEFAULT 0,
     prior_hash TEXT NOT NULL DEFAULT '',
-    source INTEGER NOT NULL DEFAULT 0
+    source INTEGER NOT NULL DEFAULT 0,
+    shape TEXT NOT NULL DEFAULT ''
 )
 """
 
@@ -101,6 +109,7 @@ class PageRecord:
     hashed_in: int = 0
     prior_hash: str = ""
     source: bool = False
+    shape: str = ""
 
     def baseline(self, generation: int) -> str:
         """The hash a document of ``generation`` is compared with ("" = never recorded)."""
@@ -110,6 +119,11 @@ class PageRecord:
     def has_validators(self) -> bool:
         """True when a conditional request can be made for this page."""
         return bool(self.etag or self.last_modified)
+
+    def reshaped(self, shape: str) -> bool:
+        """True when the stored text was shaped otherwise than ``shape`` would shape it now
+        (False when either is unknown, "")."""
+        return bool(self.shape and shape and self.shape != shape)
 
     def is_hub(self, min_children: int, words_per_child: int) -> bool:
         """True for a page whose links led to documents more than it is one (see the module)."""
@@ -140,8 +154,10 @@ class PageStore(ABC):
 
     @abstractmethod
     def record_text(self, key: str, text_hash: str, generation: int, status: int = 200,
-                    etag: str = "", last_modified: str = "", words: int = 0) -> None:
-        """Record the extracted text's hash and the validators of the response it came from."""
+                    etag: str = "", last_modified: str = "", words: int = 0,
+                    shape: str = "") -> None:
+        """Record the extracted text's hash, what shaped it and the validators of the
+        response it came from."""
 
     @abstractmethod
     def touch(self, key: str, generation: int, status: int) -> None:
@@ -211,6 +227,10 @@ class SQLitePageStore(PageStore):
                                      f"(schema {version}, this one reads {SCHEMA_VERSION})")
             with self._db:
                 self._db.execute(_SCHEMA)
+                columns = {row[1] for row in self._db.execute("PRAGMA table_info(pages)")}
+                if "shape" not in columns:  # a version-1 file
+                    self._db.execute("ALTER TABLE pages ADD COLUMN shape TEXT NOT NULL "
+                                     "DEFAULT ''")
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except (sqlite3.DatabaseError, OSError) as exc:
             raise PageStoreError(f"page store {self.path}: {exc}") from exc
@@ -229,19 +249,20 @@ class SQLitePageStore(PageStore):
         return _record(row) if row else None
 
     def record_text(self, key: str, text_hash: str, generation: int, status: int = 200,
-                    etag: str = "", last_modified: str = "", words: int = 0) -> None:
-        """Insert or update the text hash and validators; the page is no longer gone."""
+                    etag: str = "", last_modified: str = "", words: int = 0,
+                    shape: str = "") -> None:
+        """Insert or update the text hash, shape and validators; the page is no longer gone."""
         self._write(
             "INSERT INTO pages (key, etag, last_modified, text_hash, words, status, first_seen, "
-            "last_seen, gone, hashed_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?) "
+            "last_seen, gone, hashed_in, shape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
             "ON CONFLICT(key) DO UPDATE SET "
             "prior_hash = CASE WHEN hashed_in = excluded.hashed_in THEN prior_hash "
             "ELSE text_hash END, hashed_in = excluded.hashed_in, "
             "etag = excluded.etag, last_modified = excluded.last_modified, "
             "text_hash = excluded.text_hash, words = excluded.words, status = excluded.status, "
-            "last_seen = excluded.last_seen, gone = 0",
+            "last_seen = excluded.last_seen, gone = 0, shape = excluded.shape",
             (key, etag, last_modified, text_hash, words, status, generation, generation,
-             generation))
+             generation, shape))
 
     def touch(self, key: str, generation: int, status: int) -> None:
         """Seen unchanged: last generation and status updated, no longer gone."""
@@ -326,14 +347,14 @@ class SQLitePageStore(PageStore):
 
 
 _COLUMNS = ("key, etag, last_modified, text_hash, words, status, first_seen, last_seen, gone, "
-            "children, hashed_in, prior_hash, source")
+            "children, hashed_in, prior_hash, source, shape")
 
 
 def _record(row: tuple) -> PageRecord:
     (key, etag, last_modified, text_hash, words, status, first, last, gone, children,
-     hashed_in, prior_hash, source) = row
+     hashed_in, prior_hash, source, shape) = row
     return PageRecord(key, etag, last_modified, text_hash, words, status, first, last,
-                      bool(gone), children, hashed_in, prior_hash, bool(source))
+                      bool(gone), children, hashed_in, prior_hash, bool(source), shape)
 
 
 def open_page_store(location: str | Path) -> PageStore:

@@ -19,7 +19,11 @@ recrawl:
   ``CORPUSCRAWL_RECRAWL_HUB_MIN_DOCUMENTS`` documents and that has fewer than
   ``CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT`` words of its own per
   document it led to (a front or section page, not an article with a
-  "related" box).  A known page answering 404/410 is marked gone;
+  "related" box).  A known page whose text was shaped otherwise than this
+  crawl would shape it (another extractor, model file, template file or
+  text setting: the page store's ``shape``) is fetched in full too, so the
+  change reaches it (counted ``reshaped``).  A known page answering 404/410
+  is marked gone;
 * :class:`ChangeFilter` (item pipeline, before the export stage) compares the
   hash of each document's extracted text with the stored one: unchanged
   documents are counted and not exported (``recrawl=full`` exports them,
@@ -50,7 +54,7 @@ the known pages are re-queued by the workers that start before one of them has
 queued them all (the shared seen-set drops the copies).
 
 Stats: ``corpuscrawl/recrawl/new|changed|unchanged|not_modified|gone``, plus
-``moved``, ``conditional``, ``revisited``, ``revisited_hubs``,
+``moved``, ``conditional``, ``reshaped``, ``revisited``, ``revisited_hubs``,
 ``revisited_sources`` and ``generation``.
 """
 
@@ -79,8 +83,8 @@ from corpuscrawl.export_registry import existing_state
 from corpuscrawl.items import Document, content_hash
 
 __all__ = ["REVISIT_PRIORITY", "ChangeFilter", "Fetched", "NotModified", "RecrawlConfig",
-           "RecrawlConfigError", "RecrawlState", "existing_recrawl_state", "recrawl_state",
-           "required_state", "revisit"]
+           "RecrawlConfigError", "RecrawlState", "collection_run", "existing_recrawl_state",
+           "recrawl_state", "required_state", "revisit"]
 
 logger = logging.getLogger("corpuscrawl.recrawl")
 
@@ -170,6 +174,7 @@ class _Decided:
     text_hash: str
     words: int
     fetched: Fetched | None
+    shape: str = ""
 
 
 def _collection(crawler: Crawler) -> str:
@@ -209,7 +214,7 @@ class RecrawlState:
     @classmethod
     def from_crawler(cls, crawler: Crawler, config: RecrawlConfig) -> RecrawlState:
         """Open the collection's page store and place this run among its generations."""
-        run = _run_info(crawler)
+        run = collection_run(crawler)
         directory = (Path(run.state_dir) if run is not None and run.state_dir
                      else state_dir(crawler.settings, _collection(crawler), create=False))
         store = _store_class(crawler.settings).from_settings(crawler.settings, directory)
@@ -248,6 +253,13 @@ class RecrawlState:
         """True when the stored page is a hub (refetched unconditionally)."""
         return record.is_hub(self.config.hub_min_documents, self.config.hub_words_per_document)
 
+    def shape_for(self, url: str) -> str:
+        """What shapes the text of ``url`` in this crawl (the spider's extraction's
+        :meth:`~corpuscrawl.extraction.Extraction.shape_for`; "" without one)."""
+        extraction = getattr(self.crawler.spider, "extraction", None)
+        shape_for = getattr(extraction, "shape_for", None)
+        return shape_for(url) if shape_for is not None else ""
+
     def fetched(self, url: str, fetched: Fetched) -> None:
         """Remember a 2xx response's validators until its documents are released."""
         self._fetched[url] = fetched
@@ -272,7 +284,8 @@ class RecrawlState:
             change = "unchanged"
         else:
             change = "changed"
-        self._decided[key] = _Decided(text_hash, len(doc.text.split()), fetched)
+        self._decided[key] = _Decided(text_hash, len(doc.text.split()), fetched,
+                                      self.shape_for(doc.url))
         return change
 
     def commit(self, doc: Document) -> None:
@@ -285,7 +298,8 @@ class RecrawlState:
         self.store.record_text(key, decided.text_hash, self.generation,
                                fetched.status if fetched else doc.status or 200,
                                fetched.etag if fetched else "",
-                               fetched.last_modified if fetched else "", decided.words)
+                               fetched.last_modified if fetched else "", decided.words,
+                               decided.shape)
         if fetched and fetched.found_on and fetched.found_on != doc.url:
             self.store.credit(fetched.found_on, self.generation)
         if fetched and fetched.moved_from and self.store.mark_gone(
@@ -345,7 +359,7 @@ def _store_class(settings: Any) -> type[PageStore]:
 RUN_RECORD_ATTRIBUTE = "run_record"
 
 
-def _run_info(crawler: Crawler) -> Any:
+def collection_run(crawler: Crawler) -> Any:
     """The collection's run record (generation, resumed, state_dir) when the crawl keeps one:
     the crawl state's on one machine, else an add-on's ``run_record`` (cluster mode)."""
     from corpuscrawl.crawlstate.addon import run_info

@@ -6,7 +6,11 @@ headline ("First medal for Tanzania in Sochi | BBC Sports").
 
 Deviation: ``og:title`` is an extra fallback (it rarely carries the site name).
 The site name is recognized as the shorter side of a separator when it is
-short, or as the side that matches the host name.
+short, or as the side that matches the host name.  The page's own headline
+(``og:title``, the first ``<h1>``) is evidence too: a side equal to it is the
+headline whatever its length ("Budget approved | The Harbour Gazette Daily"),
+and a title that is nothing but the site name (``<title>The Harbour
+Gazette</title>`` on a story page) gives way to it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ SEPARATORS = (" | ", " || ", " – ", " — ", " - ", " :: ", " » ", " « ", " 
 SITE_NAME_MAX_WORDS_DEFAULT = 4
 #: ``<meta>`` tags naming the page's title, in the order they are tried after ``<title>``.
 TITLE_METAS = (("name", "title"), ("property", "og:title"), ("name", "og:title"))
+#: ``<meta>`` tags stating the page's headline apart from ``<title>``.
+HEADLINE_METAS = (("property", "og:title"), ("name", "twitter:title"))
 #: ``<meta>`` tags naming the site.
 SITE_NAME_METAS = (("property", "og:site_name"), ("name", "application-name"))
 #: Link targets that lead to the site's home page (besides the page's own URL).
@@ -62,7 +68,23 @@ def site_names(page: Page) -> set[str]:
     return names
 
 
-def _looks_like_site(part: str, host_words: set[str], names: set[str]) -> bool:
+def headline_hints(page: Page) -> tuple[set[str], set[str]]:
+    """The page's own headline as it states it elsewhere, lower-cased, spaces normalized:
+    ``og:title`` / ``twitter:title`` (strong) and the first ``<h1>`` (weak: on many sites
+    the ``<h1>`` is the logo, the site's name)."""
+    strong = {normalize_space(v).lower() for values in meta_contents(page.tree, HEADLINE_METAS)
+              for v in values[:1]}
+    h1 = first_text(page.body, "h1") if page.body is not None else None
+    weak = {normalize_space(h1).lower()} if h1 else set()
+    strong.discard("")
+    weak.discard("")
+    return strong, weak - strong
+
+
+def _looks_like_site(part: str, host_words: set[str], names: set[str],
+                     hints: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    if part.lower() in hints:
+        return False
     if part.lower() in names:
         return True
     tokens = re.findall(r"\w+", part.lower())
@@ -70,28 +92,42 @@ def _looks_like_site(part: str, host_words: set[str], names: set[str]) -> bool:
 
 
 def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
-                    max_words: int = SITE_NAME_MAX_WORDS_DEFAULT) -> str:
+                    max_words: int = SITE_NAME_MAX_WORDS_DEFAULT,
+                    hints: set[str] | None = None, weak_hints: set[str] | None = None) -> str:
     """Remove a leading or trailing site name from a title, when one is recognizable.
 
-    Evidence, strongest first: a side equal to a known site name (``names``), a
-    side containing a word of the host name, and failing both, a short side
-    (suffixes are the common case: "Headline | Site").
+    Evidence, strongest first: a side equal to the page's own headline as
+    ``og:title`` states it (``hints``) is kept, a side equal to a known site name
+    (``names``) goes, a side containing a word of the host name goes, and failing
+    those, a short side goes (suffixes are the common case: "Headline | Site").
+    The ``<h1>`` (``weak_hints``) only keeps the first of two short sides ("Story 0 |
+    Small Site News", where length alone would strip "Story 0"): measured on the
+    benchmark pages, it is the logo (the site's name, usually the suffix) about as
+    often as the headline, so it may not overrule anything else.
     """
     names = names or set()
-    host_words = {w for w in re.split(r"[.\-]", host.lower())
-                  if w and w not in ("www", "com", "org", "net")}
+    hints = hints or set()
+    weak_hints = weak_hints or set()
+    host_words = _host_words(host)
     for sep in SEPARATORS:
         if sep not in title:
             continue
         parts = [p.strip() for p in title.split(sep)]
         first, last = parts[0], parts[-1]
         after_first, before_last = sep.join(parts[1:]), sep.join(parts[:-1])
-        if _looks_like_site(last, host_words, names) and \
-                not _looks_like_site(before_last, host_words, names):
+        if before_last.lower() in hints:
             return before_last
-        if _looks_like_site(first, host_words, names) and \
-                not _looks_like_site(after_first, host_words, names):
+        if after_first.lower() in hints:
             return after_first
+        if _looks_like_site(last, host_words, names, hints) and \
+                not _looks_like_site(before_last, host_words, names, hints):
+            return before_last
+        if _looks_like_site(first, host_words, names, hints) and \
+                not _looks_like_site(after_first, host_words, names, hints):
+            return after_first
+        if (len(last.split()) <= max_words and len(first.split()) <= max_words
+                and before_last.lower() in weak_hints):
+            return before_last
         if len(last.split()) <= max_words and len(last.split()) <= len(before_last.split()):
             return before_last
         if len(first.split()) <= max_words and len(first.split()) < len(after_first.split()):
@@ -100,8 +136,45 @@ def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
 
 
 def extract_title(page: Page) -> str:
-    """The page's headline: its title stripped of the site name ("" if it has none)."""
+    """The page's headline: its title stripped of the site name ("" if it has none).
+
+    A title that is only the site name gives way to the page's own headline
+    (:func:`headline_hints`: ``og:title``, else an ``<h1>`` that is not a site
+    name) when the page states one.
+    """
     title = raw_title(page)
-    if not any(sep in title for sep in SEPARATORS):  # no site name to strip: skip the link walk
-        return title
-    return strip_site_name(title, page.domain, site_names(page))
+    strong, weak = headline_hints(page)
+    hints = strong | weak
+    separated = any(sep in title for sep in SEPARATORS)
+    if not separated and (not title or not hints or hints == {title.lower()}):
+        return title  # nothing to strip, nothing to replace: skip the link walk
+    names = site_names(page)
+    weak -= names  # a logo <h1>; og:title is believed even when a link repeats it
+    if not separated:
+        if not _looks_like_site(title, _host_words(page.domain), names, strong):
+            return title
+        return _best_hint(page, strong | weak, names) or title
+    stripped = strip_site_name(title, page.domain, names, hints=strong, weak_hints=weak)
+    if stripped.lower() in names and stripped.lower() not in strong:
+        return _best_hint(page, strong | weak, names) or stripped
+    return stripped
+
+
+def _host_words(host: str) -> set[str]:
+    return {w for w in re.split(r"[.\-]", host.lower()) if w and w not in ("www", "com", "org", "net")}
+
+
+def _best_hint(page: Page, hints: set[str], names: set[str]) -> str:
+    """The page's own headline as written (og:title first, then ``<h1>``), stripped of a site
+    name; "" when it has none that is not the site's name."""
+    candidates = [normalize_space(v) for values in meta_contents(page.tree, HEADLINE_METAS)
+                  for v in values[:1]]
+    h1 = first_text(page.body, "h1") if page.body is not None else None
+    if h1:
+        candidates.append(normalize_space(h1))
+    for candidate in candidates:
+        stripped = strip_site_name(candidate, page.domain, names)
+        if stripped and stripped.lower() not in names and stripped.lower() in hints | {
+                c.lower() for c in candidates}:
+            return stripped
+    return ""
