@@ -63,6 +63,8 @@ REASONS = {
     "empty": "no text extracted",
     "language": "not in a target language",
     "binary": "the body is not text",
+    "charset_undecodable": "its charset label does not decode it and no other charset reads it",
+    "truncated": "its body came cut short twice (a lying Content-Length or a cut connection)",
     "extraction_error": "the extractor failed (the raw page is kept)",
     "robots": "the page asked not to be indexed (robots meta / X-Robots-Tag)",
 }

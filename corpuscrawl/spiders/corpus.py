@@ -56,6 +56,7 @@ from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
+from corpuscrawl.dropped import record_drop
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS, domain_of
@@ -220,6 +221,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         if page.unreadable:
             stats.inc_value(f"corpuscrawl/dropped/{page.unreadable}")
             self.logger.info("dropped %s: %s", response.url, UNREADABLE_REASONS[page.unreadable])
+            record_drop(self.crawler, response.url, page.unreadable,
+                        UNREADABLE_REASONS[page.unreadable])
             return
         cut = cut_short(page, response)
         if cut:
@@ -229,6 +232,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             if cut == "certain":
                 stats.inc_value("corpuscrawl/dropped/truncated")
                 self.logger.info("dropped %s: its body came cut short twice", response.url)
+                record_drop(self.crawler, response.url, "truncated",
+                            "its body came cut short twice")
                 return
         # render=auto re-requests pages that need a browser (the plain version is then
         # never emitted); overlays of the static HTML are dropped.

@@ -24,6 +24,7 @@ from corpuscrawl.browse.rendered import REASON_META_KEY
 from corpuscrawl.crawlstate.recrawl import NotModified
 from corpuscrawl.crawlstate.stopping import STOPPED_META, StoppedBeforeDownload
 from corpuscrawl.discovery import feed_links, page_links
+from corpuscrawl.dropped import record_drop
 from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META, anchors_in_content, url_shape
 from corpuscrawl.html.page import Page
 from corpuscrawl.net.robots_meta import (
@@ -177,5 +178,7 @@ class RobotsMetaMixin:
             stats.inc_value(f"corpuscrawl/robots_meta/{name}")
         if directives.noindex:
             self.logger.info("not exported (robots noindex): %s", url)
+            record_drop(self.crawler, url, "robots",
+                        "robots none" if directives.nofollow else "robots noindex")
         if directives.nofollow:
             self.logger.debug("links not followed (robots nofollow): %s", url)
