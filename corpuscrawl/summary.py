@@ -30,7 +30,8 @@ What the figures mean (keys of the JSON):
   service, product, listing, collection, other; :mod:`corpuscrawl.extract.page_type`).
 * ``dropped`` — documents not written, by reason (``duplicate``,
   ``boilerplate``, ``listing``, ``too_short``, ``empty``, ``language``,
-  ``binary``, ``extraction_error``, ``robots``): the counts of the records in
+  ``binary``, ``charset_undecodable``, ``truncated``, ``extraction_error``, ``robots``): the
+  counts of the records in
   ``<feed>.dropped.jsonl`` (:mod:`corpuscrawl.dropped`), which name each URL.
 * ``errors`` — by type: requests that failed for good (``http <status>`` or
   the exception's class name, e.g. ``DownloadConnectionRefusedError``),
