@@ -61,6 +61,7 @@ from corpuscrawl.boilerplate.detector import (
 from corpuscrawl.boilerplate.history import DomainHistory, HistoryError
 from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
 from corpuscrawl.boilerplate.stage import BUFFER_SIZE_DEFAULT, ExportStage, Outcome
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
 from corpuscrawl.dedup import (
     NUM_PERM_DEFAULT,
@@ -90,7 +91,7 @@ ERROR_STATUSES = frozenset({404, 410})
 STATS_PREFIX = "corpuscrawl/export/"
 
 
-class ExportConfigError(ValueError):
+class ExportConfigError(CrawlSetupError):
     """A CORPUSCRAWL_BOILERPLATE_* / CORPUSCRAWL_DEDUP_* setting has an invalid value."""
 
 

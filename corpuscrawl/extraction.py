@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extract_parts, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
-from corpuscrawl.extract.classic.template import TemplateExtractor, load_template
+from corpuscrawl.extract.classic.template import TemplateError, TemplateExtractor, load_template
 from corpuscrawl.extract.meta.metadata import extract_metadata
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import normalize_line, normalize_text
@@ -60,7 +61,7 @@ WARM_UP_HTML = ("<html><head><title>Warm-up page</title></head><body><h1>Warm-up
                 + "</p></body></html>")
 
 
-class ConfigError(ValueError):
+class ConfigError(CrawlSetupError):
     """A setting has an invalid value; the message names the setting."""
 
 
@@ -200,6 +201,12 @@ class Extraction:
         self.rules = rules or DomainRules()
         self._by_name: dict[str, Extractor] = {}
         self._by_template: dict[str, Extractor] = {}
+        for path in self.rules.template_files():  # fail at start-up, naming file and line
+            try:
+                load_template(path)
+            except ExtractorError as exc:
+                raise ConfigError(f"template {exc}" if isinstance(exc, TemplateError)
+                                  else str(exc)) from exc
         self.default = self._named(self.config.default_extractor, self.config.default_source)
         self.oversized = (self._named(self.config.oversized_extractor,
                                       "CORPUSCRAWL_EXTRACTION_OVERSIZED")

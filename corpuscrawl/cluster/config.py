@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from corpuscrawl.crawl_checks import CrawlSetupError
+
 __all__ = ["ClusterConfig", "ClusterConfigError", "logging_retry", "redis_retry", "unreachable"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
@@ -31,7 +33,7 @@ BACKOFF_MAX = 30.0
 T = TypeVar("T")
 
 
-class ClusterConfigError(ValueError):
+class ClusterConfigError(CrawlSetupError):
     """A CORPUSCRAWL_REDIS_* / CORPUSCRAWL_CLUSTER_* setting is invalid."""
 
 

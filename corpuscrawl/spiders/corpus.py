@@ -33,6 +33,7 @@ from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -45,14 +46,22 @@ from scrapy.http import Response
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
+from corpuscrawl.crawl_checks import check_scrapy_setting_values, check_setting_names
 from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.net.urls import offsite_domains
+from corpuscrawl.output_checks import check_outputs, existing_corpus
 from corpuscrawl.responses import body_kind, page_from_response
-from corpuscrawl.spiders.arguments import SeedError, flag_arg, int_arg, read_seeds
+from corpuscrawl.spiders.arguments import (
+    SeedError,
+    check_argument_names,
+    flag_arg,
+    int_arg,
+    read_seeds,
+)
 from corpuscrawl.spiders.following import FollowingMixin
 from corpuscrawl.spiders.rendering import RenderingMixin
 from corpuscrawl.spiders.sources import SEED_PRIORITY, SourcesMixin
@@ -65,13 +74,14 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
 
     name = "corpus"
 
-    def __init__(self, seeds: str = "", seeds_file: str = "", depth: str = "",
+    def __init__(self, seeds: str | None = None, seeds_file: str | None = None, depth: str = "",
                  domains: str = "", any_domain: str = "0", sitemaps: str = "1",
                  feeds: str = "1", max_pages: str = "", languages: str = "",
                  keywords: str = "", extractor: str = "", render: str = "",
                  max_reveals: str = "", max_scrolls: str = "", follow: str = "",
                  extract_continuously: str = "", follow_alternates: str = "",
                  collection: str = "", comments: str = "", **kwargs: Any):
+        check_argument_names(kwargs, spider_arguments())
         super().__init__(**kwargs)
         # Rendering arguments (corpuscrawl.browse), resolved in from_crawler.
         self._render_args = {"render": render, "max_reveals": max_reveals,
@@ -95,15 +105,27 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CorpusSpider:
-        """Build the spider with the crawl's extraction, focus and (without seeds) demo site."""
+        """Build the spider with the crawl's extraction, focus and (without seeds) demo site.
+
+        Checks first what would otherwise fail or be ignored mid-crawl: argument and
+        setting names, setting values, the outputs (:mod:`corpuscrawl.crawl_checks`)."""
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
+        check_setting_names(settings)
+        check_scrapy_setting_values(settings)
+        check_outputs(settings, crawler)
         spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
                                                      spider._comments or None)
         spider.focus = Focus(FocusConfig.from_values(
             spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
         if not spider.seed_urls:
+            corpus = existing_corpus(settings)
+            if corpus is not None:
+                raise SeedError(
+                    f"no seeds given, and the output {corpus} already holds a corpus: a crawl "
+                    "without seeds crawls the bundled demo site; give -a seeds=URL[,URL...] "
+                    "or -a seeds_file=FILE (or write the demo to another file)")
             from corpuscrawl.demo.server import DemoServer
             from corpuscrawl.net.politeness import relax_for_local_demo
 
@@ -204,3 +226,10 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
                 self._documents = self._shared_count.add()
             if self.max_pages is not None and self._documents >= self.max_pages:
                 raise CloseSpider("max_pages")
+
+
+def spider_arguments() -> frozenset[str]:
+    """The names :class:`CorpusSpider` takes as ``-a`` arguments (plus Scrapy's ``name``)."""
+    params = inspect.signature(CorpusSpider.__init__).parameters
+    return frozenset(n for n, p in params.items()
+                     if n != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD) | {"name"}
