@@ -33,7 +33,7 @@ from urllib.parse import urlparse
 from corpuscrawl.crawl_checks import CrawlSetupError, did_you_mean
 from corpuscrawl.crawlstate.ledger import local_feed_path
 
-__all__ = ["check_outputs", "existing_corpus", "local_output_paths"]
+__all__ = ["check_outputs", "command_line_problem", "existing_corpus", "local_output_paths"]
 
 _BATCH_RE = re.compile(r"%\(batch_time\)s|%\(batch_id\)")
 
@@ -164,6 +164,17 @@ def _probe_directory(uri: str, directory: Path) -> None:
         raise _failure(uri, exc, directory) from None
     finally:
         _remove_dirs(created_dirs)
+
+
+def command_line_problem(outputs: list[str]) -> str | None:
+    """What is wrong with ``-o``/``-O`` values that Scrapy refused, when it is more than the
+    format: a directory given as the file."""
+    for value in outputs:
+        path = Path(value)
+        if path.is_dir():
+            return (f"cannot write output {value}: {path} is a directory; name a file in it, "
+                    f"e.g. -O {path / 'corpus.jsonl'}")
+    return None
 
 
 def local_output_paths(settings: Any) -> list[Path]:

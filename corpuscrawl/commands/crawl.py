@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from corpuscrawl.export_failure import output_failure_exit
     from corpuscrawl.extensions import summary_of
+    from corpuscrawl.output_checks import command_line_problem
     from corpuscrawl.summary import EXIT_NOTHING_FETCHED
 
     settings = get_project_settings()
@@ -80,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
             settings, args.output or ([] if args.overwrite_output else [OUTPUT_DEFAULT]),
             overwrite_output=args.overwrite_output or None)
     except UsageError as exc:
-        print(f"{ERROR_PREFIX}{exc}", file=sys.stderr)
+        message = command_line_problem([*args.output, *args.overwrite_output])
+        print(f"{ERROR_PREFIX}{message or ' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_SETUP
     settings.set("FEEDS", feeds, priority="cmdline")
     spider_args = _pairs(args.spider_args, "spider argument")

@@ -31,6 +31,7 @@ from corpuscrawl.crawl_checks import (
 )
 from corpuscrawl.export_failure import output_failure_exit
 from corpuscrawl.extensions import summary_of
+from corpuscrawl.output_checks import command_line_problem
 from corpuscrawl.summary import EXIT_NOTHING_FETCHED
 
 #: Exit status when cluster mode cannot reach its Redis at start.
@@ -56,7 +57,8 @@ class Command(ScrapyCrawlCommand):
         except UsageError as exc:
             if not str(exc):
                 raise
-            sys.stderr.write(f"{ERROR_PREFIX}{' '.join(str(exc).split())}\n")
+            message = command_line_problem([*(opts.output or []), *(opts.overwrite_output or [])])
+            sys.stderr.write(f"{ERROR_PREFIX}{message or ' '.join(str(exc).split())}\n")
             sys.exit(EXIT_SETUP)
 
     def run(self, args: list[str], opts: Any) -> None:
