@@ -23,7 +23,7 @@ from typing import Any
 __all__ = ["ERROR_PREFIX", "EXIT_SETUP", "SETTING_PREFIX", "CrawlSetupError",
            "check_scrapy_setting_values", "check_setting_names", "collect_start_failure",
            "did_you_mean", "is_user_error", "known_settings", "one_line",
-           "report_start_failure", "unknown_name"]
+           "report_start_failure", "set_command_line_settings", "unknown_name"]
 
 #: Exit status of the crawl commands when the crawl cannot start as asked.
 EXIT_SETUP = 2
@@ -146,3 +146,13 @@ def collect_start_failure(result: Any, failures: list[BaseException]) -> None:
         def failed(failure: Any) -> None:
             failures.append(failure.value)
         result.addErrback(failed)
+
+
+def set_command_line_settings(settings: Any, pairs: dict[str, str]) -> None:
+    """Set ``-s NAME=VALUE`` settings at command-line priority; a value Scrapy cannot take
+    (``-s ITEM_PIPELINES={bad json``) is a :class:`CrawlSetupError` naming the setting."""
+    for name, value in pairs.items():
+        try:
+            settings.set(name, value, priority="cmdline")
+        except (TypeError, ValueError) as exc:
+            raise CrawlSetupError(f"setting {name}={value!r}: {one_line(exc)}") from None

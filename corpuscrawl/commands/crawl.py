@@ -65,8 +65,10 @@ def run(args: argparse.Namespace) -> int:
     from corpuscrawl.crawl_checks import (
         ERROR_PREFIX,
         EXIT_SETUP,
+        CrawlSetupError,
         collect_start_failure,
         report_start_failure,
+        set_command_line_settings,
     )
     from corpuscrawl.export_failure import output_failure_exit
     from corpuscrawl.extensions import summary_of
@@ -74,8 +76,10 @@ def run(args: argparse.Namespace) -> int:
     from corpuscrawl.summary import EXIT_NOTHING_FETCHED
 
     settings = get_project_settings()
-    for name, value in _pairs(args.settings, "setting").items():
-        settings.set(name, value, priority="cmdline")
+    try:
+        set_command_line_settings(settings, _pairs(args.settings, "setting"))
+    except CrawlSetupError as exc:
+        return report_start_failure(exc)
     try:
         feeds = feed_process_params_from_cli(
             settings, args.output or ([] if args.overwrite_output else [OUTPUT_DEFAULT]),

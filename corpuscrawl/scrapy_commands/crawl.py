@@ -26,8 +26,10 @@ from scrapy.exceptions import UsageError
 from corpuscrawl.crawl_checks import (
     ERROR_PREFIX,
     EXIT_SETUP,
+    CrawlSetupError,
     collect_start_failure,
     report_start_failure,
+    set_command_line_settings,
 )
 from corpuscrawl.export_failure import output_failure_exit
 from corpuscrawl.extensions import summary_of
@@ -36,6 +38,21 @@ from corpuscrawl.summary import EXIT_NOTHING_FETCHED
 
 #: Exit status when cluster mode cannot reach its Redis at start.
 EXIT_REDIS_UNREACHABLE = 4
+
+
+def _setting_problem(values: list[str]) -> str | None:
+    """Which ``-s NAME=VALUE`` Scrapy refused, and why (Scrapy's message names none)."""
+    from scrapy.settings import Settings
+
+    for value in values:
+        name, sep, raw = value.partition("=")
+        if not sep:
+            continue
+        try:
+            set_command_line_settings(Settings(), {name: raw})
+        except CrawlSetupError as exc:
+            return str(exc)
+    return None
 
 
 class Command(ScrapyCrawlCommand):
@@ -57,7 +74,9 @@ class Command(ScrapyCrawlCommand):
         except UsageError as exc:
             if not str(exc):
                 raise
-            message = command_line_problem([*(opts.output or []), *(opts.overwrite_output or [])])
+            message = (command_line_problem([*(opts.output or []),
+                                              *(opts.overwrite_output or [])])
+                       or _setting_problem(getattr(opts, "set", None) or []))
             sys.stderr.write(f"{ERROR_PREFIX}{message or ' '.join(str(exc).split())}\n")
             sys.exit(EXIT_SETUP)
 

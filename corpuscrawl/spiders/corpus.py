@@ -80,9 +80,11 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
                  keywords: str = "", extractor: str = "", render: str = "",
                  max_reveals: str = "", max_scrolls: str = "", follow: str = "",
                  extract_continuously: str = "", follow_alternates: str = "",
-                 collection: str = "", comments: str = "", **kwargs: Any):
+                 collection: str = "", comments: str = "", recrawl: str = "", **kwargs: Any):
         check_argument_names(kwargs, spider_arguments())
         super().__init__(**kwargs)
+        if recrawl:  # read by corpuscrawl.crawlstate.recrawl (over CORPUSCRAWL_RECRAWL)
+            self.recrawl = recrawl
         # Rendering arguments (corpuscrawl.browse), resolved in from_crawler.
         self._render_args = {"render": render, "max_reveals": max_reveals,
                              "max_scrolls": max_scrolls, "follow": follow,
