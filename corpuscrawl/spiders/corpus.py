@@ -54,6 +54,7 @@ from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.net.urls import offsite_domains
 from corpuscrawl.output_checks import check_outputs, existing_corpus
+from corpuscrawl.output_lock import expand_worker, lock_outputs
 from corpuscrawl.responses import body_kind, page_from_response
 from corpuscrawl.spiders.arguments import (
     SeedError,
@@ -115,19 +116,21 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         settings = crawler.settings
         check_setting_names(settings)
         check_scrapy_setting_values(settings)
+        expand_worker(settings)
         check_outputs(settings, crawler)
+        corpus = existing_corpus(settings) if not spider.seed_urls else None
+        if corpus is not None:
+            raise SeedError(
+                f"no seeds given, and the output {corpus} already holds a corpus: a crawl "
+                "without seeds crawls the bundled demo site; give seeds (-a seeds=URL,... or "
+                "-a seeds_file=FILE) or write the demo to another file")
+        lock_outputs(settings, crawler)
         spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
                                                      spider._comments or None)
         spider.focus = Focus(FocusConfig.from_values(
             spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
         if not spider.seed_urls:
-            corpus = existing_corpus(settings)
-            if corpus is not None:
-                raise SeedError(
-                    f"no seeds given, and the output {corpus} already holds a corpus: a crawl "
-                    "without seeds crawls the bundled demo site; give -a seeds=URL[,URL...] "
-                    "or -a seeds_file=FILE (or write the demo to another file)")
             from corpuscrawl.demo.server import DemoServer
             from corpuscrawl.net.politeness import relax_for_local_demo
 
