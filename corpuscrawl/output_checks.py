@@ -24,6 +24,7 @@ must not be written into a user's corpus).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path, PureWindowsPath
@@ -188,11 +189,23 @@ def local_output_paths(settings: Any) -> list[Path]:
 
 
 def existing_corpus(settings: Any) -> Path | None:
-    """The first local output file that already holds data (a corpus), if any."""
+    """The first local output file that already holds a corpus, if any: data that is not
+    an earlier demo crawl's (JSON Lines whose first document is on 127.0.0.1), so the
+    README's first command can be run again."""
     for path in local_output_paths(settings):
         try:
-            if path.is_file() and path.stat().st_size > 0:
+            if path.is_file() and path.stat().st_size > 0 and not _demo_output(path):
                 return path
         except OSError:
             continue
     return None
+
+
+def _demo_output(path: Path) -> bool:
+    with path.open("rb") as fh:
+        first = fh.readline(1 << 20)
+    try:
+        url = str(json.loads(first).get("url") or "")
+    except (ValueError, AttributeError):
+        return False
+    return urlparse(url).hostname in ("127.0.0.1", "localhost", "::1")

@@ -58,8 +58,11 @@ def test_existing_corpus_is_an_output_file_with_data(tmp_path):
     empty, full = tmp_path / "empty.jsonl", tmp_path / "full.jsonl"
     empty.touch()
     assert existing_corpus(settings_with({str(empty): {}})) is None
-    full.write_text("{}\n")
+    full.write_text('{"url": "https://example.org/a"}\n')
     assert existing_corpus(settings_with({str(empty): {}, str(full): {}})) == full
+    demo = tmp_path / "demo.jsonl"  # an earlier demo crawl: crawled again on request
+    demo.write_text('{"url": "http://127.0.0.1:8123/news/a.html"}\n')
+    assert existing_corpus(settings_with({str(demo): {}})) is None
 
 
 # --- end to end -------------------------------------------------------------------------
