@@ -35,3 +35,19 @@ def test_a_full_disk_stops_the_crawl_and_the_next_run_exports_every_article(tmp_
         urls = [d["url"] for d in documents(out)]
         assert len(urls) == len(set(urls))  # none twice
         assert {u for u in urls if "/article/" in u} == site.article_urls()
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_feed_upload_failing_at_the_end_is_a_non_zero_exit(tmp_path, command):
+    import socket
+
+    from tests.small_site import SmallSite
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with SmallSite() as site:
+        run = crawl(command, tmp_path, "-a", f"seeds={site.url}",
+                    "-O", f"ftp://user:pass@127.0.0.1:{port}/corpus.jsonl")
+    assert run.code == 5, run.stderr[-3000:]
+    assert run.last_line.startswith("corpuscrawl crawl: error: storing 1 feed(s) failed")

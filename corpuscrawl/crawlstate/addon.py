@@ -212,14 +212,17 @@ class RunState:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         try:
+            if not failure_of(self.crawler):
+                try:
+                    self.tracker.settle()
+                    finish_run(self.store, self.run, self.reason or "shutdown")
+                    self.store.close()
+                except FeedNotDurable:  # the last flush failed (reported): not committed
+                    pass
             if failure_of(self.crawler):
                 self.store.abandon()  # the next run resumes from the last good commit
                 logger.info("crawl state %s left at its last commit: an output failed; "
                             "the next run resumes from there", self.directory)
-            else:
-                self.tracker.settle()
-                finish_run(self.store, self.run, self.reason or "shutdown")
-                self.store.close()
         finally:
             self._closed = True
             self.lock.release()
