@@ -23,7 +23,8 @@ from typing import Any
 __all__ = ["ERROR_PREFIX", "EXIT_SETUP", "SETTING_PREFIX", "CrawlSetupError",
            "check_scrapy_setting_values", "check_setting_names", "collect_start_failure",
            "did_you_mean", "is_user_error", "known_settings", "one_line",
-           "report_start_failure", "set_command_line_settings", "unknown_name"]
+           "report_start_failure", "run_crawl", "set_command_line_settings",
+           "unknown_name"]
 
 #: Exit status of the crawl commands when the crawl cannot start as asked.
 EXIT_SETUP = 2
@@ -156,3 +157,12 @@ def set_command_line_settings(settings: Any, pairs: dict[str, str]) -> None:
             settings.set(name, value, priority="cmdline")
         except (TypeError, ValueError) as exc:
             raise CrawlSetupError(f"setting {name}={value!r}: {one_line(exc)}") from None
+
+
+def run_crawl(process: Any, crawler: Any, **spider_args: Any) -> int | None:
+    """Run ``crawler`` in ``process`` (a Scrapy ``CrawlerProcess``) to its end; the exit
+    status when it could not start (one line told why), None when it ran."""
+    failures: list[BaseException] = []
+    collect_start_failure(process.crawl(crawler, **spider_args), failures)
+    process.start()
+    return report_start_failure(failures[0]) if failures else None

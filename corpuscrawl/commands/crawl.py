@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         ERROR_PREFIX,
         EXIT_SETUP,
         CrawlSetupError,
-        collect_start_failure,
         report_start_failure,
+        run_crawl,
         set_command_line_settings,
     )
     from corpuscrawl.export_failure import output_failure_exit
@@ -95,11 +95,9 @@ def run(args: argparse.Namespace) -> int:
             spider_args[name] = value
     process = CrawlerProcess(settings)
     crawler = process.create_crawler("corpus")
-    failures: list[BaseException] = []
-    collect_start_failure(process.crawl(crawler, **spider_args), failures)
-    process.start()
-    if failures:  # the crawl never started: a bad argument, setting, output or template
-        return report_start_failure(failures[0])
+    not_started = run_crawl(process, crawler, **spider_args)
+    if not_started is not None:  # a bad argument, setting, output or template
+        return not_started
     failed = output_failure_exit(crawler)
     if failed:
         return failed

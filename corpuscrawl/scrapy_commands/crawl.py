@@ -8,7 +8,7 @@ systemd unit can alert.
 
 A crawl that cannot start as asked (a bad argument, setting, output or template) ends
 with the same one line and exit status as ``corpuscrawl crawl``
-(:func:`corpuscrawl.crawl_checks.report_start_failure`), not with asyncio's "Task exception
+(:func:`corpuscrawl.crawl_checks.run_crawl`), not with asyncio's "Task exception
 was never retrieved" traceback; a crawl stopped because an output could not be written
 exits with :data:`corpuscrawl.export_failure.EXIT_OUTPUT_FAILED`.  Everything else is
 Scrapy's command.
@@ -27,8 +27,7 @@ from corpuscrawl.crawl_checks import (
     ERROR_PREFIX,
     EXIT_SETUP,
     CrawlSetupError,
-    collect_start_failure,
-    report_start_failure,
+    run_crawl,
     set_command_line_settings,
 )
 from corpuscrawl.export_failure import output_failure_exit
@@ -96,12 +95,10 @@ class Command(ScrapyCrawlCommand):
             super().run(args, opts)  # Scrapy's usage errors
             return
         assert self.crawler_process is not None
-        failures: list[BaseException] = []
-        result = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
-        collect_start_failure(result, failures)
-        self.crawler_process.start()
-        if failures:
-            self.exitcode = report_start_failure(failures[0])
+        not_started = run_crawl(self.crawler_process, self._create_crawler(args[0]),
+                                **opts.spargs)
+        if not_started is not None:
+            self.exitcode = not_started
             return
         if self.crawler_process.bootstrap_failed:
             self.exitcode = 1
