@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -77,7 +78,7 @@ def articles(path: Path) -> int:
             url = json.loads(line)["url"]
         except (ValueError, KeyError):
             continue
-        if "/a" in url.rsplit("/", 1)[-1] or "/article/" in url:
+        if re.search(r"/a\d+\.html$|/article/\d+$", url):
             urls.add(url)
     return len(urls)
 

@@ -20,9 +20,9 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["ERROR_PREFIX", "EXIT_SETUP", "SETTING_PREFIX", "CrawlSetupError",
+__all__ = ["ERROR_PREFIX", "EXIT_SETUP", "KNOWN_ENVIRONMENT", "SETTING_PREFIX", "CrawlSetupError",
            "check_scrapy_setting_values", "check_setting_names", "collect_start_failure",
-           "did_you_mean", "is_user_error", "known_settings", "one_line",
+           "did_you_mean", "environment_warnings", "is_user_error", "known_settings", "one_line",
            "report_start_failure", "run_crawl", "set_command_line_settings",
            "unknown_name"]
 
@@ -166,3 +166,27 @@ def run_crawl(process: Any, crawler: Any, **spider_args: Any) -> int | None:
     collect_start_failure(process.crawl(crawler, **spider_args), failures)
     process.start()
     return report_start_failure(failures[0]) if failures else None
+
+
+#: The environment variables corpuscrawl reads (its settings are never read from the
+#: environment: Scrapy reads none since 2.13).
+KNOWN_ENVIRONMENT = frozenset({
+    "CORPUSCRAWL_CHROMIUM", "CORPUSCRAWL_MODELS_DIR", "CORPUSCRAWL_CACHE_DIR",
+    "CORPUSCRAWL_CACHE", "CORPUSCRAWL_DATASETS", "CORPUSCRAWL_SCHEDULE_ENV"})
+
+
+def environment_warnings(environ: Any) -> list[str]:
+    """A line for each ``CORPUSCRAWL_*`` environment variable that nothing reads: a setting
+    given in the environment (which Scrapy ignores) or a typo of a variable."""
+    known = known_settings()
+    lines = []
+    for name in sorted(k for k in environ if k.startswith(SETTING_PREFIX)):
+        if name in KNOWN_ENVIRONMENT:
+            continue
+        if name in known:
+            lines.append(f"environment variable {name} is ignored: settings are not read from "
+                         f"the environment; give -s {name}=... or set it in the settings module")
+        else:
+            hint = did_you_mean(name, KNOWN_ENVIRONMENT | known)
+            lines.append(f"environment variable {name} is not one corpuscrawl reads{hint}")
+    return lines

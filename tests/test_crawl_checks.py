@@ -140,3 +140,15 @@ def test_a_broken_template_stops_the_crawl_at_start_naming_file_and_line(site, t
                                     "example.org.txt:3: "), run.last_line
     assert "'div.main > p'" in run.last_line and "Traceback" not in run.stderr
     assert not out.exists() or not out.read_text()
+
+
+def test_corpuscrawl_environment_variables_nothing_reads_are_named():
+    from corpuscrawl.crawl_checks import environment_warnings
+
+    lines = environment_warnings({"CORPUSCRAWL_MODELS_DIRS": "/x", "CORPUSCRAWL_EXTRACTOR": "bte",
+                                  "CORPUSCRAWL_MODELS_DIR": "/m", "PATH": "/bin"})
+    assert lines == [
+        "environment variable CORPUSCRAWL_EXTRACTOR is ignored: settings are not read from the "
+        "environment; give -s CORPUSCRAWL_EXTRACTOR=... or set it in the settings module",
+        "environment variable CORPUSCRAWL_MODELS_DIRS is not one corpuscrawl reads; did you "
+        "mean 'CORPUSCRAWL_MODELS_DIR'?"]

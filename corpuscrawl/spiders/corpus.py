@@ -4,7 +4,8 @@ Arguments (``-a name=value``):
 
 * ``seeds`` — comma-separated URLs (pages, sitemaps or RSS/Atom feeds);
   ``seeds_file`` — a file with one URL per line (``#`` comments).  With neither,
-  the bundled demo site is served on 127.0.0.1 and crawled.
+  the bundled demo site is served on 127.0.0.1 and crawled (refused when an output
+  already holds a corpus); one given empty is an error.
 * ``depth`` — follow links at most this many hops from a seed (default: no limit).
 * ``domains`` — extra allowed domains (comma-separated); ``any_domain=1`` follows
   links everywhere.  By default the crawl stays on the seeds' domains.
@@ -25,6 +26,12 @@ Arguments (``-a name=value``):
   ``extract_continuously``, ``follow_alternates`` — JavaScript pages (corpuscrawl.browse);
   per-domain rules override them.
 
+An argument not listed here is refused naming the closest one (``-a seed=`` → ``seeds``;
+names starting with ``_``, such as Scrapyd's ``_job``, pass), and so are unknown
+``CORPUSCRAWL_*`` settings, unreadable setting values, outputs that cannot be written and
+broken templates, all before anything is fetched (:mod:`corpuscrawl.crawl_checks`,
+:mod:`corpuscrawl.output_checks`, :mod:`corpuscrawl.output_lock`).
+
 The spider's parts: its arguments (:mod:`~corpuscrawl.spiders.arguments`), where URLs come
 from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
 (:mod:`~corpuscrawl.spiders.following`) and the hand-off to Chromium
@@ -34,6 +41,7 @@ from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -46,7 +54,11 @@ from scrapy.http import Response
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
-from corpuscrawl.crawl_checks import check_scrapy_setting_values, check_setting_names
+from corpuscrawl.crawl_checks import (
+    check_scrapy_setting_values,
+    check_setting_names,
+    environment_warnings,
+)
 from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.extraction import Extraction, ExtractionResult
@@ -115,6 +127,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
         check_setting_names(settings)
+        for line in environment_warnings(os.environ):
+            spider.logger.warning(line)
         check_scrapy_setting_values(settings)
         expand_worker(settings)
         check_outputs(settings, crawler)
