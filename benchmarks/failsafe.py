@@ -6,8 +6,9 @@ local sites on 127.0.0.1 (tests/small_site.py: 4 articles; tests/resume_site.py:
 once per source tree given: ``--source`` (default: this checkout) and, for the "before"
 column, ``--before DIR`` (e.g. ``git archive main | tar -x -C /tmp/main-src``).  Reported
 per case and tree: the exit status, the last line on standard error (shortened),
-whether a traceback was printed, and the articles in the corpus afterwards (after the
-rerun with a good path where the case has one).
+whether a traceback was printed, and the corpus afterwards: articles (after the
+rerun with a good path where the case has one), documents written for a typo, documents
+written twice by two writers.
 
     PYTHONPATH=. python benchmarks/failsafe.py --before /tmp/main-src \
         --out benchmarks/results/failsafe.md
@@ -93,32 +94,37 @@ def verdict(code: int, stderr: str, corpus: int | str) -> list[str]:
             "yes" if "Traceback" in stderr else "no", str(corpus)]
 
 
+def seeds(command: str, url: str) -> list[str]:
+    """The seed option of ``command`` (``corpuscrawl crawl`` has ``--seeds``)."""
+    return ["--seeds", url] if command == "corpuscrawl" else ["-a", f"seeds={url}"]
+
+
 def case_bad_output(r: Runner, url: str, command: str, bad: str) -> list[str]:
-    """A bad output, then a rerun with a good path (same crawl state)."""
-    code, err = r.run(command, "-a", f"seeds={url}", "-O", bad)
+    """A bad output, then a rerun with a good path (same crawl state); ``-o`` (both
+    versions of ``corpuscrawl crawl`` have it)."""
+    code, err = r.run(command, *seeds(command, url), "-o", bad)
     good = r.work / "good.jsonl"
-    r.run(command, "-a", f"seeds={url}", "-O", str(good))
+    r.run(command, *seeds(command, url), "-o", str(good))
     return verdict(code, err, f"{articles(good)} of 4 (rerun)")
 
 
 def case_typo(r: Runner, url: str, command: str, *args: str) -> list[str]:
     """A typo'd argument or setting: what is crawled."""
     out = r.work / "typo.jsonl"
-    code, err = r.run(command, *[a.format(url=url) for a in args], "-O", str(out))
-    demo = "demo site" if "no seeds given: crawling the bundled demo site" in err else ""
-    return verdict(code, err, f"{articles(out)} {demo}".strip())
+    code, err = r.run(command, *[a.format(url=url) for a in args],
+                      "-o" if command == "corpuscrawl" else "-O", str(out))
+    documents = len(out.read_text().splitlines()) if out.is_file() else 0
+    site = "the demo site's" if "crawling the bundled demo site" in err else "the site's"
+    return verdict(code, err, f"{documents} of {site}" if documents else "0")
 
 
 def case_append(r: Runner, _: str, command: str) -> list[str]:
     """``-o`` twice, two sites: are the first run's documents kept?"""
     out = r.work / "twice.jsonl"
     with SmallSite(variant=1) as first:
-        r.run(command, "--seeds" if command == "corpuscrawl" else "-a",
-              first.url if command == "corpuscrawl" else f"seeds={first.url}", "-o", str(out))
+        r.run(command, *seeds(command, first.url), "-o", str(out))
     with SmallSite(variant=2) as second:
-        code, err = r.run(command, "--seeds" if command == "corpuscrawl" else "-a",
-                          second.url if command == "corpuscrawl" else f"seeds={second.url}",
-                          "-o", str(out))
+        code, err = r.run(command, *seeds(command, second.url), "-o", str(out))
     return verdict(code, err, f"{articles(out)} of 8")
 
 
@@ -176,7 +182,8 @@ CASES: list[tuple[str, str, Callable[..., list[str]], tuple[str, ...]]] = [
     ("`-s CONCURRENT_REQUESTS=abc`", "scrapy", case_typo,
      ("-a", "seeds={url}", "-s", "CONCURRENT_REQUESTS=abc")),
     ("`-a depth=abc`", "scrapy", case_typo, ("-a", "seeds={url}", "-a", "depth=abc")),
-    ("`-a depth=abc`", "corpuscrawl", case_typo, ("-a", "seeds={url}", "-a", "depth=abc")),
+    ("`-a depth=abc`", "corpuscrawl", case_typo, ("--seeds", "{url}", "-a", "depth=abc")),
+    ("`-a seeds=URL`", "corpuscrawl", case_typo, ("-a", "seeds={url}")),
     ("broken template in templates/", "scrapy", case_template, ()),
     ("disk full mid-crawl", "scrapy", case_full_disk, ()),
     ("two crawls, one `-o` file", "scrapy", case_two_writers, ()),
@@ -189,22 +196,27 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=REPO)
     parser.add_argument("--before", type=Path, help="source tree of the 'before' column")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--cases", default="", help="comma-separated case numbers to run "
+                                                    "(1-based; default: all)")
     args = parser.parse_args()
     trees = ([("before", args.before)] if args.before else []) + [("after", args.source)]
     header = ["case", "command"]
     for name, _ in trees:
         header += [f"{name}: exit", f"{name}: last line", f"{name}: traceback",
-                   f"{name}: articles"]
+                   f"{name}: corpus afterwards"]
     rows = []
     with SmallSite() as site:
-        for title, command, case, extra in CASES:
+        chosen = {int(n) for n in args.cases.split(",") if n.strip()}
+        for number, (title, command, case, extra) in enumerate(CASES, 1):
+            if chosen and number not in chosen:
+                continue
             row = [title, "scrapy crawl" if command == "scrapy" else "corpuscrawl crawl"]
             for _, tree in trees:
                 work = Path(tempfile.mkdtemp(prefix="failsafe-"))
                 try:
                     runner = Runner(tree.resolve(), work)
                     row += case(runner, site.url, command,
-                                *[e.format(work=work) for e in extra])
+                                *[e.replace("{work}", str(work)) for e in extra])
                 finally:
                     shutil.rmtree(work, ignore_errors=True)
             rows.append(row)
