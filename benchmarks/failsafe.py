@@ -79,8 +79,10 @@ def articles(path: Path) -> int:
             url = json.loads(line)["url"]
         except (ValueError, KeyError):
             continue
-        if re.search(r"/a\d+\.html$|/article/\d+$", url):
-            urls.add(url)
+        # /copy-of-a0.html is a0 under another URL: whichever comes first is exported
+        found = re.search(r"/(?:copy-of-)?(a\d+\.html|article/\d+)$", url)
+        if found:
+            urls.add(found.group(1))
     return len(urls)
 
 
