@@ -70,19 +70,19 @@ class Runner:
 
 
 def articles(path: Path) -> int:
-    """Distinct article URLs in a JSON Lines corpus."""
+    """Distinct articles (site and path) in a JSON Lines corpus."""
     if not path.is_file():
         return 0
-    urls = set()
+    urls: set[tuple[str, str]] = set()
     for line in path.read_bytes().splitlines():
         try:
             url = json.loads(line)["url"]
         except (ValueError, KeyError):
             continue
         # /copy-of-a0.html is a0 under another URL: whichever comes first is exported
-        found = re.search(r"/(?:copy-of-)?(a\d+\.html|article/\d+)$", url)
+        found = re.search(r"^(https?://[^/]+)/(?:copy-of-)?(a\d+\.html|article/\d+)$", url)
         if found:
-            urls.add(found.group(1))
+            urls.add(found.group(1, 2))  # per site: two sites have the same paths
     return len(urls)
 
 
