@@ -22,6 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="corpuscrawl",
         description="Build clean text corpora from the web; evaluate and train extractors.",
     )
+    parser.add_argument("-V", "--version", action="version",
+                        version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -34,17 +36,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+def version() -> str:
+    """The installed distribution's version (package metadata), else the package's own."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
     try:
+        return installed_version("corpuscrawl")
+    except PackageNotFoundError:  # a checkout on sys.path, not installed
+        from corpuscrawl import __version__
+
+        return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code.
+
+    Ctrl-C at any moment (the subcommands' imports take seconds) ends with one line and
+    exit status 130, never a traceback."""
+    try:
+        if argv is None:
+            argv = sys.argv[1:]
+        if list(argv[:1]) in (["--version"], ["-V"]):  # answered before the slow imports
+            print(f"corpuscrawl {version()}")
+            return 0
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print("corpuscrawl: interrupted", file=sys.stderr)
         return 130
 
 

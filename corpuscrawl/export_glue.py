@@ -73,6 +73,7 @@ from corpuscrawl.boilerplate.stage import (
     ExportStage,
     Outcome,
 )
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
 from corpuscrawl.dedup import (
     NUM_PERM_DEFAULT,
@@ -103,7 +104,7 @@ ERROR_STATUSES = frozenset({404, 410})
 STATS_PREFIX = "corpuscrawl/export/"
 
 
-class ExportConfigError(ValueError):
+class ExportConfigError(CrawlSetupError):
     """A CORPUSCRAWL_BOILERPLATE_* / CORPUSCRAWL_DEDUP_* setting has an invalid value."""
 
 

@@ -23,6 +23,7 @@ itself and flushes in ``finish_exporting``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from collections.abc import Iterable
@@ -44,6 +45,7 @@ from scrapy.exporters import (
 from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.crawlstate.addon import run_state
 from corpuscrawl.crawlstate.ledger import ExportLedger
+from corpuscrawl.export_failure import failure_of, output_failed
 from corpuscrawl.export_glue import ExportState, existing_state
 from corpuscrawl.extract.structure import decode_roles
 from corpuscrawl.formats.markdown import to_markdown
@@ -82,6 +84,7 @@ class CleaningExporterMixin:
     _ledger: ExportLedger | None = None
     #: Add each document's text as Markdown in a ``markdown`` field (CORPUSCRAWL_MARKDOWN).
     markdown: bool = False
+    _crawler: Crawler | None = None
 
     def __init__(self, file: IO[bytes], *, stage: ExportStage | None = None,
                  **kwargs: Any) -> None:
@@ -93,6 +96,7 @@ class CleaningExporterMixin:
         """Build for a feed of ``crawler``, attached to its export stage when it runs."""
         exporter = cls(file, **kwargs)
         exporter.markdown = markdown_setting(crawler.settings)
+        exporter._crawler = crawler
         exporter._state = existing_state(crawler)
         state = run_state(crawler)  # the export ledger: each document once per generation
         if state is not None and state.ledger.register(file):
@@ -104,21 +108,57 @@ class CleaningExporterMixin:
         super().export_item(feed_fields(item, self.markdown))  # type: ignore[misc]
 
     def export_item(self, item: Any) -> None:
-        """Write the documents released with ``item`` (itself when the stage did not see it)."""
+        """Write the documents released with ``item`` (itself when the stage did not see it).
+
+        In a crawl, a failed write stops the crawl (:mod:`corpuscrawl.export_failure`) and
+        nothing more is written: the documents not written stay pending."""
+        if self._failed():
+            return
         for doc in self._documents_for(item):
-            self.write_document(doc)
-            if self._ledger is not None:
-                self._ledger.written(doc)
+            if not self._write(doc):
+                return
 
     def finish_exporting(self) -> None:
         """Write the documents released at the end of the crawl, then finish the format."""
-        for doc in self._final_documents():
+        if not self._failed():
+            for doc in self._final_documents():
+                if not self._write(doc):
+                    break
+            else:
+                try:
+                    super().finish_exporting()  # type: ignore[misc]
+                    if self._ledger is not None:
+                        self._ledger.feed_finished(getattr(self, "file", None))
+                except OSError as exc:
+                    if self._crawler is None:
+                        raise
+                    output_failed(self._crawler, self._output_name(), exc)
+        if self._failed():
+            # What is still buffered cannot be written either: close the file here, so the
+            # feed storage's own close does not fail again with a traceback.
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                self.file.close()  # type: ignore[attr-defined]
+
+    def _failed(self) -> bool:
+        return self._crawler is not None and failure_of(self._crawler) is not None
+
+    def _output_name(self) -> str:
+        name = getattr(getattr(self, "file", None), "name", None)
+        return name if isinstance(name, str) else type(self).__name__
+
+    def _write(self, doc: Any) -> bool:
+        """Write one document and enter it in the ledger; False when the write failed in a
+        crawl (reported, the crawl stopping).  Outside a crawl the error is raised."""
+        try:
             self.write_document(doc)
-            if self._ledger is not None:
-                self._ledger.written(doc)
-        super().finish_exporting()  # type: ignore[misc]
+        except OSError as exc:
+            if self._crawler is None:
+                raise
+            output_failed(self._crawler, self._output_name(), exc)
+            return False
         if self._ledger is not None:
-            self._ledger.feed_finished(getattr(self, "file", None))
+            self._ledger.written(doc)
+        return True
 
     def _documents_for(self, item: Any) -> Iterable[Any]:
         if self._state is not None:

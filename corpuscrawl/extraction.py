@@ -33,10 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.extract import get_extractor, load_factory, names, registry
 from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extract_parts, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
-from corpuscrawl.extract.classic.template import TemplateExtractor, load_template
+from corpuscrawl.extract.classic.template import TemplateError, TemplateExtractor, load_template
 from corpuscrawl.extract.meta.metadata import extract_metadata
 from corpuscrawl.extract.meta.page_info import PageInfo, extract_page_info
 from corpuscrawl.extract.page_type import page_type
@@ -65,7 +66,7 @@ WARM_UP_HTML = ("<html><head><title>Warm-up page</title></head><body><h1>Warm-up
                 + "</p></body></html>")
 
 
-class ConfigError(ValueError):
+class ConfigError(CrawlSetupError):
     """A setting has an invalid value; the message names the setting."""
 
 
@@ -257,6 +258,12 @@ class Extraction:
         self._by_template: dict[str, Extractor] = {}
         self._shapes: dict[tuple[str | None, str | None], str] = {}
         self._file_digests: dict[str, str] = {}
+        for path in self.rules.template_files():  # fail at start-up, naming file and line
+            try:
+                load_template(path)
+            except ExtractorError as exc:
+                raise ConfigError(f"template {exc}" if isinstance(exc, TemplateError)
+                                  else str(exc)) from exc
         self.default = self._named(self.config.default_extractor, self.config.default_source)
         self.oversized = (self._named(self.config.oversized_extractor,
                                       "CORPUSCRAWL_EXTRACTION_OVERSIZED")

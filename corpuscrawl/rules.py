@@ -33,6 +33,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.shipped import templates_dirs
 
@@ -40,7 +41,7 @@ RENDER_MODES = ("never", "always", "auto")
 FOLLOW_MODES = ("inner", "all")
 
 
-class RulesError(ValueError):
+class RulesError(CrawlSetupError):
     """A domain rule is invalid; the message names the domain and the key."""
 
 
@@ -142,6 +143,18 @@ class DomainRules:
             if (directory / filename).is_file():
                 return directory / filename
         return None
+
+    def template_files(self) -> list[Path]:
+        """Every template file on the search path (``*.txt``), the first of each name."""
+        found: dict[str, Path] = {}
+        for directory in self.templates_dirs:
+            try:
+                files = sorted(directory.glob("*.txt")) if directory.is_dir() else []
+            except OSError:
+                continue
+            for file in files:
+                found.setdefault(file.name, file)
+        return list(found.values())
 
     @classmethod
     def from_settings(cls, settings: Any) -> DomainRules:

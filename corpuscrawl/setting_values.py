@@ -8,15 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from corpuscrawl.crawl_checks import CrawlSetupError
+
 
 def whole_number_setting(settings: Any, key: str, default: int, minimum: int = 0) -> int:
     """Setting ``key`` (default ``default``) as a whole number >= ``minimum``; a
-    ``ValueError`` naming the key and the value given otherwise."""
+    :class:`~corpuscrawl.crawl_checks.CrawlSetupError` (a ``ValueError``) naming the key
+    and the value given otherwise."""
     raw = settings.get(key, default)
     try:
         value = int(raw)
     except (TypeError, ValueError):
-        raise ValueError(f"{key} must be a whole number >= {minimum}, got {raw!r}") from None
+        raise CrawlSetupError(f"{key} must be a whole number >= {minimum}, got {raw!r}") from None
     if value < minimum:
-        raise ValueError(f"{key} must be a whole number >= {minimum}, got {raw!r}")
+        raise CrawlSetupError(f"{key} must be a whole number >= {minimum}, got {raw!r}")
     return value

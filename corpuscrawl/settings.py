@@ -2,7 +2,9 @@
 
 Every ``CORPUSCRAWL_*`` key is documented here, next to its default.  Each
 component reads its keys once at start-up (``from_crawler``) into a typed
-config and fails naming the key when a value is invalid.
+config and fails naming the key when a value is invalid.  The keys assigned here are
+the known ones: any other ``CORPUSCRAWL_*`` setting (a typo) stops the crawl at start,
+naming the closest known key (:mod:`corpuscrawl.crawl_checks`).
 """
 
 from pathlib import Path

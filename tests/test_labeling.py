@@ -41,3 +41,45 @@ def test_append_records(tmp_path: Path) -> None:
     assert [r["label"] for r in rows] == ["Inner", "Other", "Other", "Closer"]
     assert set(rows[0]) == {"tag", "attributes", "text", "html", "page_url", "label", "layout",
                             "page_lang"}
+
+
+def test_each_answer_is_saved_as_it_is_given_and_the_end_of_input_keeps_them(
+        tmp_path: Path) -> None:
+    from corpuscrawl.learn.labeling import RecordAppender
+
+    path = tmp_path / "set.jsonl"
+    answers = iter(["", "r"])
+
+    def ask(_: str) -> str:
+        return next(answers)  # then the input ends
+
+    def ask_or_eof(prompt: str) -> str:
+        try:
+            return ask(prompt)
+        except StopIteration:
+            raise EOFError from None
+
+    with RecordAppender(path) as save:
+        labelled = label_interactively(records(), ask=ask_or_eof, out=io.StringIO(), save=save)
+    assert [r.text for r in labelled] == ["X", "Load more"]
+    assert [json.loads(line)["label"] for line in path.read_text().splitlines()] == [
+        "Inner", "Revealer"]
+
+
+def test_ctrl_c_in_the_dialogue_keeps_the_answers_given(tmp_path: Path) -> None:
+    import pytest
+
+    from corpuscrawl.learn.labeling import RecordAppender
+
+    path = tmp_path / "set.jsonl"
+    answers = iter([""])
+
+    def ask(_: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    with pytest.raises(KeyboardInterrupt), RecordAppender(path) as save:
+        label_interactively(records(), ask=ask, out=io.StringIO(), save=save)
+    assert [json.loads(line)["text"] for line in path.read_text().splitlines()] == ["X"]

@@ -73,6 +73,7 @@ from corpuscrawl.archive.records import (
     header_pairs,
     warc_date,
 )
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.export_glue import PROBE_META
 
@@ -91,7 +92,7 @@ CALLBACK_PROBE = "error-probe"
 STATS_PREFIX = "corpuscrawl/warc/"
 
 
-class WarcConfigError(ValueError):
+class WarcConfigError(CrawlSetupError):
     """A ``CORPUSCRAWL_WARC_*`` setting is invalid; the message names it."""
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.html.page import state_key
 
 logger = logging.getLogger("corpuscrawl.browse")
@@ -56,7 +57,7 @@ COMMIT_INTERVAL_S = 2.0
 REDIS_REFRESH_S = 2.0
 
 
-class ExperienceConfigError(ValueError):
+class ExperienceConfigError(CrawlSetupError):
     """A render-experience setting is invalid; the message names the key."""
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from corpuscrawl.browse.browser import launch_options
 from corpuscrawl.browse.interaction import MAX_SCROLLS_DEFAULT, InteractionOptions
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
 from corpuscrawl.net.browser import guarded
@@ -53,7 +54,7 @@ _NOSCRIPT_RE = re.compile(r"(enable|activate|turn on|requires?|need)\W+(\w+\W+){
                           re.I)
 
 
-class RenderConfigError(ValueError):
+class RenderConfigError(CrawlSetupError):
     """A rendering argument or setting is invalid; the message names it."""
 
 

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from corpuscrawl.crawl_checks import CrawlSetupError
+
 __all__ = ["ClusterConfig", "ClusterConfigError", "logging_retry", "redis_retry", "unreachable"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
@@ -31,7 +33,7 @@ BACKOFF_MAX = 30.0
 T = TypeVar("T")
 
 
-class ClusterConfigError(ValueError):
+class ClusterConfigError(CrawlSetupError):
     """A CORPUSCRAWL_REDIS_* / CORPUSCRAWL_CLUSTER_* setting is invalid."""
 
 
@@ -67,11 +69,7 @@ class ClusterConfig:
         if not url.startswith(("redis://", "rediss://", "unix://")):
             raise ClusterConfigError(f"{URL_SETTING} must be a redis:// URL, got {url!r}")
         collection = str(settings.get("CORPUSCRAWL_COLLECTION") or "default")
-        worker = str(settings.get("CORPUSCRAWL_CLUSTER_WORKER") or
-                     f"{socket.gethostname()}-{os.getpid()}")
-        if any(c in worker for c in " \n:"):
-            raise ClusterConfigError(
-                f"CORPUSCRAWL_CLUSTER_WORKER must not contain spaces or ':', got {worker!r}")
+        worker = worker_name(settings)
 
         def seconds(key: str, default: float) -> float:
             raw = settings.get(key, default)
@@ -91,6 +89,16 @@ class ClusterConfig:
                                      "CORPUSCRAWL_CLUSTER_COMMIT_INTERVAL")
         return cls(url=url, collection=collection, worker=worker, lease_timeout=lease,
                    commit_interval=commit)
+
+
+def worker_name(settings: Any) -> str:
+    """This worker's name: ``CORPUSCRAWL_CLUSTER_WORKER``, by default ``HOSTNAME-PID``."""
+    worker = str(settings.get("CORPUSCRAWL_CLUSTER_WORKER") or
+                 f"{socket.gethostname()}-{os.getpid()}")
+    if any(c in worker for c in " \n:"):
+        raise ClusterConfigError(
+            f"CORPUSCRAWL_CLUSTER_WORKER must not contain spaces or ':', got {worker!r}")
+    return worker
 
 
 def unreachable(url: str) -> str | None:

@@ -52,6 +52,7 @@ from corpuscrawl.cluster.config import ClusterConfig, logging_retry, redis_retry
 from corpuscrawl.cluster.dedup import release_claims
 from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
 from corpuscrawl.crawlstate.completion import CompletionTracker
+from corpuscrawl.export_failure import failure_of, output_failed
 from corpuscrawl.items import Document
 
 __all__ = ["LEASE_META", "LeasingScheduler"]
@@ -347,8 +348,9 @@ class LeasingScheduler(RedisScheduler):
             self.tracker.reached_spider(lease)
 
     def _item_scraped(self, item: Any, response: Any, spider: Any) -> None:
-        """Hold a lease while the export stage holds its documents; mark final documents."""
-        if not isinstance(item, Document):
+        """Hold a lease while the export stage holds its documents; mark final documents
+        (nothing once an output failed: its documents stay pending)."""
+        if not isinstance(item, Document) or failure_of(self.crawler):
             return
         from corpuscrawl.export_registry import existing_state
 
@@ -377,7 +379,11 @@ class LeasingScheduler(RedisScheduler):
                     if file is None:
                         continue
                     if not getattr(file, "closed", False):
-                        file.flush()
+                        try:
+                            file.flush()
+                        except OSError as exc:
+                            output_failed(self.crawler, str(getattr(file, "name", file)), exc)
+                            return []
                     files.append(file)
         self._feed_files.update({id(f): f for f in files})
         return list(self._feed_files.values())
@@ -396,7 +402,11 @@ class LeasingScheduler(RedisScheduler):
             gc.collect()
 
     def _round(self) -> None:
-        """Flush feeds, commit claims, acknowledge done leases, beat; recover now and then."""
+        """Flush feeds, commit claims, acknowledge done leases, beat; recover now and then.
+
+        Nothing is committed once an output failed (its leases go back to the queue)."""
+        if failure_of(self.crawler):
+            return
         self._collect_if_idle()
         self.tracker.settle()
         files = self._flush_feeds()
@@ -543,9 +553,10 @@ class LeasingScheduler(RedisScheduler):
 
         export = existing_state(self.crawler)
         index = getattr(export.stage, "dedup", None) if export is not None else None
-        if hasattr(index, "all_final"):
-            index.all_final()
-        self._round()
+        if not failure_of(self.crawler):
+            if hasattr(index, "all_final"):
+                index.all_final()
+            self._round()
         # Leases still open now were never finished (a stop by signal cancels downloads):
         # back into the queue at once, for the other workers or the next run.
         self._recover(self.cluster.worker, "stopping")

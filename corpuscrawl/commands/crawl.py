@@ -11,17 +11,25 @@ import os
 import sys
 from typing import Any
 
+#: Where the documents go when neither -o nor -O is given (appended, as with -o).
+OUTPUT_DEFAULT = "corpus.jsonl"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``crawl`` subcommand."""
     p = sub.add_parser("crawl", help="crawl seeds (or the bundled demo site) into a corpus",
                        description="Run the corpus spider. Without --seeds/--seeds-file the "
                                    "bundled demo site is served on 127.0.0.1 and crawled.")
-    p.add_argument("--seeds", default="", help="comma-separated seed URLs (pages, sitemaps, feeds)")
-    p.add_argument("--seeds-file", default="", help="file with one seed URL per line")
-    p.add_argument("-o", "--output", default="corpus.jsonl",
-                   help="feed URI; the format follows the extension (.jsonl, .xml, .csv) "
-                        "or is given as URI:FORMAT, e.g. out:txtdir (default: corpus.jsonl)")
+    p.add_argument("--seeds", default=None, help="comma-separated seed URLs (pages, sitemaps, feeds)")
+    p.add_argument("--seeds-file", default=None, help="file with one seed URL per line")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("-o", "--output", action="append", default=[], metavar="URI",
+                     help="append the documents to URI (as Scrapy's -o); the format follows the "
+                          "extension (.jsonl, .json, .csv, .xml) or is given as URI:FORMAT, "
+                          "e.g. out/index.tsv:txtdir or out.vert:vertical; repeatable "
+                          f"(default: -o {OUTPUT_DEFAULT})")
+    out.add_argument("-O", "--overwrite-output", action="append", default=[], metavar="URI",
+                     help="write the documents to URI, replacing what it held (as Scrapy's -O)")
     p.add_argument("-a", dest="spider_args", action="append", default=[], metavar="NAME=VALUE",
                    help="spider argument (depth, domains, any_domain, languages, keywords, "
                         "extractor, max_pages, ...); repeatable")
@@ -44,33 +52,55 @@ def run(args: argparse.Namespace) -> int:
     """Run the crawl in this process; the exit code.
 
     0 the crawl finished (or stopped at ``max_pages``), 1 it stopped otherwise,
-    2 bad arguments or settings, 3 nothing could be fetched (every seed failed).
+    2 bad arguments, settings, outputs or templates (one line, before anything is fetched),
+    3 nothing could be fetched (every seed failed), 5 an output failed mid-crawl (the
+    pages not written are fetched again by the next run).
     """
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "corpuscrawl.settings")
     from scrapy.crawler import CrawlerProcess
+    from scrapy.exceptions import UsageError
+    from scrapy.utils.conf import feed_process_params_from_cli
     from scrapy.utils.project import get_project_settings
 
+    from corpuscrawl.crawl_checks import (
+        ERROR_PREFIX,
+        EXIT_SETUP,
+        CrawlSetupError,
+        report_start_failure,
+        run_crawl,
+        set_command_line_settings,
+    )
+    from corpuscrawl.export_failure import output_failure_exit
     from corpuscrawl.extensions import summary_of
+    from corpuscrawl.output_checks import command_line_problem
     from corpuscrawl.summary import EXIT_NOTHING_FETCHED
 
     settings = get_project_settings()
-    for name, value in _pairs(args.settings, "setting").items():
-        settings.set(name, value, priority="cmdline")
-    uri, _, fmt = args.output.rpartition(":") if args.output.endswith(
-        (":txtdir", ":vertical", ":jsonlines", ":jsonl", ":json", ":csv", ":xml")) else (args.output, "", "")
-    feed_options = {"format": fmt or ("jsonlines" if uri.endswith((".jsonl", ".jl")) else
-                                      uri.rsplit(".", 1)[-1]), "overwrite": True}
-    settings.set("FEEDS", {uri: feed_options}, priority="cmdline")
+    try:
+        set_command_line_settings(settings, _pairs(args.settings, "setting"))
+    except CrawlSetupError as exc:
+        return report_start_failure(exc)
+    try:
+        feeds = feed_process_params_from_cli(
+            settings, args.output or ([] if args.overwrite_output else [OUTPUT_DEFAULT]),
+            overwrite_output=args.overwrite_output or None)
+    except UsageError as exc:
+        message = command_line_problem([*args.output, *args.overwrite_output])
+        print(f"{ERROR_PREFIX}{message or ' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_SETUP
+    settings.set("FEEDS", feeds, priority="cmdline")
     spider_args = _pairs(args.spider_args, "spider argument")
-    spider_args.update({"seeds": args.seeds, "seeds_file": args.seeds_file})
+    for name, value in (("seeds", args.seeds), ("seeds_file", args.seeds_file)):
+        if value is not None:
+            spider_args[name] = value
     process = CrawlerProcess(settings)
     crawler = process.create_crawler("corpus")
-    failures: list[Any] = []
-    process.crawl(crawler, **spider_args).addErrback(failures.append)
-    process.start()
-    if failures:  # the crawl never started: a bad argument or setting
-        print(f"corpuscrawl crawl: error: {failures[0].getErrorMessage()}", file=sys.stderr)
-        return 2
+    not_started = run_crawl(process, crawler, **spider_args)
+    if not_started is not None:  # a bad argument, setting, output or template
+        return not_started
+    failed = output_failure_exit(crawler)
+    if failed:
+        return failed
     reason = finish_reason(crawler)
     summary = summary_of(crawler)
     if summary is not None and summary["nothing_fetched"]:
@@ -79,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
               f"seed(s) failed ({errors or 'no response'}); summary in "
               f"{', '.join(summary.get('summary_files', [])) or 'the log'}", file=sys.stderr)
         return EXIT_NOTHING_FETCHED
-    print(f"corpuscrawl crawl: {reason or 'stopped'}; wrote {uri}", file=sys.stderr)
+    print(f"corpuscrawl crawl: {reason or 'stopped'}; wrote {', '.join(map(str, feeds))}",
+          file=sys.stderr)
     return 0 if reason in ("finished", "max_pages", "closespider_pagecount") else 1
 
 

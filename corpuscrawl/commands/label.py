@@ -7,7 +7,10 @@ The page is rendered in Chromium (the interaction loop runs, so elements that
 appear after reveals and scrolls are listed too).  Records are appended to
 ``-o`` in the training-record format (see ``corpuscrawl/browse/elements.py``);
 retrain with ``python -m corpuscrawl.learn.elements train --set my-set.jsonl``.
-Exit codes: 0 done, 2 bad arguments or model, 1 the page could not be rendered.
+Each answer is appended as soon as it is given, so the end of the input (Ctrl-D, a
+closed pipe) or Ctrl-C loses none.
+Exit codes: 0 done, 2 bad arguments or model, 1 the page could not be rendered,
+130 interrupted (Ctrl-C; the answers given are kept).
 """
 
 from __future__ import annotations
@@ -44,7 +47,12 @@ def run(args: argparse.Namespace) -> int:
 
     from corpuscrawl.browse.browser import BrowserNotFoundError
     from corpuscrawl.browse.interaction import InteractionOptions
-    from corpuscrawl.learn.labeling import append_records, label_interactively, page_elements
+    from corpuscrawl.learn.labeling import (
+        RecordAppender,
+        append_records,
+        label_interactively,
+        page_elements,
+    )
 
     if not args.url.startswith(("http://", "https://")):
         print(f"corpuscrawl label: {args.url!r} is not an http(s) URL", file=sys.stderr)
@@ -60,8 +68,14 @@ def run(args: argparse.Namespace) -> int:
     except (PlaywrightError, BrowserNotFoundError) as exc:
         print(f"corpuscrawl label: cannot render {args.url}: {exc}", file=sys.stderr)
         return 1
-    if not args.export:
-        records = label_interactively(records)
-    written = append_records(records, args.output)
+    if args.export:
+        written = append_records(records, args.output)
+    else:  # each answer is appended as it is given: an interruption loses none
+        with RecordAppender(args.output) as save:
+            try:
+                label_interactively(records, save=save)
+            finally:
+                print(f"appended {save.written} element(s) to {args.output}", file=sys.stderr)
+        return 0
     print(f"appended {written} element(s) to {args.output}", file=sys.stderr)
     return 0

@@ -36,12 +36,19 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from twisted.internet.task import LoopingCall
 
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.frontier import FRONTIER_META, Frontier
-from corpuscrawl.crawlstate.ledger import ExportLedger, local_feed_path, repair_feeds
+from corpuscrawl.crawlstate.ledger import (
+    ExportLedger,
+    FeedNotDurable,
+    local_feed_path,
+    repair_feeds,
+)
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, STATE_DIR_SETTING, state_dir
 from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
 from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
+from corpuscrawl.export_failure import failure_of, output_failed
 from corpuscrawl.items import Document
 
 __all__ = ["CrawlStateAddon", "RunState", "StateConfig", "crawl_state", "run_info", "run_state"]
@@ -55,7 +62,7 @@ LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
 LEDGER_PIPELINE_ORDER = 850
 
 
-class StateConfigError(ValueError):
+class StateConfigError(CrawlSetupError):
     """A CORPUSCRAWL_RESUME / CORPUSCRAWL_STATE_* setting has an invalid value."""
 
 
@@ -106,6 +113,7 @@ class RunState:
         self.frontier = Frontier(self.store)
         self.tracker = CompletionTracker(self._done)
         self.ledger = ExportLedger(self.store, self.run.run_id)
+        self.ledger.on_failure = lambda path, exc: output_failed(crawler, path, exc)
         self.reason: str | None = None
         #: Local feed files of this crawl: (path, format, overwrite).
         self.feeds: list[tuple[Path, str, bool]] = []
@@ -157,11 +165,16 @@ class RunState:
                     "near-duplicate index (from %s)", remembered, path)
 
     def commit(self) -> None:
-        """Make everything done so far durable (feeds flushed first, then one SQLite commit)."""
-        if self._closed:
+        """Make everything done so far durable (feeds flushed first, then one SQLite commit).
+
+        Nothing once an output failed (:mod:`corpuscrawl.export_failure`)."""
+        if self._closed or failure_of(self.crawler):
             return
         self.tracker.settle()
-        self.store.commit()
+        try:
+            self.store.commit()
+        except FeedNotDurable:
+            return  # reported; the batch stays uncommitted
 
     def closing(self, reason: str = "", spider: Any = None) -> None:
         """The spider is closing for ``reason`` (recorded when the engine stops)."""
@@ -177,8 +190,9 @@ class RunState:
             self.tracker.reached_spider(row_id)
 
     def _item_scraped(self, item: Any, response: Any, spider: Any) -> None:
-        """Account documents the export stage holds or released with ``item`` (already written)."""
-        if not isinstance(item, Document):
+        """Account documents the export stage holds or released with ``item`` (already written;
+        nothing once an output failed)."""
+        if not isinstance(item, Document) or failure_of(self.crawler):
             return
         from corpuscrawl.export_registry import existing_state
 
@@ -198,9 +212,17 @@ class RunState:
         if self._loop is not None and self._loop.running:
             self._loop.stop()
         try:
-            self.tracker.settle()
-            finish_run(self.store, self.run, self.reason or "shutdown")
-            self.store.close()
+            if not failure_of(self.crawler):
+                try:
+                    self.tracker.settle()
+                    finish_run(self.store, self.run, self.reason or "shutdown")
+                    self.store.close()
+                except FeedNotDurable:  # the last flush failed (reported): not committed
+                    pass
+            if failure_of(self.crawler):
+                self.store.abandon()  # the next run resumes from the last good commit
+                logger.info("crawl state %s left at its last commit: an output failed; "
+                            "the next run resumes from there", self.directory)
         finally:
             self._closed = True
             self.lock.release()

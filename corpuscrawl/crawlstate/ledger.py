@@ -33,17 +33,19 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import unquote, urlsplit
 
 from scrapy.exceptions import DropItem, NotConfigured
 
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.store import StateStore
 from corpuscrawl.items import Document
 
-__all__ = ["APPENDABLE_FORMATS", "ExportLedger", "ExportLedgerPipeline", "FeedRepairError",
+__all__ = ["APPENDABLE_FORMATS", "ExportLedger", "ExportLedgerPipeline", "FeedNotDurable",
+           "FeedRepairError",
            "local_feed_path", "repair_feeds"]
 
 logger = logging.getLogger("corpuscrawl.crawlstate")
@@ -52,7 +54,12 @@ logger = logging.getLogger("corpuscrawl.crawlstate")
 APPENDABLE_FORMATS = frozenset({"jsonl", "jsonlines", "vertical", "txtdir", "csv"})
 
 
-class FeedRepairError(ValueError):
+class FeedNotDurable(OSError):
+    """A feed file could not be flushed: the commit that would record its size must not
+    happen (raised from the pre-commit hook once the failure was reported)."""
+
+
+class FeedRepairError(CrawlSetupError):
     """A feed that a resumed run cannot continue (the message names it and says what to do)."""
 
 
@@ -84,6 +91,9 @@ class ExportLedger:
         self.run_id = run_id
         self._files: list[tuple[IO[bytes], str]] = []
         self._taken: set[tuple[str, int]] = set()
+        #: Called with (path, error) when a feed file cannot be flushed; the commit is then
+        #: refused (:class:`FeedNotDurable`).  Without it the error is only logged.
+        self.on_failure: Callable[[str, OSError], None] | None = None
         store.add_pre_commit(self.pre_commit)
 
     def register(self, file: Any) -> bool:
@@ -144,6 +154,9 @@ class ExportLedger:
             os.fsync(file.fileno())
             size = file.tell()
         except (OSError, ValueError) as exc:
+            if self.on_failure is not None and isinstance(exc, OSError):
+                self.on_failure(path, exc)
+                raise FeedNotDurable(exc.errno, f"feed {path} not durable: {exc}") from exc
             logger.error("cannot make feed %s durable: %s", path, exc)
             return
         self.store.write("INSERT INTO feeds VALUES (?, ?) ON CONFLICT (path) "

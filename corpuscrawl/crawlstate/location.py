@@ -30,6 +30,8 @@ from urllib.parse import urlsplit
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.project import data_path
 
+from corpuscrawl.crawl_checks import CrawlSetupError
+
 #: Setting naming the parent directory of all collections' state.
 STATE_DIR_SETTING = "CORPUSCRAWL_STATE_DIR"
 #: Setting holding the crawl's collection name (the spider sets it from its arguments).
@@ -40,7 +42,7 @@ DATA_SUBDIR = "corpuscrawl"
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
-class CollectionNameError(ValueError):
+class CollectionNameError(CrawlSetupError):
     """A collection name that cannot be used as a directory name."""
 
 

@@ -73,12 +73,14 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
 from scrapy.utils.misc import load_object
 
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.location import (
     COLLECTION_SETTING,
     collection_from_seeds,
     state_dir,
 )
 from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
+from corpuscrawl.export_failure import failure_of
 from corpuscrawl.export_registry import existing_state
 from corpuscrawl.items import Document, content_hash
 
@@ -111,7 +113,7 @@ HUB_WORDS_PER_DOCUMENT_DEFAULT = 100
 PENDING_MAX = 20_000
 
 
-class RecrawlConfigError(ValueError):
+class RecrawlConfigError(CrawlSetupError):
     """A CORPUSCRAWL_RECRAWL* setting or the ``recrawl`` argument is invalid."""
 
 
@@ -314,6 +316,8 @@ class RecrawlState:
         return [outcome.document for outcome in outcomes]
 
     def _item_scraped(self, item: Any) -> None:
+        if failure_of(self.crawler):  # not written: the page stays unknown, exported again
+            return
         for doc in self._released(item):
             if isinstance(doc, Document):
                 self.commit(doc)
@@ -326,7 +330,7 @@ class RecrawlState:
 
     def _spider_closed(self) -> None:
         export = existing_state(self.crawler)
-        if export is not None and export.final is not None:
+        if export is not None and export.final is not None and not failure_of(self.crawler):
             for outcome in export.final:
                 self.commit(outcome.document)
         self.close()

@@ -158,6 +158,19 @@ class StateStore:
             self.commits += 1
         self.last_commit = time.monotonic()
 
+    def abandon(self) -> None:
+        """Drop the uncommitted batch and close the database (idempotent): the state stays
+        as the last commit left it, as after a kill."""
+        if self.db is None:
+            return
+        try:
+            if self._in_transaction:
+                self.db.execute("ROLLBACK")
+                self._in_transaction = False
+        finally:
+            self.db.close()
+            self.db = None  # type: ignore[assignment]
+
     def close(self) -> None:
         """Commit what is pending and close the database (idempotent)."""
         if self.db is None:

@@ -72,30 +72,72 @@ def describe(record: ElementRecord, number: int, total: int) -> str:
 
 
 def label_interactively(records: Sequence[ElementRecord], ask: Callable[[str], str] = input,
-                        out: TextIO | None = None) -> list[ElementRecord]:
-    """Ask for each record's label; returns the labelled records (skipped ones left out)."""
+                        out: TextIO | None = None,
+                        save: Callable[[ElementRecord], None] | None = None,
+                        ) -> list[ElementRecord]:
+    """Ask for each record's label; returns the labelled records (skipped ones left out).
+
+    ``save`` is called with each record as soon as it is labelled, so an answer is kept
+    whatever ends the dialogue: ``q``, the end of the input (``EOFError``: returns what
+    was labelled) or Ctrl-C (``KeyboardInterrupt`` is raised on, the answers given saved)."""
     import sys
 
     out = out or sys.stdout
     labelled: list[ElementRecord] = []
+
+    def keep(record: ElementRecord) -> None:
+        labelled.append(record)
+        if save is not None:
+            save(record)
+
     for number, record in enumerate(records, 1):
         print(describe(record, number, len(records)), file=out)
         while True:
-            answer = ask(PROMPT).strip().lower()
+            try:
+                answer = ask(PROMPT).strip().lower()
+            except EOFError:  # input ended (Ctrl-D, a closed pipe): keep what was given
+                print(file=out)
+                return labelled
             if answer == "q":
                 return labelled
             if answer == "s":
                 break
             if answer == "" and record.label in LABELS:
-                labelled.append(record)
+                keep(record)
                 break
             if answer in KEYS:
                 record.label = KEYS[answer]
-                labelled.append(record)
+                keep(record)
                 break
             print(f"    unknown answer {answer!r}; keys: "
                   + ", ".join(f"{k}={v}" for k, v in KEYS.items()), file=out)
     return labelled
+
+
+class RecordAppender:
+    """Appends records to a JSON Lines set one at a time, each flushed to the OS at once
+    (a context manager; the file is opened on the first record)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.written = 0
+        self._file: TextIO | None = None
+
+    def __call__(self, record: ElementRecord) -> None:
+        """Append one record now."""
+        if self._file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("a", encoding="utf-8")
+        self._file.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+        self._file.flush()
+        self.written += 1
+
+    def __enter__(self) -> RecordAppender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._file is not None:
+            self._file.close()
 
 
 def append_records(records: Sequence[ElementRecord], path: Path) -> int:

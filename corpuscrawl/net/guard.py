@@ -43,6 +43,7 @@ from twisted.internet.error import DNSLookupError
 from twisted.internet.interfaces import IResolutionReceiver
 from zope.interface import implementer
 
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.net.addresses import ip_of_host
 from corpuscrawl.net.policy import (
     ALLOWED_NETWORKS_SETTING,
@@ -68,7 +69,7 @@ LOOKUP_ERRORS = (CannotResolveHostError, DNSLookupError)
 GUARD_SETTING = "CORPUSCRAWL_NETWORK_GUARD"
 
 
-class NetworkGuardConfigError(ValueError):
+class NetworkGuardConfigError(CrawlSetupError):
     """A guard setting is invalid; the message names it."""
 
 

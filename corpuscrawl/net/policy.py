@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.net.addresses import IPAddress, embedded_ipv4, ip_of_host, non_global_reason
 from corpuscrawl.net.urls import canonical_host
 
@@ -35,7 +36,7 @@ ALLOWED_NETWORKS_SETTING = "CORPUSCRAWL_ALLOWED_NETWORKS"
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-class NetworkPolicyError(ValueError):
+class NetworkPolicyError(CrawlSetupError):
     """An allow-list entry is neither a host name nor an IP address/network."""
 
 

@@ -38,6 +38,7 @@ from scrapy.extensions.throttle import AutoThrottle
 from scrapy.settings import SETTINGS_PRIORITIES
 
 import corpuscrawl
+from corpuscrawl.crawl_checks import CrawlSetupError
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -54,7 +55,7 @@ RETRY_AFTER_STATUSES = frozenset((429, 503))
 STATS_PREFIX = "corpuscrawl/politeness"
 
 
-class PolitenessConfigError(ValueError):
+class PolitenessConfigError(CrawlSetupError):
     """A politeness setting is invalid; the message names it."""
 
 

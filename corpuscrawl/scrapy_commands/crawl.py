@@ -4,7 +4,14 @@ Scrapy's own ``crawl`` exits 0 whenever the crawl started, even when every
 seed failed.  This command (installed by ``COMMANDS_MODULE``, so also used by
 Scrapyd's runner) exits with :data:`corpuscrawl.summary.EXIT_NOTHING_FETCHED`
 when the crawl summary says not one page was fetched, so a cron job or a
-systemd unit can alert.  Everything else is Scrapy's command.
+systemd unit can alert.
+
+A crawl that cannot start as asked (a bad argument, setting, output or template) ends
+with the same one line and exit status as ``corpuscrawl crawl``
+(:func:`corpuscrawl.crawl_checks.run_crawl`), not with asyncio's "Task exception
+was never retrieved" traceback; a crawl stopped because an output could not be written
+exits with :data:`corpuscrawl.export_failure.EXIT_OUTPUT_FAILED`.  Everything else is
+Scrapy's command.
 """
 
 from __future__ import annotations
@@ -14,12 +21,37 @@ from typing import Any
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.crawler import Crawler
+from scrapy.exceptions import UsageError
 
+from corpuscrawl.crawl_checks import (
+    ERROR_PREFIX,
+    EXIT_SETUP,
+    CrawlSetupError,
+    run_crawl,
+    set_command_line_settings,
+)
+from corpuscrawl.export_failure import output_failure_exit
 from corpuscrawl.extensions import summary_of
+from corpuscrawl.output_checks import command_line_problem
 from corpuscrawl.summary import EXIT_NOTHING_FETCHED
 
 #: Exit status when cluster mode cannot reach its Redis at start.
 EXIT_REDIS_UNREACHABLE = 4
+
+
+def _setting_problem(values: list[str]) -> str | None:
+    """Which ``-s NAME=VALUE`` Scrapy refused, and why (Scrapy's message names none)."""
+    from scrapy.settings import Settings
+
+    for value in values:
+        name, sep, raw = value.partition("=")
+        if not sep:
+            continue
+        try:
+            set_command_line_settings(Settings(), {name: raw})
+        except CrawlSetupError as exc:
+            return str(exc)
+    return None
 
 
 class Command(ScrapyCrawlCommand):
@@ -34,6 +66,19 @@ class Command(ScrapyCrawlCommand):
         self._crawlers.append(crawler)
         return crawler
 
+    def process_options(self, args: list[str], opts: Any) -> None:
+        """Scrapy's options; a bad ``-o``/``-O``/``-a`` is one line and exit status 2."""
+        try:
+            super().process_options(args, opts)
+        except UsageError as exc:
+            if not str(exc):
+                raise
+            message = (command_line_problem([*(opts.output or []),
+                                              *(opts.overwrite_output or [])])
+                       or _setting_problem(getattr(opts, "set", None) or []))
+            sys.stderr.write(f"{ERROR_PREFIX}{message or ' '.join(str(exc).split())}\n")
+            sys.exit(EXIT_SETUP)
+
     def run(self, args: list[str], opts: Any) -> None:
         """Run the crawl as Scrapy does; then set the exit code from the crawl summary.
 
@@ -46,9 +91,23 @@ class Command(ScrapyCrawlCommand):
                 sys.stderr.write(f"corpuscrawl: error: {problem}\n")
                 self.exitcode = EXIT_REDIS_UNREACHABLE
                 return
-        super().run(args, opts)
-        if self.exitcode:
+        if len(args) != 1:
+            super().run(args, opts)  # Scrapy's usage errors
             return
+        assert self.crawler_process is not None
+        not_started = run_crawl(self.crawler_process, self._create_crawler(args[0]),
+                                **opts.spargs)
+        if not_started is not None:
+            self.exitcode = not_started
+            return
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1
+            return
+        for crawler in self._crawlers:
+            failed = output_failure_exit(crawler)
+            if failed:
+                self.exitcode = failed
+                return
         for crawler in self._crawlers:
             summary = summary_of(crawler)
             if summary is not None and summary["nothing_fetched"]:

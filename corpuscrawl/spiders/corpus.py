@@ -4,7 +4,8 @@ Arguments (``-a name=value``):
 
 * ``seeds`` — comma-separated URLs (pages, sitemaps or RSS/Atom feeds);
   ``seeds_file`` — a file with one URL per line (``#`` comments).  With neither,
-  the bundled demo site is served on 127.0.0.1 and crawled.
+  the bundled demo site is served on 127.0.0.1 and crawled (refused when an output
+  already holds a corpus); one given empty is an error.
 * ``depth`` — follow links at most this many hops from a seed (default: no limit).
 * ``domains`` — extra allowed domains (comma-separated); ``any_domain=1`` follows
   links everywhere.  By default the crawl stays on the seeds' domains.
@@ -33,6 +34,12 @@ Arguments (``-a name=value``):
   ``extract_continuously``, ``follow_alternates`` — JavaScript pages (corpuscrawl.browse);
   per-domain rules override them.
 
+An argument not listed here is refused naming the closest one (``-a seed=`` → ``seeds``;
+names starting with ``_``, such as Scrapyd's ``_job``, pass), and so are unknown
+``CORPUSCRAWL_*`` settings, unreadable setting values, outputs that cannot be written and
+broken templates, all before anything is fetched (:mod:`corpuscrawl.crawl_checks`,
+:mod:`corpuscrawl.output_checks`, :mod:`corpuscrawl.output_lock`).
+
 The spider's parts: its arguments (:mod:`~corpuscrawl.spiders.arguments`), where URLs come
 from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
 (:mod:`~corpuscrawl.spiders.following`) and the hand-off to Chromium
@@ -41,6 +48,8 @@ from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
 
 from __future__ import annotations
 
+import inspect
+import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -54,6 +63,11 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
+from corpuscrawl.crawl_checks import (
+    check_scrapy_setting_values,
+    check_setting_names,
+    environment_warnings,
+)
 from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.dropped import record_drop
@@ -61,6 +75,8 @@ from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS, domain_of
 from corpuscrawl.net.urls import offsite_domains
+from corpuscrawl.output_checks import check_outputs, existing_corpus
+from corpuscrawl.output_lock import expand_worker, lock_outputs
 from corpuscrawl.responses import (
     DOWNLOAD_META_KEYS,
     REFETCH_META,
@@ -70,7 +86,13 @@ from corpuscrawl.responses import (
 )
 from corpuscrawl.scope import STATS_PREFIX as SCOPE_STATS_PREFIX
 from corpuscrawl.scope import Scope, ScopeError
-from corpuscrawl.spiders.arguments import SeedError, flag_arg, int_arg, read_seeds
+from corpuscrawl.spiders.arguments import (
+    SeedError,
+    check_argument_names,
+    flag_arg,
+    int_arg,
+    read_seeds,
+)
 from corpuscrawl.spiders.following import (
     ROBOTS_META_KEY,
     FollowingMixin,
@@ -88,16 +110,19 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
 
     name = "corpus"
 
-    def __init__(self, seeds: str = "", seeds_file: str = "", depth: str = "",
+    def __init__(self, seeds: str | None = None, seeds_file: str | None = None, depth: str = "",
                  domains: str = "", any_domain: str = "0", sitemaps: str = "1",
                  feeds: str = "1", max_pages: str = "", languages: str = "",
                  keywords: str = "", extractor: str = "", render: str = "",
                  max_reveals: str = "", max_scrolls: str = "", follow: str = "",
                  extract_continuously: str = "", follow_alternates: str = "",
-                 collection: str = "", comments: str = "", allow: str = "", deny: str = "",
-                 blocklist: str = "", max_pages_per_domain: str = "",
+                 collection: str = "", comments: str = "", recrawl: str = "", allow: str = "",
+                 deny: str = "", blocklist: str = "", max_pages_per_domain: str = "",
                  language_filter: str = "", **kwargs: Any):
+        check_argument_names(kwargs, spider_arguments())
         super().__init__(**kwargs)
+        if recrawl:  # read by corpuscrawl.crawlstate.recrawl (over CORPUSCRAWL_RECRAWL)
+            self.recrawl = recrawl
         # Scope arguments (corpuscrawl.scope), compiled in from_crawler with the settings.
         self._scope_args = {"allow": allow, "deny": deny, "blocklist": blocklist,
                             "max_pages_per_domain": int_arg(max_pages_per_domain,
@@ -127,9 +152,25 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CorpusSpider:
-        """Build the spider with the crawl's extraction, focus and (without seeds) demo site."""
+        """Build the spider with the crawl's extraction, focus and (without seeds) demo site.
+
+        Checks first what would otherwise fail or be ignored mid-crawl: argument and
+        setting names, setting values, the outputs (:mod:`corpuscrawl.crawl_checks`)."""
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
+        check_setting_names(settings)
+        for line in environment_warnings(os.environ):
+            spider.logger.warning(line)
+        check_scrapy_setting_values(settings)
+        expand_worker(settings)
+        check_outputs(settings, crawler)
+        corpus = existing_corpus(settings) if not spider.seed_urls else None
+        if corpus is not None:
+            raise SeedError(
+                f"no seeds given, and the output {corpus} already holds a corpus: a crawl "
+                "without seeds crawls the bundled demo site; give seeds (-a seeds=URL,... or "
+                "-a seeds_file=FILE) or write the demo to another file")
+        lock_outputs(settings, crawler)
         spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
                                                      spider._comments or None)
         spider._argument_settings(settings)
@@ -325,3 +366,10 @@ def scope_from(settings: Any, args: dict[str, Any], rules: Any) -> Scope:
                            names=(allow_name, deny_name, blocklist_name))
     except ScopeError as exc:
         raise SeedError(str(exc)) from exc
+
+
+def spider_arguments() -> frozenset[str]:
+    """The names :class:`CorpusSpider` takes as ``-a`` arguments (plus Scrapy's ``name``)."""
+    params = inspect.signature(CorpusSpider.__init__).parameters
+    return frozenset(n for n, p in params.items()
+                     if n != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD) | {"name"}
