@@ -279,6 +279,10 @@ CORPUSCRAWL_MAX_PATH_SEGMENTS = 32
 CORPUSCRAWL_TRAP_MAX_RUN = 50
 #: Most links followed from one page (the most relevant first); the rest are counted.
 CORPUSCRAWL_MAX_LINKS_PER_PAGE = 1000
+#: Most URLs taken from one sitemap or feed (the sitemap protocol's own limit per file); a
+#: source listing more is read up to here, counted (corpuscrawl/sources/capped) and logged.
+#: Sources are read as a stream, entry by entry, whatever their size.  0 = no cap.
+CORPUSCRAWL_MAX_URLS_PER_SOURCE = 50_000
 #: Redirect chains longer than this are dropped (Scrapy's REDIRECT_MAX_TIMES; its default is 20).
 REDIRECT_MAX_TIMES = 10
 SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {

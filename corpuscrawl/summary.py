@@ -21,6 +21,8 @@ What the figures mean (keys of the JSON):
 * ``boilerplate`` — paragraphs removed as domain boilerplate, documents
   cleaned, documents dropped because nothing but boilerplate was left;
   ``duplicates_dropped`` — near-duplicates not written.
+* ``sources`` — sitemaps and feeds read, the URLs they listed that were queued
+  (``urls``), and the sources cut at ``CORPUSCRAWL_MAX_URLS_PER_SOURCE`` (``capped``).
 * ``errors`` — by type: requests that failed for good (``http <status>`` or
   the exception's class name, e.g. ``DownloadConnectionRefusedError``),
   ``spider <exception>``, ``extraction`` and ``rendering`` failures.
@@ -181,6 +183,11 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
                         "documents_cleaned": _int(stats, EXPORT_PREFIX + "documents_cleaned"),
                         "documents_dropped": _int(stats, EXPORT_PREFIX + "dropped_boilerplate")},
         "duplicates_dropped": _int(stats, EXPORT_PREFIX + "dropped_duplicates"),
+        "sources": {"sitemaps": _int(stats, "corpuscrawl/sitemaps"),
+                    "feeds": _int(stats, "corpuscrawl/feeds"),
+                    "urls": (_int(stats, "corpuscrawl/urls_from_sitemaps")
+                             + _int(stats, "corpuscrawl/urls_from_feeds")),
+                    "capped": _int(stats, "corpuscrawl/sources/capped")},
         "errors": {"total": sum(errors.values()), "by_type": errors},
         "domains": {d: asdict(c) for d, c in sorted((domains or {}).items())},
         "recrawl": {k: _int(stats, RECRAWL_PREFIX + k) for k in RECRAWL_FIGURES},
@@ -250,6 +257,11 @@ def human_summary(summary: Mapping[str, Any], max_domains: int = LOGGED_DOMAINS_
 def _optional_lines(summary: Mapping[str, Any]) -> list[str]:
     """Lines for what only some crawls have: a recrawl, WARC files, blocked requests, a cluster."""
     lines = []
+    sources = summary.get("sources") or {}
+    if sources.get("capped"):
+        lines.append(f"sources: {sources['sitemaps']} sitemaps, {sources['feeds']} feeds, "
+                     f"{sources['urls']} URLs queued; {sources['capped']} cut at "
+                     "CORPUSCRAWL_MAX_URLS_PER_SOURCE")
     recrawl = summary.get("recrawl") or {}
     if recrawl.get("generation", 0) > 1 or recrawl.get("conditional"):
         lines.append(f"recrawl: generation {recrawl['generation']}, {recrawl['revisited']} "

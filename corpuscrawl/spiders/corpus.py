@@ -116,6 +116,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         spider.allowed_domains = [] if spider.any_domain else offsite_domains(
             {domain_of(u) for u in spider.seed_urls} | spider.extra_domains)
         spider._name_collection(settings)
+        spider.max_urls_per_source()  # a bad CORPUSCRAWL_MAX_URLS_PER_SOURCE fails at start
         # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
         # yet) to install scrapy-playwright only when needed.
         plan = RenderPlan.from_args(settings, **spider._render_args)
