@@ -44,13 +44,18 @@ class ReactorStallProbe:
         self.last = time.monotonic()
         self.worst = 0.0
         self.loop = task.LoopingCall(self.tick)
-        crawler.signals.connect(lambda: self.loop.start(0.05), signal=signals.engine_started)
+        crawler.signals.connect(self.start, signal=signals.engine_started)
         crawler.signals.connect(self.stop, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ReactorStallProbe:
         """Scrapy's constructor."""
         return cls(crawler)
+
+    def start(self) -> None:
+        """Start ticking (a bound method: Scrapy's signals hold receivers weakly)."""
+        self.last = time.monotonic()
+        self.loop.start(0.05)
 
     def tick(self) -> None:
         """Note the gap since the last tick."""

@@ -66,8 +66,8 @@ from corpuscrawl.dedup import (
     NUM_PERM_DEFAULT,
     SHINGLE_WORDS_DEFAULT,
     THRESHOLD_DEFAULT,
-    NearDuplicateIndex,
 )
+from corpuscrawl.dedup_store import SQLiteNearDuplicateIndex
 from corpuscrawl.export_registry import existing_state, register_state, registered_state
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page, domain_of, state_key
@@ -167,8 +167,11 @@ class ExportState:
                 raise ExportConfigError(
                     f"CORPUSCRAWL_BOILERPLATE_HISTORY={config.history!r}: {exc}") from exc
             detector = Detector(self.history, config.detector)
-        dedup = (NearDuplicateIndex(config.dedup_threshold, config.dedup_num_perm,
-                                    config.dedup_shingle_words) if config.dedup else None)
+        # On disk (the collection's state directory), so memory stays flat with documents.
+        dedup = (SQLiteNearDuplicateIndex(config.dedup_threshold, config.dedup_num_perm,
+                                          config.dedup_shingle_words,
+                                          directory=state_dir(crawler.settings))
+                 if config.dedup else None)
         if config.dedup:  # cluster mode: one index for all workers, in Redis
             from corpuscrawl.cluster.addon import cluster_index
 
@@ -227,6 +230,8 @@ class ExportState:
         if self.history is not None:
             self.history.close()
             self.history = None
+        if isinstance(self.stage.dedup, SQLiteNearDuplicateIndex):
+            self.stage.dedup.close()
 
 
 def state_for(crawler: Crawler) -> ExportState:

@@ -80,6 +80,11 @@ CORPUSCRAWL_SPLIT_COHERENT = False
 CORPUSCRAWL_SPLIT_METHOD = "linkblocks"
 #: Documents whose extracted text is shorter than this (characters) are not written.
 CORPUSCRAWL_MIN_TEXT_CHARS = 1
+#: Worker processes that parse and extract pages off the reactor (corpuscrawl.workers):
+#: "auto" = one per CPU core but one (none on a single core); 0 = in the crawl process.
+#: Pages rendered in Chromium are always extracted in the crawl process.  Same documents
+#: either way; items, the export stage, the ledger and the feeds stay in the crawl process.
+CORPUSCRAWL_WORKERS = "auto"
 
 # --- focus ------------------------------------------------------------------
 #: Target languages (ISO 639-1); pages in them are preferred. Empty = any language.

@@ -33,7 +33,7 @@ from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -51,11 +51,12 @@ from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import domain_of
 from corpuscrawl.net.urls import offsite_domains
-from corpuscrawl.responses import body_kind, page_from_response
+from corpuscrawl.responses import body_kind, http_charset, page_from_response
 from corpuscrawl.spiders.arguments import SeedError, flag_arg, int_arg, read_seeds
 from corpuscrawl.spiders.following import FollowingMixin
 from corpuscrawl.spiders.rendering import RenderingMixin
 from corpuscrawl.spiders.sources import SEED_PRIORITY, SourcesMixin
+from corpuscrawl.workers import ExtractionPool, PageJob
 
 __all__ = ["SEED_PRIORITY", "CorpusSpider", "SeedError", "read_seeds"]
 
@@ -92,6 +93,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         self._sitemap_roots: set[str] = set()  # seed hosts whose robots.txt sitemaps to follow
         self._documents = 0
         self._shared_count: Any = None  # cluster mode: max_pages counted over all workers
+        self.pool: ExtractionPool | None = None  # extraction workers (CORPUSCRAWL_WORKERS)
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CorpusSpider:
@@ -100,6 +102,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         settings = crawler.settings
         spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
                                                      spider._comments or None)
+        spider.pool = ExtractionPool.from_crawler(crawler, spider._extractor or None,
+                                                  spider._comments or None)
         spider.focus = Focus(FocusConfig.from_values(
             spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
@@ -139,32 +143,57 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         settings.set("CORPUSCRAWL_COLLECTION", name, priority="spider")
 
     def _closed(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
         self.renderer.close()  # keeps the site render experience
         if self.demo_server is not None:
             self.demo_server.stop()
 
     # --- pages ----------------------------------------------------------------
 
-    def parse(self, response: Response) -> Iterator[Any]:
-        """Extract an HTML page and follow its links by relevance; route XML to ``parse_xml``."""
+    def parse(self, response: Response) -> Iterator[Any] | AsyncIterator[Any]:
+        """Extract an HTML page and follow its links by relevance; route XML to ``parse_xml``.
+
+        With extraction workers (``CORPUSCRAWL_WORKERS``) a page that is never rendered is
+        extracted by a worker (:mod:`corpuscrawl.workers`) while the reactor goes on;
+        otherwise here.  Same items and requests, in the same order, either way.
+        """
+        if self.pool is not None and self.renderer.mode_for(response.url) == "never":
+            return self._parse_pooled(response)
+        return self._parse_here(response)
+
+    def _triage(self, response: Response) -> str:
+        """``xml``, ``html`` or "" (not extracted: counted) for a plain response."""
         stats = self.crawler.stats
         kind, sniffed = body_kind(response)
         if kind == "xml":
-            yield from self.parse_xml(response)
-            return
+            return kind
         if kind != "html":
             stats.inc_value("corpuscrawl/skipped_non_html")
-            return
+            return ""
         if sniffed:
             stats.inc_value("corpuscrawl/hostile/html_sniffed")
             self.logger.info("%s is HTML served as %r", response.url,
                              response.headers.get("Content-Type", b"").decode("latin-1"))
         if self.max_pages is not None and self._documents >= self.max_pages:
-            return  # in-flight responses after the limit are not extracted
+            return ""  # in-flight responses after the limit are not extracted
+        return kind
+
+    def _dropped_binary(self, url: str) -> None:
+        self.crawler.stats.inc_value("corpuscrawl/dropped/binary")
+        self.logger.info("dropped %s: the body is not text", url)
+
+    def _parse_here(self, response: Response) -> Iterator[Any]:
+        stats = self.crawler.stats
+        kind = self._triage(response)
+        if kind == "xml":
+            yield from self.parse_xml(response)
+            return
+        if kind != "html":
+            return
         page = page_from_response(response)
         if page.binary:
-            stats.inc_value("corpuscrawl/dropped/binary")
-            self.logger.info("dropped %s: the body is not text", response.url)
+            self._dropped_binary(response.url)
             return
         # render=auto re-requests pages that need a browser (the plain version is then
         # never emitted); overlays of the static HTML are dropped.
@@ -190,6 +219,38 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         if self.depth_limit is not None and depth >= self.depth_limit:
             return
         yield from self.links(page, result.text, result.language, result.title)
+
+    async def _parse_pooled(self, response: Response) -> AsyncIterator[Any]:
+        """``_parse_here`` for a page that is never rendered, extracted by a worker."""
+        stats = self.crawler.stats
+        kind = self._triage(response)
+        if kind == "xml":
+            for request in self.parse_xml(response):
+                yield request
+            return
+        if kind != "html":
+            return
+        header = response.headers.get("Content-Type", b"") or b""
+        done = await self.pool.extract(
+            PageJob(response.body, response.url, response.status, http_charset(header),
+                    feeds=self.use_feeds), self.extraction)
+        if done.binary:
+            self._dropped_binary(response.url)
+            return
+        if self.max_pages is not None and self._documents >= self.max_pages:
+            return  # reached while this page was with its worker
+        stats.inc_value("corpuscrawl/fetch/plain")
+        stats.inc_value("corpuscrawl/pages")
+        result, depth = done.result, response.meta.get("depth", 0)
+        for item in self.crawled(response.url, response.status, done.html, result, depth,
+                                 render_reason=""):
+            yield item
+        self.count_document(result)
+        if self.depth_limit is not None and depth >= self.depth_limit:
+            return
+        for request in self.listed_links(done.links, done.feeds, result.text, result.language,
+                                         result.title):
+            yield request
 
     def crawled(self, url: str, status: int, html: str, result: ExtractionResult, depth: int,
                 **extra: Any) -> Iterator[CrawledPage]:

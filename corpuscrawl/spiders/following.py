@@ -15,7 +15,7 @@ import scrapy
 
 from corpuscrawl.browse.rendered import REASON_META_KEY
 from corpuscrawl.crawlstate.recrawl import NotModified
-from corpuscrawl.discovery import feed_links, page_links
+from corpuscrawl.discovery import Link, feed_links, page_links
 from corpuscrawl.focus import anchors_in_content
 from corpuscrawl.html.page import Page
 from corpuscrawl.net.urls import check_url, has_non_html_extension
@@ -72,16 +72,21 @@ class FollowingMixin:
 
     def links(self, page: Page, text: str, language: str, title: str) -> Iterator[scrapy.Request]:
         """Requests for a page's links and feeds, prioritized by the focus score."""
+        yield from self.listed_links(list(page_links(page)),
+                                     feed_links(page) if self.use_feeds else [],
+                                     text, language, title)
+
+    def listed_links(self, links: list[Link], feeds: list[str], text: str, language: str,
+                     title: str) -> Iterator[scrapy.Request]:
+        """Requests for a page's links and feeds (found already), by the focus score."""
         page_score = self.focus.page_score(text, language, title)
-        links = list(page_links(page))
         in_content = anchors_in_content((link.text for link in links), text)
         for link in links:
             score = self.focus.link_score(page_score, link.text, link.url, link.text in in_content)
             request = self.follow(link.url, self.focus.priority(score))
             if request is not None:
                 yield request
-        if self.use_feeds:
-            for url in feed_links(page):
-                request = self.follow(url, SEED_PRIORITY, self.parse_xml)
-                if request is not None:
-                    yield request
+        for url in feeds:
+            request = self.follow(url, SEED_PRIORITY, self.parse_xml)
+            if request is not None:
+                yield request
