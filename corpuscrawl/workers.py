@@ -35,7 +35,7 @@ from typing import Any
 
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.discovery import Link, feed_links, page_links
-from corpuscrawl.extraction import Extraction, ExtractionResult
+from corpuscrawl.extraction import ConfigError, Extraction, ExtractionResult
 from corpuscrawl.html.page import Page
 
 logger = logging.getLogger("corpuscrawl.workers")
@@ -78,16 +78,30 @@ def extract_page(job: PageJob, extraction: Extraction) -> PageDone:
 
 
 _extraction: Extraction | None = None
+_start_error = ""
 
 
 def _start_worker(settings: dict[str, Any], extractor: str | None, comments: str | None) -> None:
-    """Worker initializer: the crawl's Extraction, built (and warmed up) once per process."""
-    global _extraction
-    _extraction = Extraction.from_settings(_Settings(settings), extractor, comments)
+    """Worker initializer: the crawl's Extraction, built (and warmed up) once per process.
+
+    A bad setting is kept (not raised: a failed initializer only breaks the pool) and
+    handed back by :func:`_started`, so the crawl fails at start with its message.
+    """
+    global _extraction, _start_error
+    try:
+        _extraction = Extraction.from_settings(_Settings(settings), extractor, comments)
+    except ValueError as exc:  # ConfigError and the settings' own checks
+        _start_error = str(exc)
+
+
+def _started() -> str:
+    """"" when the worker's Extraction was built, else why not."""
+    return _start_error
 
 
 def _work(job: PageJob) -> PageDone:
-    assert _extraction is not None, "worker started without its initializer"
+    if _extraction is None:
+        raise ConfigError(_start_error or "extraction worker started without its initializer")
     return extract_page(job, _extraction)
 
 
@@ -143,12 +157,22 @@ class ExtractionPool:
             return None
         settings = {key: value for key, value in crawler.settings.copy_to_dict().items()
                     if key.startswith(SETTINGS_PREFIX)}
-        return cls(workers, settings, extractor, comments, crawler)
+        pool = cls(workers, settings, extractor, comments, crawler)
+        pool.check_started()
+        return pool
 
     def _start(self) -> ProcessPoolExecutor:
         # spawn: a fork of a process running Twisted's reactor and threads is not safe
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_start_worker, initargs=self._initargs)
+
+    def check_started(self) -> None:
+        """Wait for a worker to have built its Extraction (models loaded, warmed up); a
+        :class:`~corpuscrawl.extraction.ConfigError` with its message when it could not."""
+        error = self._executor.submit(_started).result()
+        if error:
+            self.close()
+            raise ConfigError(error)
 
     async def extract(self, job: PageJob, fallback: Extraction) -> PageDone:
         """The page's extraction by a worker; in this process when the pool broke."""

@@ -94,16 +94,27 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         self._documents = 0
         self._shared_count: Any = None  # cluster mode: max_pages counted over all workers
         self.pool: ExtractionPool | None = None  # extraction workers (CORPUSCRAWL_WORKERS)
+        self._extraction: Extraction | None = None
+        self._extraction_settings: Any = None
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CorpusSpider:
         """Build the spider with the crawl's extraction, focus and (without seeds) demo site."""
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
-        spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
-                                                     spider._comments or None)
-        spider.pool = ExtractionPool.from_crawler(crawler, spider._extractor or None,
-                                                  spider._comments or None)
+        # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
+        # yet) to install scrapy-playwright only when needed.
+        plan = RenderPlan.from_args(settings, **spider._render_args)
+        # With workers, they load the models and check the extraction settings at start; this
+        # process builds its own Extraction only if it extracts a page (a rendered one).
+        if plan.render == "never":
+            spider.pool = ExtractionPool.from_crawler(crawler, spider._extractor or None,
+                                                      spider._comments or None)
+        if spider.pool is None:
+            spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
+                                                         spider._comments or None)
+        else:
+            spider._extraction_settings = settings
         spider.focus = Focus(FocusConfig.from_values(
             spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
@@ -121,15 +132,24 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
             {domain_of(u) for u in spider.seed_urls} | spider.extra_domains)
         spider._name_collection(settings)
         spider.max_urls_per_source()  # a bad CORPUSCRAWL_MAX_URLS_PER_SOURCE fails at start
-        # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
-        # yet) to install scrapy-playwright only when needed.
-        plan = RenderPlan.from_args(settings, **spider._render_args)
         spider.renderer = Renderer.from_settings(plan, settings)
         if spider._render_args["render"] and not settings.frozen:
             settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
+
+    @property
+    def extraction(self) -> Extraction:
+        """The crawl's extraction in this process (built on first use when workers extract)."""
+        if self._extraction is None:
+            self._extraction = Extraction.from_settings(
+                self._extraction_settings, self._extractor or None, self._comments or None)
+        return self._extraction
+
+    @extraction.setter
+    def extraction(self, value: Extraction) -> None:
+        self._extraction = value
 
     def _name_collection(self, settings: Any) -> None:
         """Set CORPUSCRAWL_COLLECTION (settings are not frozen yet); the demo's state is temporary."""
