@@ -1,4 +1,4 @@
-"""The near-duplicate index kept in a SQLite file: memory flat with the number of documents.
+"""The export stage's per-document memory kept in SQLite files: flat with the number of documents.
 
 :class:`SQLiteNearDuplicateIndex` has the interface and the answers of
 :class:`corpuscrawl.dedup.NearDuplicateIndex` (same MinHash signatures, LSH bands,
@@ -9,7 +9,12 @@ document (a 512-byte signature array and nine 56-byte band keys with their dict 
 2 GB for it alone; here memory is SQLite's page cache (:data:`CACHE_KIB_DEFAULT`), and
 each ``add`` is one indexed lookup of the nine band keys and two inserts.
 
-The file is the crawl's scratch space, not state: it is made empty when the crawl opens
+:class:`SQLitePageVersions` holds the stage's other per-document record, the words of
+the version of each page it kept (a later, richer version of a page replaces a poorer
+one): in memory only while the version is held for its domain's boilerplate verdict
+(bounded by ``CORPUSCRAWL_BOILERPLATE_BUFFER_SIZE``), in its file once released.
+
+Each file is the crawl's scratch space, not state: it is made empty when the crawl opens
 and removed when it closes (a resumed crawl refills the index from its exported
 documents, as it does the dict index), so it needs no journal and no fsync.
 """
@@ -21,6 +26,7 @@ import sqlite3
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +38,7 @@ from corpuscrawl.dedup import (
     lsh_bands,
 )
 
-__all__ = ["CACHE_KIB_DEFAULT", "SQLiteNearDuplicateIndex"]
+__all__ = ["CACHE_KIB_DEFAULT", "SQLiteNearDuplicateIndex", "SQLitePageVersions"]
 
 #: SQLite page cache of the index in KiB (SQLite's own default is 2 MiB).
 CACHE_KIB_DEFAULT = 8 * 1024
@@ -58,16 +64,7 @@ class SQLiteNearDuplicateIndex:
         self.threshold = threshold
         self.hasher = MinHasher(num_perm, shingle_words, seed)
         self.bands, self.rows = lsh_bands(threshold, num_perm)
-        if directory is not None:
-            Path(directory).mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix="near-duplicates-", suffix=".sqlite3",
-                                    dir=None if directory is None else str(directory))
-        os.close(fd)
-        self.path = Path(name)
-        self._db = sqlite3.connect(name, isolation_level=None, check_same_thread=False)
-        for pragma in ("journal_mode=OFF", "synchronous=OFF", f"cache_size=-{int(cache_kib)}",
-                       "temp_store=FILE"):
-            self._db.execute(f"PRAGMA {pragma}")
+        self.path, self._db = _scratch_db("near-duplicates-", directory, cache_kib)
         self._db.executescript(_SCHEMA)
         self._count = 0
 
@@ -124,6 +121,64 @@ class SQLiteNearDuplicateIndex:
         self._db.execute("DELETE FROM docs WHERE id = ?", (doc,))
         self._count -= 1
         return True
+
+    def close(self) -> None:
+        """Close and remove the scratch file."""
+        self._db.close()
+        self.path.unlink(missing_ok=True)
+
+
+def _scratch_db(prefix: str, directory: str | Path | None,
+                cache_kib: int) -> tuple[Path, sqlite3.Connection]:
+    """A new empty SQLite scratch file (no journal, no fsync) and its connection."""
+    if directory is not None:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".sqlite3",
+                                dir=None if directory is None else str(directory))
+    os.close(fd)
+    db = sqlite3.connect(name, isolation_level=None, check_same_thread=False)
+    for pragma in ("journal_mode=OFF", "synchronous=OFF", f"cache_size=-{int(cache_kib)}",
+                   "temp_store=FILE"):
+        db.execute(f"PRAGMA {pragma}")
+    return Path(name), db
+
+
+class SQLitePageVersions:
+    """Page slot -> (words of the kept version, its held item or None), for the export stage.
+
+    The ``get`` and item assignment of the dict the stage would keep otherwise: entries
+    with a held item stay in memory, released ones (item ``None``) go to the file.
+    """
+
+    def __init__(self, directory: str | Path | None = None, cache_kib: int = 2 * 1024) -> None:
+        self.path, self._db = _scratch_db("page-versions-", directory, cache_kib)
+        self._db.execute("CREATE TABLE versions (slot TEXT PRIMARY KEY, words INTEGER NOT NULL)"
+                         " WITHOUT ROWID")
+        self._held: dict[str, tuple[int, Any]] = {}
+
+    def get(self, slot: str, default: Any = None) -> Any:
+        """The slot's (words, held item or None), else ``default``."""
+        held = self._held.get(slot)
+        if held is not None:
+            return held
+        row = self._db.execute("SELECT words FROM versions WHERE slot = ?", (slot,)).fetchone()
+        return default if row is None else (row[0], None)
+
+    def __setitem__(self, slot: str, version: tuple[int, Any]) -> None:
+        if version[1] is not None:
+            self._held[slot] = version
+            return
+        self._held.pop(slot, None)
+        self._db.execute("INSERT OR REPLACE INTO versions (slot, words) VALUES (?, ?)",
+                         (slot, version[0]))
+
+    def __len__(self) -> int:
+        stored = self._db.execute("SELECT COUNT(*) FROM versions").fetchone()[0]
+        return stored + sum(1 for slot in self._held if not self._stored(slot))
+
+    def _stored(self, slot: str) -> bool:
+        return self._db.execute("SELECT 1 FROM versions WHERE slot = ?", (slot,)).fetchone() \
+            is not None
 
     def close(self) -> None:
         """Close and remove the scratch file."""

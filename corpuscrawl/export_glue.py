@@ -67,7 +67,7 @@ from corpuscrawl.dedup import (
     SHINGLE_WORDS_DEFAULT,
     THRESHOLD_DEFAULT,
 )
-from corpuscrawl.dedup_store import SQLiteNearDuplicateIndex
+from corpuscrawl.dedup_store import SQLiteNearDuplicateIndex, SQLitePageVersions
 from corpuscrawl.export_registry import existing_state, register_state, registered_state
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page, domain_of, state_key
@@ -178,7 +178,10 @@ class ExportState:
             shared = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
                                    config.dedup_shingle_words)
             dedup = shared if shared is not None else dedup
-        self.stage = ExportStage(detector, dedup, config.buffer_size)
+        versions = SQLitePageVersions(state_dir(crawler.settings))
+        #: The stage's scratch files, removed when the crawl ends.
+        self.scratch = [versions, *([dedup] if isinstance(dedup, SQLiteNearDuplicateIndex) else [])]
+        self.stage = ExportStage(detector, dedup, config.buffer_size, versions=versions)
         #: True once the driving pipeline is enabled; exporters only clean when it is.
         self.driven = False
         #: Set by the pipeline's close_spider: the last outcomes, written by every live feed.
@@ -230,8 +233,8 @@ class ExportState:
         if self.history is not None:
             self.history.close()
             self.history = None
-        if isinstance(self.stage.dedup, SQLiteNearDuplicateIndex):
-            self.stage.dedup.close()
+        for scratch in self.scratch:
+            scratch.close()
 
 
 def state_for(crawler: Crawler) -> ExportState:

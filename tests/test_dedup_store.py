@@ -45,3 +45,18 @@ def test_removed_documents_are_forgotten_and_the_file_goes_on_close(tmp_path) ->
     assert disk.path.exists()
     disk.close()
     assert not disk.path.exists() and not list(tmp_path.iterdir())
+
+
+def test_page_versions_keep_held_items_in_memory_and_released_words_on_disk(tmp_path) -> None:
+    from corpuscrawl.dedup_store import SQLitePageVersions
+
+    versions = SQLitePageVersions(tmp_path)
+    held = object()
+    versions["http://a.com/1"] = (120, held)
+    assert versions.get("http://a.com/1") == (120, held)
+    versions["http://a.com/1"] = (120, None)  # released
+    versions["http://a.com/2"] = (80, None)
+    assert versions.get("http://a.com/1") == (120, None) and versions.get("nope") is None
+    assert len(versions) == 2 and not versions._held
+    versions.close()
+    assert not list(tmp_path.iterdir())
