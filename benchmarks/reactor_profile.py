@@ -95,6 +95,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=1500)
     parser.add_argument("--workers", default="auto")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/reactor_profile.md")
+    parser.add_argument("--keep", type=Path, help="also keep the cProfile dump here")
     args = parser.parse_args()
     code = ("from corpuscrawl.demo.server import DemoServer; "
             f"s = DemoServer(synthetic_pages={args.pages}); print(s.url, flush=True); "
@@ -118,6 +119,8 @@ def main() -> None:
             pages = int(crawl_stat(proc.stderr, "response_received_count"))
             total = pstats.Stats(str(profile)).total_tt  # type: ignore[attr-defined]
             stages = stage_times(profile)
+            if args.keep:
+                args.keep.write_bytes(profile.read_bytes())
     finally:
         server.terminate()
     rows = [[stage, f"{seconds / pages * 1000:.2f}", f"{seconds / total:.0%}"]

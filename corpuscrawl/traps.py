@@ -108,14 +108,15 @@ class LinkTrapMiddleware:
                               spider: Any = None) -> Iterator[Any]:
         """Pass items; pass, cap or drop requests (synchronous spider callbacks)."""
         kept: _TopRequests | None = None
-        first = True
+        first, pattern = True, ""
         for obj in result:
             if not isinstance(obj, Request):
                 yield obj
                 continue
             if first:  # decided when the callback has started: a source marks its response
                 first, kept = False, self._top_requests(response)
-            request = self.check(obj, response)
+                pattern = url_pattern(response.url) if response is not None else ""
+            request = self.check(obj, response, pattern)
             if request is None:
                 continue
             if kept is None:
@@ -129,14 +130,15 @@ class LinkTrapMiddleware:
                                           spider: Any = None) -> AsyncIterator[Any]:
         """Pass items; pass, cap or drop requests (asynchronous spider callbacks)."""
         kept: _TopRequests | None = None
-        first = True
+        first, pattern = True, ""
         async for obj in result:
             if not isinstance(obj, Request):
                 yield obj
                 continue
             if first:  # decided when the callback has started: a source marks its response
                 first, kept = False, self._top_requests(response)
-            request = self.check(obj, response)
+                pattern = url_pattern(response.url) if response is not None else ""
+            request = self.check(obj, response, pattern)
             if request is None:
                 continue
             if kept is None:
@@ -156,13 +158,17 @@ class LinkTrapMiddleware:
     def _top_requests(self, response: Response | None) -> _TopRequests | None:
         return _TopRequests(self.config.max_links) if self._capped(response) else None
 
-    def check(self, request: Request, response: Response | None) -> Request | None:
-        """``request`` with its pattern run in meta, or None when it breaks a rule (counted)."""
+    def check(self, request: Request, response: Response | None,
+              pattern: str = "") -> Request | None:
+        """``request`` with its pattern run in meta, or None when it breaks a rule (counted).
+
+        ``pattern``: :func:`url_pattern` of the response's URL when the caller has it (one
+        for all the links of a page)."""
         if response is None or request.url == response.url:
             return request  # start requests, and re-requests of the same page (rendering)
         rule = trap_rule(request.url, self.config)
         run = 0
-        if url_pattern(request.url) == url_pattern(response.url):
+        if url_pattern(request.url) == (pattern or url_pattern(response.url)):
             run = response.meta.get(RUN_META, 0) + 1
             if not rule and self.config.max_run and run > self.config.max_run:
                 rule = "pattern_run"
