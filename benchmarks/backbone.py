@@ -49,6 +49,7 @@ class Measured:
     peak_tree_mb: float = 0.0
     #: (documents written so far, RSS MB of the crawl process) every sample.
     samples: list[tuple[int, float]] = field(default_factory=list)
+    log: str = ""
 
 
 def rss_mb(pid: int) -> float:
@@ -116,7 +117,8 @@ def run(cmd: list[str], cwd: Path, feed: Path, env: dict[str, str]) -> Measured:
     measured.cpu = usage.ru_utime + usage.ru_stime
     measured.pages = int(crawl_stat(log, "response_received_count"))
     measured.documents = int(crawl_stat(log, "item_scraped_count"))
-    measured.peak_main_mb = max(measured.peak_main_mb, usage.ru_maxrss / 1024)
+    measured.log = log
+    # (wait4's ru_maxrss would be the largest of the process and its workers: sampled instead)
     return measured
 
 
@@ -158,14 +160,16 @@ def main() -> None:
                 bare.append(run([sys.executable, "-m", "scrapy", "runspider",
                                  str(REPO / "benchmarks/bare_spider.py"), "-a", f"seeds={seed}",
                                  "-O", f"{out}:jsonlines", *COMMON], Path(tmp), out, env))
-                print("bare", bare[-1].pages / bare[-1].wall, flush=True)
+                print("bare", bare[-1].pages, bare[-1].wall, flush=True)
                 out = Path(tmp) / f"corpus{i}.jsonl"
                 full.append(run([sys.executable, "-m", "scrapy", "crawl", "corpus", "-a",
                                  f"seeds={seed}", "-O", f"{out}:jsonlines",
                                  "-s", f"CORPUSCRAWL_STATE_DIR={tmp}/state-{i}",
                                  "-s", f"CORPUSCRAWL_FAILED_DIR={tmp}/failed-{i}", *COMMON],
                                 REPO, out, env))
-                print("corpus", full[-1].pages / full[-1].wall, flush=True)
+                print("corpus", full[-1].pages, full[-1].wall, flush=True)
+                if os.environ.get("BACKBONE_LOGS"):
+                    Path(os.environ["BACKBONE_LOGS"]).write_text(full[-1].log)
     finally:
         server.terminate()
     load_after = os.getloadavg()[0]

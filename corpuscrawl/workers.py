@@ -28,6 +28,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -174,8 +175,9 @@ class ExtractionPool:
             self.close()
             raise ConfigError(error)
 
-    async def extract(self, job: PageJob, fallback: Extraction) -> PageDone:
-        """The page's extraction by a worker; in this process when the pool broke."""
+    async def extract(self, job: PageJob, fallback: Callable[[], Extraction]) -> PageDone:
+        """The page's extraction by a worker; in this process (``fallback()``'s Extraction,
+        built only then) when the pool broke."""
         executor = self._executor
         try:
             return await asyncio.wrap_future(executor.submit(_work, job))
@@ -187,7 +189,7 @@ class ExtractionPool:
             if executor is self._executor:  # the first page to see it starts a new pool
                 executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = self._start()
-            return extract_page(job, fallback)
+            return extract_page(job, fallback())
 
     def close(self) -> None:
         """Stop the workers (pending pages are not waited for: the crawl is closing)."""

@@ -253,7 +253,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         header = response.headers.get("Content-Type", b"") or b""
         done = await self.pool.extract(
             PageJob(response.body, response.url, response.status, http_charset(header),
-                    feeds=self.use_feeds), self.extraction)
+                    feeds=self.use_feeds), lambda: self.extraction)
         if done.binary:
             self._dropped_binary(response.url)
             return
