@@ -107,47 +107,23 @@ class LinkTrapMiddleware:
     def process_spider_output(self, response: Response, result: Iterable[Any],
                               spider: Any = None) -> Iterator[Any]:
         """Pass items; pass, cap or drop requests (synchronous spider callbacks)."""
-        kept: _TopRequests | None = None
-        first, pattern = True, ""
+        page = _PageOutput(self, response)
         for obj in result:
-            if not isinstance(obj, Request):
-                yield obj
-                continue
-            if first:  # decided when the callback has started: a source marks its response
-                first, kept = False, self._top_requests(response)
-                pattern = url_pattern(response.url) if response is not None else ""
-            request = self.check(obj, response, pattern)
-            if request is None:
-                continue
-            if kept is None:
-                yield request
-            else:
-                kept.add(request)
-        if kept is not None:
-            yield from self._release(kept, response)
+            passed = page.take(obj)
+            if passed is not None:
+                yield passed
+        yield from page.rest()
 
     async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any],
                                           spider: Any = None) -> AsyncIterator[Any]:
         """Pass items; pass, cap or drop requests (asynchronous spider callbacks)."""
-        kept: _TopRequests | None = None
-        first, pattern = True, ""
+        page = _PageOutput(self, response)
         async for obj in result:
-            if not isinstance(obj, Request):
-                yield obj
-                continue
-            if first:  # decided when the callback has started: a source marks its response
-                first, kept = False, self._top_requests(response)
-                pattern = url_pattern(response.url) if response is not None else ""
-            request = self.check(obj, response, pattern)
-            if request is None:
-                continue
-            if kept is None:
-                yield request
-            else:
-                kept.add(request)
-        if kept is not None:
-            for request in self._release(kept, response):
-                yield request
+            passed = page.take(obj)
+            if passed is not None:
+                yield passed
+        for request in page.rest():
+            yield request
 
     def _capped(self, response: Response | None) -> bool:
         """True for the links of an HTML page under a links-per-page cap (not a sitemap or
@@ -203,6 +179,37 @@ class LinkTrapMiddleware:
             self._logged.add((host, rule))
             logger.info("link trap suspected on %s (%s): %s not followed; further ones are "
                         "counted in %s", host, rule, url[:200], key)
+
+
+class _PageOutput:
+    """What one response's callback yields, through the middleware's rules."""
+
+    def __init__(self, middleware: LinkTrapMiddleware, response: Response) -> None:
+        self.middleware = middleware
+        self.response = response
+        self.kept: _TopRequests | None = None
+        self.pattern = ""
+        self.started = False
+
+    def take(self, obj: Any) -> Any:
+        """The object to pass on now (an item, a request not held), or None."""
+        if not isinstance(obj, Request):
+            return obj
+        if not self.started:  # decided when the callback has started: a source marks it
+            self.started = True
+            self.kept = self.middleware._top_requests(self.response)
+            self.pattern = url_pattern(self.response.url) if self.response is not None else ""
+        request = self.middleware.check(obj, self.response, self.pattern)
+        if request is None or self.kept is None:
+            return request
+        self.kept.add(request)
+        return None
+
+    def rest(self) -> Iterator[Request]:
+        """The requests held for the page's cap, once its callback has ended."""
+        if self.kept is None:
+            return iter(())
+        return self.middleware._release(self.kept, self.response)
 
 
 class _TopRequests:
