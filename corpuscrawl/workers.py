@@ -67,7 +67,7 @@ class PageDone:
     feeds: list[str] = field(default_factory=list)
 
 
-def extract_page(job: PageJob, extraction: Extraction) -> PageDone:
+def extract_page(job: PageJob, extraction: Extraction | LazyExtraction) -> PageDone:
     """Parse, extract and list the links of one page, as the spider does in-process."""
     page = Page.from_html(job.body, url=job.url, status=job.status, encoding=job.encoding)
     if page.binary:
@@ -139,6 +139,36 @@ def worker_count(value: Any, cpus: int | None = None) -> int:
     return count
 
 
+class LazyExtraction:
+    """An :class:`~corpuscrawl.extraction.Extraction` built on first use (models loaded then).
+
+    The crawl process needs its own only for the pages it extracts itself (rendered ones,
+    or when the pool broke); with workers it usually never does.
+    """
+
+    def __init__(self, build: Callable[[], Extraction]) -> None:
+        self._build = build
+        self._built: Extraction | None = None
+
+    @property
+    def built(self) -> bool:
+        """True once the Extraction was built."""
+        return self._built is not None
+
+    def run(self, page: Page) -> ExtractionResult:
+        """:meth:`Extraction.run` of the Extraction, built now if it was not."""
+        return self.get().run(page)
+
+    def get(self) -> Extraction:
+        """The Extraction, built now if it was not."""
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.get(), name)
+
+
 class ExtractionPool:
     """Worker processes running :func:`extract_page` for the spider (see the module docstring)."""
 
@@ -175,7 +205,8 @@ class ExtractionPool:
             self.close()
             raise ConfigError(error)
 
-    async def extract(self, job: PageJob, fallback: Callable[[], Extraction]) -> PageDone:
+    async def extract(self, job: PageJob,
+                      fallback: Callable[[], Extraction | LazyExtraction]) -> PageDone:
         """The page's extraction by a worker; in this process (``fallback()``'s Extraction,
         built only then) when the pool broke."""
         executor = self._executor

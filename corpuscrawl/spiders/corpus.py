@@ -56,7 +56,7 @@ from corpuscrawl.spiders.arguments import SeedError, flag_arg, int_arg, read_see
 from corpuscrawl.spiders.following import FollowingMixin
 from corpuscrawl.spiders.rendering import RenderingMixin
 from corpuscrawl.spiders.sources import SEED_PRIORITY, SourcesMixin
-from corpuscrawl.workers import ExtractionPool, PageJob
+from corpuscrawl.workers import ExtractionPool, LazyExtraction, PageJob
 
 __all__ = ["SEED_PRIORITY", "CorpusSpider", "SeedError", "read_seeds"]
 
@@ -94,8 +94,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         self._documents = 0
         self._shared_count: Any = None  # cluster mode: max_pages counted over all workers
         self.pool: ExtractionPool | None = None  # extraction workers (CORPUSCRAWL_WORKERS)
-        self._extraction: Extraction | None = None
-        self._extraction_settings: Any = None
+        self.extraction: Extraction | LazyExtraction | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CorpusSpider:
@@ -113,8 +112,9 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         if spider.pool is None:
             spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
                                                          spider._comments or None)
-        else:
-            spider._extraction_settings = settings
+        else:  # not a property: Scrapy's request serialization reads every spider member
+            spider.extraction = LazyExtraction(lambda: Extraction.from_settings(
+                settings, spider._extractor or None, spider._comments or None))
         spider.focus = Focus(FocusConfig.from_values(
             spider._languages or settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
@@ -138,18 +138,6 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
         return spider
-
-    @property
-    def extraction(self) -> Extraction:
-        """The crawl's extraction in this process (built on first use when workers extract)."""
-        if self._extraction is None:
-            self._extraction = Extraction.from_settings(
-                self._extraction_settings, self._extractor or None, self._comments or None)
-        return self._extraction
-
-    @extraction.setter
-    def extraction(self, value: Extraction) -> None:
-        self._extraction = value
 
     def _name_collection(self, settings: Any) -> None:
         """Set CORPUSCRAWL_COLLECTION (settings are not frozen yet); the demo's state is temporary."""
@@ -253,7 +241,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RenderingMixin, scrapy.Spider):
         header = response.headers.get("Content-Type", b"") or b""
         done = await self.pool.extract(
             PageJob(response.body, response.url, response.status, http_charset(header),
-                    feeds=self.use_feeds), lambda: self.extraction)
+                    feeds=self.use_feeds), lambda: self.extraction)  # type: ignore[arg-type,return-value]
         if done.binary:
             self._dropped_binary(response.url)
             return
