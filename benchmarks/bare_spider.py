@@ -1,7 +1,8 @@
 """The baseline for benchmarks/backbone.py: bare Scrapy following every same-site link.
 
-It fetches the same pages as the corpus spider but extracts nothing, yields no
-items and has no pipeline, so the difference is corpuscrawl's own cost.
+It fetches the same pages as the corpus spider and yields each page's URL and body
+length (nothing extracted), so the difference is corpuscrawl's own cost.  Run it outside
+the project (Scrapy's default settings) with the crawl's concurrency and politeness.
 """
 
 from urllib.parse import urlsplit
@@ -10,7 +11,7 @@ import scrapy
 
 
 class BareSpider(scrapy.Spider):
-    """Follow same-host links; no extraction, no items."""
+    """Follow same-host links; yield the body length of each page."""
 
     name = "bare"
 
@@ -24,6 +25,7 @@ class BareSpider(scrapy.Spider):
             yield scrapy.Request(url)
 
     def parse(self, response):
+        yield {"url": response.url, "length": len(response.body)}
         for href in response.css("a::attr(href)").getall():
             url = response.urljoin(href).split("#", 1)[0]
             if urlsplit(url).netloc == self.host and not url.endswith(".pdf"):

@@ -6,7 +6,6 @@ parses bytes the crawler already downloaded; nothing fetches.
 
 from __future__ import annotations
 
-import struct
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,7 +15,6 @@ from urllib.parse import urljoin
 from lxml import etree
 from protego import Protego
 from scrapy.robotstxt import ProtegoRobotParser
-from scrapy.utils.gz import gunzip
 
 from corpuscrawl.browse.elements import decode_proxy, same_site
 from corpuscrawl.html.dom import normalize_space
@@ -41,57 +39,167 @@ class SitemapTooLarge(ValueError):
     """A sitemap or feed is larger than the size cap once decompressed (a gzip bomb, or just huge)."""
 
 
-def maybe_gunzip(body: bytes, max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> bytes:
-    """Decompress gzip bytes (e.g. ``sitemap.xml.gz``); other bytes are returned unchanged.
-
-    Raises :class:`SitemapTooLarge` when the (decompressed) body is over
-    ``max_size`` bytes (0 = no cap); a broken gzip stream gives what could be
-    decompressed, or ``b""``.
-    """
-    if body[:2] != b"\x1f\x8b":
-        if max_size and len(body) > max_size:
-            raise SitemapTooLarge(f"{len(body)} bytes, over the cap of {max_size}")
-        return body
-    try:
-        return gunzip(body, max_size=max_size)
-    except (OSError, EOFError, struct.error, zlib.error):
-        return b""
-    except ValueError as exc:  # scrapy.utils.gz's size-cap error
-        raise SitemapTooLarge(f"over the cap of {max_size} bytes once decompressed") from exc
-
-
 def _local(tag: object) -> str:
     return tag.rsplit("}", 1)[-1].lower() if isinstance(tag, str) else ""
 
 
-def _parse_xml(body: bytes, max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> etree._Element | None:
-    parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True,
-                             remove_comments=True, remove_pis=True, huge_tree=False)
-    data = maybe_gunzip(body, max_size)  # SitemapTooLarge goes to the caller
-    try:
-        root = etree.fromstring(data, parser=parser)
-    except (etree.XMLSyntaxError, ValueError):
-        return None
-    return root
+#: Bytes of a gzipped or plain source handed to the XML parser at once: small enough that
+#: one step of the reader is a fraction of a millisecond, large enough to cost nothing.
+READ_CHUNK_BYTES = 64 * 1024
+#: Root elements of the sources :class:`SourceReader` reads, by kind.
+SOURCE_ROOTS = {"urlset": "sitemap", "sitemapindex": "sitemap",
+                "rss": "feed", "rdf": "feed", "feed": "feed"}
+
+
+def _chunks(body: bytes, max_size: int) -> Iterator[bytes]:
+    """``body`` in pieces of at most :data:`READ_CHUNK_BYTES`, gunzipped on the fly when gzip.
+
+    Raises :class:`SitemapTooLarge` once more than ``max_size`` (decompressed) bytes were
+    given (0 = no cap).  A broken gzip stream ends the pieces where it breaks; concatenated
+    gzip members are read one after the other.
+    """
+    given = 0
+
+    def counted(piece: bytes) -> bytes:
+        nonlocal given
+        given += len(piece)
+        if max_size and given > max_size:
+            raise SitemapTooLarge(f"over the cap of {max_size} bytes once decompressed")
+        return piece
+
+    if body[:2] != b"\x1f\x8b":
+        for at in range(0, len(body), READ_CHUNK_BYTES):
+            yield counted(body[at:at + READ_CHUNK_BYTES])
+        return
+    data = body
+    while data:
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        pending = data
+        try:
+            while pending or not inflater.eof:
+                piece = inflater.decompress(pending, READ_CHUNK_BYTES)
+                pending = inflater.unconsumed_tail
+                if piece:
+                    yield counted(piece)
+                elif not pending:
+                    break  # the stream ends before its gzip trailer (cut short)
+        except zlib.error:
+            return
+        data = inflater.unused_data if inflater.eof else b""
+        if data[:2] != b"\x1f\x8b":
+            return
+
+
+class SourceReader:
+    """The entries of a sitemap, sitemap index or RSS/Atom feed, read as a stream.
+
+    Iterating yields ``("page", url)`` and ``("sitemap", url)`` pairs as the (gzipped or
+    plain) bytes are parsed, a :data:`READ_CHUNK_BYTES` piece at a time with lxml's pull
+    parser; each entry's element is freed once read, so memory stays flat with the size of
+    the source and a caller can stop after any entry (a cap on the URLs it takes).
+    ``kind`` is ``"sitemap"`` or ``"feed"`` once the root element was seen, ``"none"``
+    when the bytes are not one of these (or not XML), ``""`` before.  Raises
+    :class:`SitemapTooLarge` past ``max_size`` decompressed bytes (entries already
+    yielded stand).
+    """
+
+    def __init__(self, body: bytes, base_url: str = "",
+                 max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> None:
+        self.body = body
+        self.base_url = base_url
+        self.max_size = max_size
+        self.kind = ""
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        parser = etree.XMLPullParser(events=("start", "end"), recover=True,
+                                     resolve_entities=False, no_network=True,
+                                     remove_comments=True, remove_pis=True, huge_tree=False)
+        depth = 0
+        pieces = _chunks(self.body, self.max_size)
+        while True:
+            piece = next(pieces, None)
+            try:
+                if piece is None:
+                    parser.close()
+                else:
+                    parser.feed(piece)
+            except (etree.XMLSyntaxError, ValueError):
+                piece = None
+            for event, element in parser.read_events():
+                if event == "start":
+                    depth += 1
+                    if depth == 1:
+                        self.kind = SOURCE_ROOTS.get(_local(element.tag), "none")
+                    continue
+                depth -= 1
+                entry = self._entry(element, depth)
+                if entry is not None:
+                    yield entry
+            if self.kind == "none" or piece is None:
+                break
+        if not self.kind:
+            self.kind = "none"
+
+    def _entry(self, element: etree._Element, depth: int) -> tuple[str, str] | None:
+        """The entry an element that just ended holds (freeing it), else ``None``."""
+        if self.kind == "sitemap":
+            if depth != 1:
+                return None
+            loc = next((child.text for child in element if _local(child.tag) == "loc"
+                        and child.text and child.text.strip()), None)
+            url = None if loc is None else join_url(self.base_url, loc)
+            kind = "sitemap" if _local(element.tag) == "sitemap" else "page"
+        elif self.kind == "feed" and depth >= 1 and _local(element.tag) in ("item", "entry"):
+            url, kind = _item_link(element, self.base_url), "page"
+        else:
+            return None
+        _free(element)
+        return None if url is None else (kind, url)
+
+
+def _item_link(item: etree._Element, base_url: str) -> str | None:
+    """The link of an RSS item or Atom entry: its alternate ``link``, else a permalink guid."""
+    for child in item:
+        if _local(child.tag) != "link":
+            continue
+        href = child.get("href")
+        rel = child.get("rel", "alternate")
+        if href and rel == "alternate":
+            return join_url(base_url, href)
+        if not href and child.text and child.text.strip():
+            return join_url(base_url, child.text)
+    guid = next((c for c in item if _local(c.tag) == "guid"
+                 and c.get("isPermaLink", "true") != "false"), None)
+    if guid is not None and guid.text and guid.text.strip().startswith("http"):
+        return guid.text.strip()
+    return None
+
+
+def _free(element: etree._Element) -> None:
+    """Drop an entry read and the entries before it from the tree being built."""
+    element.clear()
+    parent = element.getparent()
+    if parent is not None:
+        while element.getprevious() is not None:
+            del parent[0]
 
 
 def parse_sitemap(body: bytes, base_url: str = "",
                   max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> SitemapEntries | None:
     """Entries of a sitemap or sitemap index (gzipped or not); ``None`` if it is not one.
 
-    Raises :class:`SitemapTooLarge` over ``max_size`` decompressed bytes.
+    Raises :class:`SitemapTooLarge` over ``max_size`` decompressed bytes.  The whole list
+    at once: a crawl reads sources with :class:`SourceReader`, entry by entry.
     """
-    root = _parse_xml(body, max_size)
-    if root is None or _local(root.tag) not in ("urlset", "sitemapindex"):
-        return None
+    reader = SourceReader(body, base_url, max_size)
     pages: list[str] = []
     sitemaps: list[str] = []
-    for entry in root:
-        kind = _local(entry.tag)
-        for child in entry:
-            if _local(child.tag) == "loc" and child.text and child.text.strip():
-                url = join_url(base_url, child.text)
-                (sitemaps if kind == "sitemap" else pages).append(url)
+    for kind, url in reader:
+        if reader.kind != "sitemap":
+            break
+        (sitemaps if kind == "sitemap" else pages).append(url)
+    if reader.kind != "sitemap":
+        return None
     return SitemapEntries(pages=pages, sitemaps=sitemaps)
 
 
@@ -122,36 +230,12 @@ def parse_feed(body: bytes, base_url: str = "",
                max_size: int = MAX_SITEMAP_BYTES_DEFAULT) -> list[str] | None:
     """Item/entry links of an RSS (0.9x/1.0/2.0) or Atom feed; ``None`` if it is not a feed.
 
-    Raises :class:`SitemapTooLarge` over ``max_size`` decompressed bytes.
+    Raises :class:`SitemapTooLarge` over ``max_size`` decompressed bytes.  The whole list
+    at once: a crawl reads sources with :class:`SourceReader`, entry by entry.
     """
-    root = _parse_xml(body, max_size)
-    if root is None:
-        return None
-    kind = _local(root.tag)
-    if kind not in ("rss", "rdf", "feed"):
-        return None
-    links: list[str] = []
-    for el in root.iter():
-        name = _local(el.tag)
-        if name not in ("item", "entry"):
-            continue
-        for child in el:
-            if _local(child.tag) != "link":
-                continue
-            href = child.get("href")
-            rel = child.get("rel", "alternate")
-            if href and rel == "alternate":
-                links.append(join_url(base_url, href))
-                break
-            if not href and child.text and child.text.strip():
-                links.append(join_url(base_url, child.text))
-                break
-        else:
-            guid = next((c for c in el if _local(c.tag) == "guid"
-                         and c.get("isPermaLink", "true") != "false"), None)
-            if guid is not None and guid.text and guid.text.strip().startswith("http"):
-                links.append(guid.text.strip())
-    return links
+    reader = SourceReader(body, base_url, max_size)
+    links = [url for _, url in reader if reader.kind == "feed"]
+    return links if reader.kind == "feed" else None
 
 
 def feed_links(page: Page) -> list[str]:

@@ -79,8 +79,8 @@ from corpuscrawl.dedup import (
     NUM_PERM_DEFAULT,
     SHINGLE_WORDS_DEFAULT,
     THRESHOLD_DEFAULT,
-    NearDuplicateIndex,
 )
+from corpuscrawl.dedup_store import SQLiteNearDuplicateIndex, SQLitePageVersions
 from corpuscrawl.dropped import record_drop
 from corpuscrawl.export_registry import existing_state, register_state, registered_state
 from corpuscrawl.html.dom import render_text
@@ -188,15 +188,22 @@ class ExportState:
                 raise ExportConfigError(
                     f"CORPUSCRAWL_BOILERPLATE_HISTORY={config.history!r}: {exc}") from exc
             detector = Detector(self.history, config.detector)
-        dedup = (NearDuplicateIndex(config.dedup_threshold, config.dedup_num_perm,
-                                    config.dedup_shingle_words) if config.dedup else None)
+        # On disk (the collection's state directory), so memory stays flat with documents.
+        dedup = (SQLiteNearDuplicateIndex(config.dedup_threshold, config.dedup_num_perm,
+                                          config.dedup_shingle_words,
+                                          directory=state_dir(crawler.settings))
+                 if config.dedup else None)
         if config.dedup:  # cluster mode: one index for all workers, in Redis
             from corpuscrawl.cluster.addon import cluster_index
 
             shared = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
                                    config.dedup_shingle_words)
             dedup = shared if shared is not None else dedup
-        self.stage = ExportStage(detector, dedup, config.buffer_size, config.min_words)
+        versions = SQLitePageVersions(state_dir(crawler.settings))
+        #: The stage's scratch files, removed when the crawl ends.
+        self.scratch = [versions, *([dedup] if isinstance(dedup, SQLiteNearDuplicateIndex) else [])]
+        self.stage = ExportStage(detector, dedup, config.buffer_size, config.min_words,
+                                 versions=versions)
         #: True once the driving pipeline is enabled; exporters only clean when it is.
         self.driven = False
         #: Set by the pipeline's close_spider: the last outcomes, written by every live feed.
@@ -274,6 +281,8 @@ class ExportState:
         if self.history is not None:
             self.history.close()
             self.history = None
+        for scratch in self.scratch:
+            scratch.close()
 
 
 def state_for(crawler: Crawler) -> ExportState:

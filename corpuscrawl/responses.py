@@ -112,7 +112,13 @@ def cut_short(page: Page, response: Response) -> str:
     ``pdf`` (``benchmarks/results/hostile.md``); a page cut twice inside a word
     is dropped, so such a page is lost, the rest are refetched once and kept.
     """
-    if "dataloss" in response.flags:
+    return body_cut_short(page, "dataloss" in response.flags)
+
+
+def body_cut_short(page: Page, dataloss: bool) -> str:
+    """:func:`cut_short` of a page whose response's ``dataloss`` flag is given (a worker
+    process has the page's bytes and that flag, not the response)."""
+    if dataloss:
         return "certain"
     if "truncated" not in page.notes:
         return ""

@@ -93,6 +93,11 @@ CORPUSCRAWL_MIN_TEXT_CHARS = 1
 #: front page reduced to "Front page", a caption); counted and listed as "too_short".
 #: 0 = any length.
 CORPUSCRAWL_MIN_WORDS = 15
+#: Worker processes that parse and extract pages off the reactor (corpuscrawl.workers):
+#: "auto" = one per CPU core but one (none on a single core); 0 = in the crawl process.
+#: Pages rendered in Chromium are always extracted in the crawl process.  Same documents
+#: either way; items, the export stage, the ledger and the feeds stay in the crawl process.
+CORPUSCRAWL_WORKERS = "auto"
 
 # --- focus ------------------------------------------------------------------
 #: Target languages (ISO 639-1); pages in them are preferred. Empty = any language.
@@ -315,6 +320,10 @@ CORPUSCRAWL_MAX_PATH_SEGMENTS = 32
 CORPUSCRAWL_TRAP_MAX_RUN = 50
 #: Most links followed from one page (the most relevant first); the rest are counted.
 CORPUSCRAWL_MAX_LINKS_PER_PAGE = 1000
+#: Most URLs taken from one sitemap or feed (the sitemap protocol's own limit per file); a
+#: source listing more is read up to here, counted (corpuscrawl/sources/capped) and logged.
+#: Sources are read as a stream, entry by entry, whatever their size.  0 = no cap.
+CORPUSCRAWL_MAX_URLS_PER_SOURCE = 50_000
 #: Redirect chains longer than this are dropped (Scrapy's REDIRECT_MAX_TIMES; its default is 20).
 REDIRECT_MAX_TIMES = 10
 SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {

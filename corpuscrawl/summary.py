@@ -33,6 +33,8 @@ What the figures mean (keys of the JSON):
   ``binary``, ``charset_undecodable``, ``truncated``, ``extraction_error``, ``robots``): the
   counts of the records in
   ``<feed>.dropped.jsonl`` (:mod:`corpuscrawl.dropped`), which name each URL.
+* ``sources`` — sitemaps and feeds read, the URLs they listed that were queued
+  (``urls``), and the sources cut at ``CORPUSCRAWL_MAX_URLS_PER_SOURCE`` (``capped``).
 * ``errors`` — by type: requests that failed for good (``http <status>`` or
   the exception's class name, e.g. ``DownloadConnectionRefusedError``),
   ``spider <exception>``, ``extraction`` and ``rendering`` failures.
@@ -227,6 +229,11 @@ def build_summary(stats: Mapping[str, Any], domains: Mapping[str, DomainCounts] 
                        if key.startswith(PAGE_TYPE_PREFIX)},
         "dropped": {key[len(DROPS_PREFIX):]: _int(stats, key) for key in sorted(stats)
                     if key.startswith(DROPS_PREFIX)},
+        "sources": {"sitemaps": _int(stats, "corpuscrawl/sitemaps"),
+                    "feeds": _int(stats, "corpuscrawl/feeds"),
+                    "urls": (_int(stats, "corpuscrawl/urls_from_sitemaps")
+                             + _int(stats, "corpuscrawl/urls_from_feeds")),
+                    "capped": _int(stats, "corpuscrawl/sources/capped")},
         "errors": {"total": sum(errors.values()), "by_type": errors},
         "domains": {d: asdict(c) for d, c in sorted((domains or {}).items())},
         "recrawl": {k: _int(stats, RECRAWL_PREFIX + k) for k in RECRAWL_FIGURES},
@@ -307,6 +314,11 @@ def _optional_lines(summary: Mapping[str, Any]) -> list[str]:
     if page_types:
         lines.append("page types: " + ", ".join(
             f"{t} {n}" for t, n in sorted(page_types.items(), key=lambda kv: (-kv[1], kv[0]))))
+    sources = summary.get("sources") or {}
+    if sources.get("capped"):
+        lines.append(f"sources: {sources['sitemaps']} sitemaps, {sources['feeds']} feeds, "
+                     f"{sources['urls']} URLs queued; {sources['capped']} cut at "
+                     "CORPUSCRAWL_MAX_URLS_PER_SOURCE")
     recrawl = summary.get("recrawl") or {}
     if recrawl.get("generation", 0) > 1 or recrawl.get("conditional"):
         lines.append(f"recrawl: generation {recrawl['generation']}, {recrawl['revisited']} "

@@ -18,11 +18,15 @@ once per host and rule:
 
 A page with more links than ``CORPUSCRAWL_MAX_LINKS_PER_PAGE`` has its most
 relevant ones followed (by request priority) and the others counted
-(``corpuscrawl/links/over_page_cap``).  Sitemaps and feeds are not capped.
+(``corpuscrawl/links/over_page_cap``): only those kept are held while the page's
+links go by (a bounded heap).  Requests from anything but an HTML page (sitemaps,
+feeds: capped by ``CORPUSCRAWL_MAX_URLS_PER_SOURCE`` in the spider) are passed on
+as they come, never held, so a source of any size streams through.
 """
 
 from __future__ import annotations
 
+import heapq
 import logging
 import re
 from collections import Counter
@@ -40,6 +44,8 @@ logger = logging.getLogger("corpuscrawl.traps")
 
 #: Request meta key: consecutive hops so far within the request URL's pattern.
 RUN_META = "corpuscrawl_pattern_run"
+#: Response meta key set by the spider on a sitemap or feed: its requests are never held.
+SOURCE_META = "corpuscrawl_source"
 _DIGITS_RE = re.compile(r"\d+")
 
 
@@ -101,37 +107,44 @@ class LinkTrapMiddleware:
     def process_spider_output(self, response: Response, result: Iterable[Any],
                               spider: Any = None) -> Iterator[Any]:
         """Pass items; pass, cap or drop requests (synchronous spider callbacks)."""
-        held: list[Request] = []
+        page = _PageOutput(self, response)
         for obj in result:
-            if isinstance(obj, Request):
-                request = self.check(obj, response)
-                if request is not None:
-                    held.append(request)
-            else:
-                yield obj
-        yield from self.cap(held, response)
+            passed = page.take(obj)
+            if passed is not None:
+                yield passed
+        yield from page.rest()
 
     async def process_spider_output_async(self, response: Response, result: AsyncIterator[Any],
                                           spider: Any = None) -> AsyncIterator[Any]:
         """Pass items; pass, cap or drop requests (asynchronous spider callbacks)."""
-        held: list[Request] = []
+        page = _PageOutput(self, response)
         async for obj in result:
-            if isinstance(obj, Request):
-                request = self.check(obj, response)
-                if request is not None:
-                    held.append(request)
-            else:
-                yield obj
-        for request in self.cap(held, response):
+            passed = page.take(obj)
+            if passed is not None:
+                yield passed
+        for request in page.rest():
             yield request
 
-    def check(self, request: Request, response: Response | None) -> Request | None:
-        """``request`` with its pattern run in meta, or None when it breaks a rule (counted)."""
+    def _capped(self, response: Response | None) -> bool:
+        """True for the links of an HTML page under a links-per-page cap (not a sitemap or
+        feed served as HTML, which the spider marks with :data:`SOURCE_META`)."""
+        return (bool(self.config.max_links) and isinstance(response, HtmlResponse)
+                and not response.meta.get(SOURCE_META))
+
+    def _top_requests(self, response: Response | None) -> _TopRequests | None:
+        return _TopRequests(self.config.max_links) if self._capped(response) else None
+
+    def check(self, request: Request, response: Response | None,
+              pattern: str = "") -> Request | None:
+        """``request`` with its pattern run in meta, or None when it breaks a rule (counted).
+
+        ``pattern``: :func:`url_pattern` of the response's URL when the caller has it (one
+        for all the links of a page)."""
         if response is None or request.url == response.url:
             return request  # start requests, and re-requests of the same page (rendering)
         rule = trap_rule(request.url, self.config)
         run = 0
-        if url_pattern(request.url) == url_pattern(response.url):
+        if url_pattern(request.url) == (pattern or url_pattern(response.url)):
             run = response.meta.get(RUN_META, 0) + 1
             if not rule and self.config.max_run and run > self.config.max_run:
                 rule = "pattern_run"
@@ -143,17 +156,21 @@ class LinkTrapMiddleware:
 
     def cap(self, requests: list[Request], response: Response | None) -> list[Request]:
         """The ``max_links`` highest-priority requests of an HTML page (all for other responses)."""
-        limit = self.config.max_links
-        if not limit or len(requests) <= limit or not isinstance(response, HtmlResponse):
+        if not self._capped(response):
             return requests
-        ranked = sorted(range(len(requests)), key=lambda i: -requests[i].priority)
-        keep = set(ranked[:limit])
-        dropped = len(requests) - limit
-        self.stats.inc_value("corpuscrawl/links/over_page_cap", dropped)
-        logger.info("%s has %d links: following the %d most relevant "
-                    "(CORPUSCRAWL_MAX_LINKS_PER_PAGE), %d not followed",
-                    response.url, len(requests), limit, dropped)
-        return [r for i, r in enumerate(requests) if i in keep]
+        kept = _TopRequests(self.config.max_links)
+        for request in requests:
+            kept.add(request)
+        return list(self._release(kept, response))
+
+    def _release(self, kept: _TopRequests, response: Response) -> Iterator[Request]:
+        """The requests kept for a page, in the page's order; the cap counted when it bit."""
+        if kept.dropped:
+            self.stats.inc_value("corpuscrawl/links/over_page_cap", kept.dropped)
+            logger.info("%s has %d links: following the %d most relevant "
+                        "(CORPUSCRAWL_MAX_LINKS_PER_PAGE), %d not followed",
+                        response.url, kept.seen, kept.limit, kept.dropped)
+        return kept.in_order()
 
     def _count(self, rule: str, url: str, key: str) -> None:
         self.stats.inc_value(key)
@@ -162,3 +179,64 @@ class LinkTrapMiddleware:
             self._logged.add((host, rule))
             logger.info("link trap suspected on %s (%s): %s not followed; further ones are "
                         "counted in %s", host, rule, url[:200], key)
+
+
+class _PageOutput:
+    """What one response's callback yields, through the middleware's rules."""
+
+    def __init__(self, middleware: LinkTrapMiddleware, response: Response) -> None:
+        self.middleware = middleware
+        self.response = response
+        self.kept: _TopRequests | None = None
+        self.pattern = ""
+        self.started = False
+
+    def take(self, obj: Any) -> Any:
+        """The object to pass on now (an item, a request not held), or None."""
+        if not isinstance(obj, Request):
+            return obj
+        if not self.started:  # decided when the callback has started: a source marks it
+            self.started = True
+            self.kept = self.middleware._top_requests(self.response)
+            self.pattern = url_pattern(self.response.url) if self.response is not None else ""
+        request = self.middleware.check(obj, self.response, self.pattern)
+        if request is None or self.kept is None:
+            return request
+        self.kept.add(request)
+        return None
+
+    def rest(self) -> Iterator[Request]:
+        """The requests held for the page's cap, once its callback has ended."""
+        if self.kept is None:
+            return iter(())
+        return self.middleware._release(self.kept, self.response)
+
+
+class _TopRequests:
+    """The ``limit`` highest-priority requests seen so far (earlier first among equals).
+
+    A min-heap of (priority, -arrival) keys: memory is bounded by ``limit`` however many
+    requests go by.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.seen = 0
+        self.dropped = 0
+        self._heap: list[tuple[int, int, Request]] = []
+
+    def add(self, request: Request) -> None:
+        """Keep ``request`` if it is among the ``limit`` best so far (dropping the worst)."""
+        entry = (request.priority, -self.seen, request)
+        self.seen += 1
+        if len(self._heap) < self.limit:
+            heapq.heappush(self._heap, entry)
+            return
+        self.dropped += 1
+        if entry[:2] > self._heap[0][:2]:
+            heapq.heapreplace(self._heap, entry)
+
+    def in_order(self) -> Iterator[Request]:
+        """The kept requests in the order they arrived."""
+        for _, _, request in sorted(self._heap, key=lambda e: -e[1]):
+            yield request

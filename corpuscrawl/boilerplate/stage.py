@@ -59,6 +59,7 @@ import dataclasses
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import ParagraphStats, document_key
@@ -168,7 +169,7 @@ class ExportStage:
 
     def __init__(self, detector: Detector | None, dedup: NearDuplicateIndex | None = None,
                  buffer_size: int = BUFFER_SIZE_DEFAULT,
-                 min_words: int = MIN_WORDS_DEFAULT) -> None:
+                 min_words: int = MIN_WORDS_DEFAULT, versions: Any = None) -> None:
         self.detector = detector
         self.dedup = dedup
         self.buffer_size = max(0, buffer_size)
@@ -176,8 +177,9 @@ class ExportStage:
         self.stats: Counter[str] = Counter()
         self._held: OrderedDict[str, list[_Held]] = OrderedDict()
         self._held_count = 0
-        # Per page URL: words of the version kept, and the held item while it is held.
-        self._versions: dict[str, tuple[int, _Held | None]] = {}
+        # Per page URL: words of the version kept, and the held item while it is held
+        # (``versions``: a store with the dict's get and item assignment, e.g. on disk).
+        self._versions: dict[str, tuple[int, _Held | None]] = {} if versions is None else versions
 
     @property
     def held(self) -> int:

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -74,6 +74,7 @@ from corpuscrawl.dropped import record_drop
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS, domain_of
+from corpuscrawl.net.robots_meta import RobotsDirectives
 from corpuscrawl.net.urls import offsite_domains
 from corpuscrawl.output_checks import check_outputs, existing_corpus
 from corpuscrawl.output_lock import expand_worker, lock_outputs
@@ -82,8 +83,10 @@ from corpuscrawl.responses import (
     REFETCH_META,
     body_kind,
     cut_short,
+    http_charset,
     page_from_response,
 )
+from corpuscrawl.rules import DomainRules
 from corpuscrawl.scope import STATS_PREFIX as SCOPE_STATS_PREFIX
 from corpuscrawl.scope import Scope, ScopeError
 from corpuscrawl.spiders.arguments import (
@@ -101,6 +104,7 @@ from corpuscrawl.spiders.following import (
 )
 from corpuscrawl.spiders.rendering import RenderingMixin
 from corpuscrawl.spiders.sources import SEED_PRIORITY, SourcesMixin
+from corpuscrawl.workers import ExtractionPool, LazyExtraction, PageJob
 
 __all__ = ["SEED_PRIORITY", "CorpusSpider", "SeedError", "read_seeds"]
 
@@ -149,6 +153,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         self._cut_short_hosts: set[str] = set()  # hosts whose cut-short pages were logged
         self._documents = 0
         self._shared_count: Any = None  # cluster mode: max_pages counted over all workers
+        self.pool: ExtractionPool | None = None  # extraction workers (CORPUSCRAWL_WORKERS)
+        self.extraction: Extraction | LazyExtraction | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> CorpusSpider:
@@ -171,10 +177,23 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
                 "without seeds crawls the bundled demo site; give seeds (-a seeds=URL,... or "
                 "-a seeds_file=FILE) or write the demo to another file")
         lock_outputs(settings, crawler)
-        spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
-                                                     spider._comments or None)
         spider._argument_settings(settings)
-        spider.scope = scope_from(settings, spider._scope_args, spider.extraction.rules)
+        spider.scope = scope_from(settings, spider._scope_args, DomainRules.from_settings(settings))
+        spider.max_urls_per_source()  # a bad CORPUSCRAWL_MAX_URLS_PER_SOURCE fails at start
+        # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
+        # yet) to install scrapy-playwright only when needed.
+        plan = RenderPlan.from_args(settings, **spider._render_args)
+        # With workers, they load the models and check the extraction settings at start; this
+        # process builds its own Extraction only if it extracts a page (a rendered one).
+        if plan.render == "never":
+            spider.pool = ExtractionPool.from_crawler(crawler, spider._extractor or None,
+                                                      spider._comments or None)
+        if spider.pool is None:
+            spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
+                                                         spider._comments or None)
+        else:  # not a property: Scrapy's request serialization reads every spider member
+            spider.extraction = LazyExtraction(lambda: Extraction.from_settings(
+                settings, spider._extractor or None, spider._comments or None))
         spider.focus = Focus(FocusConfig.from_values(
             settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
@@ -191,9 +210,6 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         spider.allowed_domains = [] if spider.any_domain else offsite_domains(
             {domain_of(u) for u in spider.seed_urls} | spider.extra_domains)
         spider._name_collection(settings)
-        # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
-        # yet) to install scrapy-playwright only when needed.
-        plan = RenderPlan.from_args(settings, **spider._render_args)
         spider.renderer = Renderer.from_settings(plan, settings)
         if spider._render_args["render"] and not settings.frozen:
             settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
@@ -233,49 +249,89 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         settings.set("CORPUSCRAWL_COLLECTION", name, priority="spider")
 
     def _closed(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
         self.renderer.close()  # keeps the site render experience
         if self.demo_server is not None:
             self.demo_server.stop()
 
     # --- pages ----------------------------------------------------------------
 
-    def parse(self, response: Response) -> Iterator[Any]:
-        """Extract an HTML page and follow its links by relevance; route XML to ``parse_xml``."""
+    def parse(self, response: Response) -> Iterator[Any] | AsyncIterator[Any]:
+        """Extract an HTML page and follow its links by relevance; route XML to ``parse_xml``.
+
+        With extraction workers (``CORPUSCRAWL_WORKERS``) a page that is never rendered is
+        extracted by a worker (:mod:`corpuscrawl.workers`) while the reactor goes on;
+        otherwise here.  Same items, drops, counts and requests either way.
+        """
+        if self.pool is not None and self.renderer.mode_for(response.url) == "never":
+            return self._parse_pooled(response)
+        return self._parse_here(response)
+
+    def _triage(self, response: Response) -> str:
+        """``xml``, ``html`` or "" (not extracted: counted) for a plain response."""
         stats = self.crawler.stats
         kind, sniffed = body_kind(response)
         if kind == "xml":
-            yield from self.parse_xml(response)
-            return
+            return kind
         if kind != "html":
             stats.inc_value("corpuscrawl/skipped_non_html")
-            return
+            return ""
         if sniffed:
             stats.inc_value("corpuscrawl/hostile/html_sniffed")
             self.logger.info("%s is HTML served as %r", response.url,
                              response.headers.get("Content-Type", b"").decode("latin-1"))
+        return kind if self._within_limits(response.url) else ""
+
+    def _within_limits(self, url: str) -> bool:
+        """False when ``max_pages`` or the domain's cap was reached while the page was in
+        flight (or with its worker): it is not extracted."""
         if self.max_pages is not None and self._documents >= self.max_pages:
-            return  # in-flight responses after the limit are not extracted
-        if self.scope.at_cap(domain_of(response.url)):
-            stats.inc_value(SCOPE_STATS_PREFIX + "domain_cap")
-            return  # the domain's cap was reached while this page was in flight
+            return False
+        if self.scope.at_cap(domain_of(url)):
+            self.crawler.stats.inc_value(SCOPE_STATS_PREFIX + "domain_cap")
+            return False
+        return True
+
+    def _dropped_unreadable(self, url: str, reason: str) -> None:
+        """Count, log and list a page with no readable text ("binary", "charset_undecodable")."""
+        self.crawler.stats.inc_value(f"corpuscrawl/dropped/{reason}")
+        self.logger.info("dropped %s: %s", url, UNREADABLE_REASONS[reason])
+        record_drop(self.crawler, url, reason, UNREADABLE_REASONS[reason])
+
+    def _cut_short_outcome(self, response: Response,
+                           cut: str) -> tuple[bool, scrapy.Request | None]:
+        """(stop here, the refetch to yield) for a page whose body came cut short by ``cut``
+        (:func:`~corpuscrawl.responses.cut_short`): fetched again once; dropped when cut
+        for certain again; kept when it merely likely was."""
+        if not cut:
+            return False, None
+        if not response.meta.get(REFETCH_META):
+            return True, self._refetch_cut_short(response)
+        if cut == "certain":
+            self.crawler.stats.inc_value("corpuscrawl/dropped/truncated")
+            self.logger.info("dropped %s: its body came cut short twice", response.url)
+            record_drop(self.crawler, response.url, "truncated", "its body came cut short twice")
+            return True, None
+        return False, None
+
+    def _parse_here(self, response: Response) -> Iterator[Any]:
+        stats = self.crawler.stats
+        kind = self._triage(response)
+        if kind == "xml":
+            yield from self.parse_xml(response)
+            return
+        if kind != "html":
+            return
         page = page_from_response(response)
         if page.unreadable:
-            stats.inc_value(f"corpuscrawl/dropped/{page.unreadable}")
-            self.logger.info("dropped %s: %s", response.url, UNREADABLE_REASONS[page.unreadable])
-            record_drop(self.crawler, response.url, page.unreadable,
-                        UNREADABLE_REASONS[page.unreadable])
+            self._dropped_unreadable(response.url, page.unreadable)
             return
-        cut = cut_short(page, response)
-        if cut:
-            if not response.meta.get(REFETCH_META):
-                yield self._refetch_cut_short(response)
-                return
-            if cut == "certain":
-                stats.inc_value("corpuscrawl/dropped/truncated")
-                self.logger.info("dropped %s: its body came cut short twice", response.url)
-                record_drop(self.crawler, response.url, "truncated",
-                            "its body came cut short twice")
-                return
+        stop, refetch = self._cut_short_outcome(response, cut_short(page, response))
+        if refetch is not None:
+            yield refetch
+        if stop:
+            return
         # render=auto re-requests pages that need a browser (the plain version is then
         # never emitted); overlays of the static HTML are dropped.
         stats.inc_value("corpuscrawl/fetch/plain")
@@ -298,13 +354,25 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             self._count_render(decision, "kept_plain")
         page = without_overlays(page)
         result = self.extraction.run(page)
-        stats.inc_value("corpuscrawl/pages")
+        yield from self._extracted(response, page.html, result, robots, decision.reason,
+                                   lambda text, score: self.links(page, text, score))
+
+    def _extracted(self, response: Response, html: str, result: ExtractionResult,
+                   robots: RobotsDirectives, render_reason: str,
+                   follow: Callable[[str, float], Iterator[scrapy.Request]]) -> Iterator[Any]:
+        """A plain page's items and link requests once extracted (here or by a worker).
+
+        robots ``noindex``: not exported; ``nofollow``: ``follow`` (the page's links by
+        the page's score) not called; an exported page with text counts towards its
+        domain's cap and ``max_pages``; the focus learns from every page.
+        """
+        self.crawler.stats.inc_value("corpuscrawl/pages")
         depth = response.meta.get("depth", 0)
         if robots.noindex or robots.nofollow:
             self.robots_blocked(response.url, robots)
         if not robots.noindex:
-            yield from self.crawled(response.url, response.status, page.html, result, depth,
-                                    render_reason=decision.reason)
+            yield from self.crawled(response.url, response.status, html, result, depth,
+                                    render_reason=render_reason)
             if result.text:
                 self.scope.count_document(response.url)
         page_score = self.learn_page(linked_url(response), result.text, result.language,
@@ -313,7 +381,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             self.count_document(result)
         if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
             return
-        yield from self.links(page, result.text, page_score)
+        yield from follow(result.text, page_score)
 
     def _refetch_cut_short(self, response: Response) -> scrapy.Request:
         """The one new request for a page whose body came cut short (counted, logged per host)."""
@@ -328,6 +396,48 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         meta = {key: value for key, value in response.meta.items()
                 if key not in DOWNLOAD_META_KEYS and not key.startswith("_")}
         return response.request.replace(dont_filter=True, meta={**meta, REFETCH_META: True})
+
+    async def _parse_pooled(self, response: Response) -> AsyncIterator[Any]:
+        """``_parse_here`` for a page that is never rendered, judged and extracted by a worker.
+
+        The worker decodes the page as :func:`~corpuscrawl.responses.page_from_response`
+        does and reports what this process needs to act as ``_parse_here``: unreadable,
+        cut short, the robots directives (the headers' and carried ones found here, the
+        page's own there).
+        """
+        kind = self._triage(response)
+        if kind == "xml":
+            for request in self.parse_xml(response):
+                yield request
+            return
+        if kind != "html":
+            return
+        header = response.headers.get("Content-Type", b"") or b""
+        job = PageJob(response.body, response.url, response.status, http_charset(header),
+                      feeds=self.use_feeds, dataloss="dataloss" in response.flags,
+                      refetched=bool(response.meta.get(REFETCH_META)),
+                      robots_token=self.robots_token(),
+                      robots=self.robots_directives(response.url, response.headers, None,
+                                                    response.meta.get(ROBOTS_META_KEY, ())))
+        done = await self.pool.extract(job, lambda: self.extraction)  # type: ignore[union-attr,return-value]
+        if not self._within_limits(response.url):
+            return  # reached while this page was with its worker
+        if done.unreadable:
+            self._dropped_unreadable(response.url, done.unreadable)
+            return
+        stop, refetch = self._cut_short_outcome(response, done.cut)
+        if refetch is not None:
+            yield refetch
+        if stop:
+            return
+        self.crawler.stats.inc_value("corpuscrawl/fetch/plain")
+        if not done.extracted:  # robots none: nothing to take from it
+            self.robots_blocked(response.url, done.robots)
+            return
+        for item in self._extracted(response, done.html, done.result, done.robots, "",
+                                    lambda text, score: self.listed_links(
+                                        done.links, done.feeds, text, score)):
+            yield item
 
     def crawled(self, url: str, status: int, html: str, result: ExtractionResult, depth: int,
                 **extra: Any) -> Iterator[CrawledPage]:

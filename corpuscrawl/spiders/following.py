@@ -23,7 +23,7 @@ import scrapy
 from corpuscrawl.browse.rendered import REASON_META_KEY
 from corpuscrawl.crawlstate.recrawl import NotModified
 from corpuscrawl.crawlstate.stopping import STOPPED_META, StoppedBeforeDownload
-from corpuscrawl.discovery import feed_links, page_links
+from corpuscrawl.discovery import Link, feed_links, page_links
 from corpuscrawl.dropped import record_drop
 from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META, anchors_in_content, url_shape
 from corpuscrawl.html.page import Page
@@ -117,18 +117,26 @@ class FollowingMixin:
 
     def links(self, page: Page, text: str, page_score: float) -> Iterator[scrapy.Request]:
         """Requests for a page's links and feeds, prioritized by the focus score."""
-        links = list(page_links(page))
+        yield from self.listed_links(list(page_links(page)),
+                                     feed_links(page) if self.use_feeds else [],
+                                     text, page_score)
+
+    def listed_links(self, links: list[Link], feeds: list[str], text: str,
+                     page_score: float) -> Iterator[scrapy.Request]:
+        """Requests for a page's links and feeds (found already), by the focus score.
+
+        ``page_score``: the page's own score (:meth:`learn_page`), the prior of its links.
+        """
         in_content = anchors_in_content((link.text for link in links), text)
         for link in links:
             prior = self.focus.link_score(page_score, link.text, link.url, link.text in in_content)
             request = self.follow(link.url, 0, prior=prior)
             if request is not None:
                 yield request
-        if self.use_feeds:
-            for url in feed_links(page):
-                request = self.follow(url, SEED_PRIORITY, self.parse_xml)
-                if request is not None:
-                    yield request
+        for url in feeds:
+            request = self.follow(url, SEED_PRIORITY, self.parse_xml)
+            if request is not None:
+                yield request
 
 
 def linked_url(response: Any) -> str:
@@ -147,6 +155,16 @@ class RobotsMetaMixin:
     logger: Any
     _robots_token: str | None = None
 
+    def robots_token(self) -> str | None:
+        """Our name in robots meta tags and headers; ``None`` when they are not obeyed."""
+        settings = self.crawler.settings
+        if not settings.getbool("CORPUSCRAWL_ROBOTS_META_OBEY", True):
+            return None
+        if self._robots_token is None:
+            self._robots_token = agent_token(settings.get("ROBOTSTXT_USER_AGENT")
+                                             or settings.get("USER_AGENT") or "")
+        return self._robots_token
+
     def robots_directives(self, url: str, headers: Any, page: Page | None,
                           carried: Any = ()) -> RobotsDirectives:
         """What the page allows (nothing restricted when obeying is off); restrictions are counted.
@@ -154,13 +172,9 @@ class RobotsMetaMixin:
         ``headers``: the response's headers (``X-Robots-Tag``); ``carried``: directive
         names found on the plain version of a page fetched again in Chromium.
         """
-        settings = self.crawler.settings
-        if not settings.getbool("CORPUSCRAWL_ROBOTS_META_OBEY", True):
+        token = self.robots_token()
+        if token is None:
             return RobotsDirectives()
-        if self._robots_token is None:
-            self._robots_token = agent_token(settings.get("ROBOTSTXT_USER_AGENT")
-                                             or settings.get("USER_AGENT") or "")
-        token = self._robots_token
         found = RobotsDirectives.parse(",".join(carried)) if carried else RobotsDirectives()
         if headers is not None:
             found |= header_directives(headers.getlist("X-Robots-Tag"), token)

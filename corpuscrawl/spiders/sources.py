@@ -22,16 +22,20 @@ from corpuscrawl.crawlstate.recrawl import REVISIT_PRIORITY, revisit
 from corpuscrawl.discovery import (
     SitemapRobotParser,
     SitemapTooLarge,
-    parse_feed,
-    parse_sitemap,
+    SourceReader,
     sitemaps_from_robots,
 )
 from corpuscrawl.net.urls import site_root
+from corpuscrawl.setting_values import whole_number_setting
+from corpuscrawl.traps import SOURCE_META
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
 SEED_PRIORITY = 1000
 #: Relevance assumed for the page that "contains" sitemap and feed entries (no text known yet).
 LISTED_PAGE_SCORE = 0.5
+#: URLs taken from one sitemap or feed (``CORPUSCRAWL_MAX_URLS_PER_SOURCE``): the sitemap
+#: protocol's own limit per file (sitemaps.org: at most 50,000 URLs); 0 = no cap.
+MAX_URLS_PER_SOURCE_DEFAULT = 50_000
 
 
 class SourcesMixin:
@@ -126,36 +130,54 @@ class SourcesMixin:
             if request is not None:
                 yield request
 
+    def max_urls_per_source(self) -> int:
+        """``CORPUSCRAWL_MAX_URLS_PER_SOURCE``, read once (0 = no cap)."""
+        cap = getattr(self, "_max_source_urls", None)
+        if cap is None:
+            cap = whole_number_setting(self.crawler.settings, "CORPUSCRAWL_MAX_URLS_PER_SOURCE",
+                                       MAX_URLS_PER_SOURCE_DEFAULT)
+            self._max_source_urls = cap
+        return cap
+
     def parse_xml(self, response: Response) -> Iterator[scrapy.Request]:
-        """Links from a sitemap, sitemap index or RSS/Atom feed (gzipped or not)."""
+        """Links from a sitemap, sitemap index or RSS/Atom feed (gzipped or not), lazily.
+
+        The source is read entry by entry (:class:`~corpuscrawl.discovery.SourceReader`) and
+        each entry's request is yielded at once, so a source of a million entries neither
+        holds them in memory nor blocks the reactor: Scrapy schedules (and fetches) the first
+        requests while the rest are still being read.  At most
+        ``CORPUSCRAWL_MAX_URLS_PER_SOURCE`` entries are taken from one source; a source cut
+        there is counted (``corpuscrawl/sources/capped``) and logged.
+        """
         if response.status != 200:
             return
+        response.meta[SOURCE_META] = True  # its requests stream past the links-per-page cap
         stats = self.crawler.stats
+        cap = self.max_urls_per_source()
+        reader = SourceReader(response.body, response.url)
+        taken = 0
         try:
-            entries = parse_sitemap(response.body, response.url)
-            links = parse_feed(response.body, response.url) if entries is None else None
+            for kind, url in reader:
+                if cap and taken >= cap:
+                    stats.inc_value("corpuscrawl/sources/capped")
+                    self.logger.warning("%s lists more than %d URLs: the rest are not taken "
+                                        "(CORPUSCRAWL_MAX_URLS_PER_SOURCE)", response.url, cap)
+                    break
+                taken += 1
+                if taken == 1:
+                    stats.inc_value("corpuscrawl/sitemaps" if reader.kind == "sitemap"
+                                    else "corpuscrawl/feeds")
+                request = (self.follow(url, SEED_PRIORITY, self.parse_xml) if kind == "sitemap"
+                           else self.follow(url, self.listed_priority(url)))
+                if request is not None:
+                    if kind == "page":
+                        stats.inc_value("corpuscrawl/urls_from_sitemaps"
+                                        if reader.kind == "sitemap" else "corpuscrawl/urls_from_feeds")
+                    yield request
         except SitemapTooLarge as exc:
             stats.inc_value("corpuscrawl/hostile/sitemap_too_large")
-            self.logger.warning("sitemap or feed %s not read: %s", response.url, exc)
+            self.logger.warning("sitemap or feed %s read only in part: %s", response.url, exc)
             return
-        if entries is not None:
-            stats.inc_value("corpuscrawl/sitemaps")
-            for url in entries.sitemaps:
-                request = self.follow(url, SEED_PRIORITY, self.parse_xml)
-                if request is not None:
-                    yield request
-            for url in entries.pages:
-                request = self.follow(url, self.listed_priority(url))
-                if request is not None:
-                    stats.inc_value("corpuscrawl/urls_from_sitemaps")
-                    yield request
-            return
-        if links is not None:
-            stats.inc_value("corpuscrawl/feeds")
-            for url in links:
-                request = self.follow(url, self.listed_priority(url))
-                if request is not None:
-                    stats.inc_value("corpuscrawl/urls_from_feeds")
-                    yield request
-            return
-        stats.inc_value("corpuscrawl/skipped_xml")
+        if taken == 0:
+            stats.inc_value({"sitemap": "corpuscrawl/sitemaps", "feed": "corpuscrawl/feeds"}.get(
+                reader.kind, "corpuscrawl/skipped_xml"))

@@ -1,0 +1,59 @@
+"""Extraction in worker processes: the same corpus as in the crawl process, a bad setting named."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from corpuscrawl.demo.server import DemoServer
+from corpuscrawl.workers import worker_count
+from tests.crawl_helpers import run_crawl, stat
+
+#: What differs between two crawls of one site by design: the fetch time, and the depth
+#: (the path by which a page was first found: with pages extracted concurrently, another
+#: path can come first).
+CRAWL_ORDER_FIELDS = ("fetched_at", "depth")
+
+
+def corpus(docs: list[dict], base: str) -> list[str]:
+    """The documents as JSON, URL paths relative to the site, order-independent."""
+    out = []
+    for doc in docs:
+        doc = {k: v for k, v in doc.items() if k not in CRAWL_ORDER_FIELDS}
+        out.append(json.dumps(doc, sort_keys=True, ensure_ascii=False).replace(base, "/"))
+    return sorted(out)
+
+
+def test_worker_count_setting() -> None:
+    assert worker_count("auto", cpus=2) == 1 and worker_count(None, cpus=8) == 7
+    assert worker_count("auto", cpus=1) == 0 and worker_count("3", cpus=2) == 3
+    with pytest.raises(ValueError, match="CORPUSCRAWL_WORKERS"):
+        worker_count("many")
+    with pytest.raises(ValueError, match="CORPUSCRAWL_WORKERS"):
+        worker_count(-1)
+
+
+def test_workers_and_the_crawl_process_write_the_same_corpus(tmp_path) -> None:
+    server = DemoServer(synthetic_pages=60).start()
+    try:
+        runs = {}
+        for workers in (0, 2):
+            out = tmp_path / f"w{workers}" / "out.jsonl"
+            docs, log, code = run_crawl(out, f"seeds={server.url}",
+                                        settings={"CORPUSCRAWL_WORKERS": str(workers),
+                                                  "CORPUSCRAWL_FAILED_DIR": str(out.parent / "f")},
+                                        timeout=300)
+            assert code == 0 and "Traceback" not in log, log[-3000:]
+            assert stat(log, "corpuscrawl/workers/fallback") == 0
+            runs[workers] = docs
+    finally:
+        server.stop()
+    assert len(runs[0]) >= 60
+    assert corpus(runs[2], server.url) == corpus(runs[0], server.url)
+
+
+def test_a_bad_worker_count_fails_at_start_naming_the_setting(tmp_path) -> None:
+    _, log, code = run_crawl(tmp_path / "out.jsonl", "seeds=http://127.0.0.1:9/",
+                             settings={"CORPUSCRAWL_WORKERS": "lots"}, timeout=120)
+    assert code != 0 and "CORPUSCRAWL_WORKERS must be 'auto' or a whole number" in log
