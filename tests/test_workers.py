@@ -57,3 +57,58 @@ def test_a_bad_worker_count_fails_at_start_naming_the_setting(tmp_path) -> None:
     _, log, code = run_crawl(tmp_path / "out.jsonl", "seeds=http://127.0.0.1:9/",
                              settings={"CORPUSCRAWL_WORKERS": "lots"}, timeout=120)
     assert code != 0 and "CORPUSCRAWL_WORKERS must be 'auto' or a whole number" in log
+
+
+#: Counters both ways must agree on: hostile bodies, lying charsets, robots meta, drops.
+PARITY_STATS = ("corpuscrawl/hostile/cut_short_refetched", "corpuscrawl/dropped/truncated",
+                "corpuscrawl/page/charset_label_ignored", "corpuscrawl/robots_meta/noindex",
+                "corpuscrawl/robots_meta/nofollow", "corpuscrawl/drops/robots",
+                "corpuscrawl/drops/truncated", "corpuscrawl/pages")
+
+
+def _path(url: str) -> str:
+    return "/" + url.split("/", 3)[-1]
+
+
+def test_workers_treat_noindex_cut_short_and_lying_charset_pages_as_the_crawl_process(
+        tmp_path) -> None:
+    """Robots meta, bodies cut short by their Content-Length and lying charset labels: the
+    same documents, drops, refetches and counts with 0 and 2 workers."""
+    from corpuscrawl.evaluation.hostile_hosts import CHARSET_PAGES, HostileHost
+    from tests.local_server import LocalServer
+    from tests.test_robots_meta import _site
+
+    runs = {}
+    for workers in (0, 2):
+        out = tmp_path / f"w{workers}" / "out.jsonl"
+        with HostileHost() as host, LocalServer(_site()) as server:
+            docs, log, code = run_crawl(
+                out, f"seeds={host.url},{server.url}", "sitemaps=0", "feeds=0",
+                settings={"CORPUSCRAWL_WORKERS": str(workers), "DOWNLOAD_TIMEOUT": "3",
+                          "RETRY_TIMES": "1", "CORPUSCRAWL_BOILERPLATE_ENABLED": "False",
+                          "CORPUSCRAWL_FAILED_DIR": str(out.parent / "f")},
+                timeout=300)
+            requested = sorted(host.requested)
+            fetched = sorted(server.paths())
+        assert code == 0 and "Traceback" not in log, log[-3000:]
+        assert stat(log, "corpuscrawl/workers/fallback") == 0
+        dropped_file = out.parent / "out.jsonl.dropped.jsonl"
+        dropped = sorted((_path(r["url"]), r["reason"]) for r in (
+            json.loads(line) for line in dropped_file.read_text(encoding="utf-8").splitlines()))
+        runs[workers] = {
+            "documents": sorted((_path(d["url"]), d["text"]) for d in docs),
+            "hostile requests": requested, "robots site requests": fetched,
+            "dropped": [d for d in dropped if d[1] in ("robots", "truncated",
+                                                        "charset_undecodable", "binary")],
+            "stats": {key: stat(log, key) for key in PARITY_STATS}}
+    plain = runs[0]
+    # the cases are there to be compared: charset pages exported, cut pages refetched and
+    # dropped, noindex pages listed
+    paths = {p for p, _ in plain["documents"]}
+    assert {f"/charset/{name}" for name in CHARSET_PAGES} <= paths
+    assert ("/short/one-byte", "truncated") in plain["dropped"]
+    assert ("/header/", "robots") in plain["dropped"]
+    assert "/nofollow-child/" not in plain["robots site requests"]
+    assert plain["hostile requests"].count("/short/one-byte") == 2
+    for key, value in plain.items():
+        assert runs[2][key] == value, key
