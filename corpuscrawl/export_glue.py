@@ -41,6 +41,7 @@ import logging
 import secrets
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -173,6 +174,15 @@ class ExportConfig:
         )
 
 
+
+def scratch_dir(settings: Any) -> Path | None:
+    """Where the export stage's scratch files go: the collection's state directory, or the
+    system's temporary directory when the crawl names no collection (the components used
+    outside the ``corpus`` spider, which sets one from its seeds)."""
+    if not (settings.get(COLLECTION_SETTING) or settings.get("JOBDIR")):
+        return None
+    return state_dir(settings)
+
 class ExportState:
     """Everything the export path of one crawl shares: history, stage, released outcomes."""
 
@@ -191,7 +201,7 @@ class ExportState:
         # On disk (the collection's state directory), so memory stays flat with documents.
         dedup = (SQLiteNearDuplicateIndex(config.dedup_threshold, config.dedup_num_perm,
                                           config.dedup_shingle_words,
-                                          directory=state_dir(crawler.settings))
+                                          directory=scratch_dir(crawler.settings))
                  if config.dedup else None)
         if config.dedup:  # cluster mode: one index for all workers, in Redis
             from corpuscrawl.cluster.addon import cluster_index
@@ -199,7 +209,7 @@ class ExportState:
             shared = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
                                    config.dedup_shingle_words)
             dedup = shared if shared is not None else dedup
-        versions = SQLitePageVersions(state_dir(crawler.settings))
+        versions = SQLitePageVersions(scratch_dir(crawler.settings))
         #: The stage's scratch files, removed when the crawl ends.
         self.scratch = [versions, *([dedup] if isinstance(dedup, SQLiteNearDuplicateIndex) else [])]
         self.stage = ExportStage(detector, dedup, config.buffer_size, config.min_words,
