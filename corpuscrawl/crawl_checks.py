@@ -1,8 +1,9 @@
 """What a crawl is checked for before it starts: argument and setting names, setting values.
 
-A typo must not crawl silently with a default: ``-a seed=URL`` used to crawl the bundled
-demo site, ``-s CORPUSCRAWL_EXTRACTER=bte`` was ignored, ``-s CONCURRENT_REQUESTS=abc``
-failed deep inside Scrapy with ``invalid literal for int()``.  The corpus spider runs
+A typo must not crawl silently with a default: ``-a seed=URL`` is not ``seeds`` (without
+the check the bundled demo site is crawled), ``-s CORPUSCRAWL_EXTRACTER=bte`` is read by
+nothing, and ``-s CONCURRENT_REQUESTS=abc`` would fail deep inside Scrapy with ``invalid
+literal for int()``.  The corpus spider runs
 these checks in ``from_crawler`` (before any add-on opens crawl state or any request is
 made), so ``scrapy crawl corpus``, ``corpuscrawl crawl``, Scrapyd and scripts all refuse
 the same mistakes with the same message.

@@ -157,9 +157,8 @@ PAGE_WIDE_SHARE_CHOSEN = 0.98
 #: fell and lost articles did not, so it is off.
 PAGE_WIDE_SHARE_DEFAULT: float | None = None
 #: The extractor whose text a page gets when the decoding (and its fallback) kept nothing:
-#: on the 50 wcxb pages where ``auto`` returned nothing, boilerpipe-article scored pooled
-#: F1 0.466 (20 pages ≥ 0.5), justext 0.382, bte 0.395, readability 0.217
-#: (``benchmarks/results/wholeweb.md``).  None: leave such a page empty.
+#: the best of the classic extractors on the wcxb pages where ``auto`` returned nothing
+#: (figures in ``benchmarks/results/wholeweb.md``).  None: leave such a page empty.
 EMPTY_FALLBACK: str | None = "boilerpipe-article"
 #: ``AutoExtractor(page_wide_share=...)`` value meaning "as the loaded model says".
 FROM_MODEL = "model"
