@@ -14,7 +14,6 @@ from urllib.parse import urljoin
 
 from lxml import etree
 from protego import Protego
-from scrapy.robotstxt import ProtegoRobotParser
 
 from corpuscrawl.browse.elements import decode_proxy, same_site
 from corpuscrawl.html.dom import normalize_space
@@ -212,18 +211,33 @@ def sitemaps_from_robots(text: str, base_url: str) -> list[str]:
     return [join_url(base_url, url) for url in Protego.parse(text).sitemaps]
 
 
-class SitemapRobotParser(ProtegoRobotParser):
-    """Scrapy's default robots.txt parser that also keeps the file's ``Sitemap:`` lines.
+def _sitemap_robot_parser() -> type:
+    """Define :class:`SitemapRobotParser` (Scrapy imported only then)."""
+    from scrapy.robotstxt import ProtegoRobotParser
 
-    Set as ``ROBOTSTXT_PARSER``, so the spider reads a host's sitemaps from the
-    robots.txt Scrapy's RobotsTxtMiddleware fetched (``robots_parsed`` signal)
-    instead of fetching the file a second time.  ``sitemaps`` are as written
-    (possibly relative to the host).
-    """
+    class SitemapRobotParser(ProtegoRobotParser):
+        """Scrapy's default robots.txt parser that also keeps the file's ``Sitemap:`` lines.
 
-    def __init__(self, robotstxt_body: bytes, spider: Any = None) -> None:
-        super().__init__(robotstxt_body, spider)
-        self.sitemaps: list[str] = list(self.rp.sitemaps)
+        Set as ``ROBOTSTXT_PARSER``, so the spider reads a host's sitemaps from the
+        robots.txt Scrapy's RobotsTxtMiddleware fetched (``robots_parsed`` signal)
+        instead of fetching the file a second time.  ``sitemaps`` are as written
+        (possibly relative to the host).
+        """
+
+        def __init__(self, robotstxt_body: bytes, spider: Any = None) -> None:
+            super().__init__(robotstxt_body, spider)
+            self.sitemaps: list[str] = list(self.rp.sitemaps)
+
+    return SitemapRobotParser
+
+
+def __getattr__(name: str) -> Any:
+    """``SitemapRobotParser`` made on first use: the extraction workers import this module
+    for its link listing and need not load Scrapy and Twisted (about 30 MB a process)."""
+    if name == "SitemapRobotParser":
+        globals()[name] = _sitemap_robot_parser()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parse_feed(body: bytes, base_url: str = "",

@@ -248,6 +248,107 @@ def _budget_settings(settings: Any) -> dict[str, Any]:
     return values
 
 
+class TextShapes:
+    """What shapes a page's text under an extraction's settings and domain rules, told
+    without building an extractor or loading a model (the crawl process asks it of every
+    page while its extraction workers hold the models)."""
+
+    def __init__(self, config: ExtractionConfig, rules: DomainRules) -> None:
+        self.config = config
+        self.rules = rules
+        self._shapes: dict[tuple[str | None, str | None], str] = {}
+        self._file_digests: dict[str, str] = {}
+        #: :meth:`_extractor_shape` by extractor name (telling a learned extractor imports it).
+        self._extractors: dict[str, dict[str, Any]] = {}
+
+    def extractor_shapes(self) -> dict[str, dict[str, Any]]:
+        """The shape of every extractor the settings name (the default, the oversized-page
+        one, each domain rule's), for :meth:`know` in a process that has not imported them."""
+        names = {self.config.default_extractor, self.config.oversized_extractor,
+                 *(rule.extractor for rule in self.rules.rules.values())}
+        return {name: self._extractor_shape(name) for name in sorted(n for n in names if n)}
+
+    def know(self, extractor_shapes: dict[str, dict[str, Any]]) -> None:
+        """Take extractors' shapes told by :meth:`extractor_shapes` of the same settings."""
+        self._extractors.update(extractor_shapes)
+
+    @classmethod
+    def from_settings(cls, settings: Any, default_extractor: str | None = None,
+                      comments: str | None = None) -> TextShapes:
+        """As :meth:`Extraction.from_settings` reads the settings."""
+        return cls(ExtractionConfig.from_settings(settings, default_extractor, comments),
+                   DomainRules.from_settings(settings))
+
+    def shape_for(self, url: str) -> str:
+        """A digest of everything that shapes the text of ``url``'s page (16 hex digits).
+
+        The extractor the domain's rule chooses (its registered name and class,
+        its options), the content of its model file (learned extractors) or of
+        the domain's template file, and the settings that change a text: where
+        comments go, the coherent split, the size cap and the oversized-page
+        extractor.  Two crawls shape a page's text alike exactly when their
+        shapes are equal (the recrawl keeps it per page:
+        :mod:`corpuscrawl.crawlstate.pages`).  Computed once per domain rule.
+        """
+        rule = self.rules.for_url(url)
+        key = (rule.template, rule.extractor)
+        shape = self._shapes.get(key)
+        if shape is None:
+            shape = self._shapes[key] = self._shape(rule)
+        return shape
+
+    def _shape(self, rule: DomainRule) -> str:
+        config = self.config
+        parts: dict[str, Any] = {"comments": config.comments,
+                                 "split": [config.split_coherent, config.split_method],
+                                 "max_bytes": config.max_bytes,
+                                 "oversized": self._extractor_shape(config.oversized_extractor)
+                                 if config.oversized_extractor else None}
+        if rule.template:
+            parts["template"] = self._file_digest(rule.template)
+        else:
+            parts["extractor"] = self._extractor_shape(rule.extractor
+                                                       or config.default_extractor)
+        data = json.dumps(parts, sort_keys=True, default=str).encode("utf-8")
+        return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+    def _extractor_shape(self, name: str) -> dict[str, Any]:
+        """An extractor's name, class, options and model file content digest."""
+        if name not in self._extractors:
+            self._extractors[name] = self._new_extractor_shape(name)
+        return self._extractors[name]
+
+    def _new_extractor_shape(self, name: str) -> dict[str, Any]:
+        from corpuscrawl.extract.learned.models import LearnedModel, find_model_path
+
+        options = dict((self.config.options or {}).get(name, {}))
+        table = registry(self.config.extractors)
+        shape: dict[str, Any] = {"name": name, "class": table.get(name, ""), "options": options}
+        try:
+            factory = load_factory(table[name])
+        except (KeyError, ExtractorError):
+            return shape
+        model_class = getattr(factory, "model_class", None)
+        if isinstance(model_class, type) and issubclass(model_class, LearnedModel):
+            path = find_model_path(str(options.get("model") or getattr(factory, "name", "")
+                                       or name), options.get("models_dir"))
+            shape["model"] = self._file_digest(str(path)) if path is not None else ""
+        return shape
+
+    def _file_digest(self, path: str) -> str:
+        """BLAKE2b of a file's bytes ("" when it cannot be read), once per path."""
+        if path not in self._file_digests:
+            digest = hashlib.blake2b(digest_size=16)
+            try:
+                with Path(path).open("rb") as fh:
+                    for block in iter(lambda: fh.read(1 << 20), b""):
+                        digest.update(block)
+                self._file_digests[path] = digest.hexdigest()
+            except OSError:
+                self._file_digests[path] = ""
+        return self._file_digests[path]
+
+
 class Extraction:
     """Chooses and runs the extractor for each page within its budget; caches built extractors."""
 
@@ -256,8 +357,7 @@ class Extraction:
         self.rules = rules or DomainRules()
         self._by_name: dict[str, Extractor] = {}
         self._by_template: dict[str, Extractor] = {}
-        self._shapes: dict[tuple[str | None, str | None], str] = {}
-        self._file_digests: dict[str, str] = {}
+        self.shapes = TextShapes(self.config, self.rules)
         for path in self.rules.template_files():  # fail at start-up, naming file and line
             try:
                 load_template(path)
@@ -322,68 +422,8 @@ class Extraction:
         return self.extractor_for_rule(self.rules.for_url(url))
 
     def shape_for(self, url: str) -> str:
-        """A digest of everything that shapes the text of ``url``'s page (16 hex digits).
-
-        The extractor the domain's rule chooses (its registered name and class,
-        its options), the content of its model file (learned extractors) or of
-        the domain's template file, and the settings that change a text: where
-        comments go, the coherent split, the size cap and the oversized-page
-        extractor.  Two crawls shape a page's text alike exactly when their
-        shapes are equal (the recrawl keeps it per page:
-        :mod:`corpuscrawl.crawlstate.pages`).  Computed once per domain rule.
-        """
-        rule = self.rules.for_url(url)
-        key = (rule.template, rule.extractor)
-        shape = self._shapes.get(key)
-        if shape is None:
-            shape = self._shapes[key] = self._shape(rule)
-        return shape
-
-    def _shape(self, rule: DomainRule) -> str:
-        config = self.config
-        parts: dict[str, Any] = {"comments": config.comments,
-                                 "split": [config.split_coherent, config.split_method],
-                                 "max_bytes": config.max_bytes,
-                                 "oversized": self._extractor_shape(config.oversized_extractor)
-                                 if config.oversized_extractor else None}
-        if rule.template:
-            parts["template"] = self._file_digest(rule.template)
-        else:
-            parts["extractor"] = self._extractor_shape(rule.extractor
-                                                       or config.default_extractor)
-        data = json.dumps(parts, sort_keys=True, default=str).encode("utf-8")
-        return hashlib.blake2b(data, digest_size=8).hexdigest()
-
-    def _extractor_shape(self, name: str) -> dict[str, Any]:
-        """An extractor's name, class, options and model file content digest."""
-        from corpuscrawl.extract.learned.models import LearnedModel, find_model_path
-
-        options = dict((self.config.options or {}).get(name, {}))
-        table = registry(self.config.extractors)
-        shape: dict[str, Any] = {"name": name, "class": table.get(name, ""), "options": options}
-        try:
-            factory = load_factory(table[name])
-        except (KeyError, ExtractorError):
-            return shape
-        model_class = getattr(factory, "model_class", None)
-        if isinstance(model_class, type) and issubclass(model_class, LearnedModel):
-            path = find_model_path(str(options.get("model") or getattr(factory, "name", "")
-                                       or name), options.get("models_dir"))
-            shape["model"] = self._file_digest(str(path)) if path is not None else ""
-        return shape
-
-    def _file_digest(self, path: str) -> str:
-        """BLAKE2b of a file's bytes ("" when it cannot be read), once per path."""
-        if path not in self._file_digests:
-            digest = hashlib.blake2b(digest_size=16)
-            try:
-                with Path(path).open("rb") as fh:
-                    for block in iter(lambda: fh.read(1 << 20), b""):
-                        digest.update(block)
-                self._file_digests[path] = digest.hexdigest()
-            except OSError:
-                self._file_digests[path] = ""
-        return self._file_digests[path]
+        """:meth:`TextShapes.shape_for` of this extraction's settings and rules."""
+        return self.shapes.shape_for(url)
 
     def run(self, page: Page) -> ExtractionResult:
         """Extract text, title/date/author and language of ``page``; errors are returned, never raised."""

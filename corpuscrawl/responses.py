@@ -17,33 +17,40 @@ from the bytes, so the charset is decided as browsers do.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
-from scrapy.exceptions import IgnoreRequest
-from scrapy.http import Request, Response
-from twisted.internet.defer import CancelledError
-from twisted.internet.error import TimeoutError as TwistedTimeoutError
 from w3lib.url import safe_url_string
 
 from corpuscrawl.content import http_charset, sniff_markup
 from corpuscrawl.html.page import Page
 
+if TYPE_CHECKING:
+    from scrapy.http import Request, Response
+
 logger = logging.getLogger("corpuscrawl.responses")
 
-try:  # Scrapy >= 2.14 names download failures; before, Twisted's exceptions reach the errback
-    from scrapy.exceptions import (
-        DownloadCancelledError,
-        DownloadTimeoutError,
-        ResponseDataLossError,
-    )
-except ImportError:  # pragma: no cover - older Scrapy
-    DownloadCancelledError = DownloadTimeoutError = ResponseDataLossError = ()  # type: ignore
 
-TIMEOUT_ERRORS = tuple(t for t in (DownloadTimeoutError, TwistedTimeoutError) if t)
-CANCELLED_ERRORS = tuple(t for t in (DownloadCancelledError, CancelledError) if t)
+@functools.cache
+def _download_errors() -> tuple[tuple[type, ...], tuple[type, ...], tuple[type, ...]]:
+    """Timeout, cancellation and data-loss exception types of a download (Scrapy and
+    Twisted imported only here: the extraction workers use this module's page checks)."""
+    from twisted.internet.defer import CancelledError
+    from twisted.internet.error import TimeoutError as TwistedTimeoutError
+
+    try:  # Scrapy >= 2.14 names download failures; before, Twisted's reach the errback
+        from scrapy.exceptions import (
+            DownloadCancelledError,
+            DownloadTimeoutError,
+            ResponseDataLossError,
+        )
+    except ImportError:  # pragma: no cover - older Scrapy
+        return (TwistedTimeoutError,), (CancelledError,), ()
+    return ((DownloadTimeoutError, TwistedTimeoutError), (DownloadCancelledError, CancelledError),
+            (ResponseDataLossError,))
 
 #: Content types treated as HTML pages.
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -134,13 +141,15 @@ def failure_kind(exc: BaseException) -> str:
 
     timeout | too_large | decompression_bomb | data_loss | redirect_chain
     """
+    from scrapy.exceptions import IgnoreRequest
+
+    timeout_errors, cancelled_errors, data_loss_errors = _download_errors()
     message = str(exc)
-    if isinstance(exc, TIMEOUT_ERRORS):
+    if isinstance(exc, timeout_errors):
         return "timeout"
-    if isinstance(exc, CANCELLED_ERRORS) and ("max size" in message or not message):
+    if isinstance(exc, cancelled_errors) and ("max size" in message or not message):
         return "too_large"  # announced size over DOWNLOAD_MAXSIZE, or received (no message)
-    if (ResponseDataLossError and isinstance(exc, ResponseDataLossError)) or \
-            "_DataLoss" in repr(getattr(exc, "reasons", "")):
+    if isinstance(exc, data_loss_errors) or "_DataLoss" in repr(getattr(exc, "reasons", "")):
         return "data_loss"
     if isinstance(exc, IgnoreRequest):
         if "DOWNLOAD_MAXSIZE" in message and "decompression" in message:
@@ -192,6 +201,8 @@ class RedirectLoopMiddleware:
         chain = {_same(u) for u in request.meta.get("redirect_urls", [])} | {_same(request.url)}
         if target not in chain:
             return response
+        from scrapy.exceptions import IgnoreRequest
+
         self.stats.inc_value("corpuscrawl/hostile/redirect_loop")
         host = urlsplit(request.url).hostname or ""
         if host not in self._logged:

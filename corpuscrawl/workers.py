@@ -40,7 +40,7 @@ from typing import Any
 
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.discovery import Link, feed_links, page_links
-from corpuscrawl.extraction import ConfigError, Extraction, ExtractionResult
+from corpuscrawl.extraction import ConfigError, Extraction, ExtractionResult, TextShapes
 from corpuscrawl.html.page import Page
 from corpuscrawl.net.robots_meta import RobotsDirectives, page_directives
 from corpuscrawl.responses import body_cut_short
@@ -126,9 +126,16 @@ def _start_worker(settings: dict[str, Any], extractor: str | None, comments: str
         _start_error = str(exc)
 
 
-def _started() -> str:
-    """"" when the worker's Extraction was built, else why not."""
-    return _start_error
+def _started() -> tuple[str, dict[str, dict[str, Any]]]:
+    """("", the extractors' shapes) when the worker's Extraction was built, else (why not, {}).
+
+    The shapes (:meth:`~corpuscrawl.extraction.TextShapes.extractor_shapes`) let the crawl
+    process tell what shapes a page's text without importing the extractors' modules
+    (a learned one's brings scikit-learn and SciPy, about 100 MB).
+    """
+    if _extraction is None:
+        return _start_error, {}
+    return _start_error, _extraction.shapes.extractor_shapes()
 
 
 def _work(job: PageJob) -> PageDone:
@@ -174,12 +181,15 @@ class LazyExtraction:
     """An :class:`~corpuscrawl.extraction.Extraction` built on first use (models loaded then).
 
     The crawl process needs its own only for the pages it extracts itself (rendered ones,
-    or when the pool broke); with workers it usually never does.
+    or when the pool broke); with workers it usually never does.  What shapes a page's
+    text (:meth:`shape_for`, asked by the page store of every page) is told from the
+    settings alone, without building it.
     """
 
-    def __init__(self, build: Callable[[], Extraction]) -> None:
+    def __init__(self, build: Callable[[], Extraction], shapes: TextShapes | None = None) -> None:
         self._build = build
         self._built: Extraction | None = None
+        self._shapes = shapes
 
     @property
     def built(self) -> bool:
@@ -189,6 +199,12 @@ class LazyExtraction:
     def run(self, page: Page) -> ExtractionResult:
         """:meth:`Extraction.run` of the Extraction, built now if it was not."""
         return self.get().run(page)
+
+    def shape_for(self, url: str) -> str:
+        """:meth:`Extraction.shape_for` (the same digest), without building the Extraction."""
+        if self._built is None and self._shapes is not None:
+            return self._shapes.shape_for(url)
+        return self.get().shape_for(url)
 
     def get(self) -> Extraction:
         """The Extraction, built now if it was not."""
@@ -208,6 +224,8 @@ class ExtractionPool:
         self.workers = workers
         self.crawler = crawler
         self._initargs = (settings, extractor, comments)
+        #: The extractors' shapes as a worker told them (:func:`_started`).
+        self.extractor_shapes: dict[str, dict[str, Any]] = {}
         self._executor = self._start()
 
     @classmethod
@@ -231,7 +249,7 @@ class ExtractionPool:
     def check_started(self) -> None:
         """Wait for a worker to have built its Extraction (models loaded, warmed up); a
         :class:`~corpuscrawl.extraction.ConfigError` with its message when it could not."""
-        error = self._executor.submit(_started).result()
+        error, self.extractor_shapes = self._executor.submit(_started).result()
         if error:
             self.close()
             raise ConfigError(error)

@@ -83,8 +83,10 @@ def test_the_shape_of_a_text_follows_extractor_template_model_and_settings(
     # a learned extractor's model file
     auto = Extraction(ExtractionConfig(default_extractor="auto"))
     shape = auto.shape_for("http://other.org/a")
-    model = auto._extractor_shape("auto")["model"]
+    model = auto.shapes._extractor_shape("auto")["model"]
     assert model and shape != plain
-    monkeypatch.setattr(auto, "_file_digests", {k: "another model" for k in auto._file_digests})
-    auto._shapes.clear()
+    monkeypatch.setattr(auto.shapes, "_file_digests",
+                        {k: "another model" for k in auto.shapes._file_digests})
+    auto.shapes._shapes.clear()
+    auto.shapes._extractors.clear()
     assert auto.shape_for("http://other.org/a") != shape

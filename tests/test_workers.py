@@ -34,6 +34,31 @@ def test_worker_count_setting() -> None:
         worker_count(-1)
 
 
+def test_lazy_extraction_tells_a_pages_text_shape_without_building() -> None:
+    from corpuscrawl.extraction import Extraction, ExtractionConfig, TextShapes
+    from corpuscrawl.rules import DomainRules
+    from corpuscrawl.workers import LazyExtraction
+
+    config = ExtractionConfig(default_extractor="auto")
+    built: list[Extraction] = []
+
+    def build() -> Extraction:
+        built.append(Extraction(config))
+        return built[-1]
+
+    told = TextShapes(config, DomainRules())
+    # the extractors' shapes a worker tells: this process then imports no extractor
+    told.know(Extraction(config).shapes.extractor_shapes())
+    told._new_extractor_shape = None  # type: ignore[assignment,method-assign]
+    lazy = LazyExtraction(build, told)
+    shape = lazy.shape_for("http://example.org/a")
+    assert not built and not lazy.built
+    assert shape == Extraction(config).shape_for("http://example.org/a")
+    # untold, it works them out itself, to the same digest
+    assert LazyExtraction(build, TextShapes(config, DomainRules())).shape_for(
+        "http://example.org/b") == shape and not built
+
+
 def test_workers_and_the_crawl_process_write_the_same_corpus(tmp_path) -> None:
     server = DemoServer(synthetic_pages=60).start()
     try:
@@ -46,6 +71,9 @@ def test_workers_and_the_crawl_process_write_the_same_corpus(tmp_path) -> None:
                                         timeout=300)
             assert code == 0 and "Traceback" not in log, log[-3000:]
             assert stat(log, "corpuscrawl/workers/fallback") == 0
+            # with workers, the crawl process loads no model of its own (the page store's
+            # text shape of each page is told from the settings)
+            assert stat(log, "corpuscrawl/workers/extraction_built_here") == 0
             runs[workers] = docs
     finally:
         server.stop()

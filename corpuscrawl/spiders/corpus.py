@@ -71,7 +71,7 @@ from corpuscrawl.crawl_checks import (
 from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.dropped import record_drop
-from corpuscrawl.extraction import Extraction, ExtractionResult
+from corpuscrawl.extraction import Extraction, ExtractionResult, TextShapes
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS, domain_of
 from corpuscrawl.net.robots_meta import RobotsDirectives
@@ -192,8 +192,16 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
                                                          spider._comments or None)
         else:  # not a property: Scrapy's request serialization reads every spider member
-            spider.extraction = LazyExtraction(lambda: Extraction.from_settings(
-                settings, spider._extractor or None, spider._comments or None))
+            def build_here() -> Extraction:
+                # counted: the models then take memory in this process as well as the workers'
+                crawler.stats.inc_value("corpuscrawl/workers/extraction_built_here")
+                return Extraction.from_settings(settings, spider._extractor or None,
+                                                spider._comments or None)
+
+            shapes = TextShapes.from_settings(settings, spider._extractor or None,
+                                              spider._comments or None)
+            shapes.know(spider.pool.extractor_shapes)  # no extractor imported here
+            spider.extraction = LazyExtraction(build_here, shapes)
         spider.focus = Focus(FocusConfig.from_values(
             settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
