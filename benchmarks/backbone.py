@@ -1,8 +1,9 @@
 """Crawl throughput and memory of the default crawl vs bare Scrapy, side by side.
 
 Serves the demo site with N generated articles on 127.0.0.1 (its own process), then runs,
-interleaved round by round, (a) bare Scrapy (``bare_spider.py``: fetch every same-site
-page, yield its body length, Scrapy's default settings) and (b) ``scrapy crawl corpus``
+interleaved round by round, (a) bare Scrapy (:class:`BareSpider` below, run with
+``scrapy runspider`` on this file outside the project: fetch every same-site page, yield
+its body length, Scrapy's default settings) and (b) ``scrapy crawl corpus``
 with the project's defaults (``auto``, durable frontier, page store, export stage,
 politeness, extraction workers), both with the project's concurrency and politeness
 (``CONCURRENT_REQUESTS=16``, 2 per domain, AutoThrottle on).  Reports pages/s over the
@@ -25,9 +26,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from corpuscrawl.evaluation.processes import crawl_stat, serve_child
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+import scrapy
 
 REPO = Path(__file__).resolve().parent.parent
 #: The crawl's concurrency and politeness, given to both crawls (the project's defaults).
@@ -35,6 +36,31 @@ COMMON = ["-s", "LOG_LEVEL=INFO", "-s", "CONCURRENT_REQUESTS=16",
           "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2", "-s", "AUTOTHROTTLE_ENABLED=True"]
 #: Documents at which the crawl process's RSS is reported.
 MARKS = (1_000, 5_000, 10_000, 20_000, 50_000, 100_000)
+
+
+class BareSpider(scrapy.Spider):
+    """The baseline: follow same-host links, yield each page's URL and body length (nothing
+    extracted), so the difference is corpuscrawl's own cost."""
+
+    name = "bare"
+
+    def __init__(self, seeds: str = "", **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = [s for s in seeds.split(",") if s]
+        self.host = urlsplit(self.start_urls[0]).netloc
+
+    async def start(self):  # noqa: ANN201 - Scrapy's async generator of requests
+        """The seeds."""
+        for url in self.start_urls:
+            yield scrapy.Request(url)
+
+    def parse(self, response):  # noqa: ANN001, ANN201 - Scrapy's callback
+        """The page's length; its same-host links followed."""
+        yield {"url": response.url, "length": len(response.body)}
+        for href in response.css("a::attr(href)").getall():
+            url = response.urljoin(href).split("#", 1)[0]
+            if urlsplit(url).netloc == self.host and not url.endswith(".pdf"):
+                yield scrapy.Request(url)
 
 
 @dataclass
@@ -116,6 +142,8 @@ def run(cmd: list[str], cwd: Path, feed: Path, env: dict[str, str]) -> Measured:
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"crawl failed: {' '.join(cmd)}\n{log[-3000:]}")
     measured.cpu = usage.ru_utime + usage.ru_stime
+    from corpuscrawl.evaluation.processes import crawl_stat
+
     measured.pages = int(crawl_stat(log, "response_received_count"))
     measured.documents = int(crawl_stat(log, "item_scraped_count"))
     measured.log = log
@@ -143,6 +171,8 @@ def growth_per_1000(samples: list[tuple[int, float, float]], tree: bool = False)
 
 def rss_lines(last: Measured) -> list[str]:
     """The table of RSS by documents written (crawl process, and with its workers)."""
+    from corpuscrawl.evaluation.tables import markdown_table
+
     marks = [m for m in MARKS if rss_at(last.samples, m) is not None]
     rows = [[f"{m:,}", f"{rss_at(last.samples, m):.0f}", f"{rss_at(last.samples, m, True):.0f}"]
             for m in marks]
@@ -159,6 +189,10 @@ def rss_lines(last: Measured) -> list[str]:
 
 def main() -> None:
     """Run the benchmark and write benchmarks/results/backbone.md."""
+    # here, not at the top: bare Scrapy runs this file and must not load corpuscrawl
+    from corpuscrawl.evaluation.processes import serve_child
+    from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=2)
@@ -182,7 +216,7 @@ def main() -> None:
                     out = Path(tmp) / f"bare{i}.jsonl"
                     # outside the project: Scrapy's own settings, not corpuscrawl's
                     bare.append(run([sys.executable, "-m", "scrapy", "runspider",
-                                     str(REPO / "benchmarks/bare_spider.py"), "-a",
+                                     str(Path(__file__).resolve()), "-a",
                                      f"seeds={seed}", "-O", f"{out}:jsonlines", *COMMON],
                                     Path(tmp), out, env))
                     print("bare", bare[-1].pages, bare[-1].wall, flush=True)
@@ -210,7 +244,7 @@ def main() -> None:
         f"before, {load_after:.1f} after): absolute figures are noisy, compare the ratios "
         "of a round.", "",
         f"The demo site with {args.pages} generated articles served on 127.0.0.1 by its own "
-        "process on the same cores. Each round runs bare Scrapy (`benchmarks/bare_spider.py`), "
+        "process on the same cores. Each round runs bare Scrapy (`BareSpider` in this file), "
         "then the default crawl (`scrapy crawl corpus -a seeds=...`, everything at the "
         "project's defaults). Both with `CONCURRENT_REQUESTS=16`, 2 per domain, AutoThrottle "
         "on. Pages/s = responses over the whole process's wall time (start-up included); CPU "

@@ -11,6 +11,9 @@ to ``--pages`` distinct pages, the rest repeat them, ``max_pages`` ends the craw
 no cap (every item read and queued; the duplicate filter drops the repeats).
 
     python benchmarks/large_feed.py --items 1000000
+
+Peak RSS: ``wait4``'s figure (the largest single process of the crawl and its extraction
+workers) and the sum over the crawl process and its workers, sampled every 0.25 s.
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from backbone import descendants, rss_mb  # this folder is sys.path[0] when run as a script
 
 from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
@@ -127,13 +133,24 @@ def crawl(base: str, tmp: Path, name: str, extra: list[str]) -> dict[str, float]
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
+    done, tree = threading.Event(), [0.0]
+
+    def sample() -> None:  # the crawl process and its workers together, every 0.25 s
+        while not done.wait(0.25):
+            tree[0] = max(tree[0], rss_mb(proc.pid) + sum(map(rss_mb, descendants(proc.pid))))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     assert proc.stderr is not None
     log = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
+    done.set()
+    sampler.join()
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         raise RuntimeError(f"crawl {name} failed ({code}):\n{log[-3000:]}")
     return {"wall": time.perf_counter() - started, "rss": usage.ru_maxrss / 1024,
+            "tree": tree[0],
             "cpu": usage.ru_utime + usage.ru_stime,
             "queued": crawl_stat(log, "corpuscrawl/urls_from_feeds"),
             "capped": crawl_stat(log, "corpuscrawl/sources/capped"),
@@ -176,6 +193,7 @@ def main() -> None:
             for i, (label, extra) in enumerate(runs[:1] if args.no_uncapped else runs):
                 got = crawl(base, Path(tmp), f"run{i}", extra)
                 rows.append([label, f"{got['wall']:.1f}", f"{got['cpu']:.1f}", f"{got['rss']:.0f}",
+                             f"{got['tree']:.0f}",
                              f"{got['queued']:.0f}", f"{got['capped']:.0f}",
                              f"{got['documents']:.0f}", f"{got['stall']:.2f}"])
                 print(rows[-1], flush=True)
@@ -191,7 +209,8 @@ def main() -> None:
              "in robots.txt `Sitemap:`, its items linking to "
              f"{args.pages} distinct pages in turn; `scrapy crawl corpus` with its defaults on "
              "the site's root (finishes by itself: exit status 0).", "",
-             *markdown_table(["crawl", "wall s", "CPU s", "peak RSS MB", "URLs queued",
+             *markdown_table(["crawl", "wall s", "CPU s", "peak RSS MB, largest process",
+                              "peak RSS MB, crawl and workers together", "URLs queued",
                               "sources capped", "documents", "longest reactor stall s"],
                              rows, right_from=1), ""]
     write_keeping_notes(args.out, lines, ANALYSIS_MARKER)

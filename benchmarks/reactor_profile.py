@@ -8,6 +8,9 @@ workers (the default on more than one core) extraction is not in the crawl proce
 with ``--workers 0`` to see it there.
 
     python benchmarks/reactor_profile.py --pages 1500
+
+It prints the table (``--out FILE`` also writes it); the current one is quoted in
+``benchmarks/results/backbone.md``, the throughput benchmark's results.
 """
 
 from __future__ import annotations
@@ -90,11 +93,11 @@ def stage_times(profile: Path) -> dict[str, float]:
 
 
 def main() -> None:
-    """Profile one crawl and write benchmarks/results/reactor_profile.md."""
+    """Profile one crawl and print the table (``--out``: write it there too)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=1500)
     parser.add_argument("--workers", default="auto")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/reactor_profile.md")
+    parser.add_argument("--out", type=Path, help="also write the table to this file")
     parser.add_argument("--keep", type=Path, help="also keep the cProfile dump here")
     args = parser.parse_args()
     code = ("from corpuscrawl.demo.server import DemoServer; "
@@ -142,7 +145,8 @@ def main() -> None:
              "Cumulative CPU time of each stage's entry points per response: read the shares.",
              "",
              *markdown_table(["stage", "ms per page", "share"], rows, right_from=1), ""]
-    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+    if args.out:
+        write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
     print("\n".join(lines))
 
 

@@ -5,7 +5,7 @@
 threshold, first document wins), but its signatures and band keys live in a SQLite
 file instead of Python dicts.  In memory, the dict index costs about 2 KB per kept
 document (a 512-byte signature array and nine 56-byte band keys with their dict slots:
-``benchmarks/results/memory.md``), so a crawl of a million documents would hold some
+``benchmarks/results/backbone.md``), so a crawl of a million documents would hold some
 2 GB for it alone; here memory is SQLite's page cache (:data:`CACHE_KIB_DEFAULT`), and
 each ``add`` is one indexed lookup of the nine band keys and two inserts.
 
