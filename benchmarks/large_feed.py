@@ -203,7 +203,7 @@ def main() -> None:
                + (" --no-uncapped" if args.no_uncapped else ""))
     load = os.getloadavg()
     lines = ["# A million-item feed", "",
-             f"Command: `{command}` (2 cores shared with other developers' jobs; load "
+             f"Command: `PYTHONPATH=$PWD nice -n 5 {command}` (2 cores shared with other developers' jobs; load "
              f"average {load[0]:.1f} at the end; {time.strftime('%Y-%m-%d %H:%M')} UTC).", "",
              f"A gzipped RSS feed of {args.items} items ({int(feed_size) / 2**20:.1f} MB) named "
              "in robots.txt `Sitemap:`, its items linking to "
