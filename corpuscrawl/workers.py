@@ -23,7 +23,9 @@ worker, and Scrapy stops taking requests from the scheduler while the slot holds
 than ``SCRAPER_SLOT_MAX_ACTIVE_SIZE`` bytes of responses, so the downloader runs ahead of
 the workers by at most that much.  A worker that dies (a crashed extractor, the kernel's
 OOM killer) breaks the pool: the page is extracted in the crawl process, counted in
-``corpuscrawl/workers/fallback``, and the pool is started again.
+``corpuscrawl/workers/fallback``, and the pool is started again.  The crawl process builds
+its own Extraction (the models loaded a second time) only for a page it extracts itself,
+counted in ``corpuscrawl/workers/extraction_built_here``.
 """
 
 from __future__ import annotations
