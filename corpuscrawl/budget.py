@@ -7,8 +7,8 @@ which unwinds the extractor like any exception.  It cannot stop a single C call
 limit is exceeded by at most the longest C call the extraction makes.  That is
 why the size cap exists: under it, the longest C call is short, and the
 overshoot is measured in ``benchmarks/results/hostile.md`` together with the
-alternatives: a forked process per page (killable at any moment, but tens of
-milliseconds per page, ten times and more the extraction) and a persistent
+alternatives: a forked process per page (killable at any moment, but costing many
+times the extraction per page) and a persistent
 worker (cheap per page, but
 every kill reloads the models, and the crawl's own parse of the page stays in
 the main process anyway).  Signals reach the main thread

@@ -44,8 +44,8 @@ from dataclasses import dataclass
 MIN_REPLACEMENTS_DEFAULT = 3
 #: charset-normalizer's mess ratio over which decoded text is taken for a wrong table.  Its
 #: own detection rejects a decoding at 0.2; correctly labelled pages of the benchmark score
-#: at most 0.12 (benchmarks/results/hostile.md), a Cyrillic or CJK page under a Western
-#: table 1.0 and more.
+#: well under it, a Cyrillic or CJK page under a Western table far over it
+#: (benchmarks/results/hostile.md, "Lying charsets").
 MAX_MESS_DEFAULT = 0.3
 #: Chunks of text around non-ASCII characters whose mess ratios are averaged ...
 MESS_CHUNKS = 8

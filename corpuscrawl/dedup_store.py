@@ -3,10 +3,10 @@
 :class:`SQLiteNearDuplicateIndex` has the interface and the answers of
 :class:`corpuscrawl.dedup.NearDuplicateIndex` (same MinHash signatures, LSH bands,
 threshold, first document wins), but its signatures and band keys live in a SQLite
-file instead of Python dicts.  In memory, the dict index costs about 2 KB per kept
-document (a 512-byte signature array and nine 56-byte band keys with their dict slots:
-``benchmarks/results/backbone.md``), so a crawl of a million documents would hold some
-2 GB for it alone; here memory is SQLite's page cache (:data:`CACHE_KIB_DEFAULT`), and
+file instead of Python dicts.  In memory, the dict index grows with every kept
+document (a signature array and nine band keys with their dict slots; per-document
+figures in ``benchmarks/results/backbone.md``), more than a crawl of millions of
+documents can hold; here memory is SQLite's page cache (:data:`CACHE_KIB_DEFAULT`), and
 each ``add`` is one indexed lookup of the nine band keys and two inserts.
 
 :class:`SQLitePageVersions` holds the stage's other per-document record, the words of

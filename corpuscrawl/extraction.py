@@ -204,9 +204,8 @@ def place_comments(parts: Extracted, mode: str) -> tuple[str, str]:
 def thread_parts(parts: Extracted) -> Extracted:
     """A forum thread's or Q&A page's parts: what an extractor took for reader comments
     are the replies, the page's main text, so they join the text (reader comments under
-    an article stay apart).  On wcxb's 112 forum pages ``auto`` scored pooled F1 0.506 ->
-    0.519 with it; on the article sets' test split no page with comments is a forum
-    (``benchmarks/results/wholeweb.md``)."""
+    an article stay apart).  The gain on wcxb's forum pages, and the article sets where
+    no page with comments is a forum: ``benchmarks/results/wholeweb.md``."""
     return Extracted("\n".join(t for t in (parts.text, parts.comments) if t), "")
 
 

@@ -296,8 +296,7 @@ CORPUSCRAWL_STATE_TEMPORARY = False
 #: Size cap of one extraction, in bytes of HTML.  A bigger page is first trimmed of markup that
 #: is never text (scripts, styles, comments, long attribute values); one still over the cap goes
 #: to CORPUSCRAWL_EXTRACTION_OVERSIZED, or fails and is kept in CORPUSCRAWL_FAILED_DIR.
-#: 0 = no cap.  (Unbudgeted jusText: ~5 s and +69 MB for 4 MB of HTML, 56 s and 1.3 GB for
-#: 50 MB; see benchmarks/results/hostile.md.)
+#: 0 = no cap.  (What an uncapped extractor costs on huge pages: benchmarks/results/hostile.md.)
 CORPUSCRAWL_EXTRACTION_MAX_BYTES = 4 * 1024 * 1024
 #: Time budget of one extraction (extractor, metadata, language) in seconds; an extraction
 #: over it fails and its page is kept in CORPUSCRAWL_FAILED_DIR.  0 = none.  A SIGALRM timer:

@@ -70,24 +70,20 @@ __all__ = [
     "is_prose",
 ]
 
-#: A paragraph must occur in at least this many distinct documents of its domain.
-#: Measured (benchmarks/results/boilerplate.md: 809 pages of 195 repeating domains,
-#: the 8 rule-based extractors, judged with all of a domain's pages): 2 gives the
-#: largest mean F1 gain, +0.019 on the train part and +0.022 on the test part; 3
-#: gives +0.013 / +0.017, 5 gives +0.008 / +0.011.
+#: A paragraph must occur in at least this many distinct documents of its domain: the
+#: value of the largest mean F1 gain on the benchmark's repeating domains, train and
+#: test part alike (benchmarks/results/boilerplate.md).
 MIN_DOCUMENTS_DEFAULT = 2
 #: ... and in at least this share of the domain's documents, so that in a large
 #: domain two pages sharing a paragraph (a quote repeated in a follow-up, a wire
-#: paragraph) do not make it boilerplate.  Measured: 0 to 0.2 give the same gain on
-#: the benchmark domains (2-30 pages each, where min_documents binds); 0.5 loses a
-#: tenth of it.  Within that range 0.05 keeps a prompt rotating among up to 20
-#: variants removable in a large domain.
+#: paragraph) do not make it boilerplate.  Low shares give the same gain on the
+#: benchmark domains, where min_documents binds (benchmarks/results/boilerplate.md);
+#: 0.05 keeps a prompt rotating among up to 20 variants removable in a large domain.
 MIN_FRACTION_DEFAULT = 0.05
-#: Documents a domain needs in the history before its pages are judged (cold start).
-#: Measured: on the synthetic domain (a share prompt rotating over 4 variants)
-#: prompts leak into the first pages with 5 or fewer, none from 8 on; on the
-#: benchmark domains the mean gain grows from +0.013 (1) to +0.019 (10 and more,
-#: equal to judging at the end).  20 leaves a margin for sites with more variants.
+#: Documents a domain needs in the history before its pages are judged (cold start):
+#: past where prompts stop leaking on the synthetic domain and the gain on the benchmark
+#: domains equals judging at the end (benchmarks/results/boilerplate.md), with a margin
+#: for sites with more variants.
 WARM_DOCUMENTS_DEFAULT = 20
 #: Words from which a paragraph ending like a sentence counts as prose (see the module
 #: docstring; chosen in benchmarks/results/boilerplate.md, "prose rule").

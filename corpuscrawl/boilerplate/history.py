@@ -158,7 +158,7 @@ class DomainHistory(ABC):
 
         ``min_documents`` > 0 leaves out the fingerprints found in fewer
         documents and not on an error page (the detector asks only for those
-        that can be boilerplate: on the benchmark pages ~6 % of a look-up).
+        that can be boilerplate: a small share of a look-up, benchmarks/results/boilerplate.md).
         """
 
     def flush(self) -> None:  # noqa: B027 - optional hook, backends that buffer override it

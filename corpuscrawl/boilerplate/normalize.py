@@ -27,13 +27,13 @@ block (a few C calls per document instead of per line).  Both are exact:
 above.  When the optional C accelerator ``_fold`` is built (``setup.py``;
 needs a C compiler and the Python headers at install) one pass over the
 characters splits and folds the ASCII-able lines (fingerprinting each by
-calling :func:`_digest`, hashlib's BLAKE2b) instead — ~4 times cheaper than the block folding, whose
+calling :func:`_digest`, hashlib's BLAKE2b) instead — cheaper than the block folding, whose
 per-word split, look-up and join were the stage's largest step;
 ``tests/test_boilerplate_fold.py`` checks it against the Python code, which
-stays the reference and the fallback.  (A cache of recently seen lines was
-measured and dropped: the lines that repeat within a domain are short — 22 %
-of the lines but 5 % of the characters on the benchmark pages — and the
-look-ups cost what they saved.)
+stays the reference and the fallback (figures: benchmarks/results/library_audit.md).
+(A cache of recently seen lines was measured and dropped: the lines that repeat
+within a domain are short, and the look-ups cost what they saved;
+benchmarks/results/boilerplate.md.)
 """
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ _CALENDAR = {**dict.fromkeys(_WEEKDAYS.split(), "d"), **dict.fromkeys(_MONTHS.sp
 _DIGITS_RE = re.compile(r"\d+")
 # Words are runs of word characters or the copyright sign; everything else separates them.
 _SEPARATORS_RE = re.compile(r"[^\w©]+")
-# The same for ASCII text through bytes.translate (a 256-byte table: ~100 times faster
-# than the expressions): letters lower-cased, digits to "0", "_" kept, anything else a space.
+# The same for ASCII text through bytes.translate (a 256-byte table, far faster than
+# the expressions): letters lower-cased, digits to "0", "_" kept, anything else a space.
 _ASCII_TABLE = bytes(
     c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or c == 95 else 48 if 48 <= c <= 57
     else 32 for c in range(256))
@@ -256,7 +256,7 @@ def _split_paragraphs_py(text: str) -> tuple[list[Paragraph], list[int]]:
                                                         strict=True))), pending
 
 
-try:  # the optional C accelerator (setup.py): the same result ~10 times faster
+try:  # the optional C accelerator (setup.py): the same result, faster (library_audit.md)
     from corpuscrawl.boilerplate import _fold
 except ImportError:  # not built: the pure-Python reference, same output
     _split_paragraphs = _split_paragraphs_py

@@ -29,10 +29,9 @@ from corpuscrawl.boilerplate.normalize import Paragraph
 
 __all__ = ["COMMIT_EVERY_DEFAULT", "SCHEMA_VERSION", "SQLiteHistory"]
 
-#: SQLite commits after this many recorded documents (and on close).  Measured
-#: (benchmarks/results/boilerplate.md, "commit interval"): recording a document costs
-#: 0.37 ms with a commit each, 0.24 ms with one per 100 and 0.23 ms with one per
-#: 1000; a crash loses at most 100 documents of history.
+#: SQLite commits after this many recorded documents (and on close): a crash loses at
+#: most that many documents of history, and a longer interval saves little (cost per
+#: document by interval: benchmarks/results/boilerplate.md, "commit interval").
 COMMIT_EVERY_DEFAULT = 100
 
 #: ``PRAGMA user_version`` of the files this module writes.
@@ -87,10 +86,9 @@ _MIGRATE_V1 = [
 # functions, built into SQLite since 3.38 and enabled in most earlier builds): the
 # statements' text is then fixed, so the sqlite3 module compiles each once and reuses
 # it, where a statement with one "?" per fingerprint had to be compiled again for
-# almost every document.  Measured on the benchmark pages (bte output, 73 lines):
-# recording a document costs 0.18 ms this way against 0.29 ms with one VALUES row
-# per fingerprint; executemany was no faster, INSERT ... RETURNING of every row
-# slower than the upsert plus a look-up.  ("WHERE true" is required by SQLite's
+# almost every document.  Measured cheaper than one VALUES row per fingerprint;
+# executemany was no faster, INSERT ... RETURNING of every row slower than the upsert
+# plus a look-up (figures: benchmarks/results/boilerplate.md).  ("WHERE true" is required by SQLite's
 # grammar for an upsert whose rows come from a SELECT.)
 _UPSERT_SQL = (
     "INSERT INTO paragraphs (domain, fp, documents, first_seen, last_seen) "
@@ -107,8 +105,8 @@ _LOOKUP_SQL = (
 # paragraph was in the table before (a new row has documents = 1 and no template
 # flag), so the upsert updates it: this connection's temporary trigger copies the
 # updated rows that qualify into a temporary table, and the look-up becomes one read
-# of that table — no second search of the paragraphs' index (on the benchmark pages
-# 0.075 ms instead of 0.098 per document for counting plus looking up).  Temporary
+# of that table — no second search of the paragraphs' index (the saving per document:
+# benchmarks/results/boilerplate.md).  Temporary
 # objects belong to this connection only; other writers of the file never see them.
 _TEMP_SCHEMA = """
 CREATE TEMP TABLE IF NOT EXISTS cc_floor (v REAL);

@@ -261,8 +261,9 @@ _DEFINE_RE = re.compile(r"customElements\.define|attachShadow")
 _WIDGET_PREFIXES = ("amp-",)
 _SCROLL_RE = re.compile(r"IntersectionObserver|addEventListener\(\s*['\"]scroll['\"]")
 #: A scroll loader is one inline script that both watches scrolling and fetches, of at most
-#: this many characters: a framework bundle inlined in the page (lazy images, analytics,
-#: 80-800 KB on the benchmark datasets' static pages) holds both for other reasons.
+#: this many characters: a framework bundle inlined in the page (lazy images, analytics;
+#: sizes on the benchmark pages in benchmarks/results/dynamic.md) holds both for other
+#: reasons.
 SCROLL_LOADER_MAX_CHARS_DEFAULT = 50_000
 _FETCH_RE = re.compile(r"\bfetch\(|XMLHttpRequest|\$\.(?:get|ajax|getJSON)\(|axios\.")
 

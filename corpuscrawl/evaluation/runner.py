@@ -40,7 +40,7 @@ __all__ = ["ERRORS_FILE", "ExtractorSpec", "available_specs", "RunResult", "buil
 #: Per-method file listing the pages an extractor failed on (one JSON object a line).
 ERRORS_FILE = "errors.jsonl"
 #: Pages per task handed to a worker process: large enough to amortise IPC, small
-#: enough that the progress bar moves (a page takes ~5-50 ms per extractor).
+#: enough that the progress bar moves (ms per page: benchmarks/results/gate.md).
 CHUNKSIZE_DEFAULT = 4
 
 

@@ -37,7 +37,8 @@ NON_HTML_EXTENSIONS_DEFAULT = frozenset(
 #: historical limit of Internet Explorer that many servers still assume.
 MAX_URL_CHARS_DEFAULT = 2083
 #: URLs whose check is remembered: pages of a site repeat their menu links, and a check
-#: costs ~50 µs (w3lib's canonicalisation); bounded by MAX_URL_CHARS_DEFAULT * 4 per key.
+#: is costly (w3lib's canonicalisation; benchmarks/results/url_check.md); bounded by
+#: MAX_URL_CHARS_DEFAULT * 4 per key.
 URL_CACHE_SIZE_DEFAULT = 16384
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 #: What the WHATWG URL parser strips from both ends, and removes everywhere.
