@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from corpuscrawl.evaluation.processes import crawl_stat, serve_child
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from tests.support.processes import crawl_stat, serve_child
 
 REPO = Path(__file__).resolve().parent.parent
 #: The crawl's concurrency and politeness, given to both crawls (the project's defaults).

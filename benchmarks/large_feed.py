@@ -26,10 +26,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # tests/support: the measured process and the served site
+from tests.support.processes import crawl_stat  # noqa: E402
+
 LAG_KEY = "bench/reactor_max_stall_seconds"
 
 
