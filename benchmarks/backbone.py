@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 import scrapy
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # tests/support: the served site and the crawl's stats
 #: The crawl's concurrency and politeness, given to both crawls (the project's defaults).
 COMMON = ["-s", "LOG_LEVEL=INFO", "-s", "CONCURRENT_REQUESTS=16",
           "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2", "-s", "AUTOTHROTTLE_ENABLED=True"]
@@ -142,7 +143,7 @@ def run(cmd: list[str], cwd: Path, feed: Path, env: dict[str, str]) -> Measured:
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"crawl failed: {' '.join(cmd)}\n{log[-3000:]}")
     measured.cpu = usage.ru_utime + usage.ru_stime
-    from corpuscrawl.evaluation.processes import crawl_stat
+    from tests.support.processes import crawl_stat
 
     measured.pages = int(crawl_stat(log, "response_received_count"))
     measured.documents = int(crawl_stat(log, "item_scraped_count"))
@@ -190,8 +191,8 @@ def rss_lines(last: Measured) -> list[str]:
 def main() -> None:
     """Run the benchmark and write benchmarks/results/backbone.md."""
     # here, not at the top: bare Scrapy runs this file and must not load corpuscrawl
-    from corpuscrawl.evaluation.processes import serve_child
     from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+    from tests.support.processes import serve_child
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=5000)

@@ -8,7 +8,7 @@ Each page is built as the crawl builds it (``Page.from_html`` on the bytes,
 with the page's HTTP charset) and extracted by ``Extraction`` with the
 project's default budget settings, each extraction in a forked child so its
 memory growth is its own.  The server part starts the hostile site
-(``corpuscrawl.evaluation.hostile_site``) and runs ``scrapy crawl corpus``
+(``tests.support.hostile_site``) and runs ``scrapy crawl corpus``
 on it.  The budget part measures the two ways of bounding one extraction's
 time: the in-process SIGALRM timer (how far past the limit it returns) and a
 worker process per page (what a fork per page costs).
@@ -24,8 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from tests.support.processes import crawl_stat
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -96,8 +96,8 @@ def forked(task, timeout: float = 600) -> dict:
 
 def pages_table(pages: list[str], extractors: list[str]) -> list[str]:
     """Markdown rows: one per (page, extractor), each extraction in a forked child."""
-    from corpuscrawl.evaluation.hostile_pages import page_named
     from corpuscrawl.html.page import Page
+    from tests.support.hostile_pages import page_named
 
     built = {}
     for name in extractors:
@@ -133,8 +133,8 @@ def pages_table(pages: list[str], extractors: list[str]) -> list[str]:
 
 def scaling_table() -> list[str]:
     """Time and memory of unbudgeted extractions of 1-8 MB pages: why the size cap."""
-    from corpuscrawl.evaluation.hostile_pages import _paragraphs
     from corpuscrawl.html.page import Page
+    from tests.support.hostile_pages import _paragraphs
 
     header = ["page MB", "extractor", "extract s", "RSS growth MB"]
     cells: list[list[str]] = []
@@ -226,8 +226,8 @@ def _worker_extract(html: str) -> str:
 
 def alarm_overshoot(extractor: str, page_name: str, limit: float) -> tuple[float, str]:
     """Seconds the SIGALRM budget returned after ``limit`` on a page, and the outcome."""
-    from corpuscrawl.evaluation.hostile_pages import MARKER, HostilePage, _paragraphs, page_named
     from corpuscrawl.html.page import Page
+    from tests.support.hostile_pages import MARKER, HostilePage, _paragraphs, page_named
 
     spec = (HostilePage(page_name, "", lambda: _paragraphs(3 << 20), marker=MARKER)
             if page_name == "paragraphs-3" else page_named(page_name))
@@ -295,7 +295,7 @@ def server_section() -> list[str]:
     import re
     import tempfile
 
-    from corpuscrawl.evaluation.hostile_site import HostileServer
+    from tests.support.hostile_site import HostileServer
 
     with tempfile.TemporaryDirectory() as tmp, HostileServer() as server:
         out = Path(tmp) / "out.jsonl"
@@ -354,8 +354,8 @@ def main() -> None:
     ap.add_argument("--no-budget", action="store_true")
     ap.add_argument("--out", default=str(RESULTS))
     args = ap.parse_args()
-    from corpuscrawl.evaluation.hostile_pages import PAGES
     from corpuscrawl.extract import names
+    from tests.support.hostile_pages import PAGES
 
     pages = args.pages.split(",") if args.pages else [p.name for p in PAGES]
     extractors = (args.extractors.split(",") if args.extractors

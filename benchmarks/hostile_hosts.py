@@ -5,7 +5,7 @@ Prints a Markdown table: what each crawl fetched and exported::
     PYTHONPATH=$PWD python benchmarks/hostile_hosts.py [--code DIR] [--cases a,b]
 
 ``--code``: the checkout whose corpuscrawl runs the crawls (default: this one), so the
-same servers (``corpuscrawl.evaluation.hostile_hosts``, from this checkout) measure an
+same servers (``tests.support.hostile_hosts``, from this checkout) measure an
 older version too.  The table goes to standard output; the figures of this branch and
 of main are in ``benchmarks/results/hostile.md`` ("Hostile hosts").
 """
@@ -21,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.hostile_hosts import CHARSET_PAGES, ROBOTS_CASES, HostileHost
-from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import markdown_table
+from tests.support.hostile_hosts import CHARSET_PAGES, ROBOTS_CASES, HostileHost
+from tests.support.processes import crawl_stat
 
 REPO = Path(__file__).resolve().parent.parent
 HEADER = ["robots.txt", "exit", "s", "/private/ fetched", "documents", "charset docs with U+FFFD "

@@ -32,10 +32,12 @@ from typing import Any
 
 from backbone import descendants, rss_mb  # this folder is sys.path[0] when run as a script
 
-from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # tests/support: the measured process and the served site
+from tests.support.processes import crawl_stat  # noqa: E402
+
 LAG_KEY = "bench/reactor_max_stall_seconds"
 
 

@@ -24,8 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.processes import crawl_stat, serve_child
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from tests.support.processes import crawl_stat, serve_child
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -29,9 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from tests.recrawl_site import ChangingSite, SiteServer
+from tests.support.processes import crawl_stat
 
 REPO = Path(__file__).resolve().parent.parent
 

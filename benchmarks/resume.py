@@ -29,10 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.processes import crawl_stat
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 from tests.crawl_helpers import run_interrupted
 from tests.resume_site import ResumeSite
+from tests.support.processes import crawl_stat
 
 REPO = Path(__file__).resolve().parent.parent
 #: Columns of the random-kills table.

@@ -25,10 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.processes import crawl_stat, run_measured, serve_child
 from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # tests/support: the measured process and the served site
+from tests.support.processes import crawl_stat, run_measured, serve_child  # noqa: E402
 
 
 def serve(articles: int) -> tuple[subprocess.Popen, str]:

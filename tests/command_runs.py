@@ -13,6 +13,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.crawl_helpers import TEST_CRAWL_SETTINGS
+
 REPO = Path(__file__).resolve().parent.parent
 COMMANDS = ("scrapy", "corpuscrawl")
 
@@ -40,7 +42,7 @@ def crawl(command: str, work: Path, *args: str, settings: dict[str, str] | None 
     options = {"LOG_LEVEL": "INFO", "AUTOTHROTTLE_ENABLED": "False",
                "CORPUSCRAWL_STATE_DIR": str(work / "state"),
                "CORPUSCRAWL_BOILERPLATE_HISTORY": str(work / "history.sqlite3"),
-               **(settings or {})}
+               **TEST_CRAWL_SETTINGS, **(settings or {})}
     cmd = [*base, *args]
     for name, value in options.items():
         cmd += ["-s", f"{name}={value}"]

@@ -17,6 +17,22 @@ REPO_DIR = TESTS_DIR.parent
 DATASETS_DIR = Path(os.environ.get("CORPUSCRAWL_DATASETS", REPO_DIR.parent / "shared" / "datasets"))
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep the tests of a module that share a module-scoped fixture on one xdist worker.
+
+    Such a fixture is a crawl or a server several tests check; under ``--dist loadgroup``
+    (pyproject's pytest options) the group runs where the fixture was made, so it is made
+    once, not once per worker that draws one of its tests.
+    """
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group"):
+            continue
+        if any(defs and defs[-1].scope in ("module", "class", "package")
+               for defs in info.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 @pytest.fixture
 def data_dir() -> Path:
     """Directory of small hand-written test fixtures."""

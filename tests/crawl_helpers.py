@@ -13,6 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+#: Settings of every test crawl that is not about the extraction workers: pages are extracted
+#: in the crawl process (the default, ``auto``, starts one worker process per core but one,
+#: which costs a process start and a model load per crawl).  tests/test_workers.py and the
+#: other worker-path tests set ``CORPUSCRAWL_WORKERS`` themselves.
+TEST_CRAWL_SETTINGS: dict[str, str] = {"CORPUSCRAWL_WORKERS": "0"}
+#: ``TEST_CRAWL_SETTINGS`` as ``scrapy crawl`` options, for tests that build their own command.
+TEST_CRAWL_OPTIONS: list[str] = [arg for name, value in TEST_CRAWL_SETTINGS.items()
+                                 for arg in ("-s", f"{name}={value}")]
 
 
 def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
@@ -30,6 +38,8 @@ def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
     settings.setdefault("AUTOTHROTTLE_ENABLED", "False")
     # and its crawl state (frontier, ledger) beside its output, not in the repository
     settings.setdefault("CORPUSCRAWL_STATE_DIR", str(out.parent / f"{out.stem}.state"))
+    for name, value in TEST_CRAWL_SETTINGS.items():
+        settings.setdefault(name, value)
     for k, v in settings.items():
         cmd += ["-s", f"{k}={v}"]
     env = dict(os.environ, PYTHONPATH=str(REPO))

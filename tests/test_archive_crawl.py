@@ -24,7 +24,7 @@ from warcio.archiveiterator import ArchiveIterator
 from corpuscrawl import settings as project_settings
 from corpuscrawl.archive.reader import read_records
 from corpuscrawl.cli import main
-from tests.crawl_helpers import REPO, run_crawl, stat
+from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS, run_crawl, stat
 from tests.warc_site import WarcSite
 
 pytestmark = pytest.mark.slow
@@ -181,7 +181,8 @@ def test_killed_crawl_leaves_whole_records_and_the_next_start_repairs_the_file(
     warc_dir = tmp_path / "warc"
     site = WarcSite(articles=40, delay=0.2)
     with site.serve():
-        cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds={site.url}",
+        cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
+               "-a", f"seeds={site.url}",
                "-s", f"CORPUSCRAWL_WARC_DIR={warc_dir}", "-s", "CONCURRENT_REQUESTS=2",
                "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp_path / 'h.sqlite3'}",
                "-O", str(tmp_path / "killed.jsonl")]

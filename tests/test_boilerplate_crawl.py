@@ -31,6 +31,7 @@ from tests.boilerplate_site import (
     error_html,
     site_files,
 )
+from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 - pytest fixture
 
 pytestmark = pytest.mark.slow
@@ -93,7 +94,8 @@ def crawl(workdir: Path, seed: str, history: str, *args: str,
     feeds = {str(workdir / "corpus.jsonl"): {"format": "jsonlines", "overwrite": True},
              str(workdir / "corpus.vert"): {"format": "vertical", "overwrite": True},
              str(workdir / "texts" / "index.tsv"): {"format": "txtdir", "overwrite": True}}
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds={seed}",
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
+           "-a", f"seeds={seed}",
            "-a", "sitemaps=0", "-a", "feeds=0", "-s", "LOG_LEVEL=INFO",
            "-s", f"FEEDS={json.dumps(feeds)}", "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={history}",
            "-s", f"CORPUSCRAWL_FAILED_DIR={workdir / 'failed'}",

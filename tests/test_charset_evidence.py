@@ -8,9 +8,9 @@ import pytest
 
 from corpuscrawl.charset_evidence import check_label
 from corpuscrawl.content import _codec, decide_encoding, decode_body
-from corpuscrawl.evaluation.hostile_hosts import CHINESE, CYRILLIC, JAPANESE, WESTERN
 from corpuscrawl.html.page import Page
 from tests.conftest import DATASETS_DIR as DATASETS
+from tests.support.hostile_hosts import CHINESE, CYRILLIC, JAPANESE, WESTERN
 
 
 def doc(text: str, head: str = "") -> str:

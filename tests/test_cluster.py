@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 from tests.resume_site import ResumeSite
 
@@ -33,7 +34,8 @@ LOCAL = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "CONCURRENT_REQUESTS_PER_DOMA
 
 def command(redis: str, collection: str, worker: str, out: Path, seed: str) -> list[str]:
     """One worker's crawl command."""
-    return [sys.executable, "-m", "scrapy", "crawl", "corpus", "-o", str(out),
+    return [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
+            "-o", str(out),
             "-a", f"seeds={seed}", "-a", f"collection={collection}",
             "-s", f"CORPUSCRAWL_REDIS_URL={redis}", "-s", f"CORPUSCRAWL_CLUSTER_WORKER={worker}",
             *LOCAL]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corpuscrawl.evaluation.processes import ProcessFailed, crawl_stat, run_measured, serve_child
+from tests.support.processes import ProcessFailed, crawl_stat, run_measured, serve_child
 
 REPO = Path(__file__).resolve().parent.parent
 

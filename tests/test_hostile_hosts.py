@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from corpuscrawl.evaluation.hostile_hosts import (
+from tests.crawl_helpers import run_crawl, stat
+from tests.support.hostile_hosts import (
     CHARSET_PAGES,
     CHINESE,
     CYRILLIC,
@@ -18,7 +19,6 @@ from corpuscrawl.evaluation.hostile_hosts import (
     WESTERN,
     HostileHost,
 )
-from tests.crawl_helpers import run_crawl, stat
 
 SETTINGS = {"DOWNLOAD_TIMEOUT": "3", "RETRY_TIMES": "1",
             "CORPUSCRAWL_BOILERPLATE_ENABLED": "False"}

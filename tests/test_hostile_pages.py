@@ -7,9 +7,9 @@ import time
 import pytest
 
 from corpuscrawl.content import sanitize_text
-from corpuscrawl.evaluation.hostile_pages import PAGES, HostilePage, page_named
 from corpuscrawl.html.page import Page
 from tests.hostile_helpers import every_extraction, extraction_for
+from tests.support.hostile_pages import PAGES, HostilePage, page_named
 
 #: Pages of a few MB at most: every extractor runs on them in CI (200,000 siblings take
 #: about 45 s over all extractors: marked slow).

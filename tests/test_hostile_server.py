@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from corpuscrawl.evaluation.hostile_site import GOOD_PAGES, HostileServer
 from tests.crawl_helpers import run_crawl, stat
+from tests.support.hostile_site import GOOD_PAGES, HostileServer
 
 SETTINGS = {
     "DOWNLOAD_TIMEOUT": "2",

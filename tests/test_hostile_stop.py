@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from corpuscrawl.evaluation.hostile_hosts import HostileHost
 from tests.crawl_helpers import REPO
+from tests.support.hostile_hosts import HostileHost
 
 #: The stop must end within this many seconds of the signal (the issue's bound).
 STOP_BOUND = 30

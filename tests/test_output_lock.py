@@ -14,6 +14,7 @@ from scrapy.settings import Settings
 from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.output_lock import expand_worker, lock_outputs
 from tests.command_runs import REPO, crawl
+from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 from tests.resume_site import ResumeSite
 from tests.test_cluster import check_once, command, start, wait
@@ -63,7 +64,8 @@ def test_two_crawls_on_one_output_the_second_is_refused(tmp_path):
     with ResumeSite(articles=30, delay=0.2) as site:
         log = tmp_path / "first.log"
         first = subprocess.Popen(
-            [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds={site.url}",
+            [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
+             "-a", f"seeds={site.url}",
              "-o", str(out), "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'a'}",
              "-s", "AUTOTHROTTLE_ENABLED=False"],
             cwd=REPO, stdout=log.open("w"), stderr=subprocess.STDOUT,

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from corpuscrawl.browse.browser import chromium_path
-from tests.crawl_helpers import REPO, run_crawl, stat
+from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS, run_crawl, stat
 from tests.recrawl_site import ChangingSite, SiteServer
 
 pytestmark = pytest.mark.slow
@@ -126,7 +126,8 @@ def test_a_recrawl_killed_and_resumed_exports_each_change_once(tmp_path: Path) -
     """SIGKILL in the middle of a recrawl; the same command again finishes it."""
     site = ChangingSite.build(40, sections=2, per_section=10)
     out = tmp_path / "corpus.jsonl"
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-O", str(out),
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
+           "-O", str(out),
            "-a", "seeds=URL", "-a", "collection=gazette", "-s", "LOG_LEVEL=INFO",
            "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'state'}",
            "-s", "CORPUSCRAWL_STATE_COMMIT_INTERVAL=0.2", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2"]

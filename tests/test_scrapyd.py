@@ -28,9 +28,9 @@ from typing import Any
 
 import pytest
 
-from corpuscrawl.evaluation.hostile_hosts import HostileHost
 from tests.packaging_helpers import REPO, clean_env, copy_sources
 from tests.small_site import ARTICLES, SmallSite
+from tests.support.hostile_hosts import HostileHost
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("curl") is None, reason="needs curl")]

@@ -19,7 +19,7 @@ from corpuscrawl.summary import (
     human_summary,
     summary_path_for,
 )
-from tests.crawl_helpers import REPO, run_crawl
+from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS, run_crawl
 from tests.small_site import ARTICLES, FOOTER, SmallSite
 
 
@@ -153,7 +153,8 @@ def test_corpuscrawl_crawl_exits_3_when_every_seed_fails(tmp_path):
 def test_scrapy_crawl_exits_3_too_and_without_a_feed_writes_into_the_state_dir(tmp_path):
     port = _closed_port()
     proc = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds=http://127.0.0.1:{port}/",
+        [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
+         "-a", f"seeds=http://127.0.0.1:{port}/",
          "-s", "RETRY_TIMES=0", "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'state'}",
          "-s", f"CORPUSCRAWL_SUMMARY_FILE={tmp_path / 'alerts' / 'last.json'}",
          "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp_path / 'h.sqlite3'}"],

@@ -23,7 +23,7 @@ from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.structure import roles_for
 from corpuscrawl.formats.tei import TEI_NS, tei_document, tei_string
 from corpuscrawl.html.page import Page
-from tests.crawl_helpers import REPO
+from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS
 from tests.local_server import LocalServer, Reply, article
 
 ARTICLE = Path(__file__).parent / "data" / "structure" / "article.html"
@@ -125,7 +125,8 @@ def test_control_characters_and_empty_text_stay_well_formed(tei_all: etree.Relax
 
 
 def _crawl(tmp_path: Path, root: str, *feeds: str, settings: dict[str, str] | None = None) -> str:
-    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-a", f"seeds={root}",
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
+           "-a", f"seeds={root}",
            "-s", "AUTOTHROTTLE_ENABLED=False", "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'state'}",
            "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp_path / 'history.sqlite3'}"]
     for feed in feeds:

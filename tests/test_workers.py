@@ -102,8 +102,8 @@ def test_workers_treat_noindex_cut_short_and_lying_charset_pages_as_the_crawl_pr
         tmp_path) -> None:
     """Robots meta, bodies cut short by their Content-Length and lying charset labels: the
     same documents, drops, refetches and counts with 0 and 2 workers."""
-    from corpuscrawl.evaluation.hostile_hosts import CHARSET_PAGES, HostileHost
     from tests.local_server import LocalServer
+    from tests.support.hostile_hosts import CHARSET_PAGES, HostileHost
     from tests.test_robots_meta import _site
 
     runs = {}

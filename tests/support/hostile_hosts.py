@@ -18,7 +18,7 @@ import time
 from functools import cache
 from http.server import ThreadingHTTPServer
 
-from corpuscrawl.evaluation.hostile_site import QuietHandler, unique_text
+from tests.support.hostile_site import QuietHandler, unique_text
 
 RULES = b"User-agent: *\nDisallow: /private/\n"
 #: Padding of the oversized robots.txt files: comment lines (11 MB, over DOWNLOAD_MAXSIZE).

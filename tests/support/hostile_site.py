@@ -34,7 +34,7 @@ from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-from corpuscrawl.evaluation.hostile_pages import ACCENTED, ARTICLE
+from tests.support.hostile_pages import ACCENTED, ARTICLE
 
 BOMB_BYTES = 64 << 20
 BIG_BYTES = 50 << 20
