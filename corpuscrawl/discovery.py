@@ -15,9 +15,10 @@ from urllib.parse import urljoin
 from lxml import etree
 from protego import Protego
 
-from corpuscrawl.browse.elements import decode_proxy, same_site
+from corpuscrawl.browse.elements import decode_proxy
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
+from corpuscrawl.net.sites import same_site
 
 #: Feed MIME types announced by ``<link rel="alternate" type=…>``.
 FEED_TYPES = frozenset(("application/rss+xml", "application/atom+xml", "application/feed+json",

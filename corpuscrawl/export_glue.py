@@ -85,8 +85,9 @@ from corpuscrawl.dedup_store import SQLiteNearDuplicateIndex, SQLitePageVersions
 from corpuscrawl.dropped import record_drop
 from corpuscrawl.export_registry import existing_state, register_state, registered_state
 from corpuscrawl.html.dom import render_text
-from corpuscrawl.html.page import Page, domain_of, state_key
+from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
+from corpuscrawl.net.sites import domain_of, state_key
 
 __all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportState",
            "existing_state", "state_for"]

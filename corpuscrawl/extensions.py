@@ -35,8 +35,8 @@ from w3lib.url import file_uri_to_path
 
 from corpuscrawl.boilerplate.stage import BOILERPLATE, DUPLICATE
 from corpuscrawl.export_glue import PROBE_META, existing_state
-from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document
+from corpuscrawl.net.sites import domain_of
 from corpuscrawl.progress import TIMELINE_COLUMNS, timeline_of
 from corpuscrawl.summary import (
     STATE_SUMMARY_FILE,

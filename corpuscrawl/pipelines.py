@@ -26,8 +26,8 @@ from scrapy.exceptions import DropItem
 from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.dropped import drop_log, record_drop
 from corpuscrawl.extract.meta.page_info import page_info_fields
-from corpuscrawl.html.page import domain_of
 from corpuscrawl.items import Document, FailedPage, content_hash
+from corpuscrawl.net.sites import domain_of
 from corpuscrawl.setting_values import whole_number_setting
 from corpuscrawl.summary import PAGE_TYPE_PREFIX
 

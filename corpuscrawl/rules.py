@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.crawl_checks import CrawlSetupError
-from corpuscrawl.html.page import domain_of
+from corpuscrawl.net.sites import domain_of
 from corpuscrawl.shipped import templates_dirs
 
 RENDER_MODES = ("never", "always", "auto")

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from corpuscrawl.html.page import domain_of
+from corpuscrawl.net.sites import domain_of
 
 #: Why a URL is out of scope (the suffix of its ``corpuscrawl/scope/<reason>`` counter).
 REASONS = ("allow", "deny", "blocklist", "domain_cap")

@@ -14,7 +14,8 @@ from corpuscrawl.browse.classifier import load_classifier
 from corpuscrawl.browse.decision import RenderDecider, RenderExperience, gained
 from corpuscrawl.browse.elements import ElementRecord, decode_proxy, href_kind, scripted_target
 from corpuscrawl.browse.static import overlay_elements, reveal_controls, without_overlays
-from corpuscrawl.html.page import Page, state_key
+from corpuscrawl.html.page import Page
+from corpuscrawl.net.sites import state_key
 from tests.dynamic_bed import PATTERN_SPECS, TestBed
 
 

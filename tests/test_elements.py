@@ -14,7 +14,6 @@ from corpuscrawl.browse.elements import (
     is_clickable_in_place,
     language_switch_code,
     navigation_target,
-    site_of,
 )
 
 INDEX = "http://index.hu/tudomany/2017/03/06/cikk/"
@@ -65,14 +64,6 @@ def test_redirect_endpoint_on_own_site_is_judged_by_its_target() -> None:
     assert href_kind(out) == ("proxy_outer", "http://example.org/")
     back = link("/redirect?url=http%3A%2F%2Findex.hu%2Fa", page="http://index.hu/")
     assert href_kind(back)[0] == "inner"
-
-
-@pytest.mark.parametrize(("host", "site"), [
-    ("hu.euronews.com", "euronews.com"), ("www.bbc.co.uk", "bbc.co.uk"),
-    ("127.0.0.1", "127.0.0.1"), ("localhost", "localhost"), ("index.hu", "index.hu"),
-])
-def test_site_of(host: str, site: str) -> None:
-    assert site_of(host) == site
 
 
 @pytest.mark.parametrize(("target", "code"), [

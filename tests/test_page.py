@@ -4,7 +4,8 @@ import gzip
 
 import pytest
 
-from corpuscrawl.html.page import Page, PageError, domain_of
+from corpuscrawl.html.page import Page, PageError
+from corpuscrawl.net.sites import domain_of
 
 
 def test_bytes_are_decoded_by_meta_charset():

@@ -1,6 +1,6 @@
 """URL normalization and filters."""
 
-from corpuscrawl.net.urls import has_non_html_extension, normalize_url, same_site
+from corpuscrawl.net.urls import has_non_html_extension, normalize_url
 
 
 def test_tracking_parameters_fragments_and_order_are_normalized():
@@ -16,13 +16,11 @@ def test_non_http_urls_are_rejected():
     assert normalize_url("http://[::1") == ""
 
 
-def test_extensions_and_sites():
+def test_non_html_extensions():
     assert has_non_html_extension("http://a.com/report.PDF")
     assert has_non_html_extension("http://a.com/img/photo.jpg?size=2")
     assert not has_non_html_extension("http://a.com/news/story.html")
     assert not has_non_html_extension("http://a.com/v1.2/")
-    assert same_site("www.news.example.com", {"example.com"})
-    assert not same_site("example.com.evil.org", {"example.com"})
 
 
 # --- hrefs of every kind: normalised or rejected with a reason, never an exception --------
@@ -76,12 +74,6 @@ def test_path_spellings_of_one_page_are_one_url():
 ])
 def test_unusable_hrefs_are_rejected_with_a_reason(href, reason):
     assert check_url(href) == ("", reason)
-
-
-def test_same_site_compares_idn_domains_in_url_spelling():
-    assert same_site("www.xn--bcher-kva.de", {"bücher.de"})
-    assert same_site("xn--bcher-kva.de", {"xn--bcher-kva.de"})
-    assert not same_site("", {"a.com"}) and not same_site("a b", {"a.com"})
 
 
 _HOST_PARTS = st.sampled_from([

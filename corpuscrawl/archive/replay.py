@@ -66,8 +66,9 @@ from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.export_glue import ERROR_STATUSES, ExportConfig
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.html.dom import render_text
-from corpuscrawl.html.page import Page, domain_of
+from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
+from corpuscrawl.net.sites import domain_of
 from corpuscrawl.pipelines import ExtractionPipeline, PipelineConfig
 
 __all__ = ["Replay", "ReplaySummary", "feed_format"]

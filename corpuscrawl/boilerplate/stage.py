@@ -65,8 +65,8 @@ from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import ParagraphStats, document_key
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
 from corpuscrawl.dedup import NearDuplicateIndex
-from corpuscrawl.html.page import state_key
 from corpuscrawl.items import Document, content_hash
+from corpuscrawl.net.sites import state_key
 
 __all__ = ["BUFFER_SIZE_DEFAULT", "EXPORTED", "BOILERPLATE", "DUPLICATE", "EMPTY", "LISTING",
            "MIN_WORDS_DEFAULT", "STAT_NAMES", "TOO_SHORT", "ExportStage", "Outcome",

@@ -46,9 +46,7 @@ from corpuscrawl.browse.hrefs import (
     is_clickable_in_place,
     language_switch_code,
     navigation_target,
-    same_site,
     scripted_target,
-    site_of,
 )
 
 #: What this module offers: records and features here, where elements lead from
@@ -57,8 +55,8 @@ __all__ = ["FEATURE_NAMES", "HREF_KINDS", "LABELS", "LANGUAGE_CODES_DEFAULT",
            "LANGUAGE_NAMES_DEFAULT", "PROXY_PARAMS_DEFAULT", "SCRIPT_HREF_ATTRS_DEFAULT",
            "STRUCTURAL_LAYOUT_KEYS", "ElementRecord", "decode_proxy", "feature_matrix",
            "features", "href_kind", "is_clickable_in_place", "language_switch_code",
-           "layout_view", "navigation_target", "records_from_collection", "same_site",
-           "scripted_target", "site_of"]
+           "layout_view", "navigation_target", "records_from_collection",
+           "scripted_target"]
 
 #: The classes of Komporday's thesis §9.3 plus LanguageSelection (the thesis' future work) and Other.
 LABELS = ("Revealer", "Inner", "Outer", "Closer", "LanguageSelection", "Other")

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.crawl_checks import CrawlSetupError
-from corpuscrawl.html.page import state_key
+from corpuscrawl.net.sites import state_key
 
 logger = logging.getLogger("corpuscrawl.browse")
 

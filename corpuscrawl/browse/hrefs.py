@@ -4,8 +4,8 @@ Source: Komporday's thesis, part III (link and action kinds).  An element's ``hr
 one, the URL an ``onclick`` navigation or a ``data-href``-like attribute names)
 is classified as a fragment, a script, an inner or an outer link; a redirect
 proxy (``?url=``, ``?u=`` doubly encoded, base64) is decoded and its target
-judged instead.  The site boundary is approximated without a public-suffix list
-(:func:`site_of`).  Used by the element features
+judged instead.  The site boundary is the registrable domain
+(:func:`corpuscrawl.net.sites.site_of`).  Used by the element features
 (:mod:`corpuscrawl.browse.elements`), the links to follow and link discovery.
 """
 
@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+from corpuscrawl.net.sites import same_site
 
 if TYPE_CHECKING:
     from corpuscrawl.browse.elements import ElementRecord
@@ -36,29 +38,6 @@ LANGUAGE_CODES_DEFAULT = frozenset(
     ko lt lv mk ms mt nb nl nn no pl pt ro ru sk sl sq sr sv sw th tr uk ur uz vi zh""".split()
 )
 _LANG_PATH_RE = re.compile(r"^/([a-z]{2})(?:[-_][a-z]{2})?(?:/|$)", re.I)
-
-
-def site_of(host: str) -> str:
-    """The registrable part of a host name, approximated without a public-suffix list.
-
-    ``hu.euronews.com`` -> ``euronews.com``; ``www.bbc.co.uk`` -> ``bbc.co.uk``; IP
-    addresses and single-label hosts (``localhost``) are returned whole.
-    """
-    host = (host or "").lower().rstrip(".")
-    if not host or host.replace(".", "").isdigit() or ":" in host:
-        return host
-    labels = host.split(".")
-    if len(labels) <= 2:
-        return host
-    # Second-level public suffixes such as co.uk, com.au, org.hu: keep three labels.
-    if len(labels[-1]) == 2 and labels[-2] in ("co", "com", "org", "net", "gov", "ac", "edu"):
-        return ".".join(labels[-3:])
-    return ".".join(labels[-2:])
-
-
-def same_site(url_a: str, url_b: str) -> bool:
-    """True when two URLs belong to the same site (see :func:`site_of`)."""
-    return site_of(urlsplit(url_a).hostname or "") == site_of(urlsplit(url_b).hostname or "")
 
 
 #: Attributes holding the URL of an element that navigates by script.

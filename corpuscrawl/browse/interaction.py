@@ -49,7 +49,7 @@ from playwright.async_api import Page as PlaywrightPage
 
 from corpuscrawl.browse import dom_scripts as js
 from corpuscrawl.browse.elements import ElementRecord, records_from_collection
-from corpuscrawl.browse.hrefs import is_clickable_in_place, same_site
+from corpuscrawl.browse.hrefs import is_clickable_in_place
 from corpuscrawl.browse.links import FoundLink, discovered_links
 from corpuscrawl.browse.waiting import (
     FRAMES_JS,
@@ -60,6 +60,7 @@ from corpuscrawl.browse.waiting import (
     Settler,
     prepare_page,
 )
+from corpuscrawl.net.sites import same_site
 
 __all__ = ["MAX_SCROLLS_DEFAULT", "InteractionOptions", "InteractionResult", "PageInteraction",
            "interact", "prepare_page"]

@@ -289,7 +289,8 @@ def hidden_content_evidence(page: Page) -> list[tuple[str, str]]:
     exist only for scripts, and an inline script that fetches on scroll into an
     empty feed container (:data:`SCROLL_LOADER_MAX_CHARS_DEFAULT`).
     """
-    from corpuscrawl.browse.elements import same_site, scripted_target
+    from corpuscrawl.browse.elements import scripted_target
+    from corpuscrawl.net.sites import same_site
 
     found: list[tuple[str, str]] = []
     body = page.tree.find("body")

@@ -145,8 +145,8 @@ def read_page(source: str, url: str, settings: Any) -> Any:
 def document_fields(page: Any, result: Any) -> dict[str, Any]:
     """The fields a crawl's document of ``page`` would have (before the export stage)."""
     from corpuscrawl.extract.meta.page_info import page_info_fields
-    from corpuscrawl.html.page import domain_of
     from corpuscrawl.items import content_hash
+    from corpuscrawl.net.sites import domain_of
 
     fields = {"url": page.url, "domain": domain_of(page.url) if page.url else "",
               "title": result.title, "text": result.text, "comments": result.comments,

@@ -39,7 +39,8 @@ from pathlib import Path
 
 from w3lib.encoding import read_bom
 
-from corpuscrawl.html.page import Page, domain_of
+from corpuscrawl.html.page import Page
+from corpuscrawl.net.sites import domain_of
 
 __all__ = [
     "DATASETS_ENV",

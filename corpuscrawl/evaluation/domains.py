@@ -16,7 +16,7 @@ from pathlib import Path
 
 from corpuscrawl.evaluation.datasets import Dataset, is_test
 from corpuscrawl.evaluation.names import GOLD_DATASETS
-from corpuscrawl.html.page import domain_of
+from corpuscrawl.net.sites import domain_of
 
 _CANONICAL_RE = re.compile(
     rb"<link[^>]+rel=[\"']?canonical[\"']?[^>]*href=[\"']([^\"']+)"

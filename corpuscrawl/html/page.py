@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import lxml.html
 from lxml import etree
@@ -25,6 +24,7 @@ from corpuscrawl.content import (
     plain_text_utf8,
     sanitize_text,
 )
+from corpuscrawl.net.sites import domain_of
 from corpuscrawl.parse_limits import parse_beyond_limits, resource_limit
 
 #: Notes a Page may carry: the body was not text; a UTF-16/32 charset label was not believed;
@@ -324,23 +324,3 @@ def remove_keeping_tail(el: etree._Element) -> None:
             prev.tail = (prev.tail or "") + tail
         else:
             parent.text = (parent.text or "") + tail
-
-
-def domain_of(url: str) -> str:
-    """Host of ``url`` lower-cased with any ``www.`` prefix dropped ("" when there is none)."""
-    host = (urlsplit(url).hostname or "").lower()
-    return host[4:] if host.startswith("www.") else host
-
-
-def state_key(url: str) -> str:
-    """Key of per-site state: :func:`domain_of`, with ``:port`` when the URL names a port.
-
-    Two sites on one host but different ports (``127.0.0.1:8001`` and ``:8002``)
-    are different sites: their boilerplate history and render experience must not mix.
-    """
-    host = domain_of(url)
-    try:
-        port = urlsplit(url).port
-    except ValueError:
-        port = None
-    return f"{host}:{port}" if host and port is not None else host

@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import ipaddress
 import re
-from collections.abc import Iterable
 from urllib.parse import unquote, unquote_plus, urlsplit, urlunsplit
 
 import idna
@@ -163,30 +162,6 @@ def has_non_html_extension(url: str,
     if "." not in last:
         return False
     return last.rsplit(".", 1)[-1] in extensions
-
-
-def same_site(host: str, domains: set[str]) -> bool:
-    """True when ``host`` is one of ``domains`` or a subdomain of one (``www.`` ignored).
-
-    Both sides are compared in their URL spelling (punycode, lower case), so an
-    IDN domain given in Unicode matches its links; an unusable host matches nothing.
-    """
-    host = _site_host(host)
-    if not host:
-        return False
-    return any(host == d or host.endswith("." + d) for d in map(_site_host, domains) if d)
-
-
-def _site_host(host: str) -> str:
-    host = canonical_host(host)[0] if host else ""
-    return host[4:] if host.startswith("www.") else host
-
-
-def offsite_domains(domains: Iterable[str]) -> list[str]:
-    """``domains`` spelled for Scrapy's ``allowed_domains`` (its OffsiteMiddleware allows each
-    and its subdomains): punycode, lower case, ``www.`` and IPv6 brackets dropped, sorted."""
-    hosts = {_site_host(d).strip("[]") for d in domains}
-    return sorted(h for h in hosts if h)
 
 
 def site_root(url: str) -> str:

@@ -73,9 +73,9 @@ from corpuscrawl.crawlstate.location import check_collection, collection_from_se
 from corpuscrawl.dropped import record_drop
 from corpuscrawl.extraction import Extraction, ExtractionResult, TextShapes
 from corpuscrawl.focus import Focus, FocusConfig
-from corpuscrawl.html.page import UNREADABLE_REASONS, domain_of
+from corpuscrawl.html.page import UNREADABLE_REASONS
 from corpuscrawl.net.robots_meta import RobotsDirectives
-from corpuscrawl.net.urls import offsite_domains
+from corpuscrawl.net.sites import domain_of, offsite_domains
 from corpuscrawl.output_checks import check_outputs, existing_corpus
 from corpuscrawl.output_lock import expand_worker, lock_outputs
 from corpuscrawl.responses import (
