@@ -45,7 +45,6 @@ from corpuscrawl.extract.structure import encode_roles, roles_for
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import normalize_line, normalize_text
 from corpuscrawl.language import detect
-from corpuscrawl.moved import moved_path
 from corpuscrawl.rules import DomainRule, DomainRules
 
 logger = logging.getLogger("corpuscrawl.extraction")
@@ -140,11 +139,6 @@ class ExtractionConfig:
         options = _json_setting(settings, "CORPUSCRAWL_EXTRACTOR_OPTIONS")
         if not isinstance(extractors, Mapping):
             raise ConfigError("CORPUSCRAWL_EXTRACTORS must be a dict of name -> 'module:Class'")
-        for name, path in extractors.items():  # a path from before the package's layout
-            new_path = moved_path(path) if isinstance(path, str) else None
-            if new_path:
-                raise ConfigError(f"CORPUSCRAWL_EXTRACTORS[{name!r}] = {path!r}: that module "
-                                  f"moved; use {new_path!r}")
         if not isinstance(options, Mapping) or not all(isinstance(v, Mapping) for v in options.values()):
             raise ConfigError("CORPUSCRAWL_EXTRACTOR_OPTIONS must be a dict of name -> dict of options")
         split = settings.get("CORPUSCRAWL_SPLIT_COHERENT", False)

@@ -67,9 +67,7 @@ FEED_EXPORTERS = {
 #: cross-validation, benchmarks/results/learned.md); its reader comments go where
 #: CORPUSCRAWL_COMMENTS says.  "bte" is the fastest classic one.
 CORPUSCRAWL_EXTRACTOR = "auto"
-#: Extra or replacement extractors: name -> "module:Class" (None removes a name).  A
-#: corpuscrawl path from before the package layout fails at start naming the new one
-#: (``corpuscrawl.moved``).
+#: Extra or replacement extractors: name -> "module:Class" (None removes a name).
 CORPUSCRAWL_EXTRACTORS: dict = {}
 #: Keyword options per extractor name, e.g. {"justext": {"language": "hr"}}.
 CORPUSCRAWL_EXTRACTOR_OPTIONS: dict = {}
