@@ -38,17 +38,16 @@ logger = logging.getLogger("corpuscrawl.responses")
 def _download_errors() -> tuple[tuple[type, ...], tuple[type, ...], tuple[type, ...]]:
     """Timeout, cancellation and data-loss exception types of a download (Scrapy and
     Twisted imported only here: the extraction workers use this module's page checks)."""
+    from scrapy.exceptions import (
+        DownloadCancelledError,
+        DownloadTimeoutError,
+        ResponseDataLossError,
+    )
     from twisted.internet.defer import CancelledError
     from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
-    try:  # Scrapy >= 2.14 names download failures; before, Twisted's reach the errback
-        from scrapy.exceptions import (
-            DownloadCancelledError,
-            DownloadTimeoutError,
-            ResponseDataLossError,
-        )
-    except ImportError:  # pragma: no cover - older Scrapy
-        return (TwistedTimeoutError,), (CancelledError,), ()
+    # Twisted's own failures: a download handler of its own (scrapy-playwright's) may still
+    # let them through.
     return ((DownloadTimeoutError, TwistedTimeoutError), (DownloadCancelledError, CancelledError),
             (ResponseDataLossError,))
 
