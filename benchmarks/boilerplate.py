@@ -16,7 +16,7 @@ What it does (results: benchmarks/results/boilerplate.md):
    only domains with at least two documents are kept.
 2. **F1 change.**  Every registered extractor that builds without options runs
    once per page (outputs cached in ``--cache``).  Each domain's outputs go
-   through an :class:`~corpuscrawl.boilerplate.stage.ExportStage` (fresh
+   through an :class:`~corpuscrawl.export.stage.ExportStage` (fresh
    in-memory history per configuration, documents in id order, flush at the
    end, near-duplicate check off so that only boilerplate removal is measured);
    a dropped document scores as an empty extraction.  Scores are summed word
@@ -65,14 +65,14 @@ from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
 from corpuscrawl.boilerplate.normalize import split_paragraphs
 from corpuscrawl.boilerplate.patterns import notice_kind
 from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
-from corpuscrawl.boilerplate.stage import ExportStage
-from corpuscrawl.dedup import MinHasher, NearDuplicateIndex
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root
 from corpuscrawl.evaluation.domains import Doc, repeated_domains
 from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.evaluation.tables import markdown_table
-from corpuscrawl.exporters import CorpusJsonLinesExporter
+from corpuscrawl.export.dedup import MinHasher, NearDuplicateIndex
+from corpuscrawl.export.exporters import CorpusJsonLinesExporter
+from corpuscrawl.export.stage import ExportStage
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document

@@ -8,7 +8,7 @@ pages listing the stories with their ledes, stories whose "related" lists and
 listings repeat other stories' headlines, formulaic sentences shared by two or
 three stories with other figures, notices with changing years) with 40 and 500
 stories.  Every page is extracted as a crawl does (:class:`corpuscrawl.extraction.Extraction`,
-``auto`` and ``bte``) and submitted to an :class:`~corpuscrawl.boilerplate.stage.ExportStage`
+``auto`` and ``bte``) and submitted to an :class:`~corpuscrawl.export.stage.ExportStage`
 with the default settings (SQLite history in memory, near-duplicate index) in three
 orders: the site's (listings first), reversed (stories first) and a seeded shuffle.
 Counted per run: stories exported without their headline as first line, without
@@ -26,8 +26,8 @@ from pathlib import Path
 
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
 from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
-from corpuscrawl.boilerplate.stage import ExportStage
-from corpuscrawl.dedup import NearDuplicateIndex
+from corpuscrawl.export.dedup import NearDuplicateIndex
+from corpuscrawl.export.stage import ExportStage
 from corpuscrawl.extraction import Extraction, ExtractionConfig
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document

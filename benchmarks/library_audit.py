@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.no_fold:
         sys.modules["corpuscrawl.boilerplate._fold"] = None  # type: ignore[assignment]
     from corpuscrawl.boilerplate import normalize
-    from corpuscrawl.dedup import MinHasher
+    from corpuscrawl.export.dedup import MinHasher
 
     texts = gold_texts(datasets_root(args.datasets), args.texts)
     seconds, paragraphs = best_pass(normalize.split_paragraphs, texts, args.repeat)

@@ -43,19 +43,19 @@ STAGES: dict[str, tuple[tuple[str, str], ...]] = {
     "scheduler: enqueue (duplicate filter, frontier)":
         (("corpuscrawl/crawlstate/frontier.py", "enqueue_request"),),
     "scheduler: next request": (("corpuscrawl/crawlstate/frontier.py", "next_request"),),
-    "pipeline: CrawledPage -> Document": (("corpuscrawl/pipelines.py", "process_item"),),
+    "pipeline: CrawledPage -> Document": (("corpuscrawl/export/pipelines.py", "process_item"),),
     "pipeline: recrawl change check (page store)":
         (("corpuscrawl/crawlstate/recrawl.py", "process_item"),),
     "pipeline: export stage (boilerplate history, near-duplicates)":
-        (("corpuscrawl/export_glue.py", "process_item"),),
-    "feed export (cleaned documents written)": (("corpuscrawl/exporters.py", "export_item"),),
+        (("corpuscrawl/export/scrapy_glue.py", "process_item"),),
+    "feed export (cleaned documents written)": (("corpuscrawl/export/exporters.py", "export_item"),),
     "crawl state commits (feeds fsynced, SQLite)":
         (("corpuscrawl/crawlstate/store.py", "commit"),),
     "conditional requests, found-on, error-page probes":
         (("corpuscrawl/crawlstate/conditional.py", "process_request"),
          ("corpuscrawl/crawlstate/conditional.py", "process_response"),
          ("corpuscrawl/crawlstate/conditional.py", "_tag"),
-         ("corpuscrawl/export_glue.py", "process_response")),
+         ("corpuscrawl/export/scrapy_glue.py", "process_response")),
     "network guard": (("corpuscrawl/net/guard.py", "process_request"),),
     "politeness (AutoThrottle, retries)":
         (("corpuscrawl/net/politeness.py", "_response_downloaded"),

@@ -3,7 +3,7 @@
 :class:`CrawlSummaryExtension` (``EXTENSIONS``) counts per domain what the
 stats collector does not (responses, HTTP and download errors, documents
 extracted and exported), and when the crawl is over builds the summary of
-:mod:`corpuscrawl.summary` from the stats, logs it and writes it as JSON:
+:mod:`corpuscrawl.report.summary` from the stats, logs it and writes it as JSON:
 
 * beside every local feed file ``X`` as ``X.summary.json`` (written once the
   feeds are stored, so the figures and the files agree);
@@ -33,12 +33,12 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from w3lib.url import file_uri_to_path
 
-from corpuscrawl.boilerplate.stage import BOILERPLATE, DUPLICATE
-from corpuscrawl.export_glue import PROBE_META, existing_state
+from corpuscrawl.export.scrapy_glue import PROBE_META, existing_state
+from corpuscrawl.export.stage import BOILERPLATE, DUPLICATE
 from corpuscrawl.items import Document
 from corpuscrawl.net.sites import domain_of
-from corpuscrawl.progress import TIMELINE_COLUMNS, timeline_of
-from corpuscrawl.summary import (
+from corpuscrawl.report.progress import TIMELINE_COLUMNS, timeline_of
+from corpuscrawl.report.summary import (
     STATE_SUMMARY_FILE,
     DomainCounts,
     build_summary,

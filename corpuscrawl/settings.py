@@ -37,28 +37,28 @@ DOWNLOAD_WARNSIZE = 0
 SCHEDULER_PRIORITY_QUEUE = "scrapy.pqueues.DownloaderAwarePriorityQueue"
 
 ITEM_PIPELINES = {
-    "corpuscrawl.pipelines.ExtractionPipeline": 300,
+    "corpuscrawl.export.pipelines.ExtractionPipeline": 300,
     # Must stay last: it drives the export stage (boilerplate, near-duplicates) for the feeds.
-    "corpuscrawl.export_glue.ExportStagePipeline": 900,
+    "corpuscrawl.export.scrapy_glue.ExportStagePipeline": 900,
 }
 
 DOWNLOADER_MIDDLEWARES = {
     # One 404 probe per new domain seeds its boilerplate template (near the engine: sees
     # the final, decompressed response).
-    "corpuscrawl.export_glue.ErrorPageSeeder": 50,
+    "corpuscrawl.export.scrapy_glue.ErrorPageSeeder": 50,
 }
 
 FEED_EXPORTERS = {
-    "txtdir": "corpuscrawl.exporters.TextDirectoryExporter",
+    "txtdir": "corpuscrawl.export.exporters.TextDirectoryExporter",
     # Cleaned corpus formats (boilerplate removed, near-duplicates skipped).
-    "jsonl": "corpuscrawl.exporters.CorpusJsonLinesExporter",
-    "jsonlines": "corpuscrawl.exporters.CorpusJsonLinesExporter",
-    "json": "corpuscrawl.exporters.CorpusJsonExporter",
-    "csv": "corpuscrawl.exporters.CorpusCsvExporter",
-    "xml": "corpuscrawl.exporters.CorpusXmlExporter",
-    "vertical": "corpuscrawl.exporters.VerticalExporter",
+    "jsonl": "corpuscrawl.export.exporters.CorpusJsonLinesExporter",
+    "jsonlines": "corpuscrawl.export.exporters.CorpusJsonLinesExporter",
+    "json": "corpuscrawl.export.exporters.CorpusJsonExporter",
+    "csv": "corpuscrawl.export.exporters.CorpusCsvExporter",
+    "xml": "corpuscrawl.export.exporters.CorpusXmlExporter",
+    "vertical": "corpuscrawl.export.exporters.VerticalExporter",
     # TEI P5: a teiCorpus with one TEI per document (-O corpus.xml:tei; corpuscrawl.formats.tei)
-    "tei": "corpuscrawl.exporters.TeiExporter",
+    "tei": "corpuscrawl.export.exporters.TeiExporter",
 }
 
 # --- extraction -------------------------------------------------------------
@@ -186,7 +186,7 @@ CORPUSCRAWL_SUMMARY_ENABLED = True
 #: Also write the summary to this file ("" = only the places above).
 CORPUSCRAWL_SUMMARY_FILE = ""
 #: List every dropped document with its URL and reason in ``<feed>.dropped.jsonl`` beside
-#: every local feed file (corpuscrawl.dropped).
+#: every local feed file (corpuscrawl.report.dropped).
 CORPUSCRAWL_DROPPED_ENABLED = True
 #: Also list them in this file ("" = only beside the feeds).
 CORPUSCRAWL_DROPPED_FILE = ""
@@ -290,7 +290,7 @@ EXTENSIONS = {**EXTENSIONS, "corpuscrawl.crawlstate.stopping.BoundedStop": 100}
 #: the demo crawl when no collection, CORPUSCRAWL_STATE_DIR or JOBDIR is given).
 CORPUSCRAWL_STATE_TEMPORARY = False
 
-# --- hostile servers and pages (corpuscrawl.content, .budget, .traps, .responses) -------------
+# --- hostile servers and pages (corpuscrawl.html.content, .budget, .traps, .responses) -------------
 #: Size cap of one extraction, in bytes of HTML.  A bigger page is first trimmed of markup that
 #: is never text (scripts, styles, comments, long attribute values); one still over the cap goes
 #: to CORPUSCRAWL_EXTRACTION_OVERSIZED, or fails and is kept in CORPUSCRAWL_FAILED_DIR.
@@ -330,7 +330,7 @@ SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {
 DOWNLOADER_MIDDLEWARES.update({
     # Redirect loops (a Location already in the chain) are dropped and counted before Scrapy's
     # RedirectMiddleware (600) follows them.
-    "corpuscrawl.responses.RedirectLoopMiddleware": 650,
+    "corpuscrawl.html.scrapy_glue.RedirectLoopMiddleware": 650,
     # robots.txt with a size cap of its own and RFC 9309's failure rules (corpuscrawl.net.robots),
     # in the place of Scrapy's RobotsTxtMiddleware.
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
@@ -400,8 +400,8 @@ CORPUSCRAWL_BLOCKLIST = ""
 #: Documents per domain at most (None = no cap); per domain: `max_pages = N` in the rules file.
 CORPUSCRAWL_MAX_PAGES_PER_DOMAIN = None
 
-# --- live progress (corpuscrawl.progress) ---
-EXTENSIONS = {**EXTENSIONS, "corpuscrawl.progress.ProgressExtension": 990}
+# --- live progress (corpuscrawl.report.progress) ---
+EXTENSIONS = {**EXTENSIONS, "corpuscrawl.report.progress.ProgressExtension": 990}
 #: "auto": a status line (pages fetched, exported, frontier, rate, errors) redrawn on a terminal,
 #: progress lines every LOGSTATS_INTERVAL seconds in a log or under Scrapyd; "always": the status
 #: line even without a terminal; "log": progress lines only; "off": neither.

@@ -44,8 +44,8 @@ from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.discovery import Link, feed_links, page_links
 from corpuscrawl.extraction import ConfigError, Extraction, ExtractionResult, TextShapes
 from corpuscrawl.html.page import Page
-from corpuscrawl.net.robots_meta import RobotsDirectives, page_directives
-from corpuscrawl.responses import body_cut_short
+from corpuscrawl.html.robots_meta import RobotsDirectives, page_directives
+from corpuscrawl.html.scrapy_glue import body_cut_short
 
 logger = logging.getLogger("corpuscrawl.workers")
 
@@ -77,7 +77,7 @@ class PageDone:
     extraction, links and feeds.
 
     ``unreadable``: "binary" or "charset_undecodable" (:attr:`Page.unreadable`), nothing
-    else is filled; ``cut``: "certain", "likely" or "" (:func:`corpuscrawl.responses.cut_short`),
+    else is filled; ``cut``: "certain", "likely" or "" (:func:`corpuscrawl.html.scrapy_glue.cut_short`),
     not extracted when the page is to be refetched or dropped for it; ``robots``: the job's
     directives and the page's own; not extracted when they are ``none``.
     """

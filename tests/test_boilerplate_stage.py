@@ -6,14 +6,14 @@ import pytest
 
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
 from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
-from corpuscrawl.boilerplate.stage import (
+from corpuscrawl.export.dedup import NearDuplicateIndex
+from corpuscrawl.export.stage import (
     BOILERPLATE,
     DUPLICATE,
     EMPTY,
     EXPORTED,
     ExportStage,
 )
-from corpuscrawl.dedup import NearDuplicateIndex
 from corpuscrawl.items import Document, content_hash
 from tests.boilerplate_site import ALL_ARTICLES, NOTICE
 
@@ -157,7 +157,7 @@ def test_history_is_kept_per_host_and_port():
 
 
 def test_headline_kept_teaser_listings_and_short_documents_dropped():
-    from corpuscrawl.boilerplate.stage import LISTING, TOO_SHORT
+    from corpuscrawl.export.stage import LISTING, TOO_SHORT
 
     with SQLiteHistory(":memory:") as h:
         stage = ExportStage(Detector(h, DetectorConfig(warm_documents=10)), None, min_words=15)
@@ -182,7 +182,7 @@ def test_headline_kept_teaser_listings_and_short_documents_dropped():
 
 def test_the_own_headline_is_the_title_or_a_top_line_the_title_holds():
     from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
-    from corpuscrawl.boilerplate.stage import own_headline
+    from corpuscrawl.export.stage import own_headline
 
     lines = split_paragraphs("Budget approved\nBy Tom Reyes\nNews\nThe council approved it.")
     fp = {p.text: p.fingerprint for p in lines}

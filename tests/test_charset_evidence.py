@@ -1,4 +1,4 @@
-"""A charset label is believed only when the bytes bear it out (corpuscrawl.charset_evidence)."""
+"""A charset label is believed only when the bytes bear it out (corpuscrawl.html.charset_evidence)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import gzip
 
 import pytest
 
-from corpuscrawl.charset_evidence import check_label
-from corpuscrawl.content import _codec, decide_encoding, decode_body
+from corpuscrawl.html.charset_evidence import check_label
+from corpuscrawl.html.content import _codec, decide_encoding, decode_body
 from corpuscrawl.html.page import Page
 from tests.conftest import DATASETS_DIR as DATASETS
 from tests.support.hostile_hosts import CHINESE, CYRILLIC, JAPANESE, WESTERN

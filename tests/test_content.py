@@ -1,4 +1,4 @@
-"""Charset decisions, binary bodies and sanitising (corpuscrawl.content)."""
+"""Charset decisions, binary bodies and sanitising (corpuscrawl.html.content)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpuscrawl.content import (
+from corpuscrawl.html.content import (
     decide_encoding,
     decode_body,
     has_binary_signature,

@@ -294,8 +294,8 @@ def test_state_settings_are_validated_naming_the_key():
 
 
 def test_a_document_exported_before_a_restart_still_catches_its_copies():
-    from corpuscrawl.boilerplate.stage import DUPLICATE, EXPORTED, ExportStage
-    from corpuscrawl.dedup import NearDuplicateIndex
+    from corpuscrawl.export.dedup import NearDuplicateIndex
+    from corpuscrawl.export.stage import DUPLICATE, EXPORTED, ExportStage
     from corpuscrawl.items import Document
 
     text = "\n".join(f"Paragraph {i} of a long article about rivers, bridges and the harbour "

@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from corpuscrawl.dedup import MinHasher, NearDuplicateIndex, lsh_bands
+from corpuscrawl.export.dedup import MinHasher, NearDuplicateIndex, lsh_bands
 
 WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi "
          "rho sigma tau upsilon phi chi psi omega river bridge market school").split()
@@ -88,7 +88,7 @@ def test_invalid_threshold_is_rejected():
 
 
 def test_word_hashes_hash_each_word_alone():
-    from corpuscrawl.dedup import word_hashes
+    from corpuscrawl.export.dedup import word_hashes
 
     words = ["naïve", "café", "a", "b", "a", "Привет", "42"]
     together = word_hashes(" ".join(words))

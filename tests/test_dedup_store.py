@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from corpuscrawl.dedup import NearDuplicateIndex
-from corpuscrawl.dedup_store import SQLiteNearDuplicateIndex
+from corpuscrawl.export.dedup import NearDuplicateIndex
+from corpuscrawl.export.dedup_store import SQLiteNearDuplicateIndex
 
 WORDS = [f"w{i}" for i in range(400)]
 
@@ -48,7 +48,7 @@ def test_removed_documents_are_forgotten_and_the_file_goes_on_close(tmp_path) ->
 
 
 def test_page_versions_keep_held_items_in_memory_and_released_words_on_disk(tmp_path) -> None:
-    from corpuscrawl.dedup_store import SQLitePageVersions
+    from corpuscrawl.export.dedup_store import SQLitePageVersions
 
     versions = SQLitePageVersions(tmp_path)
     held = object()

@@ -10,15 +10,15 @@ import pytest
 
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
 from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
-from corpuscrawl.boilerplate.stage import ExportStage
-from corpuscrawl.dedup import NearDuplicateIndex
-from corpuscrawl.exporters import (
+from corpuscrawl.export.dedup import NearDuplicateIndex
+from corpuscrawl.export.exporters import (
     CorpusCsvExporter,
     CorpusJsonExporter,
     CorpusJsonLinesExporter,
     TextDirectoryExporter,
     VerticalExporter,
 )
+from corpuscrawl.export.stage import ExportStage
 from corpuscrawl.items import Document
 from tests.boilerplate_site import ALL_ARTICLES, NOTICE
 

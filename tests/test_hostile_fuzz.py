@@ -8,7 +8,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corpuscrawl.content import sanitize_text
+from corpuscrawl.html.content import sanitize_text
 from corpuscrawl.html.page import Page
 from tests.hostile_helpers import every_extraction
 

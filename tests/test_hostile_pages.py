@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from corpuscrawl.content import sanitize_text
+from corpuscrawl.html.content import sanitize_text
 from corpuscrawl.html.page import Page
 from tests.hostile_helpers import every_extraction, extraction_for
 from tests.support.hostile_pages import PAGES, HostilePage, page_named

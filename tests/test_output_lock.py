@@ -12,7 +12,7 @@ import pytest
 from scrapy.settings import Settings
 
 from corpuscrawl.crawl_checks import CrawlSetupError
-from corpuscrawl.output_lock import expand_worker, lock_outputs
+from corpuscrawl.export.output_lock import expand_worker, lock_outputs
 from tests.command_runs import REPO, crawl
 from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 (fixture)

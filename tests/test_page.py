@@ -152,7 +152,7 @@ PARSE_CASES = [
 def test_the_utf8_parse_gives_the_tree_of_the_text(html):
     from lxml import etree
 
-    from corpuscrawl.content import plain_text_utf8
+    from corpuscrawl.html.content import plain_text_utf8
     from corpuscrawl.html.page import parse_html_noted
 
     data = plain_text_utf8(html)
@@ -172,8 +172,8 @@ def test_the_utf8_parse_gives_the_tree_of_the_text(html):
 def test_the_utf8_parse_gives_the_tree_of_the_text_on_every_dataset_page(datasets_dir):
     from lxml import etree
 
-    from corpuscrawl.content import plain_text_utf8
     from corpuscrawl.evaluation.names import GOLD_DATASETS
+    from corpuscrawl.html.content import plain_text_utf8
     from corpuscrawl.html.page import parse_html_noted
     from corpuscrawl.learn.trainset import documents
 

@@ -25,7 +25,7 @@ from corpuscrawl.extraction import Extraction
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
 from corpuscrawl.learn.page_type import fit
-from corpuscrawl.summary import PAGE_TYPE_PREFIX, build_summary, human_summary
+from corpuscrawl.report.summary import PAGE_TYPE_PREFIX, build_summary, human_summary
 
 DATA = Path(__file__).parent / "data" / "wholeweb"
 
@@ -109,8 +109,8 @@ def test_the_pipeline_puts_the_page_type_in_the_document_and_counts_it():
     from collections import Counter
 
     from corpuscrawl.crawled import CrawledPage
+    from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
     from corpuscrawl.extraction import ExtractionResult
-    from corpuscrawl.pipelines import ExtractionPipeline, PipelineConfig
 
     class Stats(Counter):
         def inc_value(self, key, count=1):

@@ -1,11 +1,11 @@
-"""Pages past libxml2's limits keep their text (corpuscrawl.parse_limits)."""
+"""Pages past libxml2's limits keep their text (corpuscrawl.html.parse_limits)."""
 
 from __future__ import annotations
 
 import lxml.html
 
 from corpuscrawl.html.page import parse_html_noted
-from corpuscrawl.parse_limits import (
+from corpuscrawl.html.parse_limits import (
     cap_nesting,
     flatten_to_text,
     parse_beyond_limits,

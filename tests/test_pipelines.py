@@ -7,9 +7,9 @@ import pytest
 from scrapy.exceptions import DropItem
 
 from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
 from corpuscrawl.extraction import ExtractionResult
 from corpuscrawl.items import Document, content_hash
-from corpuscrawl.pipelines import ExtractionPipeline, PipelineConfig
 
 
 class Stats(Counter):

@@ -1,4 +1,4 @@
-"""Hostile responses named and counted (corpuscrawl.responses)."""
+"""Hostile responses named and counted (corpuscrawl.html.scrapy_glue)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from scrapy.exceptions import (
 from scrapy.http import Response
 from twisted.internet.error import TimeoutError as TwistedTimeoutError
 
-from corpuscrawl.responses import (
+from corpuscrawl.html.scrapy_glue import (
     RedirectLoopMiddleware,
     body_kind,
     count_failure,

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from corpuscrawl.html.page import Page
-from corpuscrawl.net.robots_meta import (
+from corpuscrawl.html.robots_meta import (
     RobotsDirectives,
     agent_token,
     header_directives,

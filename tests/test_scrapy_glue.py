@@ -12,7 +12,12 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from corpuscrawl.boilerplate.normalize import Paragraph
-from corpuscrawl.export_glue import (
+from corpuscrawl.export.exporters import (
+    FEED_HIDDEN_FIELDS,
+    CorpusJsonLinesExporter,
+    VerticalExporter,
+)
+from corpuscrawl.export.scrapy_glue import (
     PROBE_META,
     ErrorPageSeeder,
     ExportConfig,
@@ -20,7 +25,6 @@ from corpuscrawl.export_glue import (
     ExportStagePipeline,
     existing_state,
 )
-from corpuscrawl.exporters import FEED_HIDDEN_FIELDS, CorpusJsonLinesExporter, VerticalExporter
 from corpuscrawl.items import Document
 from tests.boilerplate_site import ALL_ARTICLES, NOTICE, error_html
 

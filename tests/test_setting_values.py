@@ -7,7 +7,7 @@ import re
 import pytest
 from scrapy.settings import Settings
 
-from corpuscrawl.pipelines import PipelineConfig
+from corpuscrawl.export.pipelines import PipelineConfig
 from corpuscrawl.setting_values import whole_number_setting
 from corpuscrawl.traps import TrapConfig
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from corpuscrawl.summary import (
+from corpuscrawl.report.summary import (
     DomainCounts,
     build_summary,
     error_type,

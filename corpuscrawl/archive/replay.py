@@ -17,7 +17,7 @@ order:
    from its HTML as sent;
 4. the crawl's :class:`~corpuscrawl.extraction.Extraction` (domain rules,
    templates, ``-e`` as the default extractor), its item pipeline
-   (:class:`~corpuscrawl.pipelines.ExtractionPipeline`: empty and failed
+   (:class:`~corpuscrawl.export.pipelines.ExtractionPipeline`: empty and failed
    extractions, language filter) and its export stage (domain boilerplate,
    near-duplicates) in one of its feed exporters.
 
@@ -59,17 +59,17 @@ from corpuscrawl.archive.reader import ArchivedRecord, WarcReadError, read_recor
 from corpuscrawl.boilerplate.backends import open_history
 from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import DomainHistory
-from corpuscrawl.boilerplate.stage import ExportStage
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawled import crawled_pages
-from corpuscrawl.dedup import NearDuplicateIndex
-from corpuscrawl.export_glue import ERROR_STATUSES, ExportConfig
+from corpuscrawl.export.dedup import NearDuplicateIndex
+from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
+from corpuscrawl.export.scrapy_glue import ERROR_STATUSES, ExportConfig
+from corpuscrawl.export.stage import ExportStage
 from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
 from corpuscrawl.net.sites import domain_of
-from corpuscrawl.pipelines import ExtractionPipeline, PipelineConfig
 
 __all__ = ["Replay", "ReplaySummary", "feed_format"]
 
@@ -353,7 +353,7 @@ def browser_fetched_urls(paths: Iterable[Path]) -> set[str]:
 
 
 def _takes_stage(cls: type) -> bool:
-    from corpuscrawl.exporters import CleaningExporterMixin
+    from corpuscrawl.export.exporters import CleaningExporterMixin
 
     return issubclass(cls, CleaningExporterMixin)
 

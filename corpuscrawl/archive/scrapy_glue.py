@@ -75,7 +75,7 @@ from corpuscrawl.archive.records import (
 )
 from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.crawled import CrawledPage
-from corpuscrawl.export_glue import PROBE_META
+from corpuscrawl.export.scrapy_glue import PROBE_META
 
 __all__ = ["WarcArchive", "WarcConfig", "WarcConfigError", "WarcConversionMiddleware",
            "WarcMiddleware", "archive_for"]

@@ -37,7 +37,7 @@ grouped by domain (``benchmarks/boilerplate.py``, results in
 
 A domain is *warm* when it has ``warm_documents`` documents in the history:
 before that a repeated paragraph cannot yet have reached the thresholds, so
-the export stage (:mod:`corpuscrawl.boilerplate.stage`) holds the domain's
+the export stage (:mod:`corpuscrawl.export.stage`) holds the domain's
 documents until it is warm.
 """
 

@@ -1,7 +1,7 @@
 """Document-level de-duplication shared by the workers of a cluster, in Redis.
 
 :class:`RedisNearDuplicateIndex` has the interface of
-:class:`corpuscrawl.dedup.NearDuplicateIndex` (the export stage calls
+:class:`corpuscrawl.export.dedup.NearDuplicateIndex` (the export stage calls
 ``add(key, text)``) with the same signatures, LSH bands and threshold, but its
 documents live in Redis under the collection's prefix:
 
@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from corpuscrawl.cluster.config import redis_retry
-from corpuscrawl.dedup import MinHasher, lsh_bands
+from corpuscrawl.export.dedup import MinHasher, lsh_bands
 
 __all__ = ["RedisNearDuplicateIndex", "release_claims"]
 

@@ -52,7 +52,7 @@ from corpuscrawl.cluster.config import ClusterConfig, logging_retry, redis_retry
 from corpuscrawl.cluster.dedup import release_claims
 from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
 from corpuscrawl.crawlstate.completion import CompletionTracker
-from corpuscrawl.export_failure import failure_of, output_failed
+from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
 from corpuscrawl.items import Document
 
 __all__ = ["LEASE_META", "LeasingScheduler"]
@@ -331,7 +331,7 @@ class LeasingScheduler(RedisScheduler):
 
     def _spider_opened(self, spider: Any) -> None:
         from corpuscrawl.boilerplate.redis_history import RedisHistory
-        from corpuscrawl.export_registry import existing_state
+        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         history = export.history if export is not None else None
@@ -352,7 +352,7 @@ class LeasingScheduler(RedisScheduler):
         (nothing once an output failed: its documents stay pending)."""
         if not isinstance(item, Document) or failure_of(self.crawler):
             return
-        from corpuscrawl.export_registry import existing_state
+        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         outcomes = export.released_with(item) if export is not None else None
@@ -410,7 +410,7 @@ class LeasingScheduler(RedisScheduler):
         self._collect_if_idle()
         self.tracker.settle()
         files = self._flush_feeds()
-        from corpuscrawl.export_registry import existing_state
+        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         index = getattr(export.stage, "dedup", None) if export is not None else None
@@ -549,7 +549,7 @@ class LeasingScheduler(RedisScheduler):
         gc.collect()  # finalize the request objects the engine let go of
         self.tracker.settle()
         self.tracker.release_all()
-        from corpuscrawl.export_registry import existing_state
+        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         index = getattr(export.stage, "dedup", None) if export is not None else None

@@ -70,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
         run_crawl,
         set_command_line_settings,
     )
-    from corpuscrawl.export_failure import output_failure_exit
+    from corpuscrawl.crawlstate.output_failure import output_failure_exit
+    from corpuscrawl.export.output_checks import command_line_problem
     from corpuscrawl.extensions import summary_of
-    from corpuscrawl.output_checks import command_line_problem
-    from corpuscrawl.summary import EXIT_NOTHING_FETCHED
+    from corpuscrawl.report.summary import EXIT_NOTHING_FETCHED
 
     settings = get_project_settings()
     try:

@@ -56,13 +56,13 @@ def fetch_page(url: str, settings: Any) -> Any:
     import scrapy
     from scrapy.crawler import CrawlerProcess
 
-    from corpuscrawl.responses import body_kind, page_from_response
+    from corpuscrawl.html.scrapy_glue import body_kind, page_from_response
 
     fetch_settings = settings.copy()
     for name, value in {
         "ITEM_PIPELINES": {}, "SPIDER_MIDDLEWARES": {}, "ADDONS": {}, "FEEDS": {},
         "EXTENSIONS": {"corpuscrawl.extensions.CrawlSummaryExtension": None,
-                       "corpuscrawl.progress.ProgressExtension": None},
+                       "corpuscrawl.report.progress.ProgressExtension": None},
         "DOWNLOADER_MIDDLEWARES": {"corpuscrawl.net.guard.NetworkGuardMiddleware": 560},
         "AUTOTHROTTLE_ENABLED": False, "LOGSTATS_INTERVAL": 0, "LOG_LEVEL": "ERROR",
         "RETRY_TIMES": 1, "TELNETCONSOLE_ENABLED": False, "LOG_ENABLED": False,

@@ -5,7 +5,7 @@
     corpuscrawl report ../shared/datasets/cleaneval --methods-dir /tmp/out -o /tmp/report
 
 Given a feed file (JSON Lines or JSON) or a summary, writes ``OUT/index.html``: one page
-with the crawl's plots (:mod:`corpuscrawl.crawl_report`).  Given dataset directories,
+with the crawl's plots (:mod:`corpuscrawl.report.crawl_report`).  Given dataset directories,
 
 scores the method directories afresh (same scorer as ``evaluate``, without
 rewriting ``evaluation.csv``) and writes ``OUT/index.html`` with P/R/F1 plots,
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_crawl_report(path: str, out: str) -> int:
     """The report of a crawl's feed or summary; returns the exit code."""
-    from corpuscrawl.crawl_report import ReportInputError, write_crawl_report
+    from corpuscrawl.report.crawl_report import ReportInputError, write_crawl_report
 
     try:
         index = write_crawl_report(path, out)

@@ -46,9 +46,9 @@ from corpuscrawl.crawlstate.ledger import (
     repair_feeds,
 )
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, STATE_DIR_SETTING, state_dir
+from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
 from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
 from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
-from corpuscrawl.export_failure import failure_of, output_failed
 from corpuscrawl.items import Document
 
 __all__ = ["CrawlStateAddon", "RunState", "StateConfig", "crawl_state", "run_info", "run_state"]
@@ -143,7 +143,7 @@ class RunState:
     def _remember_exported(self) -> None:
         """Feed the documents exported before the restart to the export stage's near-duplicate
         index, read back from a JSON Lines feed (cut to the committed size already)."""
-        from corpuscrawl.export_registry import existing_state
+        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         path = next((p for p, fmt, _ in self.feeds if fmt in ("jsonl", "jsonlines")), None)
@@ -167,7 +167,7 @@ class RunState:
     def commit(self) -> None:
         """Make everything done so far durable (feeds flushed first, then one SQLite commit).
 
-        Nothing once an output failed (:mod:`corpuscrawl.export_failure`)."""
+        Nothing once an output failed (:mod:`corpuscrawl.crawlstate.output_failure`)."""
         if self._closed or failure_of(self.crawler):
             return
         self.tracker.settle()
@@ -194,7 +194,7 @@ class RunState:
         nothing once an output failed)."""
         if not isinstance(item, Document) or failure_of(self.crawler):
             return
-        from corpuscrawl.export_registry import existing_state
+        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         outcomes = export.released_with(item) if export is not None else None

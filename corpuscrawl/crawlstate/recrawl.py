@@ -74,14 +74,14 @@ from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
 from scrapy.utils.misc import load_object
 
 from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.location import (
     COLLECTION_SETTING,
     collection_from_seeds,
     state_dir,
 )
+from corpuscrawl.crawlstate.output_failure import failure_of
 from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
-from corpuscrawl.export_failure import failure_of
-from corpuscrawl.export_registry import existing_state
 from corpuscrawl.items import Document, content_hash
 
 __all__ = ["REVISIT_PRIORITY", "ChangeFilter", "Fetched", "NotModified", "RecrawlConfig",

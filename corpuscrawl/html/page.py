@@ -17,15 +17,15 @@ from pathlib import Path
 import lxml.html
 from lxml import etree
 
-from corpuscrawl.content import (
+from corpuscrawl.html.content import (
     decode_body,
     has_binary_signature,
     looks_binary,
     plain_text_utf8,
     sanitize_text,
 )
+from corpuscrawl.html.parse_limits import parse_beyond_limits, resource_limit
 from corpuscrawl.net.sites import domain_of
-from corpuscrawl.parse_limits import parse_beyond_limits, resource_limit
 
 #: Notes a Page may carry: the body was not text; a UTF-16/32 charset label was not believed;
 #: control characters were removed; the body ends inside text or a tag, not with a ">" (cut
@@ -34,7 +34,7 @@ from corpuscrawl.parse_limits import parse_beyond_limits, resource_limit
 PAGE_NOTES = ("binary", "charset_label_ignored", "control_chars_removed", "truncated",
               "parse_reparsed", "parse_flattened", "charset_undecodable")
 #: Notes of a page with no readable text: not text at all, or labelled with a charset that
-#: does not decode it while no other one does (corpuscrawl.charset_evidence).
+#: does not decode it while no other one does (corpuscrawl.html.charset_evidence).
 UNREADABLE_NOTES = ("binary", "charset_undecodable")
 #: What each of them means, for the log.
 UNREADABLE_REASONS = {"binary": "the body is not text",
@@ -50,7 +50,7 @@ class PageError(ValueError):
 
 
 def decode_html(body: bytes, declared_encoding: str | None = None) -> str:
-    """Decode HTML bytes as a browser does (see :func:`corpuscrawl.content.decide_encoding`)."""
+    """Decode HTML bytes as a browser does (see :func:`corpuscrawl.html.content.decide_encoding`)."""
     return decode_body(body, declared_encoding)[0]
 
 
@@ -68,9 +68,9 @@ def _parser(encoding: str | None = None) -> lxml.html.HTMLParser:
 def parse_html_noted(html: str, utf8: bytes | None = None) -> tuple[lxml.html.HtmlElement, str]:
     """The tree of ``html`` and the repair its parse needed at libxml2's limits ("" if none).
 
-    See :mod:`corpuscrawl.parse_limits`: a page that hits the parser's depth or
+    See :mod:`corpuscrawl.html.parse_limits`: a page that hits the parser's depth or
     size limits is parsed again so that its text is kept.  ``utf8``: ``html``
-    encoded as UTF-8 (:func:`corpuscrawl.content.plain_text_utf8`); libxml2 then
+    encoded as UTF-8 (:func:`corpuscrawl.html.content.plain_text_utf8`); libxml2 then
     reads those bytes as they are instead of converting the text (the same tree,
     ``tests/test_page.py``).
     """

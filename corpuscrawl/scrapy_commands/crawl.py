@@ -2,7 +2,7 @@
 
 Scrapy's own ``crawl`` exits 0 whenever the crawl started, even when every
 seed failed.  This command (installed by ``COMMANDS_MODULE``, so also used by
-Scrapyd's runner) exits with :data:`corpuscrawl.summary.EXIT_NOTHING_FETCHED`
+Scrapyd's runner) exits with :data:`corpuscrawl.report.summary.EXIT_NOTHING_FETCHED`
 when the crawl summary says not one page was fetched, so a cron job or a
 systemd unit can alert.
 
@@ -10,7 +10,7 @@ A crawl that cannot start as asked (a bad argument, setting, output or template)
 with the same one line and exit status as ``corpuscrawl crawl``
 (:func:`corpuscrawl.crawl_checks.run_crawl`), not with asyncio's "Task exception
 was never retrieved" traceback; a crawl stopped because an output could not be written
-exits with :data:`corpuscrawl.export_failure.EXIT_OUTPUT_FAILED`.  Everything else is
+exits with :data:`corpuscrawl.crawlstate.output_failure.EXIT_OUTPUT_FAILED`.  Everything else is
 Scrapy's command.
 """
 
@@ -30,10 +30,10 @@ from corpuscrawl.crawl_checks import (
     run_crawl,
     set_command_line_settings,
 )
-from corpuscrawl.export_failure import output_failure_exit
+from corpuscrawl.crawlstate.output_failure import output_failure_exit
+from corpuscrawl.export.output_checks import command_line_problem
 from corpuscrawl.extensions import summary_of
-from corpuscrawl.output_checks import command_line_problem
-from corpuscrawl.summary import EXIT_NOTHING_FETCHED
+from corpuscrawl.report.summary import EXIT_NOTHING_FETCHED
 
 #: Exit status when cluster mode cannot reach its Redis at start.
 EXIT_REDIS_UNREACHABLE = 4

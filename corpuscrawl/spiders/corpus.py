@@ -38,7 +38,7 @@ An argument not listed here is refused naming the closest one (``-a seed=`` → 
 names starting with ``_``, such as Scrapyd's ``_job``, pass), and so are unknown
 ``CORPUSCRAWL_*`` settings, unreadable setting values, outputs that cannot be written and
 broken templates, all before anything is fetched (:mod:`corpuscrawl.crawl_checks`,
-:mod:`corpuscrawl.output_checks`, :mod:`corpuscrawl.output_lock`).
+:mod:`corpuscrawl.export.output_checks`, :mod:`corpuscrawl.export.output_lock`).
 
 The spider's parts: its arguments (:mod:`~corpuscrawl.spiders.arguments`), where URLs come
 from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
@@ -70,15 +70,13 @@ from corpuscrawl.crawl_checks import (
 )
 from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
-from corpuscrawl.dropped import record_drop
+from corpuscrawl.export.output_checks import check_outputs, existing_corpus
+from corpuscrawl.export.output_lock import expand_worker, lock_outputs
 from corpuscrawl.extraction import Extraction, ExtractionResult, TextShapes
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS
-from corpuscrawl.net.robots_meta import RobotsDirectives
-from corpuscrawl.net.sites import domain_of, offsite_domains
-from corpuscrawl.output_checks import check_outputs, existing_corpus
-from corpuscrawl.output_lock import expand_worker, lock_outputs
-from corpuscrawl.responses import (
+from corpuscrawl.html.robots_meta import RobotsDirectives
+from corpuscrawl.html.scrapy_glue import (
     DOWNLOAD_META_KEYS,
     REFETCH_META,
     body_kind,
@@ -86,6 +84,8 @@ from corpuscrawl.responses import (
     http_charset,
     page_from_response,
 )
+from corpuscrawl.net.sites import domain_of, offsite_domains
+from corpuscrawl.report.dropped import record_drop
 from corpuscrawl.rules import DomainRules
 from corpuscrawl.scope import STATS_PREFIX as SCOPE_STATS_PREFIX
 from corpuscrawl.scope import Scope, ScopeError
@@ -310,7 +310,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
     def _cut_short_outcome(self, response: Response,
                            cut: str) -> tuple[bool, scrapy.Request | None]:
         """(stop here, the refetch to yield) for a page whose body came cut short by ``cut``
-        (:func:`~corpuscrawl.responses.cut_short`): fetched again once; dropped when cut
+        (:func:`~corpuscrawl.html.scrapy_glue.cut_short`): fetched again once; dropped when cut
         for certain again; kept when it merely likely was."""
         if not cut:
             return False, None
@@ -408,7 +408,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
     async def _parse_pooled(self, response: Response) -> AsyncIterator[Any]:
         """``_parse_here`` for a page that is never rendered, judged and extracted by a worker.
 
-        The worker decodes the page as :func:`~corpuscrawl.responses.page_from_response`
+        The worker decodes the page as :func:`~corpuscrawl.html.scrapy_glue.page_from_response`
         does and reports what this process needs to act as ``_parse_here``: unreadable,
         cut short, the robots directives (the headers' and carried ones found here, the
         page's own there).

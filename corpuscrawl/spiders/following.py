@@ -24,19 +24,19 @@ from corpuscrawl.browse.rendered import REASON_META_KEY
 from corpuscrawl.crawlstate.recrawl import NotModified
 from corpuscrawl.crawlstate.stopping import STOPPED_META, StoppedBeforeDownload
 from corpuscrawl.discovery import Link, feed_links, page_links
-from corpuscrawl.dropped import record_drop
 from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META, anchors_in_content, url_shape
 from corpuscrawl.html.page import Page
-from corpuscrawl.net.robots_meta import (
+from corpuscrawl.html.robots_meta import (
     RobotsDirectives,
     agent_token,
     header_directives,
     page_directives,
 )
+from corpuscrawl.html.scrapy_glue import count_failure
 from corpuscrawl.net.urls import check_url, has_non_html_extension
-from corpuscrawl.responses import count_failure
+from corpuscrawl.report.dropped import record_drop
+from corpuscrawl.report.summary import error_type
 from corpuscrawl.spiders.sources import SEED_PRIORITY
-from corpuscrawl.summary import error_type
 
 
 class FollowingMixin:

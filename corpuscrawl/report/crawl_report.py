@@ -1,7 +1,7 @@
 """A crawl's report: one self-contained HTML page with the plots a person checks after a crawl.
 
 Input: a corpus feed (JSON Lines or a JSON array, as ``-O corpus.jsonl`` writes) and/or its
-summary (``corpus.jsonl.summary.json``, found beside the feed; :mod:`corpuscrawl.summary`).
+summary (``corpus.jsonl.summary.json``, found beside the feed; :mod:`corpuscrawl.report.summary`).
 Plots (matplotlib, Agg backend, PNGs embedded in the page so it is one file):
 
 * documents per domain (top :data:`TOP_DEFAULT`) and per language — from the documents;
@@ -11,7 +11,7 @@ Plots (matplotlib, Agg backend, PNGs embedded in the page so it is one file):
   ``removed_boilerplate`` and the documents extracted but not exported);
 * errors by type — from the summary;
 * fetch rate and documents exported over time — from the summary's ``timeline``
-  (:mod:`corpuscrawl.progress`).
+  (:mod:`corpuscrawl.report.progress`).
 
 A plot whose data is missing (no summary, an empty corpus) is replaced by a sentence saying
 what it needs.  Plain library code: no Scrapy.
@@ -243,7 +243,7 @@ def render_html(data: CrawlData) -> str:
                 if errors else None, "no errors" if summary else no_summary),
         _figure("Fetch rate over time", timeline_plot(timeline)
                 if len(timeline.get("rows") or []) >= 2 else None,
-                "needs a summary with a timeline (corpuscrawl.progress)" if not summary
+                "needs a summary with a timeline (corpuscrawl.report.progress)" if not summary
                 else "the crawl was too short for a timeline"),
     ]
     head = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"

@@ -24,12 +24,12 @@ from typing import Any
 from scrapy.exceptions import DropItem
 
 from corpuscrawl.crawled import CrawledPage
-from corpuscrawl.dropped import drop_log, record_drop
 from corpuscrawl.extract.meta.page_info import page_info_fields
 from corpuscrawl.items import Document, FailedPage, content_hash
 from corpuscrawl.net.sites import domain_of
+from corpuscrawl.report.dropped import drop_log, record_drop
+from corpuscrawl.report.summary import PAGE_TYPE_PREFIX
 from corpuscrawl.setting_values import whole_number_setting
-from corpuscrawl.summary import PAGE_TYPE_PREFIX
 
 logger = logging.getLogger("corpuscrawl.pipelines")
 

@@ -6,7 +6,7 @@ Decisions follow the browsers (WHATWG Encoding and MIME Sniffing standards):
   ``<meta>`` prescan (w3lib's), then detection (strict UTF-8, then
   charset-normalizer, as Scrapy's ``TextResponse`` does, then windows-1252).
   A label is believed only when the bytes bear it out
-  (:mod:`corpuscrawl.charset_evidence`): valid UTF-8 under another label is
+  (:mod:`corpuscrawl.html.charset_evidence`): valid UTF-8 under another label is
   UTF-8, a label leaving many bytes undecodable or giving mess (Cyrillic read
   as Latin) gives way to the page's other label or detection, and a labelled
   body nothing reads is not ``readable``.
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
 
-from corpuscrawl.charset_evidence import check_label
+from corpuscrawl.html.charset_evidence import check_label
 
 #: Leading bytes of formats that are never a web page (WHATWG MIME Sniffing's image,
 #: audio/video, font and archive signatures, plus PDF, executables and compressed data).
@@ -191,7 +191,7 @@ def decide_encoding(body: bytes, declared: str | None = None) -> Charset:
 
 def _checked(body: bytes, label: str, source: str, other: str | None) -> Charset:
     """The labelled charset when the bytes bear it out, else the one they show (see
-    :mod:`corpuscrawl.charset_evidence`); codec "" when no decoding reads."""
+    :mod:`corpuscrawl.html.charset_evidence`); codec "" when no decoding reads."""
 
     def candidates() -> Iterator[str]:
         if other and not is_utf16_32(other):

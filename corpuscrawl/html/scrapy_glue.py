@@ -25,7 +25,7 @@ from urllib.parse import urljoin, urlsplit
 
 from w3lib.url import safe_url_string
 
-from corpuscrawl.content import http_charset, sniff_markup
+from corpuscrawl.html.content import http_charset, sniff_markup
 from corpuscrawl.html.page import Page
 
 if TYPE_CHECKING:

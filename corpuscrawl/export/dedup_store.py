@@ -1,7 +1,7 @@
 """The export stage's per-document memory kept in SQLite files: flat with the number of documents.
 
 :class:`SQLiteNearDuplicateIndex` has the interface and the answers of
-:class:`corpuscrawl.dedup.NearDuplicateIndex` (same MinHash signatures, LSH bands,
+:class:`corpuscrawl.export.dedup.NearDuplicateIndex` (same MinHash signatures, LSH bands,
 threshold, first document wins), but its signatures and band keys live in a SQLite
 file instead of Python dicts.  In memory, the dict index grows with every kept
 document (a signature array and nine band keys with their dict slots; per-document
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from corpuscrawl.dedup import (
+from corpuscrawl.export.dedup import (
     NUM_PERM_DEFAULT,
     SHINGLE_WORDS_DEFAULT,
     THRESHOLD_DEFAULT,

@@ -2,8 +2,8 @@
 
 This is the decision-making half of the export path (the feeds get cleaned
 documents: boilerplate that repeats across a domain's history is detected and
-removed); the Scrapy half (:mod:`corpuscrawl.export_glue`,
-:mod:`corpuscrawl.exporters`) only feeds it and writes what it releases.
+removed); the Scrapy half (:mod:`corpuscrawl.export.scrapy_glue`,
+:mod:`corpuscrawl.export.exporters`) only feeds it and writes what it releases.
 Plain library code: no Scrapy.
 
 For every submitted document, in order:
@@ -18,7 +18,7 @@ For every submitted document, in order:
    held document: the richer text is kept.
 2. **near-duplicate check** — the text (without the paragraphs the built-in
    prior flags) is compared with every document kept so far
-   (:class:`corpuscrawl.dedup.NearDuplicateIndex`); a near-duplicate is
+   (:class:`corpuscrawl.export.dedup.NearDuplicateIndex`); a near-duplicate is
    dropped at once and is *not* added to the history.  This must come before
    step 3: the same article reachable under two URLs would otherwise count
    each of its paragraphs twice and look like site boilerplate.  The history's
@@ -64,7 +64,7 @@ from typing import Any
 from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import ParagraphStats, document_key
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
-from corpuscrawl.dedup import NearDuplicateIndex
+from corpuscrawl.export.dedup import NearDuplicateIndex
 from corpuscrawl.items import Document, content_hash
 from corpuscrawl.net.sites import state_key
 

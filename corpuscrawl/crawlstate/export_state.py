@@ -1,8 +1,8 @@
-"""Where a crawl's export state is found: one :class:`~corpuscrawl.export_glue.ExportState`
+"""Where a crawl's export state is found: one :class:`~corpuscrawl.export.scrapy_glue.ExportState`
 per crawler.
 
-The export stage's pipeline and feed exporters (:mod:`corpuscrawl.export_glue`,
-:mod:`corpuscrawl.exporters`) create and share it; the resume, recrawl and
+The export stage's pipeline and feed exporters (:mod:`corpuscrawl.export.scrapy_glue`,
+:mod:`corpuscrawl.export.exporters`) create and share it; the resume, recrawl and
 cluster components (:mod:`corpuscrawl.crawlstate`, :mod:`corpuscrawl.cluster`)
 only look it up, to learn which documents the export stage still holds.  This
 lookup lives apart from the glue so that those components need not import the
@@ -16,7 +16,7 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from corpuscrawl.export_glue import ExportState
+    from corpuscrawl.export.scrapy_glue import ExportState
 
 _STATES: weakref.WeakKeyDictionary[Any, ExportState] = weakref.WeakKeyDictionary()
 

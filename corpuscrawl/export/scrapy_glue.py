@@ -7,12 +7,12 @@ feed, and the stats must count each document once.  So:
 
 * :class:`ExportStagePipeline` (the *last* item pipeline) is the single
   driver: it submits every :class:`~corpuscrawl.items.Document` to the
-  crawl's :class:`~corpuscrawl.boilerplate.stage.ExportStage`, counts the
+  crawl's :class:`~corpuscrawl.export.stage.ExportStage`, counts the
   stats, and attaches the outcomes that became final to the item it returns
   (an attribute of the item, :data:`RELEASED_ATTRIBUTE`, not one of its fields:
   the feeds read it and never write it; it goes when the item goes).  It never drops an item: a held cold-start document still
   travels to the feeds, which simply write nothing for it yet.
-* the feed exporters (:mod:`corpuscrawl.exporters`; in Scrapy 2.12+ they are
+* the feed exporters (:mod:`corpuscrawl.export.exporters`; in Scrapy 2.12+ they are
   built with ``from_crawler``) write, for each item they are handed, the
   exported documents attached to it — possibly earlier held documents of a
   domain that just became warm.  Every feed therefore writes the same
@@ -64,7 +64,16 @@ from corpuscrawl.boilerplate.detector import (
 )
 from corpuscrawl.boilerplate.history import DomainHistory, HistoryError
 from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
-from corpuscrawl.boilerplate.stage import (
+from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.crawlstate.export_state import existing_state, register_state, registered_state
+from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
+from corpuscrawl.export.dedup import (
+    NUM_PERM_DEFAULT,
+    SHINGLE_WORDS_DEFAULT,
+    THRESHOLD_DEFAULT,
+)
+from corpuscrawl.export.dedup_store import SQLiteNearDuplicateIndex, SQLitePageVersions
+from corpuscrawl.export.stage import (
     BOILERPLATE,
     BUFFER_SIZE_DEFAULT,
     DUPLICATE,
@@ -74,20 +83,11 @@ from corpuscrawl.boilerplate.stage import (
     ExportStage,
     Outcome,
 )
-from corpuscrawl.crawl_checks import CrawlSetupError
-from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
-from corpuscrawl.dedup import (
-    NUM_PERM_DEFAULT,
-    SHINGLE_WORDS_DEFAULT,
-    THRESHOLD_DEFAULT,
-)
-from corpuscrawl.dedup_store import SQLiteNearDuplicateIndex, SQLitePageVersions
-from corpuscrawl.dropped import record_drop
-from corpuscrawl.export_registry import existing_state, register_state, registered_state
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
 from corpuscrawl.net.sites import domain_of, state_key
+from corpuscrawl.report.dropped import record_drop
 
 __all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportState",
            "existing_state", "state_for"]

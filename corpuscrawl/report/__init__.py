@@ -1,0 +1,1 @@
+"""The report room: the crawl summary, progress timeline, drop list and report."""
