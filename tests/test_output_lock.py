@@ -11,8 +11,9 @@ import time
 import pytest
 from scrapy.settings import Settings
 
+from corpuscrawl.cluster.config import expand_worker
 from corpuscrawl.crawl_checks import CrawlSetupError
-from corpuscrawl.export.output_lock import expand_worker, lock_outputs
+from corpuscrawl.export.output_lock import lock_outputs
 from tests.command_runs import REPO, crawl
 from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 (fixture)

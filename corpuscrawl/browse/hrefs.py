@@ -14,13 +14,26 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from corpuscrawl.net.sites import same_site
 
-if TYPE_CHECKING:
-    from corpuscrawl.browse.elements import ElementRecord
+
+class LinkElement(Protocol):
+    """What the href rules read of an element: its attributes, the ``href`` the browser
+    resolved, where it navigates and the page it is on
+    (:class:`corpuscrawl.browse.elements.ElementRecord` is one)."""
+
+    attributes: dict[str, str]
+    href: str | None
+    page_url: str
+
+    @property
+    def target_url(self) -> str:
+        """The absolute URL the element navigates to ("" when it does not)."""
+        ...
+
 
 #: Kinds of ``href`` (see :func:`href_kind`).
 HREF_KINDS = ("none", "fragment", "javascript", "inner", "outer", "proxy_inner",
@@ -107,7 +120,7 @@ def decode_proxy(url: str, params: Iterable[str] = PROXY_PARAMS_DEFAULT) -> str 
     return best
 
 
-def href_kind(record: ElementRecord) -> tuple[str, str]:
+def href_kind(record: LinkElement) -> tuple[str, str]:
     """Classify the element's href: one of :data:`HREF_KINDS` and the effective target URL.
 
     The target of a redirect proxy is decoded and judged instead of the proxy itself.
@@ -162,7 +175,7 @@ def language_switch_code(target: str, page_url: str) -> str:
     return ""
 
 
-def navigation_target(record: ElementRecord) -> tuple[str, str]:
+def navigation_target(record: LinkElement) -> tuple[str, str]:
     """Where following this element leads: ``("inner"|"outer"|"", url)``.
 
     The site boundary is decided by the (proxy-decoded) URL, whatever the classifier
@@ -176,6 +189,6 @@ def navigation_target(record: ElementRecord) -> tuple[str, str]:
     return "", ""
 
 
-def is_clickable_in_place(record: ElementRecord) -> bool:
+def is_clickable_in_place(record: LinkElement) -> bool:
     """True when clicking the element cannot navigate away (no href, ``#`` or ``javascript:``)."""
     return href_kind(record)[0] in ("none", "fragment", "javascript")

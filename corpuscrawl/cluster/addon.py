@@ -34,12 +34,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace as replace_field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from corpuscrawl.cluster.config import ClusterConfig, unreachable
+from corpuscrawl.export.shared import share_index
 
 if TYPE_CHECKING:
     from corpuscrawl.cluster.generation import ClusterRun
@@ -98,6 +100,8 @@ class ClusterAddon:
         self.run = begin_generation(client, config, self._user_keys(settings))
         config = self.config = replace_field(config, generation=self.run.generation)
         self.run.config = config
+        if self.crawler is not None:  # the export stage's near-duplicate index, in Redis
+            share_index(self.crawler, partial(cluster_index, self.crawler))
         # The prefix is %-formatted by scrapy-redis (%(spider)s): escape the collection.
         prefix = config.run_prefix.replace("%", "%%")
 

@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 
 from corpuscrawl.crawl_checks import CrawlSetupError
 
-__all__ = ["ClusterConfig", "ClusterConfigError", "logging_retry", "redis_retry", "unreachable"]
+__all__ = ["WORKER_PLACEHOLDER", "ClusterConfig", "ClusterConfigError", "expand_worker",
+           "logging_retry", "redis_retry", "unreachable", "worker_name"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
 
@@ -174,3 +175,30 @@ def logging_retry(what: str) -> Any:
                                    failed[0], what)
 
     return LoggingRetry(ExponentialBackoff(cap=BACKOFF_MAX, base=0.5), retries=-1)
+
+
+#: Placeholder of the cluster worker's name in output names: ``-o 'news-%(worker)s.jsonl'``
+#: gives every worker its own file from one command line.
+WORKER_PLACEHOLDER = "%(worker)s"
+_SUMMARY_SETTING = "CORPUSCRAWL_SUMMARY_FILE"
+
+
+def expand_worker(settings: Any) -> None:
+    """Replace ``%(worker)s`` in the FEEDS URIs and ``CORPUSCRAWL_SUMMARY_FILE`` by the
+    cluster worker's name; outside cluster mode it is an error (there is no worker)."""
+    feeds = settings.getdict("FEEDS")
+    summary = str(settings.get(_SUMMARY_SETTING) or "")
+    if not any(WORKER_PLACEHOLDER in str(uri) for uri in feeds) and \
+            WORKER_PLACEHOLDER not in summary:
+        return
+    if not settings.get("CORPUSCRAWL_REDIS_URL"):
+        raise CrawlSetupError(f"{WORKER_PLACEHOLDER} in an output name is the cluster worker's "
+                              "name: it needs cluster mode (CORPUSCRAWL_REDIS_URL)")
+    worker = worker_name(settings)
+    if any(WORKER_PLACEHOLDER in str(uri) for uri in feeds):
+        expanded = {str(uri).replace(WORKER_PLACEHOLDER, worker): options
+                    for uri, options in feeds.items()}
+        settings.set("FEEDS", expanded, priority=settings.getpriority("FEEDS"))
+    if WORKER_PLACEHOLDER in summary:
+        settings.set(_SUMMARY_SETTING, summary.replace(WORKER_PLACEHOLDER, worker),
+                     priority=settings.getpriority(_SUMMARY_SETTING))

@@ -8,7 +8,7 @@ add-on, before Scrapy freezes the settings:
    (:func:`corpuscrawl.crawlstate.location.state_dir`) and opens its state
    database (:mod:`corpuscrawl.crawlstate.store`);
 2. decides whether this run resumes or starts a new generation
-   (:mod:`corpuscrawl.crawlstate.runs`) — the decision is :func:`run_info`;
+   (:mod:`corpuscrawl.crawlstate.runs`) — the decision is :func:`corpuscrawl.crawlstate.lookup.run_info`;
 3. prepares the local feed files (:func:`corpuscrawl.crawlstate.ledger.repair_feeds`)
    and, on a resume, switches their ``overwrite`` off so ``-O`` appends;
 4. sets, at add-on priority, ``SCHEDULER`` and ``DUPEFILTER_CLASS`` to the
@@ -36,7 +36,6 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from twisted.internet.task import LoopingCall
 
-from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.frontier import FRONTIER_META, Frontier
 from corpuscrawl.crawlstate.ledger import (
@@ -46,12 +45,13 @@ from corpuscrawl.crawlstate.ledger import (
     repair_feeds,
 )
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, STATE_DIR_SETTING, state_dir
+from corpuscrawl.crawlstate.lookup import StateConfigError, attach_run_state
 from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
 from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
 from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
 from corpuscrawl.items import Document
 
-__all__ = ["CrawlStateAddon", "RunState", "StateConfig", "crawl_state", "run_info", "run_state"]
+__all__ = ["CrawlStateAddon", "RunState", "StateConfig", "StateConfigError"]
 
 logger = logging.getLogger("corpuscrawl.crawlstate")
 
@@ -60,10 +60,6 @@ COMMIT_INTERVAL_DEFAULT = 1.0
 LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
 #: Before the export stage (900): a document exported before never reaches it again.
 LEDGER_PIPELINE_ORDER = 850
-
-
-class StateConfigError(CrawlSetupError):
-    """A CORPUSCRAWL_RESUME / CORPUSCRAWL_STATE_* setting has an invalid value."""
 
 
 @dataclass(frozen=True)
@@ -255,6 +251,7 @@ class CrawlStateAddon:
             settings.set(STATE_DIR_SETTING, str(temporary_root), priority="spider")
         state = RunState(self.crawler, state_dir(settings), config, temporary_root)
         self.state = state
+        attach_run_state(self.crawler, state)
         run = state.run
         logger.info("crawl state %s: generation %d, %s", state.directory, run.generation,
                     f"resuming ({run.carried_requests} requests left, "
@@ -295,25 +292,3 @@ class CrawlStateAddon:
         if resumed and feeds:
             settings.set("FEEDS", feeds, priority=settings.getpriority("FEEDS"))
         return out
-
-
-def run_state(crawler: Any) -> RunState | None:
-    """The crawl's :class:`RunState`, or None when the crawl-state add-on is not active."""
-    addon = crawler.get_addon(CrawlStateAddon) if crawler is not None else None
-    return addon.state if addon is not None else None
-
-
-def run_info(crawler: Any) -> RunInfo | None:
-    """This run's generation and whether it resumes (None without crawl state)."""
-    state = run_state(crawler)
-    return state.run if state is not None else None
-
-
-def crawl_state(crawler: Any, component: str) -> RunState:
-    """The crawl's :class:`RunState` for a component that cannot work without it."""
-    state = run_state(crawler)
-    if state is None:
-        raise StateConfigError(
-            f"{component}: the durable frontier needs the crawl state: enable "
-            "corpuscrawl.crawlstate.addon.CrawlStateAddon in ADDONS and name a collection (-a collection=NAME or seeds)")
-    return state

@@ -49,6 +49,7 @@ from scrapy.core.scheduler import BaseScheduler
 from scrapy.dupefilters import BaseDupeFilter
 from scrapy.utils.misc import build_from_crawler, load_object
 
+from corpuscrawl.crawlstate.lookup import crawl_state
 from corpuscrawl.crawlstate.requests_json import RequestCodecError, decode_request, encode_request
 from corpuscrawl.crawlstate.store import StateStore
 from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META
@@ -191,8 +192,6 @@ class DurableDupeFilter(BaseDupeFilter):
     """Scrapy duplicate filter over the collection's ``seen`` table (request fingerprints)."""
 
     def __init__(self, crawler: Any) -> None:
-        from corpuscrawl.crawlstate.addon import crawl_state
-
         self.state = crawl_state(crawler, "DUPEFILTER_CLASS")
         self.fingerprinter = crawler.request_fingerprinter
         self.stats = crawler.stats
@@ -229,8 +228,6 @@ class DurableScheduler(BaseScheduler):
     """
 
     def __init__(self, crawler: Any) -> None:
-        from corpuscrawl.crawlstate.addon import crawl_state
-
         self.crawler = crawler
         self.state = crawl_state(crawler, "SCHEDULER")
         self.frontier = self.state.frontier

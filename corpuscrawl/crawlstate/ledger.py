@@ -41,6 +41,7 @@ from urllib.parse import unquote, urlsplit
 from scrapy.exceptions import DropItem, NotConfigured
 
 from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.crawlstate.lookup import run_state
 from corpuscrawl.crawlstate.store import StateStore
 from corpuscrawl.items import Document
 
@@ -210,8 +211,6 @@ class ExportLedgerPipeline:
     @classmethod
     def from_crawler(cls, crawler: Any) -> ExportLedgerPipeline:
         """Build on the crawl's state; NotConfigured when the crawl-state add-on is off."""
-        from corpuscrawl.crawlstate.addon import run_state
-
         state = run_state(crawler)
         if state is None:
             raise NotConfigured("no crawl state (corpuscrawl.crawlstate.addon.CrawlStateAddon)")

@@ -366,7 +366,7 @@ RUN_RECORD_ATTRIBUTE = "run_record"
 def collection_run(crawler: Crawler) -> Any:
     """The collection's run record (generation, resumed, state_dir) when the crawl keeps one:
     the crawl state's on one machine, else an add-on's ``run_record`` (cluster mode)."""
-    from corpuscrawl.crawlstate.addon import run_info
+    from corpuscrawl.crawlstate.lookup import run_info
 
     info = run_info(crawler)
     if info is None:

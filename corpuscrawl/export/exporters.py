@@ -42,8 +42,8 @@ from scrapy.exporters import (
     XmlItemExporter,
 )
 
-from corpuscrawl.crawlstate.addon import run_state
 from corpuscrawl.crawlstate.ledger import ExportLedger
+from corpuscrawl.crawlstate.lookup import run_state
 from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
 from corpuscrawl.export.scrapy_glue import ExportState, existing_state
 from corpuscrawl.export.stage import ExportStage

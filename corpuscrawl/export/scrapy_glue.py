@@ -73,6 +73,7 @@ from corpuscrawl.export.dedup import (
     THRESHOLD_DEFAULT,
 )
 from corpuscrawl.export.dedup_store import SQLiteNearDuplicateIndex, SQLitePageVersions
+from corpuscrawl.export.shared import shared_index
 from corpuscrawl.export.stage import (
     BOILERPLATE,
     BUFFER_SIZE_DEFAULT,
@@ -205,10 +206,8 @@ class ExportState:
                                           directory=scratch_dir(crawler.settings))
                  if config.dedup else None)
         if config.dedup:  # cluster mode: one index for all workers, in Redis
-            from corpuscrawl.cluster.addon import cluster_index
-
-            shared = cluster_index(crawler, config.dedup_threshold, config.dedup_num_perm,
-                                   config.dedup_shingle_words)
+            shared = shared_index(crawler, config.dedup_threshold, config.dedup_num_perm,
+                                  config.dedup_shingle_words)
             dedup = shared if shared is not None else dedup
         versions = SQLitePageVersions(scratch_dir(crawler.settings))
         #: The stage's scratch files, removed when the crawl ends.

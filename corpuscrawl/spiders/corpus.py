@@ -63,6 +63,7 @@ from scrapy.settings import SETTINGS_PRIORITIES
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
+from corpuscrawl.cluster.config import expand_worker
 from corpuscrawl.crawl_checks import (
     check_scrapy_setting_values,
     check_setting_names,
@@ -71,7 +72,7 @@ from corpuscrawl.crawl_checks import (
 from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.export.output_checks import check_outputs, existing_corpus
-from corpuscrawl.export.output_lock import expand_worker, lock_outputs
+from corpuscrawl.export.output_lock import lock_outputs
 from corpuscrawl.extraction import Extraction, ExtractionResult, TextShapes
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS

@@ -17,7 +17,7 @@ import scrapy
 from scrapy.http import Response
 from scrapy.utils.misc import load_object
 
-from corpuscrawl.crawlstate.addon import run_info
+from corpuscrawl.crawlstate.lookup import run_info
 from corpuscrawl.crawlstate.recrawl import REVISIT_PRIORITY, revisit
 from corpuscrawl.discovery import (
     SitemapRobotParser,

@@ -1,0 +1,50 @@
+"""The crawl's run state, found through the crawler.
+
+The crawl-state add-on (:mod:`corpuscrawl.crawlstate.addon`) opens one
+:class:`~corpuscrawl.crawlstate.addon.RunState` per crawler and attaches it here; the
+durable scheduler and duplicate filter (:mod:`corpuscrawl.crawlstate.frontier`), the
+ledger pipeline (:mod:`corpuscrawl.crawlstate.ledger`), the exporters and the spider's
+sources look it up by crawler.  The add-on builds on those components, so they find
+its state here instead of importing it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from corpuscrawl.crawl_checks import CrawlSetupError
+
+__all__ = ["StateConfigError", "attach_run_state", "crawl_state", "run_info", "run_state"]
+
+_STATES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+class StateConfigError(CrawlSetupError):
+    """A CORPUSCRAWL_RESUME / CORPUSCRAWL_STATE_* setting has an invalid value."""
+
+
+def attach_run_state(crawler: Any, state: Any) -> None:
+    """Make ``state`` (a ``RunState``) the run state of ``crawler`` for as long as it lives."""
+    _STATES[crawler] = state
+
+
+def run_state(crawler: Any) -> Any | None:
+    """The crawl's ``RunState``, or None when the crawl-state add-on is not active."""
+    return _STATES.get(crawler) if crawler is not None else None
+
+
+def run_info(crawler: Any) -> Any | None:
+    """This run's ``RunInfo`` (generation, whether it resumes); None without crawl state."""
+    state = run_state(crawler)
+    return state.run if state is not None else None
+
+
+def crawl_state(crawler: Any, component: str) -> Any:
+    """The crawl's ``RunState`` for a component that cannot work without it."""
+    state = run_state(crawler)
+    if state is None:
+        raise StateConfigError(
+            f"{component}: the durable frontier needs the crawl state: enable "
+            "corpuscrawl.crawlstate.addon.CrawlStateAddon in ADDONS and name a collection (-a collection=NAME or seeds)")
+    return state
