@@ -33,6 +33,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from w3lib.url import file_uri_to_path
 
+from corpuscrawl.crawlstate.location import CollectionNameError, collection_from_seeds, state_dir
 from corpuscrawl.export.scrapy_glue import PROBE_META, existing_state
 from corpuscrawl.export.stage import BOILERPLATE, DUPLICATE
 from corpuscrawl.items import Document
@@ -214,8 +215,6 @@ class CrawlSummaryExtension:
 
     def collection(self, spider: Spider, seeds: list[str]) -> str:
         """The crawl's collection name ("" when it has none and no seeds to derive one from)."""
-        from corpuscrawl.crawlstate.location import CollectionNameError, collection_from_seeds
-
         name = self.crawler.settings.get("CORPUSCRAWL_COLLECTION") or getattr(
             spider, "collection", "")
         if not name and seeds:
@@ -229,8 +228,6 @@ class CrawlSummaryExtension:
         """Write the summary beside each local feed (else into the state dir); paths written."""
         targets = [summary_path_for(p) for p in self._feed_files]
         if not targets and summary["collection"]:
-            from corpuscrawl.crawlstate.location import state_dir
-
             try:
                 targets.append(state_dir(self.crawler.settings, summary["collection"],
                                          create=False) / STATE_SUMMARY_FILE)

@@ -62,6 +62,7 @@ from corpuscrawl.boilerplate.history import DomainHistory
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawled import crawled_pages
 from corpuscrawl.export.dedup import NearDuplicateIndex
+from corpuscrawl.export.exporters import CleaningExporterMixin
 from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
 from corpuscrawl.export.scrapy_glue import ERROR_STATUSES, ExportConfig
 from corpuscrawl.export.stage import ExportStage
@@ -353,8 +354,6 @@ def browser_fetched_urls(paths: Iterable[Path]) -> set[str]:
 
 
 def _takes_stage(cls: type) -> bool:
-    from corpuscrawl.export.exporters import CleaningExporterMixin
-
     return issubclass(cls, CleaningExporterMixin)
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.crawlstate.location import state_dir
 from corpuscrawl.net.sites import state_key
 
 logger = logging.getLogger("corpuscrawl.browse")
@@ -274,7 +275,6 @@ class ExperienceConfig:
             cluster = cluster_config(settings)
             if cluster is not None:
                 return _redis_store(cluster.url, cluster.prefix + "render:", self.max_age_days)
-            from corpuscrawl.crawlstate.location import state_dir
 
             return SqliteExperienceStore(state_dir(settings) / EXPERIENCE_FILE,
                                          self.max_age_days)

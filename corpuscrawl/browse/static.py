@@ -41,9 +41,11 @@ from corpuscrawl.browse.elements import (
     ElementRecord,
     is_clickable_in_place,
     layout_view,
+    scripted_target,
 )
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
+from corpuscrawl.net.sites import same_site
 
 #: Class/id words of overlay containers (consent managers, modals, paywalls, popups).
 #: ("newsletter" alone is not one: an inline signup box is boilerplate for the domain
@@ -289,9 +291,6 @@ def hidden_content_evidence(page: Page) -> list[tuple[str, str]]:
     exist only for scripts, and an inline script that fetches on scroll into an
     empty feed container (:data:`SCROLL_LOADER_MAX_CHARS_DEFAULT`).
     """
-    from corpuscrawl.browse.elements import scripted_target
-    from corpuscrawl.net.sites import same_site
-
     found: list[tuple[str, str]] = []
     body = page.tree.find("body")
     if body is None:

@@ -48,11 +48,16 @@ from scrapy import signals
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 from twisted.internet.task import LoopingCall
 
+from corpuscrawl.cluster.addon import active_config, cluster_run
 from corpuscrawl.cluster.config import ClusterConfig, logging_retry, redis_retry
 from corpuscrawl.cluster.dedup import release_claims
 from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
+from corpuscrawl.cluster.generation import finish_generation
+from corpuscrawl.cluster.limit import shared_document_count
 from corpuscrawl.crawlstate.completion import CompletionTracker
+from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
+from corpuscrawl.crawlstate.recrawl import existing_recrawl_state
 from corpuscrawl.items import Document
 
 __all__ = ["LEASE_META", "LeasingScheduler"]
@@ -140,8 +145,6 @@ class LeasingScheduler(RedisScheduler):
     @classmethod
     def from_crawler(cls, crawler: Any) -> LeasingScheduler:
         """Build as scrapy-redis does (its settings apply), then attach the worker."""
-        from corpuscrawl.cluster.addon import active_config
-
         config = active_config(crawler)
         if config is None:
             raise ValueError("LeasingScheduler needs CORPUSCRAWL_REDIS_URL and the cluster "
@@ -194,8 +197,6 @@ class LeasingScheduler(RedisScheduler):
         self._heartbeat()
         self._recover_dead()
         if self.stats:
-            from corpuscrawl.cluster.addon import cluster_run
-
             run = cluster_run(self.crawler)
             self.stats.set_value("corpuscrawl/cluster/generation", self.cluster.generation)
             self.stats.set_value("corpuscrawl/cluster/joined", int(bool(run and run.resumed)))
@@ -331,7 +332,6 @@ class LeasingScheduler(RedisScheduler):
 
     def _spider_opened(self, spider: Any) -> None:
         from corpuscrawl.boilerplate.redis_history import RedisHistory
-        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         history = export.history if export is not None else None
@@ -352,7 +352,6 @@ class LeasingScheduler(RedisScheduler):
         (nothing once an output failed: its documents stay pending)."""
         if not isinstance(item, Document) or failure_of(self.crawler):
             return
-        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         outcomes = export.released_with(item) if export is not None else None
@@ -410,7 +409,6 @@ class LeasingScheduler(RedisScheduler):
         self._collect_if_idle()
         self.tracker.settle()
         files = self._flush_feeds()
-        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         index = getattr(export.stage, "dedup", None) if export is not None else None
@@ -420,7 +418,6 @@ class LeasingScheduler(RedisScheduler):
         elif sizes:
             redis_retry(lambda: self.server.hset(feeds_key(self.cluster), mapping=sizes),
                         "recording feed sizes")
-        from corpuscrawl.crawlstate.recrawl import existing_recrawl_state
 
         recrawl = existing_recrawl_state(self.crawler)
         if recrawl is not None:
@@ -454,7 +451,6 @@ class LeasingScheduler(RedisScheduler):
         limit = getattr(self.crawler.spider, "max_pages", None)
         if limit is None or self._limit_reached:
             return
-        from corpuscrawl.cluster.limit import shared_document_count
 
         count = shared_document_count(self.crawler)
         if count is None or count.total() < limit:
@@ -549,7 +545,6 @@ class LeasingScheduler(RedisScheduler):
         gc.collect()  # finalize the request objects the engine let go of
         self.tracker.settle()
         self.tracker.release_all()
-        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         index = getattr(export.stage, "dedup", None) if export is not None else None
@@ -561,6 +556,5 @@ class LeasingScheduler(RedisScheduler):
         # back into the queue at once, for the other workers or the next run.
         self._recover(self.cluster.worker, "stopping")
         redis_retry(self._leave, "leaving the cluster")
-        from corpuscrawl.cluster.generation import finish_generation
 
         finish_generation(self.server, self.cluster, self.cluster.generation, self._reason)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from corpuscrawl.cluster.addon import active_config
 from corpuscrawl.cluster.config import redis_retry
 
 __all__ = ["SharedDocumentCount", "shared_document_count"]
@@ -51,7 +52,6 @@ def shared_document_count(crawler: Any) -> SharedDocumentCount | None:
     """The crawl's shared count in cluster mode (one per crawler), else None."""
     if crawler in _COUNTS:
         return _COUNTS[crawler]
-    from corpuscrawl.cluster.addon import active_config
 
     config = active_config(crawler)
     count = None

@@ -37,6 +37,7 @@ from scrapy.exceptions import NotConfigured
 from twisted.internet.task import LoopingCall
 
 from corpuscrawl.crawlstate.completion import CompletionTracker
+from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.frontier import FRONTIER_META, Frontier
 from corpuscrawl.crawlstate.ledger import (
     ExportLedger,
@@ -139,8 +140,6 @@ class RunState:
     def _remember_exported(self) -> None:
         """Feed the documents exported before the restart to the export stage's near-duplicate
         index, read back from a JSON Lines feed (cut to the committed size already)."""
-        from corpuscrawl.crawlstate.export_state import existing_state
-
         export = existing_state(self.crawler)
         path = next((p for p, fmt, _ in self.feeds if fmt in ("jsonl", "jsonlines")), None)
         if export is None or export.stage.dedup is None or path is None or not path.is_file():
@@ -190,7 +189,6 @@ class RunState:
         nothing once an output failed)."""
         if not isinstance(item, Document) or failure_of(self.crawler):
             return
-        from corpuscrawl.crawlstate.export_state import existing_state
 
         export = existing_state(self.crawler)
         outcomes = export.released_with(item) if export is not None else None

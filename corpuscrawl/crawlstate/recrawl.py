@@ -80,6 +80,7 @@ from corpuscrawl.crawlstate.location import (
     collection_from_seeds,
     state_dir,
 )
+from corpuscrawl.crawlstate.lookup import run_info
 from corpuscrawl.crawlstate.output_failure import failure_of
 from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
 from corpuscrawl.items import Document, content_hash
@@ -366,8 +367,6 @@ RUN_RECORD_ATTRIBUTE = "run_record"
 def collection_run(crawler: Crawler) -> Any:
     """The collection's run record (generation, resumed, state_dir) when the crawl keeps one:
     the crawl state's on one machine, else an add-on's ``run_record`` (cluster mode)."""
-    from corpuscrawl.crawlstate.lookup import run_info
-
     info = run_info(crawler)
     if info is None:
         for addon in getattr(getattr(crawler, "addons", None), "addons", ()):

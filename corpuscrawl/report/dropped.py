@@ -44,6 +44,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from corpuscrawl.crawlstate.ledger import local_feed_path
+from corpuscrawl.crawlstate.recrawl import collection_run
+
 __all__ = ["DROPPED_SUFFIX", "REASONS", "STATS_PREFIX", "DroppedLog", "dropped_path_for",
            "drop_log", "record_drop"]
 
@@ -152,8 +155,6 @@ _LOGS: weakref.WeakKeyDictionary[Any, DroppedLog | None] = weakref.WeakKeyDictio
 
 def _targets(settings: Any) -> list[tuple[Path, bool]]:
     """(path, overwrite) of the dropped file of every local feed, and CORPUSCRAWL_DROPPED_FILE."""
-    from corpuscrawl.crawlstate.ledger import local_feed_path
-
     out = []
     for uri, options in dict(settings.getdict("FEEDS")).items():
         path = local_feed_path(str(uri))
@@ -167,8 +168,6 @@ def _targets(settings: Any) -> list[tuple[Path, bool]]:
 
 def _generation(crawler: Any) -> int:
     """The collection's run generation (the crawl state's, else the cluster's), else 0."""
-    from corpuscrawl.crawlstate.recrawl import collection_run
-
     run = collection_run(crawler)
     return int(getattr(run, "generation", 0) or 0) if run is not None else 0
 

@@ -17,6 +17,7 @@ import scrapy
 from scrapy.http import Response
 from scrapy.utils.misc import load_object
 
+from corpuscrawl.cluster.limit import shared_document_count
 from corpuscrawl.crawlstate.lookup import run_info
 from corpuscrawl.crawlstate.recrawl import REVISIT_PRIORITY, revisit
 from corpuscrawl.discovery import (
@@ -64,8 +65,6 @@ class SourcesMixin:
         if run is not None and run.resumed:  # max_pages counts over the runs of a generation
             self._documents = run.exported_before
         if self.max_pages is not None:
-            from corpuscrawl.cluster.limit import shared_document_count
-
             self._shared_count = shared_document_count(self.crawler)
         roots = {site_root(url) for url in self.seed_urls} if self.use_sitemaps else set()
         self._sitemap_roots = set(roots)  # before any request: robots.txt may come back first
