@@ -332,24 +332,35 @@ class DurableScheduler(BaseScheduler):
         return len(found.active) if found is not None else 0
 
     def _slot_full(self, slot: str) -> bool:
-        """The slot has as many requests downloading, queued or being parsed as it downloads at once.
+        """The slot has as many requests handed out, downloading or being parsed as it downloads at once.
 
         Scrapy's engine takes requests while the downloader holds fewer than
         ``CONCURRENT_REQUESTS``, parking the surplus in the slot's own queue,
         and downloads run ahead of the spider's parsing; kept here instead,
         requests stay ranked and are re-ranked by what the pages before them
         teach the focus.  The engine asks again whenever a request is over.
+
+        A request counts from the moment it is handed out: the engine takes
+        several in one turn, and a request enters its download slot only once
+        the downloader middlewares (robots.txt among them) let it through, so
+        the slot's own ``active`` set alone let a whole burst of one unproven
+        URL shape out before the first of them taught anything.  Counted are
+        the engine's requests in progress, the downloader's and the scraper's.
         """
         downloader = self._downloader()
-        found = downloader.slots.get(slot) if downloader is not None else None
-        if found is None:
+        if downloader is None:
             return False
-        busy = len(found.active)
-        scraper_slot = getattr(getattr(self.crawler.engine, "scraper", None), "slot", None)
-        for request in getattr(scraper_slot, "active", ()):
-            if request not in found.active and downloader.get_slot_key(request) == slot:
-                busy += 1
-        return busy >= max(1, found.concurrency)
+        found = downloader.slots.get(slot)
+        concurrency = found.concurrency if found is not None else (
+            getattr(downloader, "ip_concurrency", 0) or getattr(downloader, "domain_concurrency", 0))
+        engine = self.crawler.engine
+        busy_sets = (getattr(getattr(engine, "_slot", None), "inprogress", ()),
+                     getattr(downloader, "active", ()),
+                     getattr(getattr(getattr(engine, "scraper", None), "slot", None), "active", ()),
+                     found.active if found is not None else ())
+        busy = {id(request) for requests in busy_sets for request in requests
+                if downloader.get_slot_key(request) == slot}
+        return len(busy) >= max(1, concurrency or 1)
 
     def next_request(self) -> Request | None:
         """The best pending request, now in flight (its row id in ``meta['corpuscrawl_frontier']``)."""
