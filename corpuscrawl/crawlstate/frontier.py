@@ -331,8 +331,8 @@ class DurableScheduler(BaseScheduler):
         found = downloader.slots.get(slot) if downloader is not None else None
         return len(found.active) if found is not None else 0
 
-    def _slot_full(self, slot: str) -> bool:
-        """The slot has as many requests handed out, downloading or being parsed as it downloads at once.
+    def _busy_slots(self) -> Counter[str]:
+        """Per download slot, the requests handed out, downloading or being parsed.
 
         Scrapy's engine takes requests while the downloader holds fewer than
         ``CONCURRENT_REQUESTS``, parking the surplus in the slot's own queue,
@@ -345,22 +345,31 @@ class DurableScheduler(BaseScheduler):
         the downloader middlewares (robots.txt among them) let it through, so
         the slot's own ``active`` set alone let a whole burst of one unproven
         URL shape out before the first of them taught anything.  Counted are
-        the engine's requests in progress, the downloader's and the scraper's.
+        the engine's requests in progress, the downloader's and the scraper's
+        (once each; computed once per hand-out, whatever the number of slots).
         """
+        downloader = self._downloader()
+        engine = getattr(self.crawler, "engine", None)
+        if downloader is None or engine is None:
+            return Counter()
+        busy: dict[int, Request] = {}
+        for requests in (getattr(getattr(engine, "_slot", None), "inprogress", ()),
+                         getattr(downloader, "active", ()),
+                         getattr(getattr(getattr(engine, "scraper", None), "slot", None),
+                                 "active", ())):
+            busy.update((id(request), request) for request in requests)
+        return Counter(downloader.get_slot_key(request) for request in busy.values())
+
+    def _slot_full(self, slot: str, busy: Counter[str]) -> bool:
+        """The slot has as many requests handed out and not yet parsed (``busy``) as it
+        downloads at once (a slot not made yet: the downloader's per-domain concurrency)."""
         downloader = self._downloader()
         if downloader is None:
             return False
         found = downloader.slots.get(slot)
         concurrency = found.concurrency if found is not None else (
             getattr(downloader, "ip_concurrency", 0) or getattr(downloader, "domain_concurrency", 0))
-        engine = self.crawler.engine
-        busy_sets = (getattr(getattr(engine, "_slot", None), "inprogress", ()),
-                     getattr(downloader, "active", ()),
-                     getattr(getattr(getattr(engine, "scraper", None), "slot", None), "active", ()),
-                     found.active if found is not None else ())
-        busy = {id(request) for requests in busy_sets for request in requests
-                if downloader.get_slot_key(request) == slot}
-        return len(busy) >= max(1, concurrency or 1)
+        return busy[slot] >= max(1, concurrency or 1)
 
     def next_request(self) -> Request | None:
         """The best pending request, now in flight (its row id in ``meta['corpuscrawl_frontier']``)."""
@@ -369,7 +378,9 @@ class DurableScheduler(BaseScheduler):
             self.stats.inc_value("scheduler/dequeued/memory")
             self.stats.inc_value("scheduler/dequeued")
             return self._memory.popleft()
-        while (row := self.frontier.pop(self._active_downloads, self._slot_full)) is not None:
+        busy = self._busy_slots()
+        while (row := self.frontier.pop(self._active_downloads,
+                                        lambda slot: self._slot_full(slot, busy))) is not None:
             row_id, data = row
             try:
                 request = decode_request(data, self.spider)
