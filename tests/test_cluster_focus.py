@@ -27,6 +27,7 @@ def _queued(server, queue: str, ranking: ClusterFocusRanking, member: bytes, sha
     ranking.remember(member, SimpleNamespace(meta={FOCUS_META: {"shape": shape, "prior": prior}}))
 
 
+@pytest.mark.redis
 def test_a_learned_priority_reranks_the_shared_queue_and_reaches_other_workers(
         redis_url: str) -> None:  # noqa: F811
     server = redis.Redis.from_url(redis_url)

@@ -24,6 +24,7 @@ from tests.focus_site import FocusSite, measure
 FLOOR_DEFAULT = 145
 
 
+@pytest.mark.slow
 def test_killed_and_resumed_crawl_keeps_what_the_focus_learned() -> None:
     with FocusSite(200, "wordpress", seed=3) as site:
         got = measure(site, budget=200, resume="killed")
@@ -31,6 +32,7 @@ def test_killed_and_resumed_crawl_keeps_what_the_focus_learned() -> None:
     assert got.exported >= FLOOR_DEFAULT, got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("resume", ["", "killed"], ids=["fresh", "killed-and-resumed"])
 def test_focused_crawl_on_a_site_of_query_ids_dated_archives_and_endless_calendar(
         resume: str) -> None:
