@@ -9,7 +9,7 @@ and resumed with the rest of it.  ``--repo`` runs another checkout's code (e.g.
 ``git worktree add /tmp/focus-old e0268fc``) on the same site.
 
     python benchmarks/focus.py --articles 200 --budget 200 --extractors auto,bte \
-        --styles wordpress,portal --resume
+        --styles wordpress,portal,bulletin --resume
     python benchmarks/focus.py --repo /tmp/focus-old --extractors auto,bte --no-resume
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tests.bulletin_site import BulletinSite
 from tests.focus_site import INTERRUPTIONS, STYLES, FocusSite, measure
 
 REPO = Path(__file__).resolve().parent.parent
@@ -28,7 +29,8 @@ def main() -> None:
     parser.add_argument("--articles", type=int, default=200)
     parser.add_argument("--budget", type=int, default=200)
     parser.add_argument("--extractors", default="auto,bte")
-    parser.add_argument("--styles", default="wordpress", help=f"comma-separated: {','.join(STYLES)}")
+    parser.add_argument("--styles", default="wordpress", help=f"comma-separated: {','.join(STYLES)},bulletin "
+                        "(tests/bulletin_site.py: query-string ids, dated paths, endless calendar)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--related", type=int, default=0, help="related-article links per article")
     parser.add_argument("--resume", action=argparse.BooleanOptionalAction, default=True)
@@ -42,7 +44,9 @@ def main() -> None:
     print("| style | extractor | run | articles exported | articles fetched | requests |")
     print("|---|---|---|---:|---:|---:|")
     for style in args.styles.split(","):
-        with FocusSite(args.articles, style, args.seed, args.related) as site:
+        made = BulletinSite(args.articles, args.seed) if style == "bulletin" else \
+            FocusSite(args.articles, style, args.seed, args.related)
+        with made as site:
             for extractor in args.extractors.split(","):
                 for how in ["", *INTERRUPTIONS] if args.resume else [""]:
                     got = measure(site, extractor, args.budget, how, args.repo, tuple(extra))

@@ -52,6 +52,7 @@ from corpuscrawl.cluster.addon import active_config, cluster_run
 from corpuscrawl.cluster.config import ClusterConfig, logging_retry, redis_retry
 from corpuscrawl.cluster.dedup import release_claims
 from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
+from corpuscrawl.cluster.focus_rank import ClusterFocusRanking
 from corpuscrawl.cluster.generation import finish_generation
 from corpuscrawl.cluster.limit import shared_document_count
 from corpuscrawl.crawlstate.completion import CompletionTracker
@@ -186,6 +187,9 @@ class LeasingScheduler(RedisScheduler):
         #: Counters of this worker already added to the generation's totals (``stats``).
         self._shared: dict[str, int] = {}
         self._limit_reached = False
+        #: What the focus learns, shared through Redis and applied to the queue (zset mode;
+        #: made in :meth:`open`, where scrapy-redis names the queue).
+        self.focus_ranking: ClusterFocusRanking | None = None
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
 
@@ -196,6 +200,11 @@ class LeasingScheduler(RedisScheduler):
         self._recover(self.cluster.worker, "restarted")  # a previous life under this id
         self._heartbeat()
         self._recover_dead()
+        if self.mode == "zset" and self.focus_ranking is None:
+            self.focus_ranking = ClusterFocusRanking(self.server, self.cluster.run_prefix,
+                                                     self.queue.key, redis_retry)
+            self.focus_ranking.connect(self.crawler)
+            self.focus_ranking.load(spider)
         if self.stats:
             run = cluster_run(self.crawler)
             self.stats.set_value("corpuscrawl/cluster/generation", self.cluster.generation)
@@ -273,6 +282,8 @@ class LeasingScheduler(RedisScheduler):
         if not int(pushed):
             self.df.log(request, self.spider)
             return False
+        if self.focus_ranking is not None:
+            self.focus_ranking.remember(data, request)
         if self.stats:
             self.stats.inc_value("scheduler/enqueued/redis")
         return True

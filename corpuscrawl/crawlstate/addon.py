@@ -28,6 +28,7 @@ import json
 import logging
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,11 @@ logger = logging.getLogger("corpuscrawl.crawlstate")
 
 #: Seconds between two commits of the state database (the most work a kill can lose).
 COMMIT_INTERVAL_DEFAULT = 1.0
+#: Requests done since the last commit that bring the next commit forward (0 = by time only).
+COMMIT_PAGES_DEFAULT = 1
+#: Least seconds between two commits brought forward by done requests: a fast crawl commits
+#: at most ten times a second (each commit fsyncs the feeds).
+COMMIT_MIN_GAP = 0.1
 LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
 #: Before the export stage (900): a document exported before never reaches it again.
 LEDGER_PIPELINE_ORDER = 850
@@ -70,6 +76,7 @@ class StateConfig:
     resume: str = "auto"
     commit_interval: float = COMMIT_INTERVAL_DEFAULT
     temporary: bool = False
+    commit_pages: int = COMMIT_PAGES_DEFAULT
 
     @classmethod
     def from_settings(cls, settings: Any) -> StateConfig:
@@ -85,8 +92,16 @@ class StateConfig:
         if not 0 < interval <= 3600:
             raise StateConfigError("CORPUSCRAWL_STATE_COMMIT_INTERVAL must be a number of "
                                    f"seconds in (0, 3600], got {raw!r}")
+        raw_pages = settings.get("CORPUSCRAWL_STATE_COMMIT_PAGES", COMMIT_PAGES_DEFAULT)
+        try:
+            pages = int(raw_pages)
+        except (TypeError, ValueError):
+            pages = -1
+        if pages < 0:
+            raise StateConfigError("CORPUSCRAWL_STATE_COMMIT_PAGES must be a whole number of "
+                                   f"requests >= 0, got {raw_pages!r}")
         return cls(resume=resume, commit_interval=interval,
-                   temporary=settings.getbool("CORPUSCRAWL_STATE_TEMPORARY"))
+                   temporary=settings.getbool("CORPUSCRAWL_STATE_TEMPORARY"), commit_pages=pages)
 
 
 class RunState:
@@ -116,6 +131,9 @@ class RunState:
         self.feeds: list[tuple[Path, str, bool]] = []
         self._loop: LoopingCall | None = None
         self._closed = False
+        #: Requests done since the last commit, and the commit they brought forward (if any).
+        self._done_since_commit = 0
+        self._early_commit: Any = None
         crawler.signals.connect(self.open, signal=signals.spider_opened)
         crawler.signals.connect(self.closing, signal=signals.spider_closed)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
@@ -170,6 +188,7 @@ class RunState:
             self.store.commit()
         except FeedNotDurable:
             return  # reported; the batch stays uncommitted
+        self._done_since_commit = 0
 
     def closing(self, reason: str = "", spider: Any = None) -> None:
         """The spider is closing for ``reason`` (recorded when the engine stops)."""
@@ -178,6 +197,28 @@ class RunState:
     def _done(self, row_id: int) -> None:
         self.frontier.done(row_id)
         self.crawler.stats.inc_value("corpuscrawl/frontier/done")
+        self._done_since_commit += 1
+        pages = self.config.commit_pages
+        if pages and self._done_since_commit >= pages and self._early_commit is None \
+                and self._loop is not None:
+            self._bring_commit_forward()
+
+    def _bring_commit_forward(self) -> None:
+        """Commit soon after ``CORPUSCRAWL_STATE_COMMIT_PAGES`` requests are done, not only
+        every ``CORPUSCRAWL_STATE_COMMIT_INTERVAL``: a kill redoes the requests done since
+        the last commit, and a fast site serves several a second, each fetched again
+        against the resumed run's budget.  The commit runs on a later reactor turn (never
+        inside the code that just finished a request: a fingerprint may be written before
+        its request), at least :data:`COMMIT_MIN_GAP` seconds after the last one."""
+        from twisted.internet import reactor
+
+        last = getattr(self.store, "last_commit", None)
+        wait = 0.0 if last is None else max(0.0, COMMIT_MIN_GAP - (time.monotonic() - last))
+        self._early_commit = reactor.callLater(wait, self._commit_early)
+
+    def _commit_early(self) -> None:
+        self._early_commit = None
+        self.commit()
 
     def _response_received(self, response: Any, request: Any, spider: Any) -> None:
         row_id = request.meta.get(FRONTIER_META)
@@ -205,6 +246,9 @@ class RunState:
             return
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+        if self._early_commit is not None and self._early_commit.active():
+            self._early_commit.cancel()
+        self._early_commit = None
         try:
             if not failure_of(self.crawler):
                 try:

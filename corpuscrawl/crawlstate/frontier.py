@@ -328,25 +328,45 @@ class DurableScheduler(BaseScheduler):
         found = downloader.slots.get(slot) if downloader is not None else None
         return len(found.active) if found is not None else 0
 
-    def _slot_full(self, slot: str) -> bool:
-        """The slot has as many requests downloading, queued or being parsed as it downloads at once.
+    def _busy_slots(self) -> Counter[str]:
+        """Per download slot, the requests handed out, downloading or being parsed.
 
         Scrapy's engine takes requests while the downloader holds fewer than
         ``CONCURRENT_REQUESTS``, parking the surplus in the slot's own queue,
         and downloads run ahead of the spider's parsing; kept here instead,
         requests stay ranked and are re-ranked by what the pages before them
         teach the focus.  The engine asks again whenever a request is over.
+
+        A request counts from the moment it is handed out: the engine takes
+        several in one turn, and a request enters its download slot only once
+        the downloader middlewares (robots.txt among them) let it through, so
+        the slot's own ``active`` set alone let a whole burst of one unproven
+        URL shape out before the first of them taught anything.  Counted are
+        the engine's requests in progress, the downloader's and the scraper's
+        (once each; computed once per hand-out, whatever the number of slots).
         """
         downloader = self._downloader()
-        found = downloader.slots.get(slot) if downloader is not None else None
-        if found is None:
+        engine = getattr(self.crawler, "engine", None)
+        if downloader is None or engine is None:
+            return Counter()
+        busy: dict[int, Request] = {}
+        for requests in (getattr(getattr(engine, "_slot", None), "inprogress", ()),
+                         getattr(downloader, "active", ()),
+                         getattr(getattr(getattr(engine, "scraper", None), "slot", None),
+                                 "active", ())):
+            busy.update((id(request), request) for request in requests)
+        return Counter(downloader.get_slot_key(request) for request in busy.values())
+
+    def _slot_full(self, slot: str, busy: Counter[str]) -> bool:
+        """The slot has as many requests handed out and not yet parsed (``busy``) as it
+        downloads at once (a slot not made yet: the downloader's per-domain concurrency)."""
+        downloader = self._downloader()
+        if downloader is None:
             return False
-        busy = len(found.active)
-        scraper_slot = getattr(getattr(self.crawler.engine, "scraper", None), "slot", None)
-        for request in getattr(scraper_slot, "active", ()):
-            if request not in found.active and downloader.get_slot_key(request) == slot:
-                busy += 1
-        return busy >= max(1, found.concurrency)
+        found = downloader.slots.get(slot)
+        concurrency = found.concurrency if found is not None else (
+            getattr(downloader, "ip_concurrency", 0) or getattr(downloader, "domain_concurrency", 0))
+        return busy[slot] >= max(1, concurrency or 1)
 
     def next_request(self) -> Request | None:
         """The best pending request, now in flight (its row id in ``meta['corpuscrawl_frontier']``)."""
@@ -355,7 +375,9 @@ class DurableScheduler(BaseScheduler):
             self.stats.inc_value("scheduler/dequeued/memory")
             self.stats.inc_value("scheduler/dequeued")
             return self._memory.popleft()
-        while (row := self.frontier.pop(self._active_downloads, self._slot_full)) is not None:
+        busy = self._busy_slots()
+        while (row := self.frontier.pop(self._active_downloads,
+                                        lambda slot: self._slot_full(slot, busy))) is not None:
             row_id, data = row
             try:
                 request = decode_request(data, self.spider)

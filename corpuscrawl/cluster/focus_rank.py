@@ -1,0 +1,141 @@
+"""What the focused crawl learns, shared by a cluster generation's workers and applied to
+the shared Redis queue.
+
+The durable frontier re-ranks its pending rows when the focus learns more about a URL
+shape (:mod:`corpuscrawl.crawlstate.frontier`); this is the same for the cluster's
+scrapy-redis priority queue (a sorted set of encoded requests, score = -priority):
+
+* every request followed with a focus prior is also recorded in the hash
+  ``focus:<shape>`` (encoded request -> prior) of the generation;
+* what the workers learn per shape is summed in the hashes ``focus_pages`` and
+  ``focus_total`` (pages fetched, sum of their scores), so every worker ranks by what
+  the whole cluster learned, and a worker that joins or restarts starts from it;
+* when a shape's rank moves by a priority unit, one Lua script gives the shape's
+  requests still queued their new score (``ZADD XX``) and forgets those already popped.
+
+:class:`corpuscrawl.focus.ShapeLearning` is a Bayesian average, linear in the prior:
+``rank(prior) = round(scale * (a * prior + b))`` with ``a = w / (w + pages)`` and
+``b = total / (w + pages)``, which the script computes without decoding a request.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from corpuscrawl.crawlstate.frontier import RERANK_HIGH_PRIOR
+from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META, PRIORITY_SCALE_DEFAULT
+
+__all__ = ["ClusterFocusRanking"]
+
+logger = logging.getLogger("corpuscrawl.cluster")
+
+_RERANK_LUA = """
+local all = redis.call('HGETALL', KEYS[2])
+local a, b, scale = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local changed = 0
+for i = 1, #all, 2 do
+  local member, prior = all[i], tonumber(all[i + 1])
+  local score = redis.call('ZSCORE', KEYS[1], member)
+  if score then
+    local new = -math.floor(scale * (a * prior + b) + 0.5)
+    if tonumber(score) ~= new then
+      redis.call('ZADD', KEYS[1], 'XX', new, member)
+      changed = changed + 1
+    end
+  else
+    redis.call('HDEL', KEYS[2], member)
+  end
+end
+return changed
+"""
+
+
+class ClusterFocusRanking:
+    """Shares the focus's learning through Redis and re-ranks the queued requests of a shape.
+
+    ``server``: the scheduler's Redis client; ``prefix``: the generation's key prefix;
+    ``queue_key``: the scrapy-redis priority queue; ``retry(fn, what)``: how Redis calls
+    are retried (the cluster's :func:`~corpuscrawl.cluster.config.redis_retry`).
+    """
+
+    def __init__(self, server: Any, prefix: str, queue_key: str,
+                 retry: Callable[[Callable[[], Any], str], Any] = lambda fn, what: fn()) -> None:
+        self.server = server
+        self.prefix = prefix
+        self.queue_key = queue_key
+        self.retry = retry
+        self.k_pages, self.k_total = prefix + "focus_pages", prefix + "focus_total"
+        self._rerank = server.register_script(_RERANK_LUA)
+        #: shape -> (pages, total) of the cluster as this worker last saw it
+        self._synced: dict[str, tuple[int, float]] = {}
+        #: shape -> ranks (at prior 0 and a high prior) last applied to the queue
+        self._ranked: dict[str, tuple[int, int]] = {}
+        self.focus: Any = None
+        self.stats: Any = None
+
+    def connect(self, crawler: Any) -> None:
+        """Listen to what the crawl's focus learns."""
+        self.stats = crawler.stats
+        crawler.signals.connect(self.learned, signal=FOCUS_LEARNED)
+
+    def shape_key(self, shape: str) -> str:
+        """The hash of the queued requests of URL shape ``shape`` (encoded request -> prior)."""
+        return f"{self.prefix}focus:{shape}"
+
+    def load(self, spider: Any) -> int:
+        """Give the spider's focus what the generation's workers learned; the number of shapes."""
+        self.focus = getattr(spider, "focus", None)
+        if self.focus is None:
+            return 0
+        pages = self.retry(lambda: self.server.hgetall(self.k_pages), "reading the focus")
+        totals = self.retry(lambda: self.server.hgetall(self.k_total), "reading the focus")
+        learned = {k.decode(): (int(v), float(totals.get(k, 0.0))) for k, v in pages.items()}
+        self.focus.learning.load(learned)
+        self._synced.update(learned)
+        if learned:
+            logger.info("the cluster's focus knows %d URL shapes", len(learned))
+        return len(learned)
+
+    def remember(self, data: bytes | str, request: Any) -> None:
+        """Record a queued request's shape and prior (links the focus ranked), for re-ranking."""
+        focus = request.meta.get(FOCUS_META)
+        if not isinstance(focus, dict) or not focus.get("shape"):
+            return
+        prior = focus.get("prior")
+        if not isinstance(prior, int | float):
+            return
+        key = self.shape_key(str(focus["shape"]))
+        self.retry(lambda: self.server.hset(key, data, float(prior)), "recording a request's shape")
+
+    def learned(self, shape: str, pages: int, total: float,
+                rank: Callable[[float], int] | None = None) -> None:
+        """The focus of this worker fetched a page of ``shape``: add it to the cluster's sums,
+        rank by those, and re-rank the shape's queued requests when its ranks moved."""
+        if self.focus is None:
+            return
+        before_pages, before_total = self._synced.get(shape, (0, 0.0))
+        add_pages, add_total = pages - before_pages, total - before_total
+
+        def add() -> list[Any]:
+            pipe = self.server.pipeline(transaction=True)
+            pipe.hincrby(self.k_pages, shape, add_pages)
+            pipe.hincrbyfloat(self.k_total, shape, add_total)
+            return pipe.execute()
+
+        shared_pages, shared_total = self.retry(add, "sharing what the focus learned")
+        shared = (int(shared_pages), float(shared_total))
+        self._synced[shape] = shared
+        self.focus.learning.shapes[shape] = shared  # new links are ranked by the cluster's view
+        ranks = (self.focus.rank(0.0, shape), self.focus.rank(RERANK_HIGH_PRIOR, shape))
+        if self._ranked.get(shape) == ranks:
+            return
+        self._ranked[shape] = ranks
+        weight = self.focus.learning.weight
+        a, b = weight / (weight + shared[0]), shared[1] / (weight + shared[0])
+        changed = int(self.retry(lambda: self._rerank(
+            keys=[self.queue_key, self.shape_key(shape)], args=[a, b, PRIORITY_SCALE_DEFAULT]),
+            "re-ranking queued requests"))
+        if changed and self.stats is not None:
+            self.stats.inc_value("corpuscrawl/cluster/reranked", changed)

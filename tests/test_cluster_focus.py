@@ -1,0 +1,67 @@
+"""The cluster's Redis queue is re-ranked by what the focused crawl learns (real redis-server).
+
+What one worker learns of a URL shape is summed in the generation's Redis hashes, ranks
+the shape's queued requests anew (the sorted set scrapy-redis pops from) and is where a
+joining or restarted worker starts from (:mod:`corpuscrawl.cluster.focus_rank`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from types import SimpleNamespace
+
+import pytest
+
+from corpuscrawl.cluster.focus_rank import ClusterFocusRanking
+from corpuscrawl.focus import FOCUS_META, Focus
+from tests.redis_server import redis_url  # noqa: F401 (fixture)
+
+redis = pytest.importorskip("redis")
+
+DAY, TAG = "x.test/D/D/D/", "x.test/tag/W/"
+
+
+def _queued(server, queue: str, ranking: ClusterFocusRanking, member: bytes, shape: str,
+            prior: float) -> None:
+    server.zadd(queue, {member: -Focus.priority(prior)})  # as scrapy-redis's PriorityQueue
+    ranking.remember(member, SimpleNamespace(meta={FOCUS_META: {"shape": shape, "prior": prior}}))
+
+
+@pytest.mark.redis
+def test_a_learned_priority_reranks_the_shared_queue_and_reaches_other_workers(
+        redis_url: str) -> None:  # noqa: F811
+    server = redis.Redis.from_url(redis_url)
+    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
+    queue = prefix + "requests"
+    worker = SimpleNamespace(focus=Focus())
+    ranking = ClusterFocusRanking(server, prefix, queue)
+    assert ranking.load(worker) == 0
+    for i in range(3):  # calendar days linked from a long article: a high prior
+        _queued(server, queue, ranking, f"day{i}".encode(), DAY, 0.44)
+    _queued(server, queue, ranking, b"tag0", TAG, 0.31)
+    _queued(server, queue, ranking, b"other", "", 0.9)  # no shape: never re-ranked
+    server.zrem(queue, b"other")
+    assert server.zrange(queue, 0, 0) == [b"day0"]  # the lowest score is popped first
+
+    server.zrem(queue, b"day0")  # popped by a worker: the day turns out empty
+    pages, total = worker.focus.learning.observe(DAY, 0.02)
+    ranking.learned(DAY, pages, total)
+
+    assert server.zrange(queue, 0, 0) == [b"tag0"], "the empty days still come first"
+    assert server.zscore(queue, b"day1") == -worker.focus.rank(0.44, DAY) == -16
+    assert server.hkeys(ranking.shape_key(DAY)) and b"day0" not in server.hkeys(
+        ranking.shape_key(DAY)), "a popped request is forgotten by the shape's hash"
+
+    # Another worker (or this one restarted) starts from what the cluster learned, adds to it,
+    # and both rank alike.
+    joined = SimpleNamespace(focus=Focus())
+    other = ClusterFocusRanking(server, prefix, queue)
+    assert other.load(joined) == 1
+    assert joined.focus.learning.shapes[DAY] == (1, pytest.approx(0.02))
+    pages, total = joined.focus.learning.observe(DAY, 0.04)
+    other.learned(DAY, pages, total)
+    pages, total = worker.focus.learning.observe(DAY, 0.0)
+    ranking.learned(DAY, pages, total)
+    assert worker.focus.learning.shapes[DAY] == (3, pytest.approx(0.06))
+    assert server.hget(prefix + "focus_pages", DAY) == b"3"
+    assert server.zscore(queue, b"day2") == -worker.focus.rank(0.44, DAY)
