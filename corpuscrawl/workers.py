@@ -34,6 +34,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -114,6 +116,26 @@ def extract_page(job: PageJob, extraction: Extraction | LazyExtraction) -> PageD
 _extraction: Extraction | None = None
 _start_error = ""
 
+#: How often a worker checks that the crawl process that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker as soon as ``parent`` (the crawl process) is gone.
+
+    A crawl killed with SIGKILL closes nothing: its workers, blocked on the pool's queue,
+    would live on with their models in memory (one per killed crawl, for ever, on a server
+    that restarts crawls).  A daemon thread polls the parent pid, which the kernel changes
+    when the parent dies; polling works for every way the parent can end, where
+    ``PR_SET_PDEATHSIG`` follows the thread that started the worker, not the process.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="corpuscrawl-parent-watch", daemon=True).start()
+
 
 def _start_worker(settings: dict[str, Any], extractor: str | None, comments: str | None) -> None:
     """Worker initializer: the crawl's Extraction, built (and warmed up) once per process.
@@ -122,6 +144,7 @@ def _start_worker(settings: dict[str, Any], extractor: str | None, comments: str
     handed back by :func:`_started`, so the crawl fails at start with its message.
     """
     global _extraction, _start_error
+    _watch_parent(os.getppid())
     try:
         _extraction = Extraction.from_settings(_Settings(settings), extractor, comments)
     except ValueError as exc:  # ConfigError and the settings' own checks

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from corpuscrawl.demo.server import DemoServer
 from corpuscrawl.workers import worker_count
-from tests.crawl_helpers import run_crawl, stat
+from tests.crawl_helpers import REPO, run_crawl, stat
 
 #: What differs between two crawls of one site by design: the fetch time, and the depth
 #: (the path by which a page was first found: with pages extracted concurrently, another
@@ -140,3 +146,62 @@ def test_workers_treat_noindex_cut_short_and_lying_charset_pages_as_the_crawl_pr
     assert plain["hostile requests"].count("/short/one-byte") == 2
     for key, value in plain.items():
         assert runs[2][key] == value, key
+
+
+def _children(pid: int) -> set[int]:
+    """Pids of the live (not zombie) processes whose parent is ``pid``."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+def test_workers_end_when_the_crawl_is_killed(tmp_path) -> None:
+    """SIGKILL on the crawl process leaves no extraction worker behind (fails without the
+    workers' parent watch: they wait on the pool's queue for ever)."""
+    server = DemoServer(synthetic_pages=5000).start()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-O",
+           f"{tmp_path / 'out.jsonl'}:jsonlines", "-a", f"seeds={server.url}",
+           "-s", "CORPUSCRAWL_WORKERS=1", "-s", "DOWNLOAD_DELAY=0.5",
+           "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'state'}"]
+    crawl = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        workers: set[int] = set()
+        deadline = time.monotonic() + 240
+        while not workers and crawl.poll() is None and time.monotonic() < deadline:
+            workers = {pid for pid in _children(crawl.pid)
+                       if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()}
+            time.sleep(0.5)
+        assert workers, "the crawl started no extraction worker"
+        time.sleep(3)  # the worker is past its start and waiting for pages
+        crawl.kill()
+        crawl.wait(timeout=30)
+        deadline = time.monotonic() + 60
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        left = [pid for pid in workers if _alive(pid)]
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        assert not left, f"extraction workers outlived the killed crawl: {left}"
+    finally:
+        if crawl.poll() is None:
+            crawl.kill()
+        server.stop()
