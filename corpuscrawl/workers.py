@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import logging.handlers
 import multiprocessing
 import os
 import threading
@@ -137,14 +138,22 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="corpuscrawl-parent-watch", daemon=True).start()
 
 
-def _start_worker(settings: dict[str, Any], extractor: str | None, comments: str | None) -> None:
+def _start_worker(settings: dict[str, Any], extractor: str | None, comments: str | None,
+                  log_queue: Any = None, log_level: int = logging.INFO) -> None:
     """Worker initializer: the crawl's Extraction, built (and warmed up) once per process.
 
-    A bad setting is kept (not raised: a failed initializer only breaks the pool) and
-    handed back by :func:`_started`, so the crawl fails at start with its message.
+    The worker's log records at ``log_level`` and above go to ``log_queue``, from which the
+    crawl process logs them (:class:`ExtractionPool`): which model file was loaded, an
+    extraction over its time budget.  A bad setting is kept (not raised: a failed
+    initializer only breaks the pool) and handed back by :func:`_started`, so the crawl
+    fails at start with its message.
     """
     global _extraction, _start_error
     _watch_parent(os.getppid())
+    if log_queue is not None:
+        root = logging.getLogger()
+        root.handlers[:] = [logging.handlers.QueueHandler(log_queue)]
+        root.setLevel(log_level)
     try:
         _extraction = Extraction.from_settings(_Settings(settings), extractor, comments)
     except ValueError as exc:  # ConfigError and the settings' own checks
@@ -241,6 +250,21 @@ class LazyExtraction:
         return getattr(self.get(), name)
 
 
+class _ToLogger(logging.Handler):
+    """Hands a worker's log record to this process's logger of the same name, so the crawl's
+    own handlers (``LOG_FILE``, ``LOG_LEVEL``, a Scrapyd job's log) show it."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        logging.getLogger(record.name).handle(record)
+
+
+def _log_level(crawler: Any) -> int:
+    """The crawl's ``LOG_LEVEL`` as a number (INFO without a crawler)."""
+    level = crawler.settings.get("LOG_LEVEL", "DEBUG") if crawler is not None else "INFO"
+    number = level if isinstance(level, int) else logging.getLevelName(str(level).upper())
+    return number if isinstance(number, int) else logging.INFO
+
+
 class ExtractionPool:
     """Worker processes running :func:`extract_page` for the spider (see the module docstring)."""
 
@@ -248,7 +272,12 @@ class ExtractionPool:
                  comments: str | None = None, crawler: Any = None) -> None:
         self.workers = workers
         self.crawler = crawler
-        self._initargs = (settings, extractor, comments)
+        self._context = multiprocessing.get_context("spawn")
+        self._log_queue = self._context.Queue()
+        self._log_listener: logging.handlers.QueueListener | None = (
+            logging.handlers.QueueListener(self._log_queue, _ToLogger()))
+        self._log_listener.start()
+        self._initargs = (settings, extractor, comments, self._log_queue, _log_level(crawler))
         #: The extractors' shapes as a worker told them (:func:`_started`).
         self.extractor_shapes: dict[str, dict[str, Any]] = {}
         self._executor = self._start()
@@ -268,7 +297,7 @@ class ExtractionPool:
 
     def _start(self) -> ProcessPoolExecutor:
         # spawn: a fork of a process running Twisted's reactor and threads is not safe
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+        return ProcessPoolExecutor(self.workers, mp_context=self._context,
                                    initializer=_start_worker, initargs=self._initargs)
 
     def check_started(self) -> None:
@@ -299,3 +328,6 @@ class ExtractionPool:
     def close(self) -> None:
         """Stop the workers (pending pages are not waited for: the crawl is closing)."""
         self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._log_listener is not None:
+            self._log_listener.stop()  # the records the workers sent so far are logged
+            self._log_listener = None

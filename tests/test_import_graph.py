@@ -20,7 +20,6 @@ from pathlib import Path
 
 import grimp
 import pytest
-from importlinter.cli import lint_imports
 
 import corpuscrawl
 
@@ -52,14 +51,20 @@ def _lines(value: str) -> list[str]:
     return [line.strip() for line in value.splitlines() if line.strip()]
 
 
-def test_the_import_contracts_are_kept() -> None:
-    """In a fresh interpreter run from the repository, so the package read is this tree's
-    (not a copy another test put on ``sys.path``)."""
+def lint_imports_in(config: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """import-linter on ``config`` in a fresh interpreter run from ``cwd``, so the package
+    read is that tree's (not a copy another test put on ``sys.path``), and its report is
+    this process's to read (import-linter's console is bound at import, past pytest's
+    capture when tests run on xdist workers)."""
     script = ("import sys\nfrom importlinter.cli import lint_imports\n"
-              f"sys.exit(lint_imports(config_filename={str(CONTRACTS)!r}, no_cache=True, "
+              f"sys.exit(lint_imports(config_filename={str(config)!r}, no_cache=True, "
               "no_logo=True))\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         cwd=REPO, timeout=300)
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def test_the_import_contracts_are_kept() -> None:
+    out = lint_imports_in(CONTRACTS, REPO)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "4 kept, 0 broken" in out.stdout
 
@@ -111,8 +116,7 @@ def _write_package(root: Path, files: dict[str, str]) -> None:
       "learn/__init__.py": "", "learn/train.py": ""}, "Crawl-time code"),
 ])
 def test_the_contract_types_catch_what_they_must(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        files: dict[str, str], broken: str) -> None:
+        tmp_path: Path, files: dict[str, str], broken: str) -> None:
     _write_package(tmp_path / "fake_pkg", {"__init__.py": "", "fast/__init__.py": "",
                                            "learn/__init__.py": "", **files})
     (tmp_path / ".importlinter").write_text(textwrap.dedent("""
@@ -132,12 +136,9 @@ def test_the_contract_types_catch_what_they_must(
         forbidden_modules =
             fake_pkg.learn
         """), encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    code = lint_imports(config_filename=str(tmp_path / ".importlinter"), no_cache=True,
-                        no_logo=True)
-    report = capsys.readouterr().out
-    assert code == 1
-    assert f"{broken}" in report.split("Broken contracts")[-1], report
+    out = lint_imports_in(tmp_path / ".importlinter", tmp_path)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert f"{broken}" in out.stdout.split("Broken contracts")[-1], out.stdout
 
 
 def dynamic_offline_imports(source: str) -> list[tuple[int, str]]:

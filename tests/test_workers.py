@@ -80,6 +80,8 @@ def test_workers_and_the_crawl_process_write_the_same_corpus(tmp_path) -> None:
             # with workers, the crawl process loads no model of its own (the page store's
             # text shape of each page is told from the settings)
             assert stat(log, "corpuscrawl/workers/extraction_built_here") == 0
+            # what the workers log reaches the crawl's log: here, the model file they loaded
+            assert "loading model auto from" in log, log[-3000:]
             runs[workers] = docs
     finally:
         server.stop()
