@@ -91,16 +91,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("models", nargs="+", metavar="LABEL=FILE")
     p.add_argument("--root", type=Path, help="datasets root (default: the project's)")
+    p.add_argument("--datasets", default=",".join((*SHIPPED_DATASETS, WHOLE_WEB)),
+                   help="gold datasets under the root (default: the article sets and wcxb)")
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
     models = dict(m.split("=", 1) for m in args.models)
     root = args.root or datasets_root()
-    docs = documents([root / d for d in (*SHIPPED_DATASETS, WHOLE_WEB)], "test")
+    names = [d.strip() for d in args.datasets.split(",") if d.strip()]
+    docs = documents([root / d for d in names], "test")
     strata = [stratum(d) for d in docs]
     scores = {label: outputs(Path(path), docs, label) for label, path in models.items()}
     labels = list(models)
-    groups = [*SHIPPED_DATASETS, "article sets", *sorted({s for s in strata if ":" in s}),
-              WHOLE_WEB]
+    groups = [*(d for d in names if d != WHOLE_WEB), "article sets",
+              *sorted({s for s in strata if ":" in s}), *([WHOLE_WEB] if WHOLE_WEB in names else [])]
     lines = [
         "# `auto` model files on held-out pages", "",
         "    .venv/bin/python benchmarks/auto_models.py " + shlex.join(argv or sys.argv[1:]),
@@ -118,6 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for group in ("article sets", WHOLE_WEB):
             index = [i for i, s in enumerate(strata)
                      if s.startswith(f"{WHOLE_WEB}:") == (group == WHOLE_WEB)]
+            if not index:
+                continue
             a = [scores[label][i] for i in index]
             b = [scores[base][i] for i in index]
             st = [strata[i] for i in index]
