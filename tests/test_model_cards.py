@@ -258,3 +258,20 @@ def test_card_only_refuses_a_file_that_records_no_training(tinyset, tmp_path, ca
                      "--models-dir", str(tmp_path), "--quiet"]) == 2
     assert "records no training time" in capsys.readouterr().err
     assert not (tmp_path / "hybrid-a.md").exists()
+
+
+def test_the_cards_split_line_names_the_datasets_split_by_site(tmp_path):
+    from corpuscrawl.learn.training import split_description
+
+    by_id = tmp_path / "articles"
+    by_site = tmp_path / "wholeweb"
+    for d in (by_id, by_site):
+        (d / "html").mkdir(parents=True)
+    (by_id / "manifest.jsonl").write_text('{"id": "a", "url": "https://a.example/x"}\n',
+                                          encoding="utf-8")
+    (by_site / "manifest.jsonl").write_text('{"id": "b", "domain": "b.example"}\n',
+                                            encoding="utf-8")
+    assert split_description([by_id]).startswith(
+        "corpuscrawl.evaluation.datasets.split (by document id, test_fraction=")
+    assert split_description([by_id, by_site]).startswith(
+        "corpuscrawl.evaluation.datasets.split (by document id; by site for wholeweb, ")

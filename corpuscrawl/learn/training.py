@@ -16,7 +16,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from corpuscrawl.evaluation.datasets import SPLIT_SEED_DEFAULT, TEST_FRACTION_DEFAULT
+from corpuscrawl.evaluation.datasets import SPLIT_SEED_DEFAULT, TEST_FRACTION_DEFAULT, Dataset
 from corpuscrawl.evaluation.metrics import score, summarize
 from corpuscrawl.evaluation.names import GOLD_DATASETS, LEARNED_EXTRACTORS
 from corpuscrawl.extract import get_extractor
@@ -38,6 +38,16 @@ SHIPPED_DATASETS = ("scrapinghub", *(d for d in GOLD_DATASETS if d != "scrapingh
 #: :func:`~corpuscrawl.learn.estimator.estimator_class`; a user's own is found the same way).
 ESTIMATORS = (AutoEstimator, SequenceEstimator, HybridAEstimator, SegmentSVMEstimator,
               HybridBEstimator)
+
+
+def split_description(dataset_dirs: Sequence[str | Path]) -> str:
+    """How the card's datasets are split: by site for a dataset whose manifest names each
+    page's domain (:meth:`~corpuscrawl.evaluation.datasets.Dataset.split`), else by id."""
+    by_site = [Path(d).name for d in dataset_dirs if Dataset(Path(d)).grouped]
+    how = "by document id" + (f"; by site for {', '.join(by_site)}" if by_site else "")
+    return (f"corpuscrawl.evaluation.datasets.split ({how}, "
+            f"test_fraction={TEST_FRACTION_DEFAULT}, seed={SPLIT_SEED_DEFAULT!r});"
+            " trained on the train part, scored on the test part")
 
 
 def progress_bar(desc: str, enabled: bool = True) -> Callable[[Iterable[Doc]], Iterable[Doc]]:
@@ -145,9 +155,7 @@ def model_card(name: str, model: LearnedModel, dataset_dirs: Sequence[str | Path
         counts[doc.dataset.name] = counts.get(doc.dataset.name, 0) + 1
     return ModelCard(name=name, kind=type(model).__name__, description=model.description,
                      data=[Path(d).name for d in dataset_dirs],
-                     split=f"corpuscrawl.evaluation.datasets.split (by document id, "
-                           f"test_fraction={TEST_FRACTION_DEFAULT}, seed={SPLIT_SEED_DEFAULT!r});"
-                           " trained on the train part, scored on the test part",
+                     split=split_description(dataset_dirs),
                      trained_at=trained_at, hyperparameters=card_hyperparameters(model),
                      fit_results=card_fit_results(model), train_counts=counts,
                      test_scores=rows, notes=card_notes(model))
@@ -211,5 +219,6 @@ def write_file_card(name: str, dataset_dirs: Sequence[str | Path],
 
 
 __all__ = ["ESTIMATORS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor",
+           "split_description",
            "card_fit_results", "card_hyperparameters", "card_notes", "fit_model", "model_card",
            "score_rows", "train", "write_file_card"]
