@@ -60,7 +60,10 @@ from corpuscrawl.learn.trainset import (
 #: Unary columns repeated in the pairwise rows: the block's own text features.
 PAIR_COLUMNS_DEFAULT = TEXT_FEATURES
 #: Candidate pairwise weights and decision biases searched on the out-of-fold decoding.
-LAMBDA_GRID_DEFAULT = (0.0, 0.1, 0.3, 0.6, 1.0)
+#: λ = 0 only: the pairwise term's features, model and Viterbi pass cost about 1.9 ms per
+#: page when λ > 0, which takes ``auto`` below twice trafilatura's fast mode
+#: (``benchmarks/results/wholeweb.md``, the retraining on all gold data).
+LAMBDA_GRID_DEFAULT = (0.0,)
 BIAS_GRID_DEFAULT = (-0.4, -0.2, 0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 #: Seed of the decoding folds (:func:`~corpuscrawl.evaluation.datasets.fold_of`): not the
 #: stacking folds' seed, or a stacking fold would be empty inside every decoding fold.
@@ -129,7 +132,7 @@ def _choose_decoding(blocks: Sequence[Sequence[Block]], golds: Sequence[str],
                      ) -> tuple[float, float, float]:
     """The (λ, bias) with the best summed F1 over pages decoded from their held-out block and
     pair probabilities (None: a page without blocks, whose text is empty), and that F1."""
-    best = (-1.0, LAMBDA_GRID_DEFAULT[1], 0.0)
+    best = (-1.0, LAMBDA_GRID_DEFAULT[0], 0.0)
     for lam in lambdas:
         for bias in biases:
             scores = []
@@ -191,7 +194,7 @@ def _fit_check(docs: Sequence[Doc], blocks: Sequence[Sequence[Block]],
 def fit_auto(model: AutoModel, docs: Sequence[Doc], progress: Progress | None = None,
              check: BaseOutputs | None = None) -> AutoModel:
     """Train ``model`` on ``docs``: features once, λ and bias chosen on out-of-fold decoding
-    of every page (``decoding_folds`` < 2 keeps λ 0.1 and bias 0), the page-level check
+    of every page (``decoding_folds`` < 2 keeps λ 0 and bias 0), the page-level check
     learned on that decoding (when ``model.page_check``; ``check`` gives the robust
     extractors' outputs, cached ones by default), then the fit on all.  Returns ``model``
     with its fitted attributes set."""
@@ -216,7 +219,7 @@ def fit_auto(model: AutoModel, docs: Sequence[Doc], progress: Progress | None = 
         "thread_min_signatures": THREAD_MIN_SIGNATURES_DEFAULT,
         "thread_max_gap_words": THREAD_MAX_GAP_WORDS_DEFAULT,
         "thread_max_headings": THREAD_MAX_HEADINGS_DEFAULT}
-    lam, bias, page_check = LAMBDA_GRID_DEFAULT[1], 0.0, None
+    lam, bias, page_check = LAMBDA_GRID_DEFAULT[0], 0.0, None
 
     def fit(indices: Sequence[int]) -> Potentials:
         return _fit(model, [keys[i] for i in indices], [xs[i] for i in indices],
