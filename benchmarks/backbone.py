@@ -199,8 +199,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--no-bare", action="store_true",
                         help="run the default crawl only (RSS by documents over a large site)")
+    parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="a Scrapy setting for the default crawl only (repeatable), to "
+                             "measure what one setting costs")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/backbone.md")
     args = parser.parse_args()
+    extra = [arg for setting in args.setting for arg in ("-s", setting)]
     code = ("from corpuscrawl.demo.server import DemoServer; "
             f"s = DemoServer(synthetic_pages={args.pages}); print(s.url, flush=True); "
             "s.httpd.serve_forever()")
@@ -225,7 +229,8 @@ def main() -> None:
                 full.append(run([sys.executable, "-m", "scrapy", "crawl", "corpus", "-a",
                                  f"seeds={seed}", "-O", f"{out}:jsonlines",
                                  "-s", f"CORPUSCRAWL_STATE_DIR={tmp}/state-{i}",
-                                 "-s", f"CORPUSCRAWL_FAILED_DIR={tmp}/failed-{i}", *COMMON],
+                                 "-s", f"CORPUSCRAWL_FAILED_DIR={tmp}/failed-{i}", *COMMON,
+                                 *extra],
                                 REPO, out, env))
                 print("corpus", full[-1].pages, full[-1].wall, flush=True)
                 if os.environ.get("BACKBONE_LOGS"):
