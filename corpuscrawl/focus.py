@@ -189,6 +189,12 @@ class ShapeLearning:
         self.shapes[shape] = learned = (pages + 1, total + score)
         return learned
 
+    def coefficients(self, shape: str) -> tuple[float, float]:
+        """``(a, b)`` with ``estimate(prior, shape) == a * prior + b``, for re-ranking queued
+        requests where the estimate is computed away from this object (a Redis script)."""
+        pages, total = self.shapes.get(shape, (0, 0.0))
+        return self.weight / (self.weight + pages), total / (self.weight + pages)
+
     def estimate(self, prior: float, shape: str) -> float:
         """A link's score: its ``prior`` shrunk towards what pages of its ``shape`` scored."""
         pages, total = self.shapes.get(shape, (0, 0.0))

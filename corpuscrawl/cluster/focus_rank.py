@@ -132,8 +132,7 @@ class ClusterFocusRanking:
         if self._ranked.get(shape) == ranks:
             return
         self._ranked[shape] = ranks
-        weight = self.focus.learning.weight
-        a, b = weight / (weight + shared[0]), shared[1] / (weight + shared[0])
+        a, b = self.focus.learning.coefficients(shape)
         changed = int(self.retry(lambda: self._rerank(
             keys=[self.queue_key, self.shape_key(shape)], args=[a, b, PRIORITY_SCALE_DEFAULT]),
             "re-ranking queued requests"))
