@@ -24,6 +24,10 @@ def test_version_is_the_package_metadata(capsys):
 
 
 def test_ctrl_c_during_the_start_up_imports_is_one_line():
+    """Ctrl-C while the subcommands load ends with one line and status 130.  A signal that
+    lands after the command has finished (the help is printed, the interpreter is shutting
+    down) is Python's own: the process ends by SIGINT, which a shell also reports as 130, with
+    nothing on stderr.  Either way there is no traceback and nothing but that one line."""
     proc = subprocess.Popen([sys.executable, "-m", "corpuscrawl.cli", "label", "--help"],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONPATH=str(REPO)))
@@ -32,8 +36,12 @@ def test_ctrl_c_during_the_start_up_imports_is_one_line():
     out, err = proc.communicate(timeout=60)
     if proc.returncode == 0:
         pytest.skip("the imports finished before the signal (a fast machine)")
-    assert proc.returncode == 130, err
-    assert err.strip() == "corpuscrawl: interrupted"
+    assert proc.returncode in (130, -signal.SIGINT), err
+    assert "Traceback" not in err
+    if "usage:" in out:  # the command had finished: the signal hit the interpreter's exit
+        assert err.strip() in ("", "corpuscrawl: interrupted")
+    else:
+        assert err.strip() == "corpuscrawl: interrupted"
 
 
 PAGE = ("<!DOCTYPE html><html><head><title>Label me</title></head><body>"
