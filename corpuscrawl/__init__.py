@@ -1,7 +1,8 @@
 """corpuscrawl: a Scrapy-based focused crawler that builds clean text corpora from the web.
 
 The names other code imports from ``corpuscrawl`` (``from corpuscrawl import Page,
-get_extractor``) are listed in ``__all__``.  Each is imported on first use (PEP 562
+get_extractor``) are listed in ``__all__``; ``corpuscrawl.Addon`` is the Scrapy add-on
+that installs a corpus crawl in any Scrapy project (``ADDONS = {"corpuscrawl.Addon": 0}``).  Each is imported on first use (PEP 562
 ``__getattr__``), so ``import corpuscrawl`` stays cheap for the command line and for
 Scrapy's settings lookup: about 1.4 ms, against 0.5-0.9 s for the page parser and the
 extractor registry it would otherwise load (``python -X importtime``, a loaded 2-core
@@ -17,6 +18,7 @@ __version__ = "0.1.0"
 
 #: Public name -> the module that defines it.
 _EXPORTS = {
+    "Addon": "corpuscrawl.addon",
     "Document": "corpuscrawl.items",
     "Extractor": "corpuscrawl.extract.base",
     "ExtractorError": "corpuscrawl.extract.base",

@@ -4,8 +4,8 @@ A typo must not crawl silently with a default: ``-a seed=URL`` is not ``seeds`` 
 the check the bundled demo site is crawled), ``-s CORPUSCRAWL_EXTRACTER=bte`` is read by
 nothing, and ``-s CONCURRENT_REQUESTS=abc`` would fail deep inside Scrapy with ``invalid
 literal for int()``.  The corpus spider runs
-these checks in ``from_crawler`` (before any add-on opens crawl state or any request is
-made), so ``scrapy crawl corpus``, ``corpuscrawl crawl``, Scrapyd and scripts all refuse
+these checks in ``from_crawler`` (before the add-ons run, the crawl state is opened or any
+request is made), so ``scrapy crawl corpus``, ``corpuscrawl crawl``, Scrapyd and scripts all refuse
 the same mistakes with the same message.
 
 Every such refusal is a :class:`CrawlSetupError`, the one error type whose message is

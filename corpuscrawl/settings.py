@@ -1,10 +1,17 @@
 """Scrapy settings of the corpuscrawl project.
 
-Every ``CORPUSCRAWL_*`` key is documented here, next to its default.  Each
-component reads its keys once at start-up (``from_crawler``) into a typed
-config and fails naming the key when a value is invalid.  The keys assigned here are
-the known ones: any other ``CORPUSCRAWL_*`` setting (a typo) stops the crawl at start,
-naming the closest known key (:mod:`corpuscrawl.crawl_checks`).
+The project's own keys only: its name, its spiders, its commands, its log level and
+``ADDONS``.  Every component of a crawl (middlewares, pipelines, extensions, feed
+formats, scheduler) and the Scrapy settings it runs with are installed by
+:class:`corpuscrawl.Addon` (``corpuscrawl/addon.py``), at add-on priority, so another
+Scrapy project gets the same crawl from ``ADDONS = {"corpuscrawl.Addon": 0}``.
+
+Every ``CORPUSCRAWL_*`` key is documented here, next to its default; the add-on gives
+these defaults to a project that does not set them.  Each component reads its keys
+once at start-up (``from_crawler``) into a typed config and fails naming the key when a
+value is invalid.  The keys assigned here are the known ones: any other
+``CORPUSCRAWL_*`` setting (a typo) stops the crawl at start, naming the closest known
+key (:mod:`corpuscrawl.crawl_checks`).
 """
 
 from pathlib import Path
@@ -12,54 +19,19 @@ from pathlib import Path
 BOT_NAME = "corpuscrawl"
 SPIDER_MODULES = ["corpuscrawl.spiders"]
 NEWSPIDER_MODULE = "corpuscrawl.spiders"
+LOG_LEVEL = "INFO"
+# `scrapy crawl` exits with status 3 when nothing could be fetched (corpuscrawl.scrapy_commands);
+# read before any crawler exists, so it stays a project key.
+COMMANDS_MODULE = "corpuscrawl.scrapy_commands"
+# Every component of a corpus crawl, in its place (corpuscrawl/addon.py; the table is in
+# docs/architecture.md).
+ADDONS = {"corpuscrawl.Addon": 0}
 
-ROBOTSTXT_OBEY = True
 #: Obey a page's robots meta tags (``<meta name="robots">`` and ``<meta name="TOKEN">`` with
 #: TOKEN our User-Agent's product token) and ``X-Robots-Tag`` headers: ``noindex`` pages are
 #: not exported, ``nofollow`` pages' links are not followed, ``none`` is both (counted under
 #: corpuscrawl/robots_meta/*, the summary's robots_meta). False ignores them.
 CORPUSCRAWL_ROBOTS_META_OBEY = True
-# Scrapy's parser, also keeping the Sitemap: lines: the spider follows a seed host's
-# sitemaps from the robots.txt the middleware fetched (one fetch per host, not two).
-ROBOTSTXT_PARSER = "corpuscrawl.discovery.SitemapRobotParser"
-CONCURRENT_REQUESTS = 16
-DOWNLOAD_TIMEOUT = 30
-RETRY_TIMES = 2
-COOKIES_ENABLED = True
-TELNETCONSOLE_ENABLED = False
-LOG_LEVEL = "INFO"
-FEED_EXPORT_ENCODING = "utf-8"
-TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
-# Pages over this size are skipped.
-DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
-DOWNLOAD_WARNSIZE = 0
-# The crawl is focused: requests carry a relevance priority; breadth-first among equals.
-SCHEDULER_PRIORITY_QUEUE = "scrapy.pqueues.DownloaderAwarePriorityQueue"
-
-ITEM_PIPELINES = {
-    "corpuscrawl.export.pipelines.ExtractionPipeline": 300,
-    # Must stay last: it drives the export stage (boilerplate, near-duplicates) for the feeds.
-    "corpuscrawl.export.scrapy_glue.ExportStagePipeline": 900,
-}
-
-DOWNLOADER_MIDDLEWARES = {
-    # One 404 probe per new domain seeds its boilerplate template (near the engine: sees
-    # the final, decompressed response).
-    "corpuscrawl.export.scrapy_glue.ErrorPageSeeder": 50,
-}
-
-FEED_EXPORTERS = {
-    "txtdir": "corpuscrawl.export.exporters.TextDirectoryExporter",
-    # Cleaned corpus formats (boilerplate removed, near-duplicates skipped).
-    "jsonl": "corpuscrawl.export.exporters.CorpusJsonLinesExporter",
-    "jsonlines": "corpuscrawl.export.exporters.CorpusJsonLinesExporter",
-    "json": "corpuscrawl.export.exporters.CorpusJsonExporter",
-    "csv": "corpuscrawl.export.exporters.CorpusCsvExporter",
-    "xml": "corpuscrawl.export.exporters.CorpusXmlExporter",
-    "vertical": "corpuscrawl.export.exporters.VerticalExporter",
-    # TEI P5: a teiCorpus with one TEI per document (-O corpus.xml:tei; corpuscrawl.formats.tei)
-    "tei": "corpuscrawl.export.exporters.TeiExporter",
-}
 
 # --- extraction -------------------------------------------------------------
 #: Name of the default extractor (see ``corpuscrawl.extract.EXTRACTORS_BASE``): ``auto``, the
@@ -150,7 +122,6 @@ CORPUSCRAWL_DEDUP_NUM_PERM = 128
 # --- rendering and page interaction (corpuscrawl.browse) -------------
 # The add-on installs scrapy-playwright with Debian's Chromium only when some rendering
 # can happen (CORPUSCRAWL_RENDER != "never" or a domain rule asks for it).
-ADDONS = {"corpuscrawl.browse.render.RenderingAddon": 100}
 #: never | always | auto (auto: render only pages whose static HTML looks script-built).
 CORPUSCRAWL_RENDER = "never"
 #: Revealer clicks per rendered page (None = all, capped at 200 per page).
@@ -177,9 +148,6 @@ CORPUSCRAWL_STATE_DIR = ""
 CORPUSCRAWL_COLLECTION = ""
 
 # --- end-of-crawl summary and server runs (corpuscrawl.extensions, deploy/) ----------------
-EXTENSIONS = {"corpuscrawl.extensions.CrawlSummaryExtension": 1000}
-# `scrapy crawl` exits with status 3 when nothing could be fetched (corpuscrawl.scrapy_commands).
-COMMANDS_MODULE = "corpuscrawl.scrapy_commands"
 #: Log and write the end-of-crawl summary: ``<feed>.summary.json`` beside every local feed
 #: file, else ``last-crawl.summary.json`` in the collection's state directory.
 CORPUSCRAWL_SUMMARY_ENABLED = True
@@ -195,10 +163,6 @@ CORPUSCRAWL_DROPPED_FILE = ""
 # Both components are off (NotConfigured) while CORPUSCRAWL_WARC_DIR is empty.  The
 # downloader middleware sits at 950, after every built-in one: it sees each response
 # before HttpCompressionMiddleware (590) decodes it and each request as it is sent.
-DOWNLOADER_MIDDLEWARES = {**DOWNLOADER_MIDDLEWARES,
-                          "corpuscrawl.archive.scrapy_glue.WarcMiddleware": 950}
-SPIDER_MIDDLEWARES = {**globals().get("SPIDER_MIDDLEWARES", {}),
-                      "corpuscrawl.archive.scrapy_glue.WarcConversionMiddleware": 500}
 #: Write every fetched response (and each rendered page's DOM) as WARC/1.1 records into
 #: this directory ("" = no WARC).  Read them back with ``corpuscrawl extract -e NAME FILE``.
 CORPUSCRAWL_WARC_DIR = ""
@@ -216,30 +180,13 @@ CORPUSCRAWL_NETWORK_GUARD = True
 #: Non-public destinations the crawl may reach anyway: host names (a name also allows its
 #: subdomains) and IP addresses or CIDR networks, e.g. ["intranet.example", "10.1.0.0/16"].
 CORPUSCRAWL_ALLOWED_NETWORKS: list = []
-# Scrapy's default resolver that refuses non-public answers (GuardedHostnameResolver for IPv6).
-TWISTED_DNS_RESOLVER = "corpuscrawl.net.guard.GuardedResolver"
-DOWNLOADER_MIDDLEWARES = {
-    **DOWNLOADER_MIDDLEWARES,
-    # After RetryMiddleware (550): a refused lookup is ignored, not retried.
-    "corpuscrawl.net.guard.NetworkGuardMiddleware": 560,
-}
+# The add-on sets TWISTED_DNS_RESOLVER to Scrapy's resolver refusing non-public answers
+# and puts the guard middleware after RetryMiddleware: a refused lookup is ignored, not retried.
 
 # --- politeness (corpuscrawl.net.politeness; README "Politeness") ----------------------------
-# AutoThrottle paces each host by its latency, about one request in flight per host; the
-# robots.txt Crawl-delay is a floor it never goes below.  The bundled demo is crawled faster.
-AUTOTHROTTLE_ENABLED = True
-AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
-AUTOTHROTTLE_START_DELAY = 1.0
-AUTOTHROTTLE_MAX_DELAY = 60.0
-CONCURRENT_REQUESTS_PER_DOMAIN = 2
-EXTENSIONS = {**EXTENSIONS, "scrapy.extensions.throttle.AutoThrottle": None,
-              "corpuscrawl.net.politeness.PoliteAutoThrottle": 0}
-DOWNLOADER_MIDDLEWARES = {
-    **DOWNLOADER_MIDDLEWARES,
-    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
-    "corpuscrawl.net.politeness.PoliteRetryMiddleware": 550,
-}
-ADDONS = {**ADDONS, "corpuscrawl.net.politeness.PolitenessAddon": 110}
+# The add-on turns AutoThrottle on (each host paced by its latency, about one request in
+# flight per host, CONCURRENT_REQUESTS_PER_DOMAIN 2); the robots.txt Crawl-delay is a floor
+# it never goes below.  The bundled demo is crawled faster.
 #: A URL or e-mail address where site owners can reach whoever runs the crawl; it goes into
 #: the User-Agent, ``corpuscrawl/VERSION (+CONTACT)``, unless USER_AGENT is set explicitly.
 CORPUSCRAWL_CONTACT = ""
@@ -262,17 +209,11 @@ CORPUSCRAWL_RECRAWL_HUB_WORDS_PER_DOCUMENT = 100
 #: Page store backend: a corpuscrawl.crawlstate.pages.PageStore subclass (default: SQLite,
 #: ``pages.sqlite3`` in the collection's state directory).
 CORPUSCRAWL_PAGE_STORE_CLASS = "corpuscrawl.crawlstate.pages.SQLitePageStore"
-# Conditional requests, 304s and gone pages (after Scrapy's redirects and decompression);
-# which page each request was found on; the change check just before the export stage.
-DOWNLOADER_MIDDLEWARES["corpuscrawl.crawlstate.conditional.ConditionalRequests"] = 580
-SPIDER_MIDDLEWARES = {**globals().get("SPIDER_MIDDLEWARES", {}),
-                      "corpuscrawl.crawlstate.conditional.FoundOn": 600}
-ITEM_PIPELINES["corpuscrawl.crawlstate.recrawl.ChangeFilter"] = 800
 
 # --- resume after a kill (corpuscrawl.crawlstate: frontier, run generations, export ledger) ---
-# The add-on opens the collection's state and plugs, at add-on priority, the durable
-# SCHEDULER and DUPEFILTER_CLASS (corpuscrawl.crawlstate.frontier) and the export ledger.
-ADDONS = {**ADDONS, "corpuscrawl.crawlstate.addon.CrawlStateAddon": 50}
+# The add-on plugs, at add-on priority, the durable SCHEDULER and DUPEFILTER_CLASS
+# (corpuscrawl.crawlstate.frontier) and the export ledger; the collection's state is opened
+# when the crawl's extensions are built (corpuscrawl.crawlstate.addon.CrawlStateOpener).
 #: "auto": a run resumes when the previous run of the collection was killed or stopped by a
 #: signal; otherwise it starts a new generation (a recrawl).  "never": always a new generation.
 CORPUSCRAWL_RESUME = "auto"
@@ -289,7 +230,6 @@ CORPUSCRAWL_STATE_COMMIT_PAGES = 1
 #: export stage's held documents are written by the normal close (corpuscrawl.crawlstate.stopping).
 #: A negative value waits for every download, as Scrapy does.
 CORPUSCRAWL_STOP_GRACE = 10.0
-EXTENSIONS = {**EXTENSIONS, "corpuscrawl.crawlstate.stopping.BoundedStop": 100}
 #: Keep the state in a temporary directory removed after the crawl (the spider sets it for
 #: the demo crawl when no collection, CORPUSCRAWL_STATE_DIR or JOBDIR is given).
 CORPUSCRAWL_STATE_TEMPORARY = False
@@ -325,21 +265,9 @@ CORPUSCRAWL_MAX_LINKS_PER_PAGE = 1000
 #: source listing more is read up to here, counted (corpuscrawl/sources/capped) and logged.
 #: Sources are read as a stream, entry by entry, whatever their size.  0 = no cap.
 CORPUSCRAWL_MAX_URLS_PER_SOURCE = 50_000
-#: Redirect chains longer than this are dropped (Scrapy's REDIRECT_MAX_TIMES; its default is 20).
-REDIRECT_MAX_TIMES = 10
-SPIDER_MIDDLEWARES = globals().get("SPIDER_MIDDLEWARES", {}) | {
-    # Link traps and link floods: drops and counts requests a page yields beyond the limits above.
-    "corpuscrawl.traps.LinkTrapMiddleware": 950,
-}
-DOWNLOADER_MIDDLEWARES.update({
-    # Redirect loops (a Location already in the chain) are dropped and counted before Scrapy's
-    # RedirectMiddleware (600) follows them.
-    "corpuscrawl.html.scrapy_glue.RedirectLoopMiddleware": 650,
-    # robots.txt with a size cap of its own and RFC 9309's failure rules (corpuscrawl.net.robots),
-    # in the place of Scrapy's RobotsTxtMiddleware.
-    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-    "corpuscrawl.net.robots.BoundedRobotsTxtMiddleware": 100,
-})
+# The add-on sets REDIRECT_MAX_TIMES to 10 (Scrapy: 20) and DOWNLOAD_MAXSIZE to 10 MiB; link
+# traps and floods (corpuscrawl.traps), redirect loops and robots.txt (corpuscrawl.net.robots,
+# in the place of Scrapy's RobotsTxtMiddleware) have their middlewares there.
 #: Most bytes of a host's robots.txt read (RFC 9309's minimum parsing limit, 500 KiB), whatever
 #: DOWNLOAD_MAXSIZE, DOWNLOAD_WARNSIZE or the announced Content-Length say.
 CORPUSCRAWL_ROBOTSTXT_MAX_SIZE = 500 * 1024
@@ -356,7 +284,6 @@ CORPUSCRAWL_ROBOTSTXT_OVERSIZED = "disallow"
 # The run generation is agreed in Redis; CORPUSCRAWL_PAGE_STORE_CLASS becomes
 # corpuscrawl.cluster.pages.RedisPageStore (recrawls work as on one machine) and
 # max_pages counts over all workers of the generation.
-ADDONS = {**ADDONS, "corpuscrawl.cluster.addon.ClusterAddon": 60}
 #: redis://host:port/db shared by every worker of the collection; empty: single machine.
 CORPUSCRAWL_REDIS_URL = ""
 #: This worker's name in the cluster (unique among live workers; a restart under the same
@@ -405,7 +332,6 @@ CORPUSCRAWL_BLOCKLIST = ""
 CORPUSCRAWL_MAX_PAGES_PER_DOMAIN = None
 
 # --- live progress (corpuscrawl.report.progress) ---
-EXTENSIONS = {**EXTENSIONS, "corpuscrawl.report.progress.ProgressExtension": 990}
 #: "auto": a status line (pages fetched, exported, frontier, rate, errors) redrawn on a terminal,
 #: progress lines every LOGSTATS_INTERVAL seconds in a log or under Scrapyd; "always": the status
 #: line even without a terminal; "log": progress lines only; "off": neither.

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from scrapy import Spider
+from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 
-from corpuscrawl.cluster.addon import ClusterAddon
+from corpuscrawl.cluster.addon import ClusterAddon, ClusterJoiner, active_config, cluster_run
 from corpuscrawl.cluster.config import ClusterConfig, ClusterConfigError
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 
@@ -40,10 +42,14 @@ def test_addon_plugs_scrapy_redis_and_keeps_the_users_own_settings(redis_url, tm
     settings.set("SCHEDULER_QUEUE_CLASS", "scrapy_redis.queue.FifoQueue", priority="cmdline")
     settings.set("SCHEDULER_QUEUE_KEY", "mine:requests", priority="cmdline")
     settings.set("FEEDS", {str(tmp_path / "out.jsonl"): {"format": "jsonl"}}, priority="cmdline")
-    addon = ClusterAddon()
-    addon.update_settings(settings)
-    generation = addon.config.generation
-    assert generation >= 1 and addon.run.generation == generation
+    crawler = Crawler(Spider, settings)
+    ClusterAddon(crawler).update_settings(crawler.settings)
+    settings = crawler.settings
+    assert settings.getpriority("SCHEDULER_DUPEFILTER_KEY") is None  # named once Redis is joined
+    joiner = ClusterJoiner.from_crawler(crawler)  # connects: when the crawl is built
+    generation = joiner.config.generation
+    assert generation >= 1 and joiner.run.generation == generation
+    assert active_config(crawler) is joiner.config and cluster_run(crawler) is joiner.run
     assert settings["SCHEDULER"] == "corpuscrawl.cluster.lease.LeasingScheduler"
     assert settings["DUPEFILTER_CLASS"] == "scrapy_redis.dupefilter.RFPDupeFilter"
     assert settings.getbool("SCHEDULER_PERSIST")

@@ -221,7 +221,7 @@ def test_a_document_released_before_its_hold_was_reported_does_not_block_its_req
 
 
 def test_on_resume_feeds_append_and_csv_writes_no_second_header(tmp_path):
-    from corpuscrawl.crawlstate.addon import CrawlStateAddon
+    from corpuscrawl.crawlstate.addon import local_feeds
 
     (tmp_path / "a.csv").write_text("url,text\nx,y\n", encoding="utf-8")
     from scrapy.settings import Settings
@@ -230,7 +230,7 @@ def test_on_resume_feeds_append_and_csv_writes_no_second_header(tmp_path):
         str(tmp_path / "a.jsonl"): {"format": "jsonlines", "overwrite": True},
         str(tmp_path / "a.csv"): {"format": "csv", "overwrite": True},
         "s3://bucket/x.jsonl": {"format": "jsonlines"}}})
-    feeds = CrawlStateAddon._feeds(settings, resumed=True)
+    feeds = local_feeds(settings, resumed=True)
     assert [(p.name, fmt, overwrite) for p, fmt, overwrite in feeds] == [
         ("a.jsonl", "jsonlines", True), ("a.csv", "csv", True)]
     options = settings.getdict("FEEDS")

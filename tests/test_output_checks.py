@@ -8,6 +8,7 @@ import re
 import pytest
 from scrapy.settings import Settings
 
+from corpuscrawl import Addon
 from corpuscrawl.crawl_checks import CrawlSetupError
 from corpuscrawl.export.output_checks import check_outputs, existing_corpus
 from tests.command_runs import COMMANDS, crawl, documents
@@ -17,6 +18,7 @@ from tests.small_site import ARTICLES, SmallSite
 def settings_with(feeds: dict) -> Settings:
     settings = Settings()
     settings.setmodule("corpuscrawl.settings")
+    Addon.update_pre_crawler_settings(settings)  # as Scrapy's crawler runner does: the formats
     settings.set("FEEDS", feeds, priority="cmdline")
     return settings
 

@@ -58,8 +58,11 @@ def test_the_bundled_demo_is_crawled_without_throttling():
     demo._closed()
     assert not crawler.settings.getbool("AUTOTHROTTLE_ENABLED")
     assert crawler.settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") > 2
+    crawler.addons.load_settings(crawler.settings)  # as Crawler.crawl: add-ons after the spider
+    assert not crawler.settings.getbool("AUTOTHROTTLE_ENABLED")
     crawler = Crawler(CorpusSpider, project_settings())
     CorpusSpider.from_crawler(crawler, seeds="http://127.0.0.1:9/")  # a local site, not ours
+    crawler.addons.load_settings(crawler.settings)
     assert crawler.settings.getbool("AUTOTHROTTLE_ENABLED")
     assert crawler.settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") <= 2
 

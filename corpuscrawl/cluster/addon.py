@@ -1,23 +1,26 @@
 """The cluster add-on: ``CORPUSCRAWL_REDIS_URL`` switches the crawl to scrapy-redis.
 
-When the URL is set, before Scrapy freezes the settings, the add-on sets
-(with ``setdefault`` semantics: a scrapy-redis setting the user gave wins):
+Installed by :class:`corpuscrawl.Addon`.  When the URL is set, the add-on's
+``update_settings`` sets (with ``setdefault`` semantics: a scrapy-redis setting
+the user gave wins), without contacting Redis:
 
 * ``SCHEDULER`` — :class:`corpuscrawl.cluster.lease.LeasingScheduler`
   (scrapy-redis's scheduler with leases), ``DUPEFILTER_CLASS`` —
   scrapy-redis's ``RFPDupeFilter``, ``SCHEDULER_PERSIST`` — True;
-* ``REDIS_URL`` — the URL; ``SCHEDULER_QUEUE_KEY`` /
-  ``SCHEDULER_DUPEFILTER_KEY`` — ``corpuscrawl:<collection>:gen<N>:requests`` /
-  ``:dupefilter``, so every worker of a collection shares one frontier and
-  one seen-set per run generation (the seeds are therefore fetched once per
-  generation, by whichever worker pushes them first: the others' copies are
-  filtered as seen);
+* ``REDIS_URL`` — the URL;
 * ``CORPUSCRAWL_BOILERPLATE_HISTORY`` — the Redis history under
   ``corpuscrawl:<collection>:bp:``;
 * ``CORPUSCRAWL_PAGE_STORE_CLASS`` — the recrawl page store in Redis
   (:class:`corpuscrawl.cluster.pages.RedisPageStore`, ``:pages``);
-* the export's de-duplication — :class:`corpuscrawl.cluster.dedup.RedisNearDuplicateIndex`
-  (see :func:`cluster_index`).
+* the :class:`ClusterJoiner` extension.
+
+The joiner, the first extension Scrapy builds, connects: it sets
+``SCHEDULER_QUEUE_KEY`` / ``SCHEDULER_DUPEFILTER_KEY`` —
+``corpuscrawl:<collection>:gen<N>:requests`` / ``:dupefilter``, so every worker of
+a collection shares one frontier and one seen-set per run generation (the seeds are
+therefore fetched once per generation, by whichever worker pushes them first: the
+others' copies are filtered as seen) — and registers the export's de-duplication,
+:class:`corpuscrawl.cluster.dedup.RedisNearDuplicateIndex` (see :func:`cluster_index`).
 
 Before that it joins the collection's running generation or starts the next
 one (:mod:`corpuscrawl.cluster.generation`): a cluster crawl of a collection
@@ -33,6 +36,7 @@ part.
 from __future__ import annotations
 
 import logging
+import weakref
 from dataclasses import replace as replace_field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -41,18 +45,23 @@ from scrapy.exceptions import NotConfigured
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from corpuscrawl.cluster.config import ClusterConfig, unreachable
+from corpuscrawl.crawlstate.lookup import attach_run_record
 from corpuscrawl.export.shared import share_index
 
 if TYPE_CHECKING:
     from corpuscrawl.cluster.generation import ClusterRun
 
-__all__ = ["ClusterAddon", "active_config", "cluster_config", "cluster_index", "cluster_run"]
+__all__ = ["ClusterAddon", "ClusterJoiner", "active_config", "cluster_config", "cluster_index", "cluster_run"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
 
 SCHEDULER = "corpuscrawl.cluster.lease.LeasingScheduler"
 DUPEFILTER = "scrapy_redis.dupefilter.RFPDupeFilter"
 PAGE_STORE = "corpuscrawl.cluster.pages.RedisPageStore"
+JOINER = "corpuscrawl.cluster.addon.ClusterJoiner"
+#: Among the first extensions built (Scrapy's own start at 0): the generation is joined
+#: before the feed exporter reads FEEDS and the scheduler reads its keys.
+JOINER_ORDER = -1000
 
 
 def cluster_config(settings: Any) -> ClusterConfig | None:
@@ -61,18 +70,14 @@ def cluster_config(settings: Any) -> ClusterConfig | None:
 
 
 class ClusterAddon:
-    """Scrapy add-on wiring cluster mode (see the module docstring)."""
+    """Scrapy add-on wiring cluster mode (see the module docstring).
+
+    ``update_settings`` only sets settings and adds :class:`ClusterJoiner`, which
+    connects to Redis when the crawl's extensions are built.
+    """
 
     def __init__(self, crawler: Any = None) -> None:
         self.crawler = crawler
-        #: The worker's config, with the generation it joined (None outside cluster mode).
-        self.config: ClusterConfig | None = None
-        self.run: ClusterRun | None = None
-
-    @property
-    def run_record(self) -> ClusterRun | None:
-        """The run generation, for the recrawl state (``crawlstate.recrawl``'s protocol)."""
-        return self.run
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> ClusterAddon:
@@ -80,7 +85,8 @@ class ClusterAddon:
         return cls(crawler)
 
     def update_settings(self, settings: Any) -> None:
-        """Plug scrapy-redis and the shared Redis state when CORPUSCRAWL_REDIS_URL is set."""
+        """Plug scrapy-redis and the shared Redis state when CORPUSCRAWL_REDIS_URL is set
+        (Redis is not contacted here)."""
         config = cluster_config(settings)
         if config is None:
             raise NotConfigured("CORPUSCRAWL_REDIS_URL is not set")
@@ -89,72 +95,113 @@ class ClusterAddon:
         except ImportError as exc:
             raise NotConfigured("cluster mode needs scrapy-redis (pip install "
                                 "'corpuscrawl[cluster]')") from exc
+        settings.set("SCHEDULER", SCHEDULER, priority="addon")
+        if not str(settings.get("DUPEFILTER_CLASS") or "").startswith("scrapy_redis"):
+            settings.set("DUPEFILTER_CLASS", DUPEFILTER, priority="addon")
+        _default(settings, "SCHEDULER_PERSIST", True)
+        _default(settings, "REDIS_URL", config.url)
+        _replace(settings, "CORPUSCRAWL_BOILERPLATE_HISTORY", config.url)
+        _replace(settings, "CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX", config.prefix + "bp:")
+        _replace(settings, "CORPUSCRAWL_PAGE_STORE_CLASS", PAGE_STORE)
+        extensions = dict(settings.getdict("EXTENSIONS"))
+        if JOINER not in extensions:
+            extensions[JOINER] = JOINER_ORDER
+            settings.set("EXTENSIONS", extensions, priority=settings.getpriority("EXTENSIONS") or 0)
+
+
+def _default(settings: Any, key: str, value: Any) -> None:
+    """Set a scrapy-redis key nobody gave (they are not Scrapy settings: no default exists)."""
+    if settings.getpriority(key) is None:
+        settings.set(key, value, priority="addon")
+
+
+def _replace(settings: Any, key: str, value: Any) -> None:
+    """Replace one of corpuscrawl's keys unless it was given above project level (a -s,
+    a spider's setting): the project's value is its single-machine default."""
+    if (settings.getpriority(key) or 0) <= SETTINGS_PRIORITIES["project"]:
+        settings.set(key, value, priority="project")
+
+
+class ClusterJoiner:
+    """Extension: joins the collection's run generation in Redis when the crawl is built.
+
+    Extensions are built after every add-on's ``update_settings`` and before the
+    settings freeze; this one comes first (``EXTENSIONS`` order :data:`JOINER_ORDER`).
+    It checks Redis answers (a clear error naming the URL otherwise), joins the running
+    generation or starts the next one (:mod:`corpuscrawl.cluster.generation`), names the
+    generation's scheduler keys, registers the Redis near-duplicate index and prepares
+    the worker's feed files (:mod:`corpuscrawl.cluster.feeds`), so the feed exporter and
+    the scheduler built after it see all of that.
+    """
+
+    def __init__(self, crawler: Any, config: ClusterConfig, run: ClusterRun) -> None:
+        self.crawler = crawler
+        #: The worker's config, with the generation it joined.
+        self.config = config
+        self.run = run
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> ClusterJoiner:
+        """Join the generation of ``crawler``'s collection (NotConfigured outside cluster mode)."""
+        settings = crawler.settings
+        config = cluster_config(settings)
+        if config is None:
+            raise NotConfigured("CORPUSCRAWL_REDIS_URL is not set")
+        if settings.frozen:
+            raise RuntimeError(f"{JOINER} must be built before the settings freeze: keep it "
+                               "in EXTENSIONS (the cluster add-on puts it there)")
         problem = unreachable(config.url)
         if problem:
             raise RuntimeError(problem)
         import redis
 
+        from corpuscrawl.cluster.feeds import prepare_feeds
         from corpuscrawl.cluster.generation import begin_generation
 
         client = redis.Redis.from_url(config.url)
-        self.run = begin_generation(client, config, self._user_keys(settings))
-        config = self.config = replace_field(config, generation=self.run.generation)
-        self.run.config = config
-        if self.crawler is not None:  # the export stage's near-duplicate index, in Redis
-            share_index(self.crawler, partial(cluster_index, self.crawler))
+        run = begin_generation(client, config, _user_keys(crawler, settings))
+        config = replace_field(config, generation=run.generation)
+        run.config = config
+        joiner = cls(crawler, config, run)
+        _JOINED[crawler] = joiner
+        attach_run_record(crawler, run)
+        share_index(crawler, partial(cluster_index, crawler))  # the export's index, in Redis
         # The prefix is %-formatted by scrapy-redis (%(spider)s): escape the collection.
         prefix = config.run_prefix.replace("%", "%%")
-
-        def default(key: str, value: Any) -> None:
-            if settings.getpriority(key) is None:  # scrapy-redis's keys: not Scrapy defaults
-                settings.set(key, value, priority="addon")
-
-        settings.set("SCHEDULER", SCHEDULER, priority="addon")
-        if not str(settings.get("DUPEFILTER_CLASS") or "").startswith("scrapy_redis"):
-            settings.set("DUPEFILTER_CLASS", DUPEFILTER, priority="addon")
-        default("SCHEDULER_PERSIST", True)
-        default("REDIS_URL", config.url)
-        default("SCHEDULER_QUEUE_KEY", prefix + "requests")
-        default("SCHEDULER_DUPEFILTER_KEY", prefix + "dupefilter")
-        # corpuscrawl's own keys have project-priority defaults: replace those (a -s wins).
-        project = SETTINGS_PRIORITIES["project"]
-
-        def replace(key: str, value: Any) -> None:
-            if (settings.getpriority(key) or 0) <= project:
-                settings.set(key, value, priority="project")
-
-        replace("CORPUSCRAWL_BOILERPLATE_HISTORY", config.url)
-        replace("CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX", config.prefix + "bp:")
-        replace("CORPUSCRAWL_PAGE_STORE_CLASS", PAGE_STORE)
-        from corpuscrawl.cluster.feeds import prepare_feeds
-
+        _default(settings, "SCHEDULER_QUEUE_KEY", prefix + "requests")
+        _default(settings, "SCHEDULER_DUPEFILTER_KEY", prefix + "dupefilter")
         prepare_feeds(settings, config, client)
         logger.info("cluster mode: worker %s, collection %s, generation %d on %s", config.worker,
                     config.collection, config.generation, config.url)
+        return joiner
 
-    def _user_keys(self, settings: Any) -> list[str]:
-        """Scheduler keys the user gave (emptied when a new generation starts)."""
-        name = getattr(getattr(self.crawler, "spider", None), "name", "") or ""
-        keys = []
-        for key in ("SCHEDULER_QUEUE_KEY", "SCHEDULER_DUPEFILTER_KEY"):
-            if settings.getpriority(key) is not None and settings.get(key):
-                try:
-                    keys.append(str(settings.get(key)) % {"spider": name})
-                except (KeyError, ValueError, TypeError):
-                    keys.append(str(settings.get(key)))
-        return keys
+
+def _user_keys(crawler: Any, settings: Any) -> list[str]:
+    """Scheduler keys the user gave (emptied when a new generation starts)."""
+    name = getattr(getattr(crawler, "spider", None), "name", "") or ""
+    keys = []
+    for key in ("SCHEDULER_QUEUE_KEY", "SCHEDULER_DUPEFILTER_KEY"):
+        if settings.getpriority(key) is not None and settings.get(key):
+            try:
+                keys.append(str(settings.get(key)) % {"spider": name})
+            except (KeyError, ValueError, TypeError):
+                keys.append(str(settings.get(key)))
+    return keys
+
+
+_JOINED: weakref.WeakKeyDictionary[Any, ClusterJoiner] = weakref.WeakKeyDictionary()
 
 
 def active_config(crawler: Any) -> ClusterConfig | None:
     """The running worker's config, with its generation (None outside cluster mode)."""
-    addon = crawler.get_addon(ClusterAddon) if crawler is not None else None
-    return addon.config if addon is not None else None
+    joiner = _JOINED.get(crawler) if crawler is not None else None
+    return joiner.config if joiner is not None else None
 
 
 def cluster_run(crawler: Any) -> ClusterRun | None:
     """The generation this worker crawls (None outside cluster mode)."""
-    addon = crawler.get_addon(ClusterAddon) if crawler is not None else None
-    return addon.run if addon is not None else None
+    joiner = _JOINED.get(crawler) if crawler is not None else None
+    return joiner.run if joiner is not None else None
 
 
 def cluster_index(crawler: Any, threshold: float, num_perm: int, shingle_words: int) -> Any:

@@ -149,7 +149,7 @@ class LeasingScheduler(RedisScheduler):
         config = active_config(crawler)
         if config is None:
             raise ValueError("LeasingScheduler needs CORPUSCRAWL_REDIS_URL and the cluster "
-                             "add-on (corpuscrawl.cluster.addon.ClusterAddon in ADDONS)")
+                             "add-on (corpuscrawl.Addon in ADDONS)")
         instance = redis_retry(lambda: super(LeasingScheduler, cls).from_crawler(crawler),
                                "connecting the scheduler")
         instance._attach(crawler, config)

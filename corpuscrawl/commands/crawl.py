@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     pages not written are fetched again by the next run).
     """
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "corpuscrawl.settings")
+    from scrapy.addons import AddonManager
     from scrapy.crawler import CrawlerProcess
     from scrapy.exceptions import UsageError
     from scrapy.utils.conf import feed_process_params_from_cli
@@ -80,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         set_command_line_settings(settings, _pairs(args.settings, "setting"))
     except CrawlSetupError as exc:
         return report_start_failure(exc)
+    AddonManager.load_pre_crawler_settings(settings)  # the add-on's feed formats, for -o
     try:
         feeds = feed_process_params_from_cli(
             settings, args.output or ([] if args.overwrite_output else [OUTPUT_DEFAULT]),

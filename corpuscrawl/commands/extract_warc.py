@@ -60,7 +60,8 @@ def is_page_file(path: str) -> bool:
 
 
 def settings_from(pairs: list[str]) -> Any:
-    """The project settings with ``NAME=VALUE`` overrides (ValueError on a malformed pair)."""
+    """The project settings with ``NAME=VALUE`` overrides and what :class:`corpuscrawl.Addon`
+    sets (ValueError on a malformed pair)."""
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "corpuscrawl.settings")
     from scrapy.utils.project import get_project_settings
 
@@ -72,6 +73,11 @@ def settings_from(pairs: list[str]) -> Any:
         if not sep or not name:
             raise ValueError(f"setting {pair!r} must look like NAME=VALUE")
         settings.set(name, value, priority="cmdline")
+    # The settings a crawl runs with (feed formats, UTF-8 feeds, ...): the add-on only sets
+    # settings, so it can be applied without a crawler.
+    from corpuscrawl.addon import Addon
+
+    Addon().update_settings(settings)
     return settings
 
 

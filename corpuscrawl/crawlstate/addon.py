@@ -1,8 +1,12 @@
 """The crawl-state add-on: wires the durable frontier, the run generation and the export ledger.
 
-Enabled in ``ADDONS`` (corpuscrawl/settings.py).  When the crawl names a
-collection (``CORPUSCRAWL_COLLECTION``, which the corpus spider sets), the
-add-on, before Scrapy freezes the settings:
+Installed by :class:`corpuscrawl.Addon`.  When the crawl names a collection
+(``CORPUSCRAWL_COLLECTION``, which the corpus spider sets), the add-on's
+``update_settings`` sets, at add-on priority, ``SCHEDULER`` and ``DUPEFILTER_CLASS``
+to the durable ones (:mod:`corpuscrawl.crawlstate.frontier`), adds the
+:class:`~corpuscrawl.crawlstate.ledger.ExportLedgerPipeline` and the
+:class:`CrawlStateOpener` extension; it touches no file.  The opener, the first
+extension Scrapy builds (after every add-on, before the settings freeze):
 
 1. locks the collection's state directory
    (:func:`corpuscrawl.crawlstate.location.state_dir`) and opens its state
@@ -10,10 +14,8 @@ add-on, before Scrapy freezes the settings:
 2. decides whether this run resumes or starts a new generation
    (:mod:`corpuscrawl.crawlstate.runs`) — the decision is :func:`corpuscrawl.crawlstate.lookup.run_info`;
 3. prepares the local feed files (:func:`corpuscrawl.crawlstate.ledger.repair_feeds`)
-   and, on a resume, switches their ``overwrite`` off so ``-O`` appends;
-4. sets, at add-on priority, ``SCHEDULER`` and ``DUPEFILTER_CLASS`` to the
-   durable ones (:mod:`corpuscrawl.crawlstate.frontier`) and adds the
-   :class:`~corpuscrawl.crawlstate.ledger.ExportLedgerPipeline`.
+   and, on a resume, switches their ``overwrite`` off so ``-O`` appends (the feed
+   exporter, built after it, reads the result).
 
 During the crawl :class:`RunState` commits the state database every
 ``CORPUSCRAWL_STATE_COMMIT_INTERVAL`` seconds; when the engine stops it
@@ -53,7 +55,8 @@ from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
 from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
 from corpuscrawl.items import Document
 
-__all__ = ["CrawlStateAddon", "RunState", "StateConfig", "StateConfigError"]
+__all__ = ["CrawlStateAddon", "CrawlStateOpener", "RunState", "StateConfig", "StateConfigError",
+           "local_feeds"]
 
 logger = logging.getLogger("corpuscrawl.crawlstate")
 
@@ -67,6 +70,10 @@ COMMIT_MIN_GAP = 0.1
 LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
 #: Before the export stage (900): a document exported before never reaches it again.
 LEDGER_PIPELINE_ORDER = 850
+OPENER = "corpuscrawl.crawlstate.addon.CrawlStateOpener"
+#: The first extension built (Scrapy's own start at 0): the state is open before the feed
+#: exporter reads FEEDS and before any other component looks it up.
+OPENER_ORDER = -1000
 
 
 @dataclass(frozen=True)
@@ -269,11 +276,15 @@ class RunState:
 
 
 class CrawlStateAddon:
-    """Scrapy add-on wiring the crawl state (see the module docstring)."""
+    """Scrapy add-on wiring the crawl state (see the module docstring).
 
-    def __init__(self, crawler: Any) -> None:
+    ``update_settings`` only sets settings: the durable scheduler, duplicate filter and
+    ledger pipeline, and :class:`CrawlStateOpener`, which opens the state when the
+    crawl's extensions are built.  Nothing is read, locked or created before that.
+    """
+
+    def __init__(self, crawler: Any = None) -> None:
         self.crawler = crawler
-        self.state: RunState | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> CrawlStateAddon:
@@ -281,56 +292,93 @@ class CrawlStateAddon:
         return cls(crawler)
 
     def update_settings(self, settings: Any) -> None:
-        """Open the run's state and plug the durable components (settings not frozen yet)."""
+        """Plug the durable components at add-on priority (no file touched here)."""
         if not settings.get(COLLECTION_SETTING):
             raise NotConfigured("no collection named (CORPUSCRAWL_COLLECTION)")
         if settings.get("CORPUSCRAWL_REDIS_URL"):  # cluster mode keeps the state in Redis
             raise NotConfigured("cluster mode (CORPUSCRAWL_REDIS_URL): see corpuscrawl.cluster")
+        StateConfig.from_settings(settings)  # a bad value fails here, naming the key
+        settings.set("SCHEDULER", "corpuscrawl.crawlstate.frontier.DurableScheduler",
+                     priority="addon")
+        settings.set("DUPEFILTER_CLASS", "corpuscrawl.crawlstate.frontier.DurableDupeFilter",
+                     priority="addon")
+        _setdefault_component(settings, "ITEM_PIPELINES", LEDGER_PIPELINE, LEDGER_PIPELINE_ORDER)
+        _setdefault_component(settings, "EXTENSIONS", OPENER, OPENER_ORDER)
+
+
+def _setdefault_component(settings: Any, name: str, path: str, order: int) -> None:
+    """Add ``path`` at ``order`` to the component dict ``name`` unless it is named there
+    already (a user's own order, or None to switch it off, wins)."""
+    components = dict(settings.getdict(name))
+    if path not in components:
+        components[path] = order
+        settings.set(name, components, priority=settings.getpriority(name) or 0)
+
+
+class CrawlStateOpener:
+    """Extension: opens the collection's state when the crawl's components are built.
+
+    Extensions are built after every add-on's ``update_settings`` and before the
+    settings freeze; this one comes first (``EXTENSIONS`` order
+    :data:`OPENER_ORDER`), so the feed exporter built after it reads a resumed run's
+    ``FEEDS`` (switched to append) and the engine's scheduler finds the frontier.
+    It locks the state directory (a second crawl of the collection fails here with
+    :class:`~corpuscrawl.crawlstate.runs.RunLock`'s message), decides resume or new
+    generation, prepares the feed files and attaches the :class:`RunState` to the
+    crawler (:mod:`corpuscrawl.crawlstate.lookup`).
+    """
+
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> CrawlStateOpener:
+        """Open the run state of ``crawler`` (NotConfigured when the add-on declined)."""
+        settings = crawler.settings
+        if not settings.get(COLLECTION_SETTING) or settings.get("CORPUSCRAWL_REDIS_URL"):
+            raise NotConfigured("no crawl state in this crawl")
+        if settings.frozen:
+            raise StateConfigError(
+                f"{OPENER} must be built before the settings freeze: keep it in EXTENSIONS "
+                "(the crawl-state add-on puts it there)")
         config = StateConfig.from_settings(settings)
         temporary_root = None
         if config.temporary and not settings.get(STATE_DIR_SETTING):
             temporary_root = Path(tempfile.mkdtemp(prefix="corpuscrawl-state-"))
             settings.set(STATE_DIR_SETTING, str(temporary_root), priority="spider")
-        state = RunState(self.crawler, state_dir(settings), config, temporary_root)
-        self.state = state
-        attach_run_state(self.crawler, state)
+        state = RunState(crawler, state_dir(settings), config, temporary_root)
+        attach_run_state(crawler, state)
         run = state.run
         logger.info("crawl state %s: generation %d, %s", state.directory, run.generation,
                     f"resuming ({run.carried_requests} requests left, "
                     f"{run.exported_before} documents exported before)"
                     if run.resumed else "new crawl")
-        feeds = self._feeds(settings, run.resumed)
+        feeds = local_feeds(settings, run.resumed)
         repair_feeds(state.store, feeds, run.resumed)
         state.feeds = feeds
         state.store.commit()
-        settings.set("SCHEDULER", "corpuscrawl.crawlstate.frontier.DurableScheduler",
-                     priority="addon")
-        settings.set("DUPEFILTER_CLASS", "corpuscrawl.crawlstate.frontier.DurableDupeFilter",
-                     priority="addon")
-        pipelines = dict(settings.getdict("ITEM_PIPELINES"))
-        pipelines.setdefault(LEDGER_PIPELINE, LEDGER_PIPELINE_ORDER)
-        settings.set("ITEM_PIPELINES", pipelines, priority=settings.getpriority("ITEM_PIPELINES"))
+        return cls(state)
 
-    @staticmethod
-    def _feeds(settings: Any, resumed: bool) -> list[tuple[Path, str, bool]]:
-        """The local feed files; on a resume FEEDS is rewritten to append (and CSV without header)."""
-        feeds = dict(settings.getdict("FEEDS"))
-        out = []
-        for uri, options in list(feeds.items()):
-            path = local_feed_path(str(uri))
-            if path is None:
-                continue
-            options = dict(options or {})
-            fmt = str(options.get("format") or path.suffix.lstrip(".") or "jsonl")
-            overwrite = bool(options.get("overwrite", False))
-            out.append((path, fmt, overwrite))
-            if resumed:
-                options["overwrite"] = False
-                if fmt == "csv" and path.is_file() and path.stat().st_size:
-                    kwargs = dict(options.get("item_export_kwargs") or {})
-                    kwargs.setdefault("include_headers_line", False)
-                    options["item_export_kwargs"] = kwargs
-                feeds[uri] = options
-        if resumed and feeds:
-            settings.set("FEEDS", feeds, priority=settings.getpriority("FEEDS"))
-        return out
+
+def local_feeds(settings: Any, resumed: bool) -> list[tuple[Path, str, bool]]:
+    """The local feed files; on a resume FEEDS is rewritten to append (and CSV without header)."""
+    feeds = dict(settings.getdict("FEEDS"))
+    out = []
+    for uri, options in list(feeds.items()):
+        path = local_feed_path(str(uri))
+        if path is None:
+            continue
+        options = dict(options or {})
+        fmt = str(options.get("format") or path.suffix.lstrip(".") or "jsonl")
+        overwrite = bool(options.get("overwrite", False))
+        out.append((path, fmt, overwrite))
+        if resumed:
+            options["overwrite"] = False
+            if fmt == "csv" and path.is_file() and path.stat().st_size:
+                kwargs = dict(options.get("item_export_kwargs") or {})
+                kwargs.setdefault("include_headers_line", False)
+                options["item_export_kwargs"] = kwargs
+            feeds[uri] = options
+    if resumed and feeds:
+        settings.set("FEEDS", feeds, priority=settings.getpriority("FEEDS"))
+    return out

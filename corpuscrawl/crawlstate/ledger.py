@@ -213,7 +213,7 @@ class ExportLedgerPipeline:
         """Build on the crawl's state; NotConfigured when the crawl-state add-on is off."""
         state = run_state(crawler)
         if state is None:
-            raise NotConfigured("no crawl state (corpuscrawl.crawlstate.addon.CrawlStateAddon)")
+            raise NotConfigured("no crawl state (corpuscrawl.Addon installs it)")
         return cls(state.ledger, crawler.stats)
 
     def process_item(self, item: Any) -> Any:

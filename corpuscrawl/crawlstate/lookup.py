@@ -1,6 +1,6 @@
 """The crawl's run state, found through the crawler.
 
-The crawl-state add-on (:mod:`corpuscrawl.crawlstate.addon`) opens one
+The crawl-state opener (:mod:`corpuscrawl.crawlstate.addon`) opens one
 :class:`~corpuscrawl.crawlstate.addon.RunState` per crawler and attaches it here; the
 durable scheduler and duplicate filter (:mod:`corpuscrawl.crawlstate.frontier`), the
 ledger pipeline (:mod:`corpuscrawl.crawlstate.ledger`), the exporters and the spider's
@@ -15,9 +15,11 @@ from typing import Any
 
 from corpuscrawl.crawl_checks import CrawlSetupError
 
-__all__ = ["StateConfigError", "attach_run_state", "crawl_state", "run_info", "run_state"]
+__all__ = ["StateConfigError", "attach_run_record", "attach_run_state", "crawl_state", "run_info",
+           "run_record", "run_state"]
 
 _STATES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_RECORDS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 class StateConfigError(CrawlSetupError):
@@ -45,6 +47,18 @@ def crawl_state(crawler: Any, component: str) -> Any:
     state = run_state(crawler)
     if state is None:
         raise StateConfigError(
-            f"{component}: the durable frontier needs the crawl state: enable "
-            "corpuscrawl.crawlstate.addon.CrawlStateAddon in ADDONS and name a collection (-a collection=NAME or seeds)")
+            f"{component}: the durable frontier needs the crawl state: enable corpuscrawl.Addon "
+            "in ADDONS (it installs the crawl state and its CrawlStateOpener extension) and "
+            "name a collection (-a collection=NAME or seeds)")
     return state
+
+
+def attach_run_record(crawler: Any, record: Any) -> None:
+    """Make ``record`` (generation, resumed, state_dir) the run record of a crawl kept
+    elsewhere than in the crawl state (cluster mode: the generation agreed in Redis)."""
+    _RECORDS[crawler] = record
+
+
+def run_record(crawler: Any) -> Any | None:
+    """The run record attached by :func:`attach_run_record`, else None."""
+    return _RECORDS.get(crawler) if crawler is not None else None

@@ -49,7 +49,7 @@ in full, by every recrawl (also those only a page now answering 304 linked).
 
 In cluster mode (``CORPUSCRAWL_REDIS_URL``) the page store is
 ``corpuscrawl.cluster.pages.RedisPageStore``, shared by the workers, and the
-generation is the cluster add-on's ``run_record`` (agreed in Redis):
+generation is the one the cluster agreed in Redis (``crawlstate.lookup.run_record``):
 the known pages are re-queued by the workers that start before one of them has
 queued them all (the shared seen-set drops the copies).
 
@@ -80,7 +80,7 @@ from corpuscrawl.crawlstate.location import (
     collection_from_seeds,
     state_dir,
 )
-from corpuscrawl.crawlstate.lookup import run_info
+from corpuscrawl.crawlstate.lookup import run_info, run_record
 from corpuscrawl.crawlstate.output_failure import failure_of
 from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
 from corpuscrawl.items import Document, content_hash
@@ -359,21 +359,11 @@ def _store_class(settings: Any) -> type[PageStore]:
     return store_class
 
 
-#: Attribute of an add-on that keeps the crawl's run record in its own way (the cluster
-#: add-on: the generation agreed in Redis); read when the crawl-state add-on is off.
-RUN_RECORD_ATTRIBUTE = "run_record"
-
-
 def collection_run(crawler: Crawler) -> Any:
     """The collection's run record (generation, resumed, state_dir) when the crawl keeps one:
-    the crawl state's on one machine, else an add-on's ``run_record`` (cluster mode)."""
+    the crawl state's on one machine, else the one attached to the crawler (cluster mode)."""
     info = run_info(crawler)
-    if info is None:
-        for addon in getattr(getattr(crawler, "addons", None), "addons", ()):
-            record = getattr(addon, RUN_RECORD_ATTRIBUTE, None)
-            if record is not None:
-                return record
-    return info
+    return info if info is not None else run_record(crawler)
 
 
 def existing_recrawl_state(crawler: Crawler) -> RecrawlState | None:

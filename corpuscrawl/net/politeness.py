@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.extensions.throttle import AutoThrottle
-from scrapy.settings import SETTINGS_PRIORITIES
 
 import corpuscrawl
 from corpuscrawl.crawl_checks import CrawlSetupError
@@ -267,15 +266,14 @@ def relax_for_local_demo(settings: Any) -> None:
 class PolitenessAddon:
     """Scrapy add-on: a User-Agent naming corpuscrawl, its version and ``CORPUSCRAWL_CONTACT``.
 
-    Leaves ``USER_AGENT`` alone when it was set above project level (``-s
-    USER_AGENT=…``, a spider's ``custom_settings``).
+    Leaves ``USER_AGENT`` alone when it was set (a project's settings, ``-s
+    USER_AGENT=…``, a spider's ``custom_settings``): it is set at add-on priority.
     """
 
     def update_settings(self, settings: Any) -> None:
         """Set ``USER_AGENT`` from ``CORPUSCRAWL_CONTACT`` (validated)."""
         config = PolitenessConfig.from_settings(settings)
-        if (settings.getpriority("USER_AGENT") or 0) <= SETTINGS_PRIORITIES["project"]:
-            settings.set("USER_AGENT", user_agent(config.contact), priority="project")
+        settings.set("USER_AGENT", user_agent(config.contact), priority="addon")
         if not config.contact:
             logger.info("CORPUSCRAWL_CONTACT is not set: set it to a URL or e-mail address so "
                         "that site owners can reach whoever runs this crawl")

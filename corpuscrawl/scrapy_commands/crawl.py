@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from scrapy.addons import AddonManager
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
@@ -67,7 +68,12 @@ class Command(ScrapyCrawlCommand):
         return crawler
 
     def process_options(self, args: list[str], opts: Any) -> None:
-        """Scrapy's options; a bad ``-o``/``-O``/``-a`` is one line and exit status 2."""
+        """Scrapy's options; a bad ``-o``/``-O``/``-a`` is one line and exit status 2.
+
+        The add-ons' pre-crawler settings come first (Scrapy applies them only when the
+        crawler process is made, after the options): ``-o out:vertical`` names a format
+        :class:`corpuscrawl.Addon` registers."""
+        AddonManager.load_pre_crawler_settings(self.settings)
         try:
             super().process_options(args, opts)
         except UsageError as exc:
