@@ -7,7 +7,7 @@ classifier) and ``templates/`` stay at the top of the repository, where users
 look at and edit them; git holds that one copy.  ``package_dir`` maps them into
 the package as ``corpuscrawl.data.models`` and ``corpuscrawl.data.templates``,
 so wheels, sdists (and wheels built from them) and eggs (``scrapyd-deploy``)
-carry them; :mod:`corpuscrawl.shipped` finds them at run time.
+carry them; :mod:`corpuscrawl.resources.shipped` finds them at run time.
 
 *C accelerators* (export stage, ``auto``'s tree walks and its collapsed-DOM walk, which
 is compiled against lxml's C API and libxml2 headers: lxml is a build requirement).  Eggs (``scrapyd-deploy``)

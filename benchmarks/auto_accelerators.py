@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from corpuscrawl import language
 from corpuscrawl.evaluation.datasets import datasets_root
 from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.evaluation.tables import markdown_table
@@ -36,6 +35,7 @@ from corpuscrawl.extract.learned.sequence import page_stopwords
 from corpuscrawl.extract.meta import lookups
 from corpuscrawl.extract.meta.title import HOME_HREFS, SITE_NAME_METAS, TITLE_METAS, extract_title
 from corpuscrawl.extract.segment.cdom import page_blocks
+from corpuscrawl.html import language
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.trainset import documents
 

@@ -361,7 +361,7 @@ def prose_grid_section(docs, outputs, scorer) -> str:
 def figures_site_rows(configs: list[tuple[str, DetectorConfig]],
                       extractor_names: tuple[str, ...] = ("bte", "auto")) -> str:
     """The real stage on tests/figures_site.py, pages in the site's order and reversed."""
-    from corpuscrawl.extraction import Extraction, ExtractionConfig
+    from corpuscrawl.pagetext.extraction import Extraction, ExtractionConfig
     from tests.figures_site import ALL_STORIES, FIGURE_SENTENCES, NOTICES, site_files
 
     files = site_files()
@@ -432,7 +432,7 @@ def overhead_section(docs: list[Doc], limit: int, rounds: int = 3,
     """Extraction and export timed per document, interleaved, so machine load hits both alike.
 
     Two baselines: ``bte`` alone (page parse + extract) and what the crawl does per
-    page (:class:`corpuscrawl.extraction.Extraction`: parse, extractor, title,
+    page (:class:`corpuscrawl.pagetext.extraction.Extraction`: parse, extractor, title,
     metadata, language).  The export is timed with and without the stage.
     ``order="alternate"`` runs the plain export first on every other page: the
     first export after an extraction pays for work the extraction left behind
@@ -444,7 +444,7 @@ def overhead_section(docs: list[Doc], limit: int, rounds: int = 3,
     which alternates by page), as the one export of a crawl with or without the
     stage does, so neither runs on the caches the other has just warmed.
     """
-    from corpuscrawl.extraction import Extraction
+    from corpuscrawl.pagetext.extraction import Extraction
 
     bte = get_extractor("bte")
     extraction = Extraction()

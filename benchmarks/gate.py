@@ -37,7 +37,7 @@ from corpuscrawl.evaluation.lost import lost_flags
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.shipped import models_dir
+from corpuscrawl.resources.shipped import models_dir
 
 HERE = Path(__file__).resolve().parent
 BASELINES = HERE / "baselines.json"

@@ -7,7 +7,7 @@ The synthetic news site of ``tests/figures_site.py`` (front page, four section
 pages listing the stories with their ledes, stories whose "related" lists and
 listings repeat other stories' headlines, formulaic sentences shared by two or
 three stories with other figures, notices with changing years) with 40 and 500
-stories.  Every page is extracted as a crawl does (:class:`corpuscrawl.extraction.Extraction`,
+stories.  Every page is extracted as a crawl does (:class:`corpuscrawl.pagetext.extraction.Extraction`,
 ``auto`` and ``bte``) and submitted to an :class:`~corpuscrawl.export.stage.ExportStage`
 with the default settings (SQLite history in memory, near-duplicate index) in three
 orders: the site's (listings first), reversed (stories first) and a seeded shuffle.
@@ -28,9 +28,9 @@ from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
 from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
 from corpuscrawl.export.dedup import NearDuplicateIndex
 from corpuscrawl.export.stage import ExportStage
-from corpuscrawl.extraction import Extraction, ExtractionConfig
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
+from corpuscrawl.pagetext.extraction import Extraction, ExtractionConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.figures_site import FIGURE_TEMPLATES, NOTICES, make_stories, site_files  # noqa: E402

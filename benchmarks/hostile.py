@@ -43,7 +43,7 @@ def build_extraction(extractor: str, overrides: dict | None = None):  # -> Extra
     from scrapy.settings import Settings
 
     from corpuscrawl.extract.classic.template import TemplateExtractor, parse_template
-    from corpuscrawl.extraction import Extraction
+    from corpuscrawl.pagetext.extraction import Extraction
 
     settings = Settings()
     settings.setmodule("corpuscrawl.settings")

@@ -32,14 +32,14 @@ REPO = Path(__file__).resolve().parent.parent
 #: Stage -> entry points (file path suffix, function name); none calls another's.
 STAGES: dict[str, tuple[tuple[str, str], ...]] = {
     "extraction in the crawl process (parse, extract, metadata, language)":
-        (("corpuscrawl/extraction.py", "run"), ("corpuscrawl/html/page.py", "from_html"),
+        (("corpuscrawl/pagetext/extraction.py", "run"), ("corpuscrawl/html/page.py", "from_html"),
          ("corpuscrawl/browse/static.py", "without_overlays")),
     "hand-off to a worker (job built, pickled, result unpickled)":
-        (("corpuscrawl/workers.py", "extract"),),
+        (("corpuscrawl/spiders/workers.py", "extract"),),
     "links: page links listed, focus scores, URL checks, requests built":
         (("corpuscrawl/spiders/following.py", "listed_links"),
-         ("corpuscrawl/discovery.py", "page_links")),
-    "link-trap checks": (("corpuscrawl/traps.py", "check"),),
+         ("corpuscrawl/spiders/discovery.py", "page_links")),
+    "link-trap checks": (("corpuscrawl/spiders/traps.py", "check"),),
     "scheduler: enqueue (duplicate filter, frontier)":
         (("corpuscrawl/crawlstate/frontier.py", "enqueue_request"),),
     "scheduler: next request": (("corpuscrawl/crawlstate/frontier.py", "next_request"),),

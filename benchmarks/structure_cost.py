@@ -5,7 +5,7 @@ same byte for byte, and what finding the roles costs.
         [--sample 60] [-e auto -e bte]
 
 For each extractor, every sampled page is extracted by the crawl's
-:class:`~corpuscrawl.extraction.Extraction` twice, with ``structure`` off and on (as
+:class:`~corpuscrawl.pagetext.extraction.Extraction` twice, with ``structure`` off and on (as
 ``CORPUSCRAWL_MARKDOWN`` or a ``tei`` feed turn it on); the texts and comments must be
 identical.  Reported: pages whose text differs (must be 0), ms per page of the extraction
 without roles, ms per page of the roles (page lines + alignment) and of the Markdown
@@ -20,9 +20,9 @@ from pathlib import Path
 
 from corpuscrawl.evaluation.datasets import Dataset
 from corpuscrawl.extract.structure import Role, line_roles
-from corpuscrawl.extraction import Extraction, ExtractionConfig
 from corpuscrawl.formats.markdown import to_markdown
 from corpuscrawl.html.page import Page
+from corpuscrawl.pagetext.extraction import Extraction, ExtractionConfig
 
 DATASETS_DEFAULT = ("cleaneval", "wcxb", "scrapinghub")
 

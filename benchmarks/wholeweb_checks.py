@@ -8,7 +8,7 @@ of every page of the ``trafilatura`` snippet set) on which each one acts:
 * streamed segments read (:func:`corpuscrawl.html.streamed.stream_segments` non-empty);
 * the empty-output fallback (the decoding kept nothing), with the fallback's F1 (gold
   sets) or snippets found (snippet set) against the empty output's;
-* the thread rule of :class:`~corpuscrawl.extraction.Extraction` (comment bodies found and
+* the thread rule of :class:`~corpuscrawl.pagetext.extraction.Extraction` (comment bodies found and
   the page's type is ``forum``).
 
 A page none of them acts on gets the same text as before the changes.

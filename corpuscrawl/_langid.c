@@ -1,4 +1,4 @@
-/* C accelerator of corpuscrawl.language: py3langid's feature walk.
+/* C accelerator of corpuscrawl.html.language: py3langid's feature walk.
  *
  * py3langid scores a text from the counts of the byte n-gram features a finite automaton
  * meets while reading the text's UTF-8 bytes (py3langid.langid.visit_counts, a Python loop
@@ -124,7 +124,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_langid",
-    "C accelerator of corpuscrawl.language (py3langid's feature walk).", -1, methods,
+    "C accelerator of corpuscrawl.html.language (py3langid's feature walk).", -1, methods,
 };
 
 PyMODINIT_FUNC PyInit__langid(void)

@@ -41,7 +41,7 @@ SCRAPY_DEFAULTS: dict[str, Any] = {
     # Polite by default: robots.txt obeyed, with its Sitemap: lines kept for the spider
     # (one fetch per host); AutoThrottle paces each host by its latency.
     "ROBOTSTXT_OBEY": True,
-    "ROBOTSTXT_PARSER": "corpuscrawl.discovery.SitemapRobotParser",
+    "ROBOTSTXT_PARSER": "corpuscrawl.spiders.discovery.SitemapRobotParser",
     "AUTOTHROTTLE_ENABLED": True,
     "AUTOTHROTTLE_TARGET_CONCURRENCY": 1.0,
     "AUTOTHROTTLE_START_DELAY": 1.0,
@@ -93,7 +93,7 @@ COMPONENTS: tuple[tuple[str, str, int, str | None], ...] = (
     # Remembers on which page a URL was found (recrawls, hubs).
     ("SPIDER_MIDDLEWARES", "corpuscrawl.crawlstate.conditional.FoundOn", 600, None),
     # Last: counts and drops the requests a page yields beyond the link limits.
-    ("SPIDER_MIDDLEWARES", "corpuscrawl.traps.LinkTrapMiddleware", 950, None),
+    ("SPIDER_MIDDLEWARES", "corpuscrawl.spiders.traps.LinkTrapMiddleware", 950, None),
     # CrawledPage -> Document; drops recorded.
     ("ITEM_PIPELINES", "corpuscrawl.export.pipelines.ExtractionPipeline", 300, None),
     # On a recrawl an unchanged text is not exported again.

@@ -11,7 +11,7 @@ these defaults to a project that does not set them.  Each component reads its ke
 once at start-up (``from_crawler``) into a typed config and fails naming the key when a
 value is invalid.  The keys assigned here are the known ones: any other
 ``CORPUSCRAWL_*`` setting (a typo) stops the crawl at start, naming the closest known
-key (:mod:`corpuscrawl.crawl_checks`).
+key (:mod:`corpuscrawl.config.crawl_checks`).
 """
 
 from pathlib import Path
@@ -44,7 +44,7 @@ CORPUSCRAWL_EXTRACTORS: dict = {}
 #: Keyword options per extractor name, e.g. {"justext": {"language": "hr"}}.
 CORPUSCRAWL_EXTRACTOR_OPTIONS: dict = {}
 #: Directory of per-site templates named ``<domain>.txt``, searched before the shipped
-#: templates (the installed package's copy of templates/; see corpuscrawl.shipped).
+#: templates (the installed package's copy of templates/; see corpuscrawl.resources.shipped).
 CORPUSCRAWL_TEMPLATES_DIR = str(Path("templates"))
 #: Per-domain rules: {"example.com": {"template": ..., "extractor": ..., "render": ...}}.
 CORPUSCRAWL_DOMAINS: dict = {}
@@ -63,7 +63,7 @@ CORPUSCRAWL_MIN_TEXT_CHARS = 1
 #: front page reduced to "Front page", a caption); counted and listed as "too_short".
 #: 0 = any length.
 CORPUSCRAWL_MIN_WORDS = 15
-#: Worker processes that parse and extract pages off the reactor (corpuscrawl.workers):
+#: Worker processes that parse and extract pages off the reactor (corpuscrawl.spiders.workers):
 #: "auto" = one per CPU core but one (none on a single core); 0 = in the crawl process.
 #: Pages rendered in Chromium are always extracted in the crawl process.  Same documents
 #: either way; items, the export stage, the ledger and the feeds stay in the crawl process.
@@ -266,7 +266,7 @@ CORPUSCRAWL_MAX_LINKS_PER_PAGE = 1000
 #: Sources are read as a stream, entry by entry, whatever their size.  0 = no cap.
 CORPUSCRAWL_MAX_URLS_PER_SOURCE = 50_000
 # The add-on sets REDIRECT_MAX_TIMES to 10 (Scrapy: 20) and DOWNLOAD_MAXSIZE to 10 MiB; link
-# traps and floods (corpuscrawl.traps), redirect loops and robots.txt (corpuscrawl.net.robots,
+# traps and floods (corpuscrawl.spiders.traps), redirect loops and robots.txt (corpuscrawl.net.robots,
 # in the place of Scrapy's RobotsTxtMiddleware) have their middlewares there.
 #: Most bytes of a host's robots.txt read (RFC 9309's minimum parsing limit, 500 KiB), whatever
 #: DOWNLOAD_MAXSIZE, DOWNLOAD_WARNSIZE or the announced Content-Length say.
@@ -304,7 +304,7 @@ CORPUSCRAWL_RENDER_EXPERIENCE = "state"
 #: Days after which a site's experience not updated since is forgotten (sites get rebuilt).
 CORPUSCRAWL_RENDER_EXPERIENCE_MAX_AGE_DAYS = 90.0
 
-# --- reader comments (corpuscrawl.extraction; extractors that give them apart, e.g. auto) ---
+# --- reader comments (corpuscrawl.pagetext.extraction; extractors that give them apart, e.g. auto) ---
 #: Where a page's reader comments go: "field" (each document's `comments` field, "" when
 #: none; `text`, `content_hash` and the recrawl's "changed" decision stay the article's, so
 #: a new comment alone does not re-export a page), "text" (appended to the text after a
@@ -319,7 +319,7 @@ CORPUSCRAWL_COMMENTS = "field"
 #: (-O corpus.xml:tei) finds the same structure whatever this says.
 CORPUSCRAWL_MARKDOWN = False
 
-# --- crawl scope (corpuscrawl.scope; spider arguments allow, deny, blocklist, max_pages_per_domain) ---
+# --- crawl scope (corpuscrawl.net.scope; spider arguments allow, deny, blocklist, max_pages_per_domain) ---
 #: Regular expressions (a list, or one comma-separated string); when any is set, a discovered
 #: page is followed only if one matches its URL (seeds are always fetched).
 CORPUSCRAWL_ALLOW: list[str] = []

@@ -6,7 +6,7 @@ from scrapy.settings import Settings
 
 from corpuscrawl.extract import names
 from corpuscrawl.extract.classic.template import TemplateExtractor, parse_template
-from corpuscrawl.extraction import Extraction
+from corpuscrawl.pagetext.extraction import Extraction
 
 #: The template engine's entry: a template selecting headings, paragraphs and a class.
 TEMPLATE = "template"

@@ -10,10 +10,10 @@ import types
 
 import pytest
 
-from corpuscrawl import language
-from corpuscrawl.accelerators import accelerator
 from corpuscrawl.extract.learned import block_features, forest, title_features
 from corpuscrawl.extract.segment import cdom
+from corpuscrawl.html import language
+from corpuscrawl.resources.accelerators import accelerator
 
 #: accelerator module -> (the Python module using it, its attribute, the interface it calls)
 USERS = {
@@ -39,7 +39,7 @@ def test_a_build_of_another_interface_is_not_used(monkeypatch, caplog) -> None:
     stale = types.ModuleType("corpuscrawl._stale_accelerator")
     stale.API = 1
     monkeypatch.setitem(sys.modules, stale.__name__, stale)
-    with caplog.at_level(logging.WARNING, logger="corpuscrawl.accelerators"):
+    with caplog.at_level(logging.WARNING, logger="corpuscrawl.resources.accelerators"):
         assert accelerator(stale.__name__, 2) is None
     assert "rebuild it" in caplog.text
     assert accelerator(stale.__name__, 1) is stale

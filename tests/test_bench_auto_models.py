@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from corpuscrawl.shipped import shipped_dir
+from corpuscrawl.resources.shipped import shipped_dir
 
 
 def test_two_files_are_scored_on_the_test_split_with_their_difference(

@@ -1,4 +1,4 @@
-"""The time limit of one extraction and the markup trim (corpuscrawl.budget)."""
+"""The time limit of one extraction and the markup trim (corpuscrawl.pagetext.budget)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
-from corpuscrawl.extraction import Extraction, ExtractionConfig
 from corpuscrawl.html.page import Page
+from corpuscrawl.pagetext.budget import ExtractionTimeout, time_limit, trim_markup
+from corpuscrawl.pagetext.extraction import Extraction, ExtractionConfig
 
 
 class Spinning:
@@ -75,7 +75,7 @@ def test_a_page_over_the_size_cap_is_trimmed_then_failed_or_routed():
 
 
 def test_budget_settings_are_validated():
-    from corpuscrawl.extraction import ConfigError
+    from corpuscrawl.pagetext.extraction import ConfigError
 
     with pytest.raises(ConfigError, match="CORPUSCRAWL_EXTRACTION_TIMEOUT"):
         ExtractionConfig.from_settings({"CORPUSCRAWL_EXTRACTION_TIMEOUT": "soon"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from scrapy.settings import Settings
 
-from corpuscrawl.crawl_checks import (
+from corpuscrawl.config.crawl_checks import (
     CrawlSetupError,
     check_scrapy_setting_values,
     check_setting_names,
@@ -14,7 +14,7 @@ from corpuscrawl.crawl_checks import (
     known_settings,
     one_line,
 )
-from corpuscrawl.rules import RulesError
+from corpuscrawl.pagetext.rules import RulesError
 from corpuscrawl.spiders.arguments import SeedError, check_argument_names, read_seeds
 from corpuscrawl.spiders.corpus import spider_arguments
 from tests.command_runs import COMMANDS, crawl
@@ -143,7 +143,7 @@ def test_a_broken_template_stops_the_crawl_at_start_naming_file_and_line(site, t
 
 
 def test_corpuscrawl_environment_variables_nothing_reads_are_named():
-    from corpuscrawl.crawl_checks import environment_warnings
+    from corpuscrawl.config.crawl_checks import environment_warnings
 
     lines = environment_warnings({"CORPUSCRAWL_MODELS_DIRS": "/x", "CORPUSCRAWL_EXTRACTOR": "bte",
                                   "CORPUSCRAWL_MODELS_DIR": "/m", "PATH": "/bin"})

@@ -2,14 +2,14 @@
 
 import gzip
 
-from corpuscrawl.discovery import (
+from corpuscrawl.html.page import Page
+from corpuscrawl.spiders.discovery import (
     feed_links,
     page_links,
     parse_feed,
     parse_sitemap,
     sitemaps_from_robots,
 )
-from corpuscrawl.html.page import Page
 
 URLSET = b"""<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 <url><loc>http://a.com/1.html</loc></url><url><loc> /2.html </loc></url></urlset>"""
@@ -76,7 +76,7 @@ def test_a_gzip_bomb_sitemap_is_refused_in_bounded_time():
 
     import pytest
 
-    from corpuscrawl.discovery import SitemapTooLarge
+    from corpuscrawl.spiders.discovery import SitemapTooLarge
 
     head = b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
     bomb = gzip.compress(head + b" " * (60 << 20) + b"</urlset>", compresslevel=1)
@@ -90,7 +90,7 @@ def test_a_gzip_bomb_sitemap_is_refused_in_bounded_time():
 
 
 def test_a_malformed_sitemap_loc_does_not_lose_the_other_entries() -> None:
-    from corpuscrawl.discovery import parse_sitemap
+    from corpuscrawl.spiders.discovery import parse_sitemap
 
     body = (b'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
             b"<url><loc>http://[::1</loc></url><url><loc>/good.html</loc></url></urlset>")

@@ -4,9 +4,9 @@ import pytest
 
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import UnknownExtractorError
-from corpuscrawl.extraction import ConfigError, Extraction, ExtractionConfig
 from corpuscrawl.html.page import Page
-from corpuscrawl.rules import DomainRules, parse_rule
+from corpuscrawl.pagetext.extraction import ConfigError, Extraction, ExtractionConfig
+from corpuscrawl.pagetext.rules import DomainRules, parse_rule
 
 HTML = ("<html><head><title>Story | Site</title></head><body><nav><a href='/'>Site</a></nav>"
         "<article class='story'><p>" + "Council approves the late-night bus trial. " * 20 +

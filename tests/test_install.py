@@ -84,7 +84,7 @@ def test_sdist_and_wheel_carry_models_cards_and_templates(installed):
 
 
 def test_package_and_its_data_come_from_the_installed_environment(installed):
-    out = python(installed, "import corpuscrawl, corpuscrawl.shipped as s; "
+    out = python(installed, "import corpuscrawl, corpuscrawl.resources.shipped as s; "
                             "print(corpuscrawl.__file__); print(s.shipped_dir('models')); "
                             "print(s.shipped_dir('templates'))").split()
     venv = str(installed["venv"].resolve())
@@ -111,7 +111,7 @@ from scrapy.settings import Settings
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.learn.elements import read_jsonl
-from corpuscrawl.shipped import find_model, models_dir
+from corpuscrawl.resources.shipped import find_model, models_dir
 renderer = Renderer(RenderPlan.from_args(Settings(), render="auto"))
 records = read_jsonl(models_dir() / "elements-train.jsonl")
 predicted = renderer.classifier.predict(records)
@@ -128,7 +128,7 @@ def test_shipped_template_applies_and_user_templates_come_first(installed):
     code = """
 import sys
 from scrapy.settings import Settings
-from corpuscrawl.rules import DomainRules
+from corpuscrawl.pagetext.rules import DomainRules
 rules = DomainRules.from_settings(Settings({"CORPUSCRAWL_TEMPLATES_DIR": sys.argv[1]}))
 print(rules.for_url("https://hr.wikipedia.org/wiki/Alder").template)
 print(rules.for_url("https://news.example.org/a").template)
@@ -147,7 +147,7 @@ print(rules.for_url("https://news.example.org/a").template)
 
 
 def test_models_dir_environment_overrides_the_shipped_models(installed, tmp_path):
-    code = ("from corpuscrawl.shipped import find_model; "
+    code = ("from corpuscrawl.resources.shipped import find_model; "
             "print(find_model('element-classifier.json')); print(find_model('auto.skops'))")
     shutil.copy(REPO / "models" / "element-classifier.json", tmp_path / "element-classifier.json")
     own, shipped = python(installed, code, CORPUSCRAWL_MODELS_DIR=str(tmp_path)).split()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from corpuscrawl.language import detect, stoplist_name
+from corpuscrawl.html.language import detect, stoplist_name
 
 
 def test_detects_languages_of_real_sentences():

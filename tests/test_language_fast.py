@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpuscrawl import language
+from corpuscrawl.html import language
 
 _langid = pytest.importorskip("corpuscrawl._langid", reason="the optional C accelerator is not built")
 langid = pytest.importorskip("py3langid.langid")

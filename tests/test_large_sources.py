@@ -7,7 +7,7 @@ import json
 import random
 
 from corpuscrawl import settings as project_settings
-from corpuscrawl.discovery import SitemapTooLarge, SourceReader, parse_feed
+from corpuscrawl.spiders.discovery import SitemapTooLarge, SourceReader, parse_feed
 from tests.crawl_helpers import run_crawl, stat
 from tests.crawl_probes import FEED_URLS_AT_FIRST_PAGE
 from tests.local_server import LocalServer, Reply, article

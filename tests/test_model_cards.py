@@ -18,7 +18,7 @@ from corpuscrawl.extract.learned.hybrid import HybridAModel
 from corpuscrawl.extract.learned.models import LearnedModel, load_model_file
 from corpuscrawl.learn.model_files import file_sha256, save_model
 from corpuscrawl.learn.training import SHIPPED_DATASETS, SHIPPED_MODELS, card_fit_results
-from corpuscrawl.shipped import shipped_dir
+from corpuscrawl.resources.shipped import shipped_dir
 
 MODELS = shipped_dir("models")
 

@@ -282,7 +282,7 @@ def test_card_records_data_split_hyperparameters_scores_and_hash(tmp_path):
 
 
 def test_shipped_cards_cite_sources_by_name_not_outside_the_repository():
-    from corpuscrawl.shipped import shipped_dir
+    from corpuscrawl.resources.shipped import shipped_dir
 
     cards = sorted(shipped_dir("models").glob("*.md"))
     assert {c.stem for c in cards} >= {"auto", "sequence", "hybrid-a", "hybrid-b", "segment-svm"}

@@ -12,7 +12,7 @@ import pytest
 from scrapy.settings import Settings
 
 from corpuscrawl.cluster.config import expand_worker
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.export.output_lock import lock_outputs
 from tests.command_runs import REPO, crawl
 from tests.crawl_helpers import TEST_CRAWL_OPTIONS

@@ -21,10 +21,10 @@ from corpuscrawl.extract.page_type_features import (
     feature_row,
     page_type_features,
 )
-from corpuscrawl.extraction import Extraction
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
 from corpuscrawl.learn.page_type import fit
+from corpuscrawl.pagetext.extraction import Extraction
 from corpuscrawl.report.summary import PAGE_TYPE_PREFIX, build_summary, human_summary
 
 DATA = Path(__file__).parent / "data" / "wholeweb"
@@ -108,9 +108,9 @@ def test_every_extraction_result_and_document_carries_the_page_type():
 def test_the_pipeline_puts_the_page_type_in_the_document_and_counts_it():
     from collections import Counter
 
-    from corpuscrawl.crawled import CrawledPage
     from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
-    from corpuscrawl.extraction import ExtractionResult
+    from corpuscrawl.pagetext.crawled import CrawledPage
+    from corpuscrawl.pagetext.extraction import ExtractionResult
 
     class Stats(Counter):
         def inc_value(self, key, count=1):

@@ -6,10 +6,10 @@ from collections import Counter
 import pytest
 from scrapy.exceptions import DropItem
 
-from corpuscrawl.crawled import CrawledPage
 from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
-from corpuscrawl.extraction import ExtractionResult
 from corpuscrawl.items import Document, content_hash
+from corpuscrawl.pagetext.crawled import CrawledPage
+from corpuscrawl.pagetext.extraction import ExtractionResult
 
 
 class Stats(Counter):

@@ -17,7 +17,7 @@ from corpuscrawl.browse.render import (
     script_built_reasons,
 )
 from corpuscrawl.html.page import Page
-from corpuscrawl.rules import DomainRule
+from corpuscrawl.pagetext.rules import DomainRule
 
 DYNAMIC = Path(__file__).parent / "data" / "dynamic"
 

@@ -16,7 +16,7 @@ from corpuscrawl.browse.rendered import (
     is_crash,
     retry_meta,
 )
-from corpuscrawl.rules import DomainRule, DomainRules
+from corpuscrawl.pagetext.rules import DomainRule, DomainRules
 
 
 def test_crash_is_retried_once_with_a_fresh_page() -> None:

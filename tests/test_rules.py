@@ -2,7 +2,7 @@
 
 import pytest
 
-from corpuscrawl.rules import DomainRules, RulesError, load_rules_file, parse_rule
+from corpuscrawl.pagetext.rules import DomainRules, RulesError, load_rules_file, parse_rule
 
 
 class Settings(dict):

@@ -1,4 +1,4 @@
-"""Crawl scope (corpuscrawl/scope.py): allow/deny rules, blocklist, per-domain cap; real crawls."""
+"""Crawl scope (corpuscrawl/net/scope.py): allow/deny rules, blocklist, per-domain cap; real crawls."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from corpuscrawl.rules import DomainRules, RulesError, load_rules_file
-from corpuscrawl.scope import Scope, ScopeError, split_patterns
+from corpuscrawl.net.scope import Scope, ScopeError, split_patterns
+from corpuscrawl.pagetext.rules import DomainRules, RulesError, load_rules_file
 from tests.crawl_helpers import run_crawl, stat
 from tests.local_server import LocalServer, Reply, article
 

@@ -7,9 +7,9 @@ import re
 import pytest
 from scrapy.settings import Settings
 
+from corpuscrawl.config.setting_values import whole_number_setting
 from corpuscrawl.export.pipelines import PipelineConfig
-from corpuscrawl.setting_values import whole_number_setting
-from corpuscrawl.traps import TrapConfig
+from corpuscrawl.spiders.traps import TrapConfig
 
 
 @pytest.mark.parametrize(("raw", "minimum", "expected"), [

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from corpuscrawl import shipped
 from corpuscrawl.extract.learned.auto import AutoModel
 from corpuscrawl.extract.learned.models import ModelNotFoundError, load_model
+from corpuscrawl.resources import shipped
 
 REPO = Path(__file__).resolve().parent.parent
 

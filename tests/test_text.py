@@ -22,7 +22,6 @@ from corpuscrawl.extract.classic.linkblocks import segments as link_segments
 from corpuscrawl.extract.segment.blocks import text_blocks
 from corpuscrawl.extract.segment.cdom import page_blocks
 from corpuscrawl.extract.segment.segments import segment_page
-from corpuscrawl.extraction import Extraction
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import (
@@ -31,7 +30,8 @@ from corpuscrawl.html.text import (
     normalize_text,
     resolve_zero_width,
 )
-from corpuscrawl.rules import DomainRules
+from corpuscrawl.pagetext.extraction import Extraction
+from corpuscrawl.pagetext.rules import DomainRules
 
 BODY = " ".join(f"Paragraph sentence {i} tells the reader about the harbour and its ships." for i in range(10))
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from corpuscrawl.extract.base import Extracted
-from corpuscrawl.extraction import Extraction, thread_parts
 from corpuscrawl.html.page import Page
+from corpuscrawl.pagetext.extraction import Extraction, thread_parts
 
 DATA = Path(__file__).parent / "data" / "wholeweb"
 

@@ -1,4 +1,4 @@
-"""Link traps and link floods (corpuscrawl.traps)."""
+"""Link traps and link floods (corpuscrawl.spiders.traps)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ import pytest
 from scrapy import Request
 from scrapy.http import HtmlResponse, XmlResponse
 
-from corpuscrawl.traps import RUN_META, LinkTrapMiddleware, TrapConfig, trap_rule, url_pattern
+from corpuscrawl.spiders.traps import (
+    RUN_META,
+    LinkTrapMiddleware,
+    TrapConfig,
+    trap_rule,
+    url_pattern,
+)
 
 
 class Stats(Counter):

@@ -33,8 +33,8 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from scrapy import Request  # noqa: E402
 
-from corpuscrawl.discovery import join_url  # noqa: E402
 from corpuscrawl.net.urls import check_url  # noqa: E402
+from corpuscrawl.spiders.discovery import join_url  # noqa: E402
 
 
 @pytest.mark.parametrize(("href", "expected"), [

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from corpuscrawl.demo.server import DemoServer
-from corpuscrawl.workers import worker_count
+from corpuscrawl.spiders.workers import worker_count
 from tests.crawl_helpers import REPO, run_crawl, stat
 
 #: What differs between two crawls of one site by design: the fetch time, and the depth
@@ -41,9 +41,9 @@ def test_worker_count_setting() -> None:
 
 
 def test_lazy_extraction_tells_a_pages_text_shape_without_building() -> None:
-    from corpuscrawl.extraction import Extraction, ExtractionConfig, TextShapes
-    from corpuscrawl.rules import DomainRules
-    from corpuscrawl.workers import LazyExtraction
+    from corpuscrawl.pagetext.extraction import Extraction, ExtractionConfig, TextShapes
+    from corpuscrawl.pagetext.rules import DomainRules
+    from corpuscrawl.spiders.workers import LazyExtraction
 
     config = ExtractionConfig(default_extractor="auto")
     built: list[Extraction] = []

@@ -15,7 +15,7 @@ order:
    ``HTTPERROR_ALLOWED_CODES``), of an HTML type;  a URL fetched in the
    browser is extracted from its ``conversion`` record (the rendered DOM), not
    from its HTML as sent;
-4. the crawl's :class:`~corpuscrawl.extraction.Extraction` (domain rules,
+4. the crawl's :class:`~corpuscrawl.pagetext.extraction.Extraction` (domain rules,
    templates, ``-e`` as the default extractor), its item pipeline
    (:class:`~corpuscrawl.export.pipelines.ExtractionPipeline`: empty and failed
    extractions, language filter) and its export stage (domain boilerplate,
@@ -60,17 +60,17 @@ from corpuscrawl.boilerplate.backends import open_history
 from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import DomainHistory
 from corpuscrawl.browse.static import without_overlays
-from corpuscrawl.crawled import crawled_pages
 from corpuscrawl.export.dedup import NearDuplicateIndex
 from corpuscrawl.export.exporters import CleaningExporterMixin
 from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
 from corpuscrawl.export.scrapy_glue import ERROR_STATUSES, ExportConfig
 from corpuscrawl.export.stage import ExportStage
-from corpuscrawl.extraction import Extraction, ExtractionResult
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
 from corpuscrawl.net.sites import domain_of
+from corpuscrawl.pagetext.crawled import crawled_pages
+from corpuscrawl.pagetext.extraction import Extraction, ExtractionResult
 
 __all__ = ["Replay", "ReplaySummary", "feed_format"]
 

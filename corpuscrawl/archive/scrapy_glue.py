@@ -73,9 +73,9 @@ from corpuscrawl.archive.records import (
     header_pairs,
     warc_date,
 )
-from corpuscrawl.crawl_checks import CrawlSetupError
-from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.export.scrapy_glue import PROBE_META
+from corpuscrawl.pagetext.crawled import CrawledPage
 
 __all__ = ["WarcArchive", "WarcConfig", "WarcConfigError", "WarcConversionMiddleware",
            "WarcMiddleware", "archive_for"]

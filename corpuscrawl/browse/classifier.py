@@ -19,7 +19,7 @@ print(time.perf_counter() - t)"``, 0.78-0.80 s over three runs), which is why
 the predictor is a plain class with scikit-learn's shape rather than a
 ``BaseEstimator``.  A loaded file is validated (feature names, node indices,
 shapes) and every problem is reported naming the file.  Models are loaded by
-name from the models search path of :mod:`corpuscrawl.shipped`
+name from the models search path of :mod:`corpuscrawl.resources.shipped`
 (``element-classifier`` -> ``element-classifier.json`` in
 ``$CORPUSCRAWL_MODELS_DIR``, then in the shipped models).
 """
@@ -43,8 +43,10 @@ from corpuscrawl.browse.elements import (
     feature_matrix,
     layout_view,
 )
-from corpuscrawl.shipped import find_model, models_dirs
-from corpuscrawl.shipped import models_dir as models_dir  # re-exported: the one models_dir
+from corpuscrawl.resources.shipped import find_model, models_dirs
+from corpuscrawl.resources.shipped import (
+    models_dir as models_dir,  # re-exported: the one models_dir
+)
 
 logger = logging.getLogger("corpuscrawl.browse.classifier")
 

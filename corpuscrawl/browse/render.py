@@ -27,11 +27,11 @@ from typing import Any
 
 from corpuscrawl.browse.browser import launch_options
 from corpuscrawl.browse.interaction import MAX_SCROLLS_DEFAULT, InteractionOptions
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
 from corpuscrawl.net.browser import guarded
-from corpuscrawl.rules import FOLLOW_MODES, RENDER_MODES, DomainRule
+from corpuscrawl.pagetext.rules import FOLLOW_MODES, RENDER_MODES, DomainRule
 
 #: A page with less visible body text than this (characters) may be script-built
 #: (a short static article has ~1000; an SPA shell has ~0-100).

@@ -28,7 +28,7 @@ from corpuscrawl.browse.interaction import PageInteraction
 from corpuscrawl.browse.links import FoundLink, alternates
 from corpuscrawl.browse.render import RenderPlan, may_render
 from corpuscrawl.html.page import Page
-from corpuscrawl.rules import DomainRules
+from corpuscrawl.pagetext.rules import DomainRules
 
 logger = logging.getLogger("corpuscrawl.browse")
 

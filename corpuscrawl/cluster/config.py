@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 
 __all__ = ["WORKER_PLACEHOLDER", "ClusterConfig", "ClusterConfigError", "expand_worker",
            "logging_retry", "redis_retry", "unreachable", "worker_name"]

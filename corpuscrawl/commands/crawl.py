@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from scrapy.utils.conf import feed_process_params_from_cli
     from scrapy.utils.project import get_project_settings
 
-    from corpuscrawl.crawl_checks import (
+    from corpuscrawl.config.crawl_checks import (
         ERROR_PREFIX,
         EXIT_SETUP,
         CrawlSetupError,

@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     from corpuscrawl.commands.extract_warc import extractor_setting, settings_from
     from corpuscrawl.extract.base import ExtractorError
     from corpuscrawl.extract.structure import roles_for
-    from corpuscrawl.extraction import ConfigError, Extraction
+    from corpuscrawl.pagetext.extraction import ConfigError, Extraction
 
     def fail(message: str, code: int = 2) -> int:
         print(f"corpuscrawl extract: error: {message}", file=sys.stderr)

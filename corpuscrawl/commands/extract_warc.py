@@ -96,7 +96,7 @@ def extractor_setting(spec: str, settings: Any) -> str:
 def run(args: argparse.Namespace, inputs: list[str]) -> int:
     """Run the WARC re-extraction; returns the exit code."""
     from corpuscrawl.archive.replay import Replay, feed_format
-    from corpuscrawl.extraction import ConfigError
+    from corpuscrawl.pagetext.extraction import ConfigError
 
     def fail(message: str) -> int:
         print(f"corpuscrawl extract: error: {message}", file=sys.stderr)

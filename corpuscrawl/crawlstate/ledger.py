@@ -40,7 +40,7 @@ from urllib.parse import unquote, urlsplit
 
 from scrapy.exceptions import DropItem, NotConfigured
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.lookup import run_state
 from corpuscrawl.crawlstate.store import StateStore
 from corpuscrawl.items import Document

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.project import data_path
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 
 #: Setting naming the parent directory of all collections' state.
 STATE_DIR_SETTING = "CORPUSCRAWL_STATE_DIR"

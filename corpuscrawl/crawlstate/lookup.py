@@ -13,7 +13,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 
 __all__ = ["StateConfigError", "attach_run_record", "attach_run_state", "crawl_state", "run_info",
            "run_record", "run_state"]

@@ -14,7 +14,7 @@ texts adds ``#unit=N`` for its later units):
   prior hash (:meth:`PageRecord.baseline`), so it decides as the killed run did
   — the killed run may have stored a hash whose document never reached the
   corpus;
-* ``shape`` — a digest of what shaped that text (:meth:`corpuscrawl.extraction.Extraction.shape_for`:
+* ``shape`` — a digest of what shaped that text (:meth:`corpuscrawl.pagetext.extraction.Extraction.shape_for`:
   the extractor, its model file, the domain's template file, the settings
   that change the text); a recrawl does not send the validators of a page
   whose shape changed, so the page is downloaded and extracted again ("" for a

@@ -73,7 +73,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
 from scrapy.utils.misc import load_object
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.location import (
     COLLECTION_SETTING,
@@ -258,7 +258,7 @@ class RecrawlState:
 
     def shape_for(self, url: str) -> str:
         """What shapes the text of ``url`` in this crawl (the spider's extraction's
-        :meth:`~corpuscrawl.extraction.Extraction.shape_for`; "" without one)."""
+        :meth:`~corpuscrawl.pagetext.extraction.Extraction.shape_for`; "" without one)."""
         extraction = getattr(self.crawler.spider, "extraction", None)
         shape_for = getattr(extraction, "shape_for", None)
         return shape_for(url) if shape_for is not None else ""

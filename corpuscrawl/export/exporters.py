@@ -380,7 +380,7 @@ class TeiExporter(CleaningExporterMixin, BaseItemExporter):
     (:mod:`corpuscrawl.formats.tei`; ``-O corpus.xml:tei``).
 
     Headings, lists, tables, quotations and code come from each line's role, found at
-    extraction when a ``tei`` feed is configured (:func:`corpuscrawl.extraction.structure_wanted`).
+    extraction when a ``tei`` feed is configured (:func:`corpuscrawl.pagetext.extraction.structure_wanted`).
     """
 
     def __init__(self, file: IO[bytes], *, title: str = "corpuscrawl corpus",

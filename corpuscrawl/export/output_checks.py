@@ -4,7 +4,7 @@ Scrapy opens a feed only when the first item arrives and, when it cannot, logs a
 traceback and goes on crawling: every page was fetched, counted as exported in the
 crawl state, and lost.  :func:`check_outputs` opens each output as Scrapy will,
 before the crawl starts, and raises a one-line
-:class:`~corpuscrawl.crawl_checks.CrawlSetupError` naming the output and why:
+:class:`~corpuscrawl.config.crawl_checks.CrawlSetupError` naming the output and why:
 
 * an unknown format (``-O out.parquet``) or an unsupported URI scheme
   (``-O ftps://...``), a storage whose library is missing (``s3://`` without boto3),
@@ -31,7 +31,7 @@ from pathlib import Path, PureWindowsPath
 from typing import Any
 from urllib.parse import urlparse
 
-from corpuscrawl.crawl_checks import CrawlSetupError, did_you_mean
+from corpuscrawl.config.crawl_checks import CrawlSetupError, did_you_mean
 from corpuscrawl.crawlstate.ledger import local_feed_path
 
 __all__ = ["check_outputs", "command_line_problem", "existing_corpus", "local_output_paths"]

@@ -18,7 +18,7 @@ import weakref
 from pathlib import Path
 from typing import IO, Any
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.ledger import local_feed_path
 
 __all__ = ["lock_outputs"]

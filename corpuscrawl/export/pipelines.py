@@ -1,6 +1,6 @@
 """Thin Scrapy item pipelines over the extraction library.
 
-:class:`ExtractionPipeline` turns each :class:`~corpuscrawl.crawled.CrawledPage`
+:class:`ExtractionPipeline` turns each :class:`~corpuscrawl.pagetext.crawled.CrawledPage`
 into a :class:`~corpuscrawl.items.Document`: pages whose extraction failed are
 counted and their raw HTML kept under ``CORPUSCRAWL_FAILED_DIR`` (nothing is
 lost, up to ``CORPUSCRAWL_FAILED_MAX_BYTES`` on disk); pages whose body is
@@ -23,13 +23,13 @@ from typing import Any
 
 from scrapy.exceptions import DropItem
 
-from corpuscrawl.crawled import CrawledPage
+from corpuscrawl.config.setting_values import whole_number_setting
 from corpuscrawl.extract.meta.page_info import page_info_fields
 from corpuscrawl.items import Document, FailedPage, content_hash
 from corpuscrawl.net.sites import domain_of
+from corpuscrawl.pagetext.crawled import CrawledPage
 from corpuscrawl.report.dropped import drop_log, record_drop
 from corpuscrawl.report.summary import PAGE_TYPE_PREFIX
-from corpuscrawl.setting_values import whole_number_setting
 
 logger = logging.getLogger("corpuscrawl.pipelines")
 

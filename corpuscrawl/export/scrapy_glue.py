@@ -64,7 +64,7 @@ from corpuscrawl.boilerplate.detector import (
 )
 from corpuscrawl.boilerplate.history import DomainHistory, HistoryError
 from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.export_state import existing_state, register_state, registered_state
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
 from corpuscrawl.export.dedup import (

@@ -27,11 +27,11 @@ import numpy as np
 
 from corpuscrawl.extract.page_type_features import FEATURE_NAMES, PAGE_TYPES, feature_row
 from corpuscrawl.html.page import Page
-from corpuscrawl.shipped import find_model
+from corpuscrawl.resources.shipped import find_model
 
 logger = logging.getLogger(__name__)
 
-#: The model file's name (looked up like the other models, :mod:`corpuscrawl.shipped`).
+#: The model file's name (looked up like the other models, :mod:`corpuscrawl.resources.shipped`).
 MODEL_FILE = "page-type.json"
 #: Below this probability of its best type a page is ``other``.
 MIN_PROBABILITY_DEFAULT = 0.4

@@ -72,7 +72,7 @@ from corpuscrawl.browse.interaction import InteractionOptions, PageInteraction, 
 from corpuscrawl.browse.localsite import LocalSite
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.learn.estimator import Estimator
-from corpuscrawl.shipped import models_dir
+from corpuscrawl.resources.shipped import models_dir
 
 #: The hand-written pages and their labels.json.
 PAGES_DIR_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "data" / "dynamic"

@@ -2,7 +2,7 @@
 
 Models are written to ``CORPUSCRAWL_MODELS_DIR``, an explicit directory, or a
 checkout's ``models/`` — never into an installed package
-(:func:`corpuscrawl.shipped.models_write_dir`).  What is written is always the
+(:func:`corpuscrawl.resources.shipped.models_write_dir`).  What is written is always the
 predictor (a fitted estimator of :mod:`corpuscrawl.learn` is converted with
 :func:`~corpuscrawl.learn.estimator.as_predictor`), and a file is only put in
 place once it holds nothing but the types the loader trusts, so loading it at
@@ -27,11 +27,11 @@ from corpuscrawl.extract.learned.models import (
     LearnedModel,
 )
 from corpuscrawl.learn.estimator import as_predictor
-from corpuscrawl.shipped import models_write_dir
+from corpuscrawl.resources.shipped import models_write_dir
 
 
 def model_path(name: str, directory: str | Path | None = None) -> Path:
-    """Where the model called ``name`` is written (:func:`corpuscrawl.shipped.models_write_dir`)."""
+    """Where the model called ``name`` is written (:func:`corpuscrawl.resources.shipped.models_write_dir`)."""
     return models_write_dir(directory) / f"{name}{MODEL_SUFFIX}"
 
 

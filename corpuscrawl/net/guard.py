@@ -43,7 +43,7 @@ from twisted.internet.error import DNSLookupError
 from twisted.internet.interfaces import IResolutionReceiver
 from zope.interface import implementer
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.net.addresses import ip_of_host
 from corpuscrawl.net.policy import (
     ALLOWED_NETWORKS_SETTING,

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.net.addresses import IPAddress, embedded_ipv4, ip_of_host, non_global_reason
 from corpuscrawl.net.urls import canonical_host
 

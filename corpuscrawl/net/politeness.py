@@ -37,7 +37,7 @@ from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.extensions.throttle import AutoThrottle
 
 import corpuscrawl
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

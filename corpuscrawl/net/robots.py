@@ -46,7 +46,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
-from corpuscrawl.setting_values import whole_number_setting
+from corpuscrawl.config.setting_values import whole_number_setting
 
 logger = logging.getLogger("corpuscrawl.robots")
 

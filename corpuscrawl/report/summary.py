@@ -51,7 +51,7 @@ What the figures mean (keys of the JSON):
 * ``net`` — requests refused by the private-network guard: ``blocked``, the
   hosts concerned (``blocked_hosts``) and counts ``by_reason`` (loopback,
   private, link-local, ...).
-* ``scope`` — what the crawl's scope rules (:mod:`corpuscrawl.scope`) dropped: ``dropped``
+* ``scope`` — what the crawl's scope rules (:mod:`corpuscrawl.net.scope`) dropped: ``dropped``
   (links not followed, seeds not fetched, in-flight pages not extracted) and ``by_rule``
   (``allow``: matched no allow rule, ``deny``, ``blocklist``, ``domain_cap``: the domain
   had its ``max_pages_per_domain`` documents).
@@ -81,8 +81,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from corpuscrawl.scope import REASONS as SCOPE_REASONS
-from corpuscrawl.scope import STATS_PREFIX as SCOPE_PREFIX
+from corpuscrawl.net.scope import REASONS as SCOPE_REASONS
+from corpuscrawl.net.scope import STATS_PREFIX as SCOPE_PREFIX
 
 #: Format tag and version written into every summary.
 SUMMARY_FORMAT = "corpuscrawl-crawl-summary"

@@ -8,7 +8,7 @@ systemd unit can alert.
 
 A crawl that cannot start as asked (a bad argument, setting, output or template) ends
 with the same one line and exit status as ``corpuscrawl crawl``
-(:func:`corpuscrawl.crawl_checks.run_crawl`), not with asyncio's "Task exception
+(:func:`corpuscrawl.config.crawl_checks.run_crawl`), not with asyncio's "Task exception
 was never retrieved" traceback; a crawl stopped because an output could not be written
 exits with :data:`corpuscrawl.crawlstate.output_failure.EXIT_OUTPUT_FAILED`.  Everything else is
 Scrapy's command.
@@ -24,7 +24,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
 
-from corpuscrawl.crawl_checks import (
+from corpuscrawl.config.crawl_checks import (
     ERROR_PREFIX,
     EXIT_SETUP,
     CrawlSetupError,

@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from corpuscrawl.crawl_checks import CrawlSetupError, unknown_name
+from corpuscrawl.config.crawl_checks import CrawlSetupError, unknown_name
 from corpuscrawl.net.urls import check_url
 
-#: The scope arguments of the ``corpus`` spider (corpuscrawl.scope), among its known arguments.
+#: The scope arguments of the ``corpus`` spider (corpuscrawl.net.scope), among its known arguments.
 SCOPE_ARGUMENTS = ("allow", "deny", "blocklist", "max_pages_per_domain")
 
 

@@ -15,7 +15,7 @@ Arguments (``-a name=value``):
   match; ``blocklist`` — a file of URL prefixes and host names never fetched;
   ``max_pages_per_domain`` — documents per domain at most (settings
   ``CORPUSCRAWL_ALLOW``, ``CORPUSCRAWL_DENY``, ``CORPUSCRAWL_BLOCKLIST``,
-  ``CORPUSCRAWL_MAX_PAGES_PER_DOMAIN``; per domain in the rules file; :mod:`corpuscrawl.scope`).
+  ``CORPUSCRAWL_MAX_PAGES_PER_DOMAIN``; per domain in the rules file; :mod:`corpuscrawl.net.scope`).
 * ``collection`` — name of the corpus whose crawl state (frontier, seen requests,
   export ledger, page history) this crawl uses; default derived from the seeds
   (``corpuscrawl.crawlstate``).  A crawl killed or stopped with Ctrl-C resumes when
@@ -37,7 +37,7 @@ Arguments (``-a name=value``):
 An argument not listed here is refused naming the closest one (``-a seed=`` → ``seeds``;
 names starting with ``_``, such as Scrapyd's ``_job``, pass), and so are unknown
 ``CORPUSCRAWL_*`` settings, unreadable setting values, outputs that cannot be written and
-broken templates, all before anything is fetched (:mod:`corpuscrawl.crawl_checks`,
+broken templates, all before anything is fetched (:mod:`corpuscrawl.config.crawl_checks`,
 :mod:`corpuscrawl.export.output_checks`, :mod:`corpuscrawl.export.output_lock`).
 
 The spider's parts: its arguments (:mod:`~corpuscrawl.spiders.arguments`), where URLs come
@@ -64,16 +64,14 @@ from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.cluster.config import expand_worker
-from corpuscrawl.crawl_checks import (
+from corpuscrawl.config.crawl_checks import (
     check_scrapy_setting_values,
     check_setting_names,
     environment_warnings,
 )
-from corpuscrawl.crawled import CrawledPage, crawled_pages
 from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
 from corpuscrawl.export.output_checks import check_outputs, existing_corpus
 from corpuscrawl.export.output_lock import lock_outputs
-from corpuscrawl.extraction import Extraction, ExtractionResult, TextShapes
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS
 from corpuscrawl.html.robots_meta import RobotsDirectives
@@ -85,11 +83,13 @@ from corpuscrawl.html.scrapy_glue import (
     http_charset,
     page_from_response,
 )
+from corpuscrawl.net.scope import STATS_PREFIX as SCOPE_STATS_PREFIX
+from corpuscrawl.net.scope import Scope, ScopeError
 from corpuscrawl.net.sites import domain_of, offsite_domains
+from corpuscrawl.pagetext.crawled import CrawledPage, crawled_pages
+from corpuscrawl.pagetext.extraction import Extraction, ExtractionResult, TextShapes
+from corpuscrawl.pagetext.rules import DomainRules
 from corpuscrawl.report.dropped import record_drop
-from corpuscrawl.rules import DomainRules
-from corpuscrawl.scope import STATS_PREFIX as SCOPE_STATS_PREFIX
-from corpuscrawl.scope import Scope, ScopeError
 from corpuscrawl.spiders.arguments import (
     SeedError,
     check_argument_names,
@@ -105,7 +105,7 @@ from corpuscrawl.spiders.following import (
 )
 from corpuscrawl.spiders.rendering import RenderingMixin
 from corpuscrawl.spiders.sources import SEED_PRIORITY, SourcesMixin
-from corpuscrawl.workers import ExtractionPool, LazyExtraction, PageJob
+from corpuscrawl.spiders.workers import ExtractionPool, LazyExtraction, PageJob
 
 __all__ = ["SEED_PRIORITY", "CorpusSpider", "SeedError", "read_seeds"]
 
@@ -128,7 +128,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         super().__init__(**kwargs)
         if recrawl:  # read by corpuscrawl.crawlstate.recrawl (over CORPUSCRAWL_RECRAWL)
             self.recrawl = recrawl
-        # Scope arguments (corpuscrawl.scope), compiled in from_crawler with the settings.
+        # Scope arguments (corpuscrawl.net.scope), compiled in from_crawler with the settings.
         self._scope_args = {"allow": allow, "deny": deny, "blocklist": blocklist,
                             "max_pages_per_domain": int_arg(max_pages_per_domain,
                                                             "max_pages_per_domain")}
@@ -162,7 +162,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         """Build the spider with the crawl's extraction, focus and (without seeds) demo site.
 
         Checks first what would otherwise fail or be ignored mid-crawl: argument and
-        setting names, setting values, the outputs (:mod:`corpuscrawl.crawl_checks`)."""
+        setting names, setting values, the outputs (:mod:`corpuscrawl.config.crawl_checks`)."""
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
         check_setting_names(settings)
@@ -270,7 +270,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         """Extract an HTML page and follow its links by relevance; route XML to ``parse_xml``.
 
         With extraction workers (``CORPUSCRAWL_WORKERS``) a page that is never rendered is
-        extracted by a worker (:mod:`corpuscrawl.workers`) while the reactor goes on;
+        extracted by a worker (:mod:`corpuscrawl.spiders.workers`) while the reactor goes on;
         otherwise here.  Same items, drops, counts and requests either way.
         """
         if self.pool is not None and self.renderer.mode_for(response.url) == "never":
@@ -465,7 +465,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
 
 
 def scope_from(settings: Any, args: dict[str, Any], rules: Any) -> Scope:
-    """The crawl's :class:`~corpuscrawl.scope.Scope`: spider arguments, else the
+    """The crawl's :class:`~corpuscrawl.net.scope.Scope`: spider arguments, else the
     ``CORPUSCRAWL_ALLOW``/``DENY``/``BLOCKLIST``/``MAX_PAGES_PER_DOMAIN`` settings, and the
     rules file's per-domain ``allow``/``deny``/``max_pages``; a bad rule is a SeedError."""
     def pick(arg: str, setting: str) -> tuple[Any, str]:

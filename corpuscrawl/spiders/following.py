@@ -5,7 +5,7 @@ or not followed (``nofollow``) unless ``CORPUSCRAWL_ROBOTS_META_OBEY`` is off; b
 counted under ``corpuscrawl/robots_meta/*``.
 
 Offsite URLs are left to Scrapy's OffsiteMiddleware (``allowed_domains``), repeats to the
-scheduler's duplicate filter; page URLs out of the crawl's scope (:mod:`corpuscrawl.scope`:
+scheduler's duplicate filter; page URLs out of the crawl's scope (:mod:`corpuscrawl.net.scope`:
 allow/deny rules, the blocklist, a domain at its page cap) are counted under
 ``corpuscrawl/scope/<reason>`` and dropped; URLs that cannot be fetched or are not HTML are counted
 under ``corpuscrawl/links_skipped/*`` and ``corpuscrawl/skipped_extension`` and dropped
@@ -23,7 +23,6 @@ import scrapy
 from corpuscrawl.browse.rendered import REASON_META_KEY
 from corpuscrawl.crawlstate.recrawl import NotModified
 from corpuscrawl.crawlstate.stopping import STOPPED_META, StoppedBeforeDownload
-from corpuscrawl.discovery import Link, feed_links, page_links
 from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META, anchors_in_content, url_shape
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.robots_meta import (
@@ -36,6 +35,7 @@ from corpuscrawl.html.scrapy_glue import count_failure
 from corpuscrawl.net.urls import check_url, has_non_html_extension
 from corpuscrawl.report.dropped import record_drop
 from corpuscrawl.report.summary import error_type
+from corpuscrawl.spiders.discovery import Link, feed_links, page_links
 from corpuscrawl.spiders.sources import SEED_PRIORITY
 
 

@@ -18,17 +18,17 @@ from scrapy.http import Response
 from scrapy.utils.misc import load_object
 
 from corpuscrawl.cluster.limit import shared_document_count
+from corpuscrawl.config.setting_values import whole_number_setting
 from corpuscrawl.crawlstate.lookup import run_info
 from corpuscrawl.crawlstate.recrawl import REVISIT_PRIORITY, revisit
-from corpuscrawl.discovery import (
+from corpuscrawl.net.urls import site_root
+from corpuscrawl.spiders.discovery import (
     SitemapRobotParser,
     SitemapTooLarge,
     SourceReader,
     sitemaps_from_robots,
 )
-from corpuscrawl.net.urls import site_root
-from corpuscrawl.setting_values import whole_number_setting
-from corpuscrawl.traps import SOURCE_META
+from corpuscrawl.spiders.traps import SOURCE_META
 
 #: Priority of seeds and of robots.txt/sitemap/feed requests: fetched before any link.
 SEED_PRIORITY = 1000
@@ -57,7 +57,7 @@ class SourcesMixin:
         """Seeds first; per seed host its robots.txt sitemaps and /sitemap.xml.
 
         When Scrapy fetches robots.txt anyway (``ROBOTSTXT_OBEY`` with
-        :class:`~corpuscrawl.discovery.SitemapRobotParser`), its ``Sitemap:``
+        :class:`~corpuscrawl.spiders.discovery.SitemapRobotParser`), its ``Sitemap:``
         lines arrive through the ``robots_parsed`` signal; otherwise the spider
         fetches the file itself.
         """
@@ -141,7 +141,7 @@ class SourcesMixin:
     def parse_xml(self, response: Response) -> Iterator[scrapy.Request]:
         """Links from a sitemap, sitemap index or RSS/Atom feed (gzipped or not), lazily.
 
-        The source is read entry by entry (:class:`~corpuscrawl.discovery.SourceReader`) and
+        The source is read entry by entry (:class:`~corpuscrawl.spiders.discovery.SourceReader`) and
         each entry's request is yielded at once, so a source of a million entries neither
         holds them in memory nor blocks the reactor: Scrapy schedules (and fetches) the first
         requests while the rest are still being read.  At most

@@ -25,8 +25,8 @@ from justext.core import (
 
 from corpuscrawl.extract.base import ExtractorError
 from corpuscrawl.html.dom import join_lines, normalize_space
+from corpuscrawl.html.language import detect, stoplist_name
 from corpuscrawl.html.page import Page
-from corpuscrawl.language import detect, stoplist_name
 
 #: Stoplist used when the language is "auto" and cannot be identified.
 FALLBACK_LANGUAGE_DEFAULT = "English"

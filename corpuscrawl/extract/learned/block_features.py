@@ -27,9 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from corpuscrawl.accelerators import accelerator
 from corpuscrawl.extract.learned.columns import NamedMatrix, prefixed
 from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
+from corpuscrawl.resources.accelerators import accelerator
 
 #: The interface of ``_blocktext.c`` this module and :mod:`.title_features` call.
 BLOCKTEXT_API = 2

@@ -29,7 +29,7 @@ import numpy as np
 import sklearn
 from sklearn.ensemble import HistGradientBoostingClassifier
 
-from corpuscrawl.accelerators import accelerator
+from corpuscrawl.resources.accelerators import accelerator
 
 #: The interface of ``_forest.c`` this module calls.
 FOREST_API = 2

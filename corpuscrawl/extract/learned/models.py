@@ -22,7 +22,7 @@ Loading and applying a model imports no training code
 (``tests/test_import_graph.py`` checks it, imports inside functions included).
 
 Models are looked up in ``CORPUSCRAWL_MODELS_DIR`` when set, then in the
-shipped models (:mod:`corpuscrawl.shipped`: the installed package's copy, or
+shipped models (:mod:`corpuscrawl.resources.shipped`: the installed package's copy, or
 ``models/`` of a source checkout); a directory passed explicitly is the only
 one searched.  Writing models and cards is :mod:`corpuscrawl.learn.model_files`'s job.
 """
@@ -40,7 +40,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 
 from corpuscrawl.extract.base import ExtractorError
-from corpuscrawl.shipped import (
+from corpuscrawl.resources.shipped import (
     MODELS_DIR_ENV,
     find_model,
     models_dir,

@@ -48,8 +48,8 @@ from corpuscrawl.extract.learned.models import LearnedExtractor, LearnedModel, c
 from corpuscrawl.extract.learned.title_features import headline_features
 from corpuscrawl.extract.meta.title import extract_title
 from corpuscrawl.extract.segment.cdom import Block, page_blocks
+from corpuscrawl.html.language import detect, stoplist_name
 from corpuscrawl.html.page import Page
-from corpuscrawl.language import detect, stoplist_name
 
 #: Weight of the pairwise term in the Viterbi objective (Web2Text: λ = 0.1).
 LAMBDA_DEFAULT = 0.1

@@ -33,9 +33,9 @@ from functools import lru_cache
 
 from lxml import etree
 
-from corpuscrawl.accelerators import accelerator
 from corpuscrawl.html.dom import INLINE_TAGS
 from corpuscrawl.html.page import NON_TEXT_TAGS, Page
+from corpuscrawl.resources.accelerators import accelerator
 
 #: The interface of ``_cdom.c`` this module and :mod:`corpuscrawl.extract.meta.lookups` call.
 CDOM_API = 2

@@ -13,7 +13,7 @@ What a worker runs is what the spider runs in-process (:func:`extract_page`:
 :class:`~corpuscrawl.html.page.Page` from the bytes with the HTTP charset as a hint,
 the page's unreadable verdict (binary, undecodable charset), whether its body came cut
 short, its robots meta directives, static overlays removed, the crawl's
-:class:`~corpuscrawl.extraction.Extraction` built from the same settings, the page's
+:class:`~corpuscrawl.pagetext.extraction.Extraction` built from the same settings, the page's
 links and feeds), so the documents are the same, byte for byte.  What the crawl process
 does with the verdicts (drops recorded, the one refetch, robots counts, the scope's
 per-domain cap, focus learning) it does as for a page it extracts itself.
@@ -44,11 +44,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpuscrawl.browse.static import without_overlays
-from corpuscrawl.discovery import Link, feed_links, page_links
-from corpuscrawl.extraction import ConfigError, Extraction, ExtractionResult, TextShapes
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.robots_meta import RobotsDirectives, page_directives
 from corpuscrawl.html.scrapy_glue import body_cut_short
+from corpuscrawl.pagetext.extraction import ConfigError, Extraction, ExtractionResult, TextShapes
+from corpuscrawl.spiders.discovery import Link, feed_links, page_links
 
 logger = logging.getLogger("corpuscrawl.workers")
 
@@ -163,7 +163,7 @@ def _start_worker(settings: dict[str, Any], extractor: str | None, comments: str
 def _started() -> tuple[str, dict[str, dict[str, Any]]]:
     """("", the extractors' shapes) when the worker's Extraction was built, else (why not, {}).
 
-    The shapes (:meth:`~corpuscrawl.extraction.TextShapes.extractor_shapes`) let the crawl
+    The shapes (:meth:`~corpuscrawl.pagetext.extraction.TextShapes.extractor_shapes`) let the crawl
     process tell what shapes a page's text without importing the extractors' modules
     (a learned one's brings scikit-learn and SciPy, about 100 MB).
     """
@@ -212,7 +212,7 @@ def worker_count(value: Any, cpus: int | None = None) -> int:
 
 
 class LazyExtraction:
-    """An :class:`~corpuscrawl.extraction.Extraction` built on first use (models loaded then).
+    """An :class:`~corpuscrawl.pagetext.extraction.Extraction` built on first use (models loaded then).
 
     The crawl process needs its own only for the pages it extracts itself (rendered ones,
     or when the pool broke); with workers it usually never does.  What shapes a page's
@@ -302,7 +302,7 @@ class ExtractionPool:
 
     def check_started(self) -> None:
         """Wait for a worker to have built its Extraction (models loaded, warmed up); a
-        :class:`~corpuscrawl.extraction.ConfigError` with its message when it could not."""
+        :class:`~corpuscrawl.pagetext.extraction.ConfigError` with its message when it could not."""
         error, self.extractor_shapes = self._executor.submit(_started).result()
         if error:
             self.close()

@@ -10,7 +10,7 @@ from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 
-from corpuscrawl.accelerators import accelerator
+from corpuscrawl.resources.accelerators import accelerator
 
 #: The interface of ``_langid.c`` this module calls.
 LANGID_API = 2

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from corpuscrawl.extraction import ExtractionResult
+from corpuscrawl.pagetext.extraction import ExtractionResult
 
 
 @dataclass

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 
 
 def whole_number_setting(settings: Any, key: str, default: int, minimum: int = 0) -> int:
     """Setting ``key`` (default ``default``) as a whole number >= ``minimum``; a
-    :class:`~corpuscrawl.crawl_checks.CrawlSetupError` (a ``ValueError``) naming the key
+    :class:`~corpuscrawl.config.crawl_checks.CrawlSetupError` (a ``ValueError``) naming the key
     and the value given otherwise."""
     raw = settings.get(key, default)
     try:

@@ -15,7 +15,7 @@ What a user sets (spider arguments, settings, or per domain in the rules file):
 * ``max_pages_per_domain`` — at most this many documents per domain (``www.`` ignored); its
   further pages are not followed and pages already in flight are not extracted
   (``-a max_pages_per_domain=N``; ``CORPUSCRAWL_MAX_PAGES_PER_DOMAIN``).
-* per domain, in ``CORPUSCRAWL_RULES_FILE`` (:mod:`corpuscrawl.rules`)::
+* per domain, in ``CORPUSCRAWL_RULES_FILE`` (:mod:`corpuscrawl.pagetext.rules`)::
 
       [domains."example.com"]
       allow = ["/articles/"]     # added to the crawl-wide lists for this domain's URLs
@@ -139,7 +139,7 @@ class Scope:
     def build(cls, allow: Any = None, deny: Any = None, blocklist: str = "",
               max_pages_per_domain: int | None = None, rules: Any = None,
               names: tuple[str, str, str] = ("allow", "deny", "blocklist")) -> Scope:
-        """Compile the rules (``rules``: :class:`~corpuscrawl.rules.DomainRules` whose rules
+        """Compile the rules (``rules``: :class:`~corpuscrawl.pagetext.rules.DomainRules` whose rules
         may hold ``allow``, ``deny``, ``max_pages``); ``names``: what the errors call them."""
         prefixes, hosts = read_blocklist(blocklist, names[2]) if blocklist else ((), frozenset())
         domains = {}

@@ -12,7 +12,7 @@ from the ``CORPUSCRAWL_DOMAINS`` setting (a dict) and/or a TOML file named by
     max_scrolls = 5
     follow = "inner"           # inner | all
     extract_continuously = false
-    allow = ["/articles/"]     # crawl scope for this domain (corpuscrawl.scope)
+    allow = ["/articles/"]     # crawl scope for this domain (corpuscrawl.net.scope)
     deny = ["/print/"]
     max_pages = 500
 
@@ -21,7 +21,7 @@ domain wins).  Independently, a file ``templates/<domain>.txt`` is the
 template of that domain and its subdomains without any configuration; a
 configured rule for the same domain beats the file.  Template files are looked
 up in ``CORPUSCRAWL_TEMPLATES_DIR`` first, then in the shipped templates
-(:mod:`corpuscrawl.shipped`), so a user's file overrides a shipped one of the
+(:mod:`corpuscrawl.resources.shipped`), so a user's file overrides a shipped one of the
 same name.
 """
 
@@ -33,9 +33,9 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.net.sites import domain_of
-from corpuscrawl.shipped import templates_dirs
+from corpuscrawl.resources.shipped import templates_dirs
 
 RENDER_MODES = ("never", "always", "auto")
 FOLLOW_MODES = ("inner", "all")
@@ -57,7 +57,7 @@ class DomainRule:
     max_scrolls: int | None = None
     follow: str | None = None
     extract_continuously: bool | None = None
-    #: Scope of the domain's URLs (regular expressions) and its document cap (corpuscrawl.scope).
+    #: Scope of the domain's URLs (regular expressions) and its document cap (corpuscrawl.net.scope).
     allow: tuple[str, ...] | None = None
     deny: tuple[str, ...] | None = None
     max_pages: int | None = None

@@ -6,7 +6,7 @@ per-domain extractor setting, which beats the crawl's default — and never lets
 an extractor's exception escape: the error is returned in the result so the
 caller can count it and keep the raw page.
 
-Each extraction has a budget (:mod:`corpuscrawl.budget`): a page over the size
+Each extraction has a budget (:mod:`corpuscrawl.pagetext.budget`): a page over the size
 cap is first trimmed of markup that is never text; one still over it goes to
 the oversized-page extractor when one is configured, else fails as
 ``OversizedPage``; an extraction over the time limit fails as
@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from corpuscrawl.budget import ExtractionTimeout, time_limit, trim_markup
-from corpuscrawl.crawl_checks import CrawlSetupError
+from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.extract import get_extractor, load_factory, names, registry
 from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extract_parts, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
@@ -42,10 +41,11 @@ from corpuscrawl.extract.meta.metadata import extract_metadata
 from corpuscrawl.extract.meta.page_info import PageInfo, extract_page_info
 from corpuscrawl.extract.page_type import page_type
 from corpuscrawl.extract.structure import encode_roles, roles_for
+from corpuscrawl.html.language import detect
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import normalize_line, normalize_text
-from corpuscrawl.language import detect
-from corpuscrawl.rules import DomainRule, DomainRules
+from corpuscrawl.pagetext.budget import ExtractionTimeout, time_limit, trim_markup
+from corpuscrawl.pagetext.rules import DomainRule, DomainRules
 
 logger = logging.getLogger("corpuscrawl.extraction")
 

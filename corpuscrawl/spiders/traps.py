@@ -38,7 +38,7 @@ from urllib.parse import parse_qsl, urlsplit
 from scrapy import Request
 from scrapy.http import HtmlResponse, Response
 
-from corpuscrawl.setting_values import whole_number_setting
+from corpuscrawl.config.setting_values import whole_number_setting
 
 logger = logging.getLogger("corpuscrawl.traps")
 

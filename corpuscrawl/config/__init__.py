@@ -1,0 +1,1 @@
+"""The config room: checks of a crawl's arguments and settings, the user-facing error type, checked setting values."""
