@@ -235,11 +235,15 @@ def anchor_words(anchors: Iterable[str], text: str, min_chars: int = 4) -> int:
 
 
 #: A pager tail of a path: a word then a number (``/page/2/``, ``/seite/3``).
-_PAGER_TAIL = re.compile(r"/[^\W\d_]+/\d+/?$")
+_PAGER_TAIL = re.compile(r"/([^\W\d_]+)/\d+/?$")
 
 
-def _without_pager(path: str) -> str:
-    return _PAGER_TAIL.sub("", path).rstrip("/")
+def _pager_split(path: str) -> tuple[str, str]:
+    """``path`` without its pager tail, and the tail's word ("" when it has none)."""
+    found = _PAGER_TAIL.search(path)
+    if found is None:
+        return path.rstrip("/"), ""
+    return path[:found.start()].rstrip("/"), found.group(1)
 
 
 def continues(page_url: str, url: str) -> bool:
@@ -253,7 +257,9 @@ def continues(page_url: str, url: str) -> bool:
     if page.hostname != link.hostname or (page.path, page.query) == (link.path, link.query):
         return False
     if page.path != link.path:
-        return page.query == link.query and _without_pager(page.path) == _without_pager(link.path)
+        (stem, word), (link_stem, link_word) = _pager_split(page.path), _pager_split(link.path)
+        return page.query == link.query and stem == link_stem \
+            and (word == link_word or not word or not link_word)
     linked = dict(parse_qsl(link.query, keep_blank_values=True))
     for key, value in parse_qsl(page.query, keep_blank_values=True):
         other = linked.get(key)

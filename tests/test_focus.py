@@ -81,6 +81,7 @@ def test_a_focus_rank_is_the_priority_of_the_estimate() -> None:
     ("http://x.org/index.php?view=tag&t=fire", "http://x.org/index.php?view=tag&t=water", False),
     ("http://x.org/index.php?view=tag&t=fire", "http://x.org/index.php?view=author&a=ana", False),
     ("http://x.org/tag/fire/", "http://x.org/tag/water/page/2/", False),
+    ("http://x.org/news/sport/12", "http://x.org/news/politics/45", False),
     ("http://x.org/2024/05/", "http://x.org/2024/05/13/", False),
     ("http://x.org/calendar?d=2024-05-13", "http://x.org/calendar?d=2024-05-14", False),
     ("http://x.org/tag/fire/", "http://y.org/tag/fire/page/2/", False),
