@@ -6,6 +6,14 @@ links found inside the main content (an article's references, a feed's items)
 and for keywords in the anchor or URL, and a penalty for navigation-looking
 anchors.  The score becomes the Scrapy request priority (higher = sooner).
 
+Two things keep the scores from depending on how much of a listing an extractor
+keeps.  A page's length counts only its own words: the words of its text that
+are the anchor text of its links (a listing's headlines, dates, "Comments (3)")
+do not make it longer (link density, as in Kohlschütter et al., "Boilerplate
+detection using shallow text features", WSDM 2010).  And a link to another view
+of the same listing (its next page, another sort order: :func:`continues`) is
+never taken for navigation, whether or not the extractor kept the pager.
+
 What a link's parent says about it is only a prior.  The crawl also learns,
 per *URL shape* (host plus the path and query with numbers, slugs and words
 abstracted: ``/2024/05/13/some-story/`` -> ``/D/D/D/S/``), the mean score of
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
@@ -93,9 +102,16 @@ class Focus:
         """True when there are no target languages or ``language`` is one of them."""
         return not self.config.languages or language in self.config.languages
 
-    def page_score(self, text: str, language: str = "", title: str = "") -> float:
-        """Relevance of a page in [0, 1] from its extracted text."""
+    def page_score(self, text: str, language: str = "", title: str = "",
+                   anchors: Iterable[str] = ()) -> float:
+        """Relevance of a page in [0, 1] from its extracted text.
+
+        ``anchors``: the anchor texts of the page's links (one per link); the words of
+        ``text`` that are anchor text (:func:`anchor_words`) do not count to its length.
+        """
         n_words = len(text.split())
+        if anchors:
+            n_words = max(0, n_words - anchor_words(anchors, text))
         score = 1.0 - math.exp(-n_words / self.config.length_scale)
         if self.config.languages and not self.language_ok(language):
             score *= OFF_LANGUAGE_WEIGHT_DEFAULT
@@ -104,12 +120,18 @@ class Focus:
             score *= 0.25 + 0.75 * min(1.0, hits / 3)
         return score
 
-    def link_score(self, page_score: float, anchor: str, url: str, in_content: bool) -> float:
-        """Relevance of a link found on a page with score ``page_score``."""
+    def link_score(self, page_score: float, anchor: str, url: str, in_content: bool,
+                   page_url: str = "") -> float:
+        """Relevance of a link found on a page with score ``page_score``.
+
+        A short anchor outside the content looks like navigation and halves the score,
+        unless the link :func:`continues` the page at ``page_url`` (a pager, a sort order).
+        """
         score = page_score
         if in_content:
             score += IN_CONTENT_BONUS_DEFAULT
-        elif len(anchor.split()) <= NAV_ANCHOR_MAX_WORDS_DEFAULT:
+        elif len(anchor.split()) <= NAV_ANCHOR_MAX_WORDS_DEFAULT \
+                and not (page_url and continues(page_url, url)):
             score *= 0.5
         if self._kw_re is not None and (self._kw_re.search(anchor) or self._kw_re.search(url)):
             score += KEYWORD_LINK_BONUS_DEFAULT
@@ -199,6 +221,51 @@ class ShapeLearning:
         """A link's score: its ``prior`` shrunk towards what pages of its ``shape`` scored."""
         pages, total = self.shapes.get(shape, (0, 0.0))
         return (self.weight * prior + total) / (self.weight + pages)
+
+
+def anchor_words(anchors: Iterable[str], text: str, min_chars: int = 4) -> int:
+    """Words of ``text`` that are anchor text: per distinct anchor (of at least ``min_chars``
+    characters) its words times its occurrences in ``text``, at most as many occurrences as
+    links carry it (a tag named like a common word is not counted wherever the word is)."""
+    if not text:
+        return 0
+    links = Counter(anchors)
+    return sum(min(text.count(a), n) * len(a.split()) for a, n in links.items()
+               if len(a) >= min_chars and a in text)
+
+
+#: A pager tail of a path: a word then a number (``/page/2/``, ``/seite/3``).
+_PAGER_TAIL = re.compile(r"/([^\W\d_]+)/\d+/?$")
+
+
+def _pager_split(path: str) -> tuple[str, str]:
+    """``path`` without its pager tail, and the tail's word ("" when it has none)."""
+    found = _PAGER_TAIL.search(path)
+    if found is None:
+        return path.rstrip("/"), ""
+    return path[:found.start()].rstrip("/"), found.group(1)
+
+
+def continues(page_url: str, url: str) -> bool:
+    """True when ``url`` is another view of the page at ``page_url``: the same host and
+    path with query parameters added or numbers changed (``?page=2``, ``&sort=oldest``,
+    ``&p=3`` from ``&p=2``), or the same path with a pager tail added or changed
+    (``/tag/x/`` -> ``/tag/x/page/2/``).  A changed word or slug names another listing
+    (``?t=sport`` from ``?t=politics``), and dated paths are not pagers
+    (``/2024/05/13/`` is not a page of ``/2024/05/``)."""
+    page, link = urlsplit(page_url), urlsplit(url)
+    if page.hostname != link.hostname or (page.path, page.query) == (link.path, link.query):
+        return False
+    if page.path != link.path:
+        (stem, word), (link_stem, link_word) = _pager_split(page.path), _pager_split(link.path)
+        return page.query == link.query and stem == link_stem \
+            and (word == link_word or not word or not link_word)
+    linked = dict(parse_qsl(link.query, keep_blank_values=True))
+    for key, value in parse_qsl(page.query, keep_blank_values=True):
+        other = linked.get(key)
+        if other != value and not (value.isdigit() and (other is None or other.isdigit())):
+            return False
+    return True
 
 
 def anchors_in_content(anchors: Iterable[str], text: str, min_chars: int = 4) -> set[str]:

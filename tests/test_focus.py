@@ -67,3 +67,55 @@ def test_a_focus_rank_is_the_priority_of_the_estimate() -> None:
     focus = Focus()
     focus.learning.observe("s", 0.8)
     assert focus.rank(0.2, "s") == focus.priority(focus.learning.estimate(0.2, "s"))
+
+
+@pytest.mark.parametrize(("page", "link", "expected"), [
+    ("http://x.org/topics/sport", "http://x.org/topics/sport?page=2", True),
+    ("http://x.org/topics/sport", "http://x.org/topics/sport?sort=oldest", True),
+    ("http://x.org/topics/sport?page=2", "http://x.org/topics/sport?page=3", True),
+    ("http://x.org/topics/sport?page=2", "http://x.org/topics/sport", True),
+    ("http://x.org/index.php?view=tag&t=fire", "http://x.org/index.php?view=tag&t=fire&p=2", True),
+    ("http://x.org/tag/fire/", "http://x.org/tag/fire/page/2/", True),
+    ("http://x.org/tag/fire/page/2/", "http://x.org/tag/fire/page/3/", True),
+    # another listing, another kind of page, another site, the page itself
+    ("http://x.org/index.php?view=tag&t=fire", "http://x.org/index.php?view=tag&t=water", False),
+    ("http://x.org/index.php?view=tag&t=fire", "http://x.org/index.php?view=author&a=ana", False),
+    ("http://x.org/tag/fire/", "http://x.org/tag/water/page/2/", False),
+    ("http://x.org/news/sport/12", "http://x.org/news/politics/45", False),
+    ("http://x.org/2024/05/", "http://x.org/2024/05/13/", False),
+    ("http://x.org/calendar?d=2024-05-13", "http://x.org/calendar?d=2024-05-14", False),
+    ("http://x.org/tag/fire/", "http://y.org/tag/fire/page/2/", False),
+    ("http://x.org/tag/fire/", "http://x.org/tag/fire/", False),
+])
+def test_a_listings_pager_and_sort_orders_continue_it(page: str, link: str, expected: bool) -> None:
+    from corpuscrawl.focus import continues
+
+    assert continues(page, link) is expected
+
+
+def test_pager_and_sort_links_are_not_navigation_whether_or_not_the_extractor_kept_them() -> None:
+    focus = Focus()
+    page = "http://x.org/topics/sport"
+    pager = focus.link_score(0.6, "2", page + "?page=2", in_content=False, page_url=page)
+    sort = focus.link_score(0.6, "oldest", page + "?sort=oldest", in_content=False, page_url=page)
+    menu = focus.link_score(0.6, "Weather", "http://x.org/topics/weather", False, page_url=page)
+    assert pager == sort == 0.6
+    assert menu == pytest.approx(0.3)
+
+
+def test_anchor_text_does_not_lengthen_a_page() -> None:
+    from corpuscrawl.focus import anchor_words
+
+    focus = Focus()
+    headlines = [f"Harbour story number {i} told" for i in range(10)]
+    teasers = "\n".join(f"{h}\n{'teaser word ' * 5}" for h in headlines)
+    assert anchor_words(headlines, teasers) == 50
+    # a listing that kept its headlines scores as one that did not
+    assert focus.page_score(teasers, anchors=headlines) == pytest.approx(
+        focus.page_score("teaser word " * 50))
+    # an anchor counts at most as often as links carry it, and only when in the text
+    assert anchor_words(["politics"], "politics and more politics") == 1
+    assert anchor_words(["politics", "politics"], "politics and more politics") == 2
+    assert anchor_words(["Weather"], "no such word") == 0
+    article = "word " * 500
+    assert focus.page_score(article, anchors=["Home", "Weather news"]) == focus.page_score(article)

@@ -363,12 +363,16 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             self._count_render(decision, "kept_plain")
         page = without_overlays(page)
         result = self.extraction.run(page)
+        links, feeds = self.found_links(page)
         yield from self._extracted(response, page.html, result, robots, decision.reason,
-                                   lambda text, score: self.links(page, text, score))
+                                   lambda text, score: self.listed_links(
+                                       links, feeds, text, score, page.url),
+                                   [link.text for link in links])
 
     def _extracted(self, response: Response, html: str, result: ExtractionResult,
                    robots: RobotsDirectives, render_reason: str,
-                   follow: Callable[[str, float], Iterator[scrapy.Request]]) -> Iterator[Any]:
+                   follow: Callable[[str, float], Iterator[scrapy.Request]],
+                   anchors: list[str] | tuple[str, ...] = ()) -> Iterator[Any]:
         """A plain page's items and link requests once extracted (here or by a worker).
 
         robots ``noindex``: not exported; ``nofollow``: ``follow`` (the page's links by
@@ -385,7 +389,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             if result.text:
                 self.scope.count_document(response.url)
         page_score = self.learn_page(linked_url(response), result.text, result.language,
-                                     result.title)
+                                     result.title, anchors)
         if not robots.noindex:
             self.count_document(result)
         if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
@@ -445,7 +449,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             return
         for item in self._extracted(response, done.html, done.result, done.robots, "",
                                     lambda text, score: self.listed_links(
-                                        done.links, done.feeds, text, score)):
+                                        done.links, done.feeds, text, score, response.url),
+                                    [link.text for link in done.links]):
             yield item
 
     def crawled(self, url: str, status: int, html: str, result: ExtractionResult, depth: int,

@@ -14,7 +14,7 @@ here.  Pages the renderer routes to Chromium before any fetch are requested rend
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import Any
 
@@ -101,35 +101,41 @@ class FollowingMixin:
             meta[FOCUS_META] = {"shape": shape, "prior": prior}
         return self._request(url, priority, callback, **meta)
 
-    def learn_page(self, url: str, text: str, language: str, title: str) -> float:
+    def learn_page(self, url: str, text: str, language: str, title: str,
+                   anchors: Iterable[str] = ()) -> float:
         """Score a fetched page and teach the focus what its URL shape leads to; return the score.
 
         ``url`` is the one the link named (before redirects: :func:`linked_url`), as
-        links are judged by it.  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
+        links are judged by it; ``anchors``: the anchor texts of the page's links
+        (their words in ``text`` are not the page's own).  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
         (the durable frontier) re-rank the requests of that shape still waiting.
         """
-        score = self.focus.page_score(text, language, title)
+        score = self.focus.page_score(text, language, title, anchors)
         shape = url_shape(url)
         pages, total = self.focus.learning.observe(shape, score)
         self.crawler.signals.send_catch_log(FOCUS_LEARNED, shape=shape, pages=pages, total=total,
                                             rank=partial(self.focus.rank, shape=shape))
         return score
 
+    def found_links(self, page: Page) -> tuple[list[Link], list[str]]:
+        """A page's links and (when feeds are used) the feeds it announces."""
+        return list(page_links(page)), feed_links(page) if self.use_feeds else []
+
     def links(self, page: Page, text: str, page_score: float) -> Iterator[scrapy.Request]:
         """Requests for a page's links and feeds, prioritized by the focus score."""
-        yield from self.listed_links(list(page_links(page)),
-                                     feed_links(page) if self.use_feeds else [],
-                                     text, page_score)
+        yield from self.listed_links(*self.found_links(page), text, page_score, page.url)
 
     def listed_links(self, links: list[Link], feeds: list[str], text: str,
-                     page_score: float) -> Iterator[scrapy.Request]:
+                     page_score: float, page_url: str = "") -> Iterator[scrapy.Request]:
         """Requests for a page's links and feeds (found already), by the focus score.
 
-        ``page_score``: the page's own score (:meth:`learn_page`), the prior of its links.
+        ``page_score``: the page's own score (:meth:`learn_page`), the prior of its links;
+        ``page_url``: the page's URL (its pager and sort links are not navigation).
         """
         in_content = anchors_in_content((link.text for link in links), text)
         for link in links:
-            prior = self.focus.link_score(page_score, link.text, link.url, link.text in in_content)
+            prior = self.focus.link_score(page_score, link.text, link.url,
+                                          link.text in in_content, page_url)
             request = self.follow(link.url, 0, prior=prior)
             if request is not None:
                 yield request

@@ -115,13 +115,14 @@ class RenderingMixin:
                                      render_reason=reason):
                 yield item
         page_score = self.learn_page(linked_url(response), final_result.text,
-                                     final_result.language, final_result.title)
+                                     final_result.language, final_result.title,
+                                     [link.text for link in outcome.links])
         if not robots.noindex:
             self.count_document(final_result)
         if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
             return
         for link in self.renderer.links_to_follow(outcome):
-            prior = self.focus.link_score(page_score, link.text, link.url, False)
+            prior = self.focus.link_score(page_score, link.text, link.url, False, response.url)
             # Outer (follow=all) and translation links may leave the seeds' sites.
             request = self.follow(link.url, 0, prior=prior, allow_offsite=link.kind != "inner")
             if request is not None:
@@ -143,11 +144,13 @@ class RenderingMixin:
         if not robots.noindex:
             yield from self.crawled(url, 200, html, result, depth,
                                     render_reason="rendering failed: plain version")
-        page_score = self.learn_page(url, result.text, result.language, result.title)
+        links, feeds = self.found_links(page)
+        page_score = self.learn_page(url, result.text, result.language, result.title,
+                                     [link.text for link in links])
         if not robots.noindex:
             self.count_document(result)
         if not robots.nofollow and (self.depth_limit is None or depth < self.depth_limit):
-            yield from self.links(page, result.text, page_score)
+            yield from self.listed_links(links, feeds, result.text, page_score, page.url)
 
     async def _errback_rendered(self, failure: Any) -> AsyncIterator[Any]:
         """Close the page of a failed rendered request; retry a crash once, else fall back."""
