@@ -11,6 +11,13 @@ short, or as the side that matches the host name.  The page's own headline
 headline whatever its length ("Budget approved | The Harbour Gazette Daily"),
 and a title that is nothing but the site name (``<title>The Harbour
 Gazette</title>`` on a story page) gives way to it.
+
+Once the page's text is extracted, :func:`own_title` goes one step further: a
+title that is still the site's name (or empty) gives way to the text's leading
+heading, the first of its top lines that the page marks up as a heading
+(``<h1>``-``<h6>``, ``itemprop="headline"``, a ``*-title`` / ``*headline*`` class):
+a story whose only statement of its headline is ``<h2 class="story-title">``
+is titled by it, not by the site.
 """
 
 from __future__ import annotations
@@ -31,6 +38,19 @@ TITLE_METAS = (("name", "title"), ("property", "og:title"), ("name", "og:title")
 HEADLINE_METAS = (("property", "og:title"), ("name", "twitter:title"))
 #: ``<meta>`` tags naming the site.
 SITE_NAME_METAS = (("property", "og:site_name"), ("name", "application-name"))
+#: Top lines of an extracted text searched for its leading heading (a kicker, a date and
+#: a byline can come before the headline).
+LEADING_LINES = 5
+#: Longest leading heading taken as a title, in words (a longer line is a paragraph).
+HEADING_MAX_WORDS = 30
+#: Elements that mark up a heading besides ``<h1>``-``<h6>``: the headline's microdata and
+#: the class names themes give it (``entry-title``, ``story-title``, ``article-headline``).
+HEADING_XPATH = ('//h1 | //h2 | //h3 | //h4 | //h5 | //h6 | //*[@itemprop="headline"]'
+                 ' | //*[contains(@class, "title") or contains(@class, "headline")]')
+#: Elements naming the site in the page's chrome: a logo or brand (its text or image's alt).
+LOGO_XPATH = ('//*[contains(@class, "logo") or contains(@id, "logo") or contains(@class, '
+              '"brand") or contains(@class, "site-name") or contains(@class, "site-title") '
+              'or contains(@id, "site-name") or contains(@id, "site-title")]')
 #: Link targets that lead to the site's home page (besides the page's own URL).
 HOME_HREFS = frozenset(("/", "./", "index.html", "/index.html"))
 
@@ -178,3 +198,53 @@ def _best_hint(page: Page, hints: set[str], names: set[str]) -> str:
                 c.lower() for c in candidates}:
             return stripped
     return ""
+
+
+def own_title(page: Page, title: str, text: str) -> str:
+    """The document's title given its extracted ``text``: ``title`` (as :func:`find_title
+    <corpuscrawl.extract.meta.metadata.find_title>` chose it), unless that is empty or the
+    site's name and the text starts with a heading of its own, which then is the title.
+
+    The site's name, by the page's evidence: a name the page gives the site
+    (:func:`site_names`: ``og:site_name``, the home links' texts), its logo's or brand's
+    text or ``alt``, or a title made of the host name's words.
+    """
+    lines = [line for line in text.split("\n", LEADING_LINES)[:LEADING_LINES] if line.strip()]
+    if not lines or (title and title in lines[:1]):
+        return title
+    names = site_names(page) | logo_texts(page)
+    if title and title.lower() not in names and (
+            len(title.split()) > SITE_NAME_MAX_WORDS_DEFAULT
+            or not _looks_like_site(title, _host_words(page.domain), names)):
+        return title
+    headings = heading_texts(page)
+    for line in lines:
+        key = normalize_space(line)
+        if (key in headings and key.lower() not in names
+                and len(key.split()) <= HEADING_MAX_WORDS and key.lower() != title.lower()):
+            return key
+    return title
+
+
+def heading_texts(page: Page) -> set[str]:
+    """Texts (spaces normalized) of the page's headings: ``<h1>``-``<h6>`` and the elements
+    :data:`HEADING_XPATH` names."""
+    if page.body is None:
+        return set()
+    texts = {normalize_space(el.text_content()) for el in page.body.xpath(HEADING_XPATH)}
+    texts.discard("")
+    return texts
+
+
+def logo_texts(page: Page) -> set[str]:
+    """Lower-cased texts of the page's logo and brand elements and of their images' ``alt``
+    (at most 8 words each: a whole masthead is not a name)."""
+    if page.body is None:
+        return set()
+    out = set()
+    for el in page.body.xpath(LOGO_XPATH):
+        for value in (el.text_content(), *el.xpath(".//img/@alt"), el.get("alt") or ""):
+            value = normalize_space(value).lower()
+            if value and len(value.split()) <= 8:
+                out.add(value)
+    return out
