@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.crawl_helpers import run_crawl
-from tests.local_server import LocalServer, Reply
+from tests.crawl_helpers import crawl_seeds
+from tests.local_server import LocalServer, static_site
 from tests.reports_site import ALL_STORIES, NOTICES, REPORT_SENTENCES, site_files
 
 pytestmark = pytest.mark.slow
@@ -26,17 +26,12 @@ SETTINGS = {"CONCURRENT_REQUESTS": "1", "CORPUSCRAWL_BOILERPLATE_ERROR_PAGES": "
 
 @pytest.fixture(scope="module")
 def site():
-    routes = {path: Reply(html) for path, html in site_files().items()}
-    routes["/robots.txt"] = Reply("User-agent: *\nDisallow:\n", content_type="text/plain")
-    with LocalServer(routes) as server:
+    with static_site(site_files()) as server:
         yield server
 
 
 def crawl(site: LocalServer, out, paths: list[str], **settings: str) -> dict[str, dict]:
-    seeds = ",".join(site.url.rstrip("/") + p for p in paths)
-    docs, log, code = run_crawl(out, f"seeds={seeds}", "depth=0", "sitemaps=0", "feeds=0",
-                                settings={**SETTINGS, **settings}, timeout=300)
-    assert code == 0, log[-3000:]
+    docs = crawl_seeds(site.url, out, paths, {**SETTINGS, **settings})
     return {d["url"].rsplit("/", 1)[-1] or "/": d for d in docs}
 
 

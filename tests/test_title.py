@@ -94,6 +94,11 @@ def test_a_site_name_title_gives_way_to_the_text_s_leading_heading():
     assert _own("Quay News", body=linked) == "Lifeboat crew rescues two kayakers"
     # an empty title too
     assert _own("") == "Lifeboat crew rescues two kayakers"
+    # the host name spelt out, the logo a background image
+    bare = _STORY.replace("<img alt='The Quay Reporter' src='/l.png'>", "")
+    page = Page.from_html(f"<html><head><title>The Quay Reporter</title></head>{bare}</html>",
+                          url="https://www.quayreporter.example/town/kayakers.html")
+    assert own_title(page, extract_title(page), _TEXT) == "Lifeboat crew rescues two kayakers"
 
 
 def test_a_title_of_the_page_s_own_is_kept():

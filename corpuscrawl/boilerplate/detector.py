@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from corpuscrawl.boilerplate.history import DomainHistory, ParagraphStats
-from corpuscrawl.boilerplate.normalize import _CALENDAR, Paragraph, split_paragraphs
+from corpuscrawl.boilerplate.normalize import MONTH_WORDS, Paragraph, split_paragraphs
 from corpuscrawl.boilerplate.patterns import (
     PATTERN_MAX_WORDS_DEFAULT,
     notice_candidates,
@@ -126,8 +126,7 @@ FIGURES_FLOWS = ("both", "either", "any")
 #: Runs of digits that are figures: not a year (1900-2099, what a template's date or
 #: copyright line changes from page to page).
 _FIGURES = re.compile(r"(?<!\d)(?!(?:19|20)\d\d(?!\d))\d+")
-_MONTH_NAMES = "|".join(sorted((re.escape(k) for k, v in _CALENDAR.items() if v == "m"),
-                               key=len, reverse=True))
+_MONTH_NAMES = "|".join(sorted(map(re.escape, MONTH_WORDS), key=len, reverse=True))
 #: Dates and times, whose digits are not figures either: "10/18/2012", "2012-10-18",
 #: "12:22", "14.00 EDT", "1:38 pm", "29 October", "October 29th".
 _DATES_AND_TIMES = re.compile(

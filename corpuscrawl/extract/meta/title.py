@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from corpuscrawl.boilerplate.normalize import CALENDAR_WORDS
 from corpuscrawl.extract.meta.lookups import first_text, meta_contents, metas_and_link_texts
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
@@ -212,18 +213,50 @@ def own_title(page: Page, title: str, text: str) -> str:
     lines = [line for line in text.split("\n", LEADING_LINES)[:LEADING_LINES] if line.strip()]
     if not lines or (title and title in lines[:1]):
         return title
-    names = site_names(page) | logo_texts(page)
-    if title and title.lower() not in names and (
+    names = home_names(page) | logo_texts(page)
+    if title and title.lower() not in names and not _spells_host(title, page.domain) and (
             len(title.split()) > SITE_NAME_MAX_WORDS_DEFAULT
             or not _looks_like_site(title, _host_words(page.domain), names)):
         return title
     headings = heading_texts(page)
     for line in lines:
         key = normalize_space(line)
-        if (key in headings and key.lower() not in names
+        if (key in headings and key.lower() not in names and _wordy(key)
                 and len(key.split()) <= HEADING_MAX_WORDS and key.lower() != title.lower()):
             return key
     return title
+
+
+def _wordy(line: str) -> bool:
+    """A line with a word of three letters or more that is not a month or weekday name (a
+    dateline, "23 July 2012", is no headline)."""
+    return any(len(w) >= 3 and w not in CALENDAR_WORDS for w in re.findall(r"[^\W\d_]+",
+                                                                            line.lower()))
+
+
+def home_names(page: Page) -> set[str]:
+    """:func:`site_names` without the page's links to itself (a headline is often a link
+    to its own permalink): ``og:site_name``, ``application-name``, the texts of links to
+    the site's root."""
+    def home(href: str) -> bool:
+        return href.strip() in HOME_HREFS or href.strip().rstrip("/") == root
+
+    parts = page.url.split("/", 3)
+    root = "/".join(parts[:3]) if len(parts) >= 3 else ""
+    metas, links = metas_and_link_texts(page.tree, SITE_NAME_METAS, page.body, home)
+    names = {normalize_space(v).lower() for values in metas for v in values}
+    names.update(t for t in (normalize_space(link).lower() for link in links)
+                 if t and len(t.split()) <= 8)
+    names.discard("")
+    return names
+
+
+def _spells_host(title: str, host: str) -> bool:
+    """True when the title's words run together are a label of the host name, with or
+    without a leading article ("The Harbour Courier" on harbourcourier.example)."""
+    joined = "".join(re.findall(r"\w+", title.lower()))
+    labels = set(host.lower().split(".")) - {"www", "com", "org", "net"}
+    return bool(joined) and (joined in labels or joined.removeprefix("the") in labels)
 
 
 def heading_texts(page: Page) -> set[str]:
