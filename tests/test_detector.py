@@ -189,3 +189,21 @@ def test_figures_flow_both_needs_prose_on_both_sides(history):
         assert ("share index" in detector.clean(DOMAIN, texts[0]).text) is kept, flow
     with pytest.raises(ValueError):
         DetectorConfig(figures_flow="nowhere")
+
+
+def test_figures_fingerprints_mask_dates_not_quantities():
+    from corpuscrawl.boilerplate.figures import figures_fingerprint
+
+    def fp(text: str) -> int | None:
+        return figures_fingerprint(Paragraph.of(text))
+
+    # dates and times only: no figures
+    assert fp("This entry was written by matt, posted on 10/18/2012 at 12:22 pm.") is None
+    assert fp("Published at 13.04 EDT on Monday 29 October 2012 and updated later.") is None
+    assert fp("Copyright 2003-2011 Example Media. All rights reserved.") is None
+    # quantities: the same figures share a fingerprint, other figures do not
+    assert fp("Shares rose 3.2 percent to 45.10 on 3 March.") == \
+        fp("Shares rose 3.2 percent to 45.10 on 9 March.")
+    assert fp("Shares rose 3.2 percent to 45.10.") != fp("Shares rose 1.1 percent to 44.30.")
+    assert fp("Prices rose ٣٢ percent.") is not None  # digits of other scripts
+    assert fp("No figures at all in this sentence.") is None
