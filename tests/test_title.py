@@ -102,6 +102,10 @@ def test_a_site_name_title_gives_way_to_the_text_s_leading_heading():
 
 
 def test_a_title_of_the_page_s_own_is_kept():
+    # the home page's own title is the site's name
+    home = Page.from_html(f"<html><head><title>The Quay Reporter</title></head>{_STORY}</html>",
+                          url="http://127.0.0.1:8000/")
+    assert own_title(home, extract_title(home), _TEXT) == "The Quay Reporter"
     assert _own("Kayakers rescued off the quay") == "Kayakers rescued off the quay"
     # a site-name title with no heading among the text's first lines stays
     assert _own("The Quay Reporter", text="Town\nTwo kayakers were brought ashore.") == \

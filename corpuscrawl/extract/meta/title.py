@@ -23,6 +23,7 @@ is titled by it, not by the site.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from corpuscrawl.boilerplate.normalize import CALENDAR_WORDS
 from corpuscrawl.extract.meta.lookups import first_text, meta_contents, metas_and_link_texts
@@ -207,11 +208,12 @@ def own_title(page: Page, title: str, text: str) -> str:
     site's name and the text starts with a heading of its own, which then is the title.
 
     The site's name, by the page's evidence: a name the page gives the site
-    (:func:`site_names`: ``og:site_name``, the home links' texts), its logo's or brand's
-    text or ``alt``, or a title made of the host name's words.
+    (:func:`home_names`: ``og:site_name``, the texts of links to the site's root), its
+    logo's or brand's text or ``alt``, or a title made of the host name's words.  On the
+    home page itself the site's name is the page's own title and stays.
     """
     lines = [line for line in text.split("\n", LEADING_LINES)[:LEADING_LINES] if line.strip()]
-    if not lines or (title and title in lines[:1]):
+    if not lines or (title and title in lines[:1]) or (title and _is_home(page.url)):
         return title
     names = home_names(page) | logo_texts(page)
     if title and title.lower() not in names and not _spells_host(title, page.domain) and (
@@ -249,6 +251,12 @@ def home_names(page: Page) -> set[str]:
                  if t and len(t.split()) <= 8)
     names.discard("")
     return names
+
+
+def _is_home(url: str) -> bool:
+    """The site's home page, whose own title the site's name is."""
+    path = urlsplit(url).path
+    return path in ("", "/") or path.lstrip("/") in HOME_HREFS
 
 
 def _spells_host(title: str, host: str) -> bool:
