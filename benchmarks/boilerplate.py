@@ -43,11 +43,18 @@ What it does (results: benchmarks/results/boilerplate.md):
    (stories sharing sentences that differ only in figures, notices with
    changing years), in the site's order and reversed: figure sentences lost,
    stories that lost their headline or lede, notices left.
+8. **Figures rule** (``--sections figrule,reports``): the real stage on the
+   benchmark domains with each ``figures_words`` × ``figures_flow`` (mean ΔF1, and
+   the lines each keeps that the rule off removes, mostly in the gold text or not),
+   and on the evening paper of ``tests/reports_site.py`` (report sentences in
+   40-60 % of the stories with other figures; notices with a changing year): report
+   sentences lost, documents with a notice left.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gzip
 import hashlib
 import io
@@ -402,6 +409,86 @@ def figures_site_rows(configs: list[tuple[str, DetectorConfig]],
                         "other documents exported"])
 
 
+#: Rows of the figures grid: (figures_words, figures_flow); the first is the rule off.
+FIGURES_GRID = [(0, "either")] + [(w, f) for w in (6, 10, 15) for f in ("both", "either", "any")]
+
+
+def _in_gold(line: str, gold_words: set[str]) -> bool:
+    """Most (80 %) of a line's words are words of the gold text."""
+    words = line.lower().split()
+    return bool(words) and sum(w in gold_words for w in words) >= 0.8 * len(words)
+
+
+def figures_grid_section(docs, outputs, scorer) -> str:
+    """The real stage (flush-only, as the F1 section) with each figures rule: mean ΔF1 over
+    the extractors against the rule off, and the lines the rule keeps that the rule off
+    removes, mostly in the gold text or not."""
+    train = [d.key for d in docs if not d.test]
+    test = [d.key for d in docs if d.test]
+    gold_words = {d.key: set(d.gold.lower().split()) for d in docs}
+    base = DetectorConfig()
+    off = {name: clean_all(docs, texts, dataclasses.replace(base, figures_words=0))
+           for name, texts in outputs.items()}
+    rows = []
+    for words, flow in FIGURES_GRID:
+        config = dataclasses.replace(base, figures_words=words, figures_flow=flow)
+        gains_train, gains_test, worst = [], [], []
+        in_gold = not_in_gold = 0
+        for name, texts in outputs.items():
+            cleaned = off[name] if not words else clean_all(docs, texts, config)
+            gains_train.append(scorer.f1(cleaned, train) - scorer.f1(texts, train))
+            gains_test.append(scorer.f1(cleaned, test) - scorer.f1(texts, test))
+            worst.append((gains_train[-1], name))
+            for key, text in cleaned.items():
+                before = set(off[name][key].split("\n"))
+                for line in text.split("\n"):
+                    if line and line not in before:
+                        if _in_gold(line, gold_words[key]):
+                            in_gold += 1
+                        else:
+                            not_in_gold += 1
+        rows.append(["off" if not words else str(words), flow if words else "-",
+                     f"{statistics.mean(gains_train):+.4f}",
+                     f"{min(worst)[0]:+.4f} ({min(worst)[1]})",
+                     f"{statistics.mean(gains_test):+.4f}", str(in_gold), str(not_in_gold)])
+    return table(rows, ["figures_words", "figures_flow", "mean ΔF1 train",
+                        "worst extractor ΔF1 train", "mean ΔF1 test",
+                        "lines kept, in gold", "lines kept, not in gold"])
+
+
+def reports_site_rows(configs: list[tuple[str, DetectorConfig]],
+                      extractor_names: tuple[str, ...] = ("auto", "bte")) -> str:
+    """The real stage on tests/reports_site.py (report sentences in 40-60 % of the stories
+    with other figures), pages in the site's order and reversed: sentences lost and
+    documents with a notice left, per figures rule."""
+    from corpuscrawl.extraction import Extraction, ExtractionConfig
+    from tests.reports_site import NOTICES, REPORT_SENTENCES, site_files
+
+    host = "http://reports.example"
+    rows = []
+    for extractor in extractor_names:
+        extraction = Extraction(ExtractionConfig(default_extractor=extractor))
+        docs = []
+        for path, html in site_files().items():
+            result = extraction.run(Page.from_html(html, url=host + path))
+            docs.append(Document(url=host + path, domain="reports.example",
+                                 title=result.title, text=result.text))
+        for label, config in configs:
+            for order in ("site", "reversed"):
+                with SQLiteHistory(":memory:") as history:
+                    stage = ExportStage(Detector(history, config), NearDuplicateIndex())
+                    outs = [o for d in (docs if order == "site" else docs[::-1])
+                            for o in stage.submit(d)] + stage.flush()
+                exported = {o.document.url: o.document.text for o in outs if o.exported}
+                lost = sum(s not in exported.get(f"{host}/{slug}", "")
+                           for slug, s in REPORT_SENTENCES)
+                notices = sum(any(n in t for n in (*NOTICES, "©")) for t in exported.values())
+                rows.append([extractor, label, order, f"{lost} of {len(REPORT_SENTENCES)}",
+                             str(notices)])
+    return table(rows, ["extractor", "rule", "order", "report sentences lost",
+                        "documents with a notice left"])
+
+
 def cpu_section(docs: list[Doc], texts: dict[str, str], rounds: int = 5) -> str:
     """CPU time (``time.process_time``, less sensitive to a loaded machine than wall time)
     of the whole stage per document over cached outputs: submit every document (SQLite file
@@ -641,7 +728,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="cache directory of extractor outputs")
     ap.add_argument("--sections", default="grid,warm,f1,synthetic,overhead,breakdown,commit,dedup,prior",
                     help="comma-separated subset of: grid,warm,f1,synthetic,overhead,"
-                         "breakdown,commit,dedup,prior,prose,figures,cpu")
+                         "breakdown,commit,dedup,prior,prose,figures,figrule,reports,cpu")
     ap.add_argument("--overhead-docs", type=int, default=400)
     ap.add_argument("--overhead-order",
                     choices=("cleaning-first", "alternate", "each-after-extraction"),
@@ -658,7 +745,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"documents in repeating domains: {len(docs)} in {domains} domains "
           f"({sum(not d.test for d in docs)} train / {sum(d.test for d in docs)} test)\n")
     default = DetectorConfig()
-    if sections & {"grid", "warm", "f1", "prior", "prose"}:
+    if sections & {"grid", "warm", "f1", "prior", "prose", "figrule"}:
         extractors = buildable_extractors([e for e in args.extractors.split(",") if e] or None)
         outputs = extract_all(docs, extractors, Path(args.cache))
         scorer = Scorer(docs)
@@ -700,6 +787,16 @@ def main(argv: list[str] | None = None) -> int:
     if "prose" in sections:
         print("## prose rule: flush-only grid on the benchmark domains\n")
         print(prose_grid_section(docs, outputs, scorer) + "\n")
+    if "figrule" in sections:
+        print("## figures rule: grid on the benchmark domains (real stage, flush-only)\n")
+        print(figures_grid_section(docs, outputs, scorer) + "\n")
+    if "reports" in sections:
+        print("## figures rule: the evening paper of tests/reports_site.py (real stage)\n")
+        print(reports_site_rows(
+            [("off", dataclasses.replace(default, figures_words=0))]
+            + [(f"{w} words, {f}", dataclasses.replace(default, figures_words=w,
+                                                       figures_flow=f))
+               for w in (6, 10, 15) for f in ("both", "either", "any")]) + "\n")
     if "figures" in sections:
         print("## prose rule: the 40-story site with figure-only variants (real stage)\n")
         old = DetectorConfig(prose_words=10_000, prose_min_documents=1, prose_min_fraction=0.0)

@@ -16,6 +16,10 @@ their lede, with a title other than their headline, figure sentences lost,
 documents with a notice left, documents under 15 words, and other documents
 (listings) exported.  Uses only APIs older checkouts have, so the same script
 measures the code before a change.
+
+The same for the evening paper of ``tests/reports_site.py`` (36 stories; three report
+sentences each in 40-60 % of them with other figures, headlines in an ``<h3>``, two
+titles in three only the paper's name): "figure sentences" are its report sentences.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from corpuscrawl.items import Document
 from corpuscrawl.pagetext.extraction import Extraction, ExtractionConfig
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests import reports_site  # noqa: E402
 from tests.figures_site import FIGURE_TEMPLATES, NOTICES, make_stories, site_files  # noqa: E402
 
 HOST = "http://figures.example"
@@ -44,8 +49,11 @@ def figure_sentences(stories) -> list[tuple[str, str]]:
     return [(s.slug, p) for s in stories for p in s.paragraphs if p.startswith(starts)]
 
 
-def run(docs: list[Document], stories, order: str) -> list[str]:
-    """One row of counts for ``docs`` submitted in ``order``."""
+def run(docs: list[Document], stories, order: str,
+        sentences: list[tuple[str, str]] | None = None,
+        notices: tuple[str, ...] = NOTICES) -> list[str]:
+    """One row of counts for ``docs`` submitted in ``order`` (``sentences``: the figure
+    sentences, those of tests/figures_site.py when None)."""
     if order == "reversed":
         docs = docs[::-1]
     elif order == "shuffled":
@@ -56,14 +64,14 @@ def run(docs: list[Document], stories, order: str) -> list[str]:
     exported = {o.document.url: o.document for o in outcomes if o.exported}
     by_url = {f"{HOST}/{s.slug}": s for s in stories}
     texts = {u: exported[u].text if u in exported else "" for u in by_url}
-    sentences = figure_sentences(stories)
+    sentences = figure_sentences(stories) if sentences is None else sentences
     return [
         str(sum(u not in exported for u in by_url)),
         str(sum(texts[u].split("\n")[0] != s.headline for u, s in by_url.items())),
         str(sum(s.paragraphs[0] not in texts[u] for u, s in by_url.items())),
         str(sum(exported[u].title != s.headline for u, s in by_url.items() if u in exported)),
         f"{sum(s not in texts[f'{HOST}/{slug}'] for slug, s in sentences)} of {len(sentences)}",
-        str(sum(any(n in d.text for n in NOTICES) for d in exported.values())),
+        str(sum(any(n in d.text for n in notices) for d in exported.values())),
         str(sum(len(d.text.split()) < 15 for d in exported.values())),
         str(len(exported) - sum(u in exported for u in by_url)),
     ]
@@ -76,9 +84,11 @@ def main() -> int:
               "without lede", "another title", "figure sentences lost", "notices left",
               "documents < 15 words", "other documents exported"]
     print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
-    for count in (40, 500):
-        stories = make_stories(count)
-        files = site_files(stories)
+    sites = [(str(count), make_stories(count), None, NOTICES) for count in (40, 500)]
+    sites.append(("reports (36)", reports_site.ALL_STORIES, reports_site.REPORT_SENTENCES,
+                  (*reports_site.NOTICES, "©")))
+    for label, stories, sentences, notices in sites:
+        files = site_files(stories) if sentences is None else reports_site.site_files()
         for name in ("auto", "bte"):
             extraction = Extraction(ExtractionConfig(default_extractor=name))
             docs = []
@@ -87,8 +97,8 @@ def main() -> int:
                 docs.append(Document(url=HOST + path, domain="figures.example",
                                      title=result.title, text=result.text))
             for order in ("site", "reversed", "shuffled"):
-                print("| " + " | ".join([str(count), name, order, *run(docs, stories, order)])
-                      + " |", flush=True)
+                row = run(docs, stories, order, sentences, notices)
+                print("| " + " | ".join([label, name, order, *row]) + " |", flush=True)
     return 0
 
 

@@ -50,6 +50,18 @@ def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
     return docs, proc.stderr + proc.stdout, proc.returncode
 
 
+def crawl_seeds(base_url: str, out: Path, paths: list[str], settings: dict[str, str],
+                timeout: int = 300) -> list[dict]:
+    """Crawl exactly ``paths`` of the site at ``base_url`` (no links followed, no sitemaps or
+    feeds), in that order when ``settings`` allow one request at a time; the crawl must
+    succeed.  Returns the documents written."""
+    seeds = ",".join(base_url.rstrip("/") + p for p in paths)
+    docs, log, code = run_crawl(out, f"seeds={seeds}", "depth=0", "sitemaps=0", "feeds=0",
+                                settings=settings, timeout=timeout)
+    assert code == 0, log[-3000:]
+    return docs
+
+
 def stat(log: str, key: str) -> int:
     """A counter from the stats dump at the end of a crawl log (0 if absent)."""
     for line in log.splitlines():

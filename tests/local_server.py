@@ -145,6 +145,13 @@ class ServedSite:
         self.stop()
 
 
+def static_site(files: dict[str, str]) -> LocalServer:
+    """A server of ``files`` (path -> HTML) whose robots.txt allows everything."""
+    routes = {path: Reply(html) for path, html in files.items()}
+    routes["/robots.txt"] = Reply("User-agent: *\nDisallow:\n", content_type="text/plain")
+    return LocalServer(routes)
+
+
 def article(title: str, links: list[str] = (), words: int = 120) -> str:  # type: ignore[assignment]
     """A small HTML article with enough text to be extracted, linking to ``links``."""
     text = " ".join(f"{title.lower()} sentence number {i} about the river and the town."

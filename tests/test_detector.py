@@ -135,3 +135,75 @@ def test_prose_thresholds_are_validated():
         DetectorConfig(prose_min_fraction=1.5)
     with pytest.raises(ValueError, match="prose_min_documents"):
         DetectorConfig(prose_min_documents=0)
+
+
+def _story(i: int, figures: str, last: str = "") -> str:
+    return (f"Headline {chr(97 + i)}{chr(98 + i)}\nThe story {chr(97 + i) * 4} begins with its "
+            f"own opening sentence.\n{figures}\nAnd it goes on {chr(97 + i) * 3} with more "
+            f"of its own prose.{last}\n© 2019-{2015 + i} Example Ltd")
+
+
+MARKET = ("The harbour share index closed at {a} points on the day, {b} points above the "
+          "close of the week before.")
+
+
+def test_a_sentence_repeated_with_other_figures_in_many_stories_is_kept(history):
+    detector = Detector(history, DetectorConfig(use_patterns=False))
+    texts = [_story(i, MARKET.format(a=300 + 7 * i, b=i + 1)) for i in range(10)]
+    observe_all(detector, texts)
+    for text in texts:
+        cleaned = detector.clean(DOMAIN, text)
+        assert MARKET.format(a=300, b=1)[:30] in cleaned.text
+        assert "Example Ltd" not in cleaned.text  # the notice's years are dates, not figures
+    # without the rule, history boilerplate (10 of 10 documents)
+    off = Detector(history, DetectorConfig(use_patterns=False, figures_words=0))
+    assert "share index" not in off.clean(DOMAIN, texts[0]).text
+
+
+def test_the_same_figures_on_every_page_are_template_text(history):
+    detector = Detector(history, DetectorConfig(use_patterns=False))
+    texts = [_story(i, MARKET.format(a=300, b=1)) for i in range(10)]
+    observe_all(detector, texts)
+    verdicts = detector.judge(DOMAIN, split_paragraphs(texts[3]))
+    assert [v.reason for v in verdicts][2] == "history"
+
+
+def test_a_sentence_with_its_own_figures_at_the_text_s_edge_beside_template_is_removed(history):
+    # "either": a kept sentence of prose on one side at least; here only template lines
+    detector = Detector(history, DetectorConfig(use_patterns=False))
+    texts = [f"Menu\n{MARKET.format(a=300 + i, b=i)}\nSubscribe now\nUnique {chr(97 + i) * 6}"
+             for i in range(10)]
+    observe_all(detector, texts)
+    assert "share index" not in detector.clean(DOMAIN, texts[0]).text
+    anywhere = Detector(history, DetectorConfig(use_patterns=False, figures_flow="any"))
+    assert "share index" in anywhere.clean(DOMAIN, texts[0]).text
+
+
+def test_figures_flow_both_needs_prose_on_both_sides(history):
+    texts = [_story(i, "Final line.", last="\n" + MARKET.format(a=300 + i, b=i)).replace(
+        "\n© ", "\nMenu\n© ") for i in range(10)]
+    for flow, kept in (("either", True), ("both", False)):
+        detector = Detector(history, DetectorConfig(use_patterns=False, figures_flow=flow))
+        if flow == "either":
+            observe_all(detector, texts)
+        assert ("share index" in detector.clean(DOMAIN, texts[0]).text) is kept, flow
+    with pytest.raises(ValueError):
+        DetectorConfig(figures_flow="nowhere")
+
+
+def test_figures_fingerprints_mask_dates_not_quantities():
+    from corpuscrawl.boilerplate.figures import figures_fingerprint
+
+    def fp(text: str) -> int | None:
+        return figures_fingerprint(Paragraph.of(text))
+
+    # dates and times only: no figures
+    assert fp("This entry was written by matt, posted on 10/18/2012 at 12:22 pm.") is None
+    assert fp("Published at 13.04 EDT on Monday 29 October 2012 and updated later.") is None
+    assert fp("Copyright 2003-2011 Example Media. All rights reserved.") is None
+    # quantities: the same figures share a fingerprint, other figures do not
+    assert fp("Shares rose 3.2 percent to 45.10 on 3 March.") == \
+        fp("Shares rose 3.2 percent to 45.10 on 9 March.")
+    assert fp("Shares rose 3.2 percent to 45.10.") != fp("Shares rose 1.1 percent to 44.30.")
+    assert fp("Prices rose ٣٢ percent.") is not None  # digits of other scripts
+    assert fp("No figures at all in this sentence.") is None

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.crawl_helpers import run_crawl
+from tests.crawl_helpers import crawl_seeds
 from tests.figures_site import ALL_STORIES, FIGURE_SENTENCES, NOTICES, SECTIONS, site_files
-from tests.local_server import LocalServer, Reply
+from tests.local_server import LocalServer, static_site
 
 pytestmark = pytest.mark.slow
 
@@ -32,18 +32,12 @@ SETTINGS = {"CONCURRENT_REQUESTS": "1", "CORPUSCRAWL_BOILERPLATE_ERROR_PAGES": "
 
 @pytest.fixture(scope="module")
 def site():
-    routes = {path: Reply(html) for path, html in site_files().items()}
-    routes["/robots.txt"] = Reply("User-agent: *\nDisallow:\n", content_type="text/plain")
-    with LocalServer(routes) as server:
+    with static_site(site_files()) as server:
         yield server
 
 
 def crawl(site: LocalServer, out: Path, paths: list[str]) -> list[dict]:
-    seeds = ",".join(site.url.rstrip("/") + p for p in paths)
-    docs, log, code = run_crawl(out, f"seeds={seeds}", "depth=0", "sitemaps=0", "feeds=0",
-                                settings=SETTINGS, timeout=300)
-    assert code == 0, log[-3000:]
-    return docs
+    return crawl_seeds(site.url, out, paths, SETTINGS)
 
 
 def stories_of(docs: list[dict]) -> dict[str, dict]:

@@ -1,6 +1,6 @@
 """NewsFeed title heuristic: first title source, site name stripped."""
 
-from corpuscrawl.extract.meta.title import extract_title, raw_title, strip_site_name
+from corpuscrawl.extract.meta.title import extract_title, own_title, raw_title, strip_site_name
 from corpuscrawl.html.page import Page
 
 
@@ -69,3 +69,48 @@ def test_the_h1_keeps_the_first_of_two_short_sides():
     logo = ("<html><head><title>Just Keep Going « Rand's Blog</title></head>"
             "<body><h1>Rand's Blog</h1></body></html>")
     assert _title(logo) == "Just Keep Going"  # a logo <h1> never makes the suffix the title
+
+
+_STORY = ("<body><div class='logo'><a href='/'><img alt='The Quay Reporter' src='/l.png'></a>"
+          "</div><div class='story'><span class='kicker'>Town</span>"
+          "<h2 class='story-title'>Lifeboat crew rescues two kayakers</h2>"
+          "<p>Two kayakers were brought ashore on Sunday after their boats overturned.</p>"
+          "</div></body>")
+_TEXT = "Town\nLifeboat crew rescues two kayakers\nTwo kayakers were brought ashore on Sunday."
+
+
+def _own(title_tag: str, body: str = _STORY, text: str = _TEXT, head: str = "") -> str:
+    page = Page.from_html(f"<html><head><title>{title_tag}</title>{head}</head>{body}</html>",
+                          url="http://127.0.0.1:8000/town/kayakers.html")
+    return own_title(page, extract_title(page), text)
+
+
+def test_a_site_name_title_gives_way_to_the_text_s_leading_heading():
+    # the site's name by its logo's alt text, by og:site_name, by a home link's text
+    assert _own("The Quay Reporter") == "Lifeboat crew rescues two kayakers"
+    assert _own("Quay Daily", head="<meta property='og:site_name' content='Quay Daily'>") == \
+        "Lifeboat crew rescues two kayakers"
+    linked = _STORY.replace("<img alt='The Quay Reporter' src='/l.png'>", "Quay News")
+    assert _own("Quay News", body=linked) == "Lifeboat crew rescues two kayakers"
+    # an empty title too
+    assert _own("") == "Lifeboat crew rescues two kayakers"
+    # the host name spelt out, the logo a background image
+    bare = _STORY.replace("<img alt='The Quay Reporter' src='/l.png'>", "")
+    page = Page.from_html(f"<html><head><title>The Quay Reporter</title></head>{bare}</html>",
+                          url="https://www.quayreporter.example/town/kayakers.html")
+    assert own_title(page, extract_title(page), _TEXT) == "Lifeboat crew rescues two kayakers"
+
+
+def test_a_title_of_the_page_s_own_is_kept():
+    # the home page's own title is the site's name
+    home = Page.from_html(f"<html><head><title>The Quay Reporter</title></head>{_STORY}</html>",
+                          url="http://127.0.0.1:8000/")
+    assert own_title(home, extract_title(home), _TEXT) == "The Quay Reporter"
+    assert _own("Kayakers rescued off the quay") == "Kayakers rescued off the quay"
+    # a site-name title with no heading among the text's first lines stays
+    assert _own("The Quay Reporter", text="Town\nTwo kayakers were brought ashore.") == \
+        "The Quay Reporter"
+    # a heading that is itself the site's name is not taken
+    named = _STORY.replace("Lifeboat crew rescues two kayakers", "The Quay Reporter")
+    assert _own("The Quay Reporter", body=named,
+                text="The Quay Reporter\nTwo kayakers were brought ashore.") == "The Quay Reporter"

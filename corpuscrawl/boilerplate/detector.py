@@ -11,7 +11,12 @@ site's pages are template.  A paragraph is boilerplate of its domain when
    domain's documents (the document being judged counts: it was observed
    first); a sentence of *prose* (:func:`is_prose`: at least ``prose_words``
    words ending like a sentence) needs more, at least ``prose_min_documents``
-   documents and ``prose_min_fraction`` of the domain's documents, or
+   documents and ``prose_min_fraction`` of the domain's documents; and a
+   sentence of prose of at least ``figures_words`` words whose figures are
+   its own (:func:`figures_fingerprint`: fewer than ``min_documents`` documents
+   hold it with the same figures) and that stands in the text's flow (a
+   sentence of prose that is kept comes before or after it, see
+   ``figures_flow``) is never history boilerplate, or
 2. **template** — it was seen on one of the domain's HTTP error pages, or
 3. **prior** — it is a short copyright / rights-reserved / cookie line, share
    prompt or newsletter box (:mod:`corpuscrawl.boilerplate.patterns`); this
@@ -29,6 +34,19 @@ a template line reaches (nearly every page, or one page in k for a prompt
 rotating over k variants).  Template lines that read like sentences (share
 prompts, newsletter boxes, notices) are the prior's; a long notice is on
 nearly every page and still reaches the prose thresholds.
+
+A share alone cannot tell them apart, though: a market report's closing line
+("Shares of the ferry operator closed at 40 crowns, up 2 percent ...") or a
+weather line can be in half of a news site's stories.  What can: a template
+line is written by the page's template, so it is the same in every document
+or in a few variants (a rotating prompt, the copyright year), and it stands
+with the page's chrome, at the edges of the text, next to other template
+lines; a sentence of a story differs in its figures from story to story and
+stands between the story's other sentences.  The history therefore also
+counts each long sentence of prose with figures under a second fingerprint
+that keeps its figures, and such a sentence is kept when this document's
+figures are its own and a kept sentence of prose neighbours it.  Chosen by
+measurement (``benchmarks/results/boilerplate.md``, "figures").
 
 Deviation from the source: NewsFeed gives no rule, only the observation; the
 rule and its defaults were chosen by measurement on the benchmark datasets
@@ -48,6 +66,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from corpuscrawl.boilerplate.figures import figures_fingerprint
 from corpuscrawl.boilerplate.history import DomainHistory, ParagraphStats
 from corpuscrawl.boilerplate.normalize import Paragraph, split_paragraphs
 from corpuscrawl.boilerplate.patterns import (
@@ -66,7 +85,10 @@ __all__ = [
     "Cleaned",
     "Detector",
     "DetectorConfig",
+    "FIGURES_FLOWS",
+    "FIGURES_WORDS_DEFAULT",
     "Verdict",
+    "figures_fingerprint",
     "is_prose",
 ]
 
@@ -92,6 +114,14 @@ PROSE_WORDS_DEFAULT = 4
 PROSE_MIN_DOCUMENTS_DEFAULT = 2
 #: ... and the share of the domain's documents it must be in.
 PROSE_MIN_FRACTION_DEFAULT = 0.2
+#: Words from which a sentence of prose whose figures are its own is not history
+#: boilerplate when it stands in the text's flow (0: never; see the module docstring;
+#: chosen in benchmarks/results/boilerplate.md, "figures").
+FIGURES_WORDS_DEFAULT = 10
+#: Where a kept sentence of prose must stand for a sentence with its own figures to be
+#: kept: "both" sides, "either" side (the default, measured), or "any" (anywhere:
+#: its own figures suffice).
+FIGURES_FLOWS = ("both", "either", "any")
 #: Characters a sentence ends with (before closing quotes and brackets); an ellipsis is
 #: a cut teaser, not the end of a sentence.
 _SENTENCE_ENDS = frozenset(".!?。！？")
@@ -121,8 +151,15 @@ class DetectorConfig:
     prose_words: int = PROSE_WORDS_DEFAULT
     prose_min_documents: int = PROSE_MIN_DOCUMENTS_DEFAULT
     prose_min_fraction: float = PROSE_MIN_FRACTION_DEFAULT
+    figures_words: int = FIGURES_WORDS_DEFAULT
+    figures_flow: str = "either"
 
     def __post_init__(self) -> None:
+        if self.figures_words < 0:
+            raise ValueError(f"figures_words must be >= 0, got {self.figures_words}")
+        if self.figures_flow not in FIGURES_FLOWS:
+            raise ValueError(f"figures_flow must be one of {', '.join(FIGURES_FLOWS)}, "
+                             f"got {self.figures_flow!r}")
         if self.min_documents < 1:
             raise ValueError(f"min_documents must be >= 1, got {self.min_documents}")
         if self.prose_min_documents < 1:
@@ -177,7 +214,33 @@ class Detector:
 
     def observe(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph]) -> bool:
         """Record a document in the domain's history (False when it was already counted)."""
-        return self.history.observe(domain, doc_key, paragraphs)
+        return self.history.observe(domain, doc_key, self._counted(paragraphs))
+
+    def figure_markers(self, paragraphs: Iterable[Paragraph]) -> list[Paragraph]:
+        """What the history counts besides the paragraphs: one pseudo-paragraph (no text,
+        :func:`figures_fingerprint` as its fingerprint) per sentence of prose of at least
+        ``figures_words`` words that holds figures."""
+        least = self.config.figures_words
+        if not least:
+            return []
+        prose_words = self.config.prose_words
+        out = []
+        for p in paragraphs:
+            if p.words >= least and is_prose(p, prose_words):
+                fp = figures_fingerprint(p)
+                if fp is not None:
+                    out.append(Paragraph("", "", fp))
+        return out
+
+    def fingerprints(self, paragraphs: Iterable[Paragraph]) -> set[int]:
+        """Every fingerprint the history holds for these paragraphs (theirs and the
+        figures fingerprints of :meth:`figure_markers`): what a look-up to judge them needs."""
+        paragraphs = list(paragraphs)
+        return {p.fingerprint for p in (*paragraphs, *self.figure_markers(paragraphs))}
+
+    def _counted(self, paragraphs: Sequence[Paragraph]) -> Sequence[Paragraph]:
+        markers = self.figure_markers(paragraphs)
+        return [*paragraphs, *markers] if markers else paragraphs
 
     def record(self, domain: str, doc_key: int, paragraphs: Sequence[Paragraph],
                judge: bool = True) -> tuple[int, dict[int, ParagraphStats] | None]:
@@ -193,7 +256,8 @@ class Detector:
                 return None
             return self.history_floor(domain, documents)
 
-        return self.history.record(domain, doc_key, paragraphs, floor if judge else None)
+        return self.history.record(domain, doc_key, self._counted(paragraphs),
+                                   floor if judge else None)
 
     def is_warm(self, domain: str, documents: int | None = None) -> bool:
         """True when the domain has enough documents in its history to judge its pages.
@@ -268,11 +332,11 @@ class Detector:
         never boilerplate.
         """
         if stats is None:
-            stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
+            stats = self.history.lookup(domain, self.fingerprints(paragraphs))
         total = self.history.document_count(domain)
         if notices is None:
             notices = self.notices(paragraphs)
-        verdicts = []
+        reasons: list[str | None] = []
         for p, notice in zip(paragraphs, notices, strict=True):
             reason: str | None = notice
             known = stats.get(p.fingerprint)
@@ -281,8 +345,14 @@ class Detector:
                     reason = "template"
                 elif self.is_history_boilerplate(known, total, p):
                     reason = "history"
-            verdicts.append(Verdict(p, None if p.fingerprint in keep else reason))
-        return verdicts
+            reasons.append(None if p.fingerprint in keep else reason)
+        candidates = [i for i, r in enumerate(reasons) if r == "history"]
+        if candidates and self.config.figures_words:
+            kept = [r is None for r in reasons]
+            for i in self._own_figures(paragraphs, kept, candidates, stats,
+                                       self.history_floor(domain, total)):
+                reasons[i] = None
+        return [Verdict(p, r) for p, r in zip(paragraphs, reasons, strict=True)]
 
     def clean_paragraphs(self, domain: str, paragraphs: Sequence[Paragraph],
                          notices: Sequence[str | None] | None = None,
@@ -296,7 +366,7 @@ class Detector:
         document count when already known; ``keep`` as for :meth:`judge`.
         """
         if stats is None:
-            stats = self.history.lookup(domain, (p.fingerprint for p in paragraphs))
+            stats = self.history.lookup(domain, self.fingerprints(paragraphs))
         if notices is None:
             notices = self.notices(paragraphs)
         if documents is None:
@@ -305,10 +375,11 @@ class Detector:
         least = self.history_floor(domain, documents)
         prose_least = self.prose_floor(documents)
         prose_words = self.config.prose_words
-        kept: list[str] = []
-        removed: list[Paragraph] = []
+        figures_words = self.config.figures_words or 1 << 30
+        flags: list[bool] = []
+        candidates: list[int] = []
         get = stats.get
-        for p, notice in zip(paragraphs, notices, strict=True):
+        for index, (p, notice) in enumerate(zip(paragraphs, notices, strict=True)):
             known = get(p.fingerprint)
             if (p.fingerprint in keep
                     or (notice is None
@@ -317,10 +388,58 @@ class Detector:
                                      or (known.documents >= least
                                          and (known.documents >= prose_least
                                               or not is_prose(p, prose_words))))))):
-                kept.append(p.text)
+                flags.append(True)
             else:
-                removed.append(p)
-        return Cleaned("\n".join(kept), tuple(removed))
+                flags.append(False)
+                # removed by the prose thresholds alone: maybe a sentence with its own figures
+                if notice is None and not known.template and p.words >= figures_words:
+                    candidates.append(index)
+        if candidates:
+            for index in self._own_figures(paragraphs, flags, candidates, stats, least):
+                flags[index] = True
+        kept = [p.text for p, flag in zip(paragraphs, flags, strict=True) if flag]
+        removed = tuple(p for p, flag in zip(paragraphs, flags, strict=True) if not flag)
+        return Cleaned("\n".join(kept), removed)
+
+    def _own_figures(self, paragraphs: Sequence[Paragraph], kept: Sequence[bool],
+                     candidates: Sequence[int], stats: dict[int, ParagraphStats],
+                     least: float) -> list[int]:
+        """Those of ``candidates`` (indexes of sentences of prose removed as history
+        boilerplate) that are kept after all: at least ``figures_words`` words, figures
+        their own (their :func:`figures_fingerprint` in fewer than ``least`` documents) and
+        standing in the text's flow (``figures_flow``: a kept sentence of prose before and
+        after them, or on either side, past other such sentences; "any": anywhere).
+
+        ``kept``: per paragraph, whether it is kept so far."""
+        cfg = self.config
+        own: set[int] = set()
+        for index in candidates:
+            p = paragraphs[index]
+            if p.words < cfg.figures_words or not is_prose(p, cfg.prose_words):
+                continue
+            fp = figures_fingerprint(p)
+            if fp is None:
+                continue
+            known = stats.get(fp)
+            if known is None or known.documents < least:
+                own.add(index)
+        if not own or cfg.figures_flow == "any":
+            return sorted(own)
+
+        def anchored(index: int, step: int) -> bool:
+            """A kept sentence of prose next to ``index`` in direction ``step``, past others
+            of ``own``."""
+            index += step
+            while 0 <= index < len(paragraphs):
+                if index not in own:
+                    return kept[index] and is_prose(paragraphs[index], cfg.prose_words)
+                index += step
+            return False
+
+        if cfg.figures_flow == "both":
+            return [index for index in sorted(own)
+                    if anchored(index, -1) and anchored(index, 1)]
+        return [index for index in sorted(own) if anchored(index, -1) or anchored(index, 1)]
 
     def clean(self, domain: str, text: str) -> Cleaned:
         """Remove the boilerplate from a text without recording it (judge only)."""

@@ -45,6 +45,8 @@ from itertools import repeat
 from typing import NamedTuple
 
 __all__ = [
+    "CALENDAR_WORDS",
+    "MONTH_WORDS",
     "Paragraph",
     "fingerprint",
     "fingerprint_hex",
@@ -89,6 +91,10 @@ _WEEKDAYS = (
 
 #: Calendar words and what they become: month names "m", weekday names "d".
 _CALENDAR = {**dict.fromkeys(_WEEKDAYS.split(), "d"), **dict.fromkeys(_MONTHS.split(), "m")}
+#: Month and weekday names (lower case) of the languages above.
+CALENDAR_WORDS = frozenset(_CALENDAR)
+#: Month names alone.
+MONTH_WORDS = frozenset(k for k, v in _CALENDAR.items() if v == "m")
 _DIGITS_RE = re.compile(r"\d+")
 # Words are runs of word characters or the copyright sign; everything else separates them.
 _SEPARATORS_RE = re.compile(r"[^\w©]+")

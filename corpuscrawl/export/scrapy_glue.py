@@ -53,6 +53,7 @@ from scrapy.settings import BaseSettings
 
 from corpuscrawl.boilerplate.backends import open_history
 from corpuscrawl.boilerplate.detector import (
+    FIGURES_WORDS_DEFAULT,
     MIN_DOCUMENTS_DEFAULT,
     MIN_FRACTION_DEFAULT,
     PROSE_MIN_DOCUMENTS_DEFAULT,
@@ -153,6 +154,7 @@ class ExportConfig:
                                        int, 1),
             prose_min_fraction=number(p + "PROSE_MIN_FRACTION", PROSE_MIN_FRACTION_DEFAULT,
                                       float, 0.0, 1.0),
+            figures_words=number(p + "FIGURES_WORDS", FIGURES_WORDS_DEFAULT, int, 0),
         )
         history = settings.get(p + "HISTORY") or ""
         if not history:

@@ -283,7 +283,8 @@ class ExportStage:
         if documents is None:
             documents = self.detector.history.document_count(domain)
         stats = self.detector.boilerplate_stats(
-            domain, {p.fingerprint for item in items for p in item.paragraphs}, documents)
+            domain, {fp for item in items for fp in self.detector.fingerprints(item.paragraphs)},
+            documents)
         for item in items:
             yield self._judge(item, stats, documents)
 

@@ -39,6 +39,7 @@ from corpuscrawl.extract.classic.linkblocks import coherent_texts
 from corpuscrawl.extract.classic.template import TemplateError, TemplateExtractor, load_template
 from corpuscrawl.extract.meta.metadata import extract_metadata
 from corpuscrawl.extract.meta.page_info import PageInfo, extract_page_info
+from corpuscrawl.extract.meta.title import own_title
 from corpuscrawl.extract.page_type import page_type
 from corpuscrawl.extract.structure import encode_roles, roles_for
 from corpuscrawl.html.language import detect
@@ -475,6 +476,7 @@ class Extraction:
         try:
             meta = extract_metadata(page)
             result.title, result.date = normalize_line(normalize_text(meta.title)), meta.date
+            result.title = own_title(page, result.title, result.text)
             result.author = normalize_line(normalize_text(meta.author))
             if result.text:  # the article's language, not the comments'
                 result.language, result.language_prob = detect(parts.text or result.text)

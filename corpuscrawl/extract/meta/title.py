@@ -11,12 +11,21 @@ short, or as the side that matches the host name.  The page's own headline
 headline whatever its length ("Budget approved | The Harbour Gazette Daily"),
 and a title that is nothing but the site name (``<title>The Harbour
 Gazette</title>`` on a story page) gives way to it.
+
+Once the page's text is extracted, :func:`own_title` goes one step further: a
+title that is still the site's name (or empty) gives way to the text's leading
+heading, the first of its top lines that the page marks up as a heading
+(``<h1>``-``<h6>``, ``itemprop="headline"``, a ``*-title`` / ``*headline*`` class):
+a story whose only statement of its headline is ``<h2 class="story-title">``
+is titled by it, not by the site.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
+from corpuscrawl.boilerplate.normalize import CALENDAR_WORDS
 from corpuscrawl.extract.meta.lookups import first_text, meta_contents, metas_and_link_texts
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
@@ -31,6 +40,19 @@ TITLE_METAS = (("name", "title"), ("property", "og:title"), ("name", "og:title")
 HEADLINE_METAS = (("property", "og:title"), ("name", "twitter:title"))
 #: ``<meta>`` tags naming the site.
 SITE_NAME_METAS = (("property", "og:site_name"), ("name", "application-name"))
+#: Top lines of an extracted text searched for its leading heading (a kicker, a date and
+#: a byline can come before the headline).
+LEADING_LINES = 5
+#: Longest leading heading taken as a title, in words (a longer line is a paragraph).
+HEADING_MAX_WORDS = 30
+#: Elements that mark up a heading besides ``<h1>``-``<h6>``: the headline's microdata and
+#: the class names themes give it (``entry-title``, ``story-title``, ``article-headline``).
+HEADING_XPATH = ('//h1 | //h2 | //h3 | //h4 | //h5 | //h6 | //*[@itemprop="headline"]'
+                 ' | //*[contains(@class, "title") or contains(@class, "headline")]')
+#: Elements naming the site in the page's chrome: a logo or brand (its text or image's alt).
+LOGO_XPATH = ('//*[contains(@class, "logo") or contains(@id, "logo") or contains(@class, '
+              '"brand") or contains(@class, "site-name") or contains(@class, "site-title") '
+              'or contains(@id, "site-name") or contains(@id, "site-title")]')
 #: Link targets that lead to the site's home page (besides the page's own URL).
 HOME_HREFS = frozenset(("/", "./", "index.html", "/index.html"))
 
@@ -178,3 +200,92 @@ def _best_hint(page: Page, hints: set[str], names: set[str]) -> str:
                 c.lower() for c in candidates}:
             return stripped
     return ""
+
+
+def own_title(page: Page, title: str, text: str) -> str:
+    """The document's title given its extracted ``text``: ``title`` (as :func:`find_title
+    <corpuscrawl.extract.meta.metadata.find_title>` chose it), unless that is empty or the
+    site's name and the text starts with a heading of its own, which then is the title.
+
+    The site's name, by the page's evidence: a name the page gives the site
+    (:func:`home_names`: ``og:site_name``, the texts of links to the site's root), its
+    logo's or brand's text or ``alt``, or a title made of the host name's words.  On the
+    home page itself the site's name is the page's own title and stays.
+    """
+    lines = [line for line in text.split("\n", LEADING_LINES)[:LEADING_LINES] if line.strip()]
+    if not lines or (title and title in lines[:1]) or (title and _is_home(page.url)):
+        return title
+    names = home_names(page) | logo_texts(page)
+    if title and title.lower() not in names and not _spells_host(title, page.domain) and (
+            len(title.split()) > SITE_NAME_MAX_WORDS_DEFAULT
+            or not _looks_like_site(title, _host_words(page.domain), names)):
+        return title
+    headings = heading_texts(page)
+    for line in lines:
+        key = normalize_space(line)
+        if (key in headings and key.lower() not in names and _wordy(key)
+                and len(key.split()) <= HEADING_MAX_WORDS and key.lower() != title.lower()):
+            return key
+    return title
+
+
+def _wordy(line: str) -> bool:
+    """A line with a word of three letters or more that is not a month or weekday name (a
+    dateline, "23 July 2012", is no headline)."""
+    return any(len(w) >= 3 and w not in CALENDAR_WORDS for w in re.findall(r"[^\W\d_]+",
+                                                                            line.lower()))
+
+
+def home_names(page: Page) -> set[str]:
+    """:func:`site_names` without the page's links to itself (a headline is often a link
+    to its own permalink): ``og:site_name``, ``application-name``, the texts of links to
+    the site's root."""
+    def home(href: str) -> bool:
+        return href.strip() in HOME_HREFS or href.strip().rstrip("/") == root
+
+    parts = page.url.split("/", 3)
+    root = "/".join(parts[:3]) if len(parts) >= 3 else ""
+    metas, links = metas_and_link_texts(page.tree, SITE_NAME_METAS, page.body, home)
+    names = {normalize_space(v).lower() for values in metas for v in values}
+    names.update(t for t in (normalize_space(link).lower() for link in links)
+                 if t and len(t.split()) <= 8)
+    names.discard("")
+    return names
+
+
+def _is_home(url: str) -> bool:
+    """The site's home page, whose own title the site's name is."""
+    path = urlsplit(url).path
+    return path in ("", "/") or path.lstrip("/") in HOME_HREFS
+
+
+def _spells_host(title: str, host: str) -> bool:
+    """True when the title's words run together are a label of the host name, with or
+    without a leading article ("The Harbour Courier" on harbourcourier.example)."""
+    joined = "".join(re.findall(r"\w+", title.lower()))
+    labels = set(host.lower().split(".")) - {"www", "com", "org", "net"}
+    return bool(joined) and (joined in labels or joined.removeprefix("the") in labels)
+
+
+def heading_texts(page: Page) -> set[str]:
+    """Texts (spaces normalized) of the page's headings: ``<h1>``-``<h6>`` and the elements
+    :data:`HEADING_XPATH` names."""
+    if page.body is None:
+        return set()
+    texts = {normalize_space(el.text_content()) for el in page.body.xpath(HEADING_XPATH)}
+    texts.discard("")
+    return texts
+
+
+def logo_texts(page: Page) -> set[str]:
+    """Lower-cased texts of the page's logo and brand elements and of their images' ``alt``
+    (at most 8 words each: a whole masthead is not a name)."""
+    if page.body is None:
+        return set()
+    out = set()
+    for el in page.body.xpath(LOGO_XPATH):
+        for value in (el.text_content(), *el.xpath(".//img/@alt"), el.get("alt") or ""):
+            value = normalize_space(value).lower()
+            if value and len(value.split()) <= 8:
+                out.add(value)
+    return out
