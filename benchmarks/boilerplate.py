@@ -461,7 +461,7 @@ def reports_site_rows(configs: list[tuple[str, DetectorConfig]],
     """The real stage on tests/reports_site.py (report sentences in 40-60 % of the stories
     with other figures), pages in the site's order and reversed: sentences lost and
     documents with a notice left, per figures rule."""
-    from corpuscrawl.extraction import Extraction, ExtractionConfig
+    from corpuscrawl.pagetext.extraction import Extraction, ExtractionConfig
     from tests.reports_site import NOTICES, REPORT_SENTENCES, site_files
 
     host = "http://reports.example"
