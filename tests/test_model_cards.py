@@ -17,7 +17,7 @@ from corpuscrawl.extract.learned.features import FEATURE_NAMES
 from corpuscrawl.extract.learned.hybrid import HybridAModel
 from corpuscrawl.extract.learned.models import LearnedModel, load_model_file
 from corpuscrawl.learn.model_files import file_sha256, save_model
-from corpuscrawl.learn.training import SHIPPED_DATASETS, SHIPPED_MODELS, card_fit_results
+from corpuscrawl.learn.training import SHIPPED_MODELS, card_fit_results, shipped_datasets
 from corpuscrawl.shipped import shipped_dir
 
 MODELS = shipped_dir("models")
@@ -86,7 +86,7 @@ def test_the_card_names_the_files_class_training_time_and_training_documents(nam
     counts = re.search(r"^Training documents per dataset: (.*)$", text, re.MULTILINE)
     assert counts
     per_dataset = dict(part.rsplit(" ", 1) for part in counts.group(1).split(", "))
-    assert list(per_dataset) == list(SHIPPED_DATASETS)
+    assert list(per_dataset) == list(shipped_datasets(name))
     assert sum(map(int, per_dataset.values())) == model.meta_["train_documents"]
     assert [f"- `{Path(d).name}`" for d in model.meta_["data"]] == section(text, "Data")[
         : len(model.meta_["data"])]
@@ -105,7 +105,7 @@ def test_the_cards_test_split_table_is_what_todays_code_scores_with_the_file(nam
     from corpuscrawl.learn.training import build_extractor, score_rows
     from corpuscrawl.learn.trainset import documents
 
-    docs = documents([datasets_dir / d for d in SHIPPED_DATASETS], "test")
+    docs = documents([datasets_dir / d for d in shipped_datasets(name)], "test")
     rows = score_rows(build_extractor(name, shipped_model(name)), docs, show_progress=False)
     assert card_scores(card_of(name)) == [
         f"| {d} | {n} | {p:.4f} | {r:.4f} | {f:.4f} | {m:.4f} |" for d, n, p, r, f, m in rows]

@@ -34,6 +34,16 @@ SHIPPED_MODELS = LEARNED_EXTRACTORS
 #: Gold-text datasets the shipped models are trained on (under the datasets root), in the
 #: order their documents were read when the shipped models were trained.
 SHIPPED_DATASETS = ("scrapinghub", *(d for d in GOLD_DATASETS if d != "scrapinghub"))
+#: Gold sets a shipped model is trained on beyond :data:`SHIPPED_DATASETS`: ``auto``, the
+#: default extractor, also learns from wcxb (the whole web: forum, documentation, service,
+#: product, listing and collection pages beside articles), whose split is by site.
+EXTRA_DATASETS: dict[str, tuple[str, ...]] = {"auto": ("wcxb",)}
+
+
+def shipped_datasets(model: str) -> tuple[str, ...]:
+    """The datasets the shipped ``model`` is trained and scored on, in reading order."""
+    return (*SHIPPED_DATASETS, *EXTRA_DATASETS.get(model, ()))
+
 #: The estimators of the shipped models (each found from its predictor by
 #: :func:`~corpuscrawl.learn.estimator.estimator_class`; a user's own is found the same way).
 ESTIMATORS = (AutoEstimator, SequenceEstimator, HybridAEstimator, SegmentSVMEstimator,
@@ -218,7 +228,7 @@ def write_file_card(name: str, dataset_dirs: Sequence[str | Path],
                                  rows), models_dir, meta.get("train_seconds"))
 
 
-__all__ = ["ESTIMATORS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor",
+__all__ = ["ESTIMATORS", "EXTRA_DATASETS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor",
            "split_description",
            "card_fit_results", "card_hyperparameters", "card_notes", "fit_model", "model_card",
            "score_rows", "train", "write_file_card"]
