@@ -68,6 +68,24 @@ def test_the_card_lists_the_predictors_parameters_and_what_its_fit_recorded(name
         assert "## Recorded by the fit" not in text
 
 
+def test_autos_card_gives_the_training_command_that_rebuilds_its_file():
+    """The shipped file's parameters are the training defaults, so ``corpuscrawl train
+    auto`` (the card's rebuild line) trains it again; a model trained with other
+    parameters gets a command naming them."""
+    from corpuscrawl.learn.training import training_command
+
+    assert re.findall(r"^Rebuild: (.*)$", card_of("auto"), re.MULTILINE) == [
+        "`corpuscrawl train auto`"]
+    model = shipped_model("auto")
+    dirs = [Path("/d") / n for n in shipped_datasets("auto")]
+    assert training_command("auto", model, dirs) == "`corpuscrawl train auto`"
+    model.page_check = True
+    assert training_command("auto", model, dirs[:2]) == (
+        "`corpuscrawl train auto --data /d/scrapinghub,/d/cleaneval` with page_check=True "
+        "(keyword arguments of `corpuscrawl.learn.training.train`: no option of the command "
+        "sets them)")
+
+
 def test_autos_card_gives_the_out_of_fold_f1_its_file_records():
     model = shipped_model("auto")
     oof = model.fit_info_["out_of_fold_f1"]
