@@ -6,8 +6,8 @@ takes about half an hour, so this test retrains on a fixed sample instead: the t
 pages of the shipped datasets whose key hashes to 0 modulo :data:`TRAIN_EVERY`, the
 shipped parameters with :data:`MAX_ITER` boosting rounds, one thread; then extracts a
 fixed sample of test pages and compares the digest of the outputs, and what the fit
-chose, with the figures pinned when today's code rebuilt the shipped file itself
-(``benchmarks/results/auto_retrain.md``).  A change to the features, the labels, the
+chose, with the figures pinned by the code that rebuilt the shipped file's predictor
+(``benchmarks/results/wholeweb.md``, "Reproducing the shipped file").  A change to the features, the labels, the
 folds, the fit or the decoding choice changes the digest: then either the change was
 meant (retrain the shipped model, re-pin here) or it broke the reproduction.
 """
