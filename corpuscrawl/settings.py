@@ -63,6 +63,10 @@ CORPUSCRAWL_MIN_TEXT_CHARS = 1
 #: front page reduced to "Front page", a caption); counted and listed as "too_short".
 #: 0 = any length.
 CORPUSCRAWL_MIN_WORDS = 15
+#: Drop listings: front, section, tag and category pages, whose text is teasers of other
+#: pages of the site (corpuscrawl.extract.listing); listed as "listing" in the dropped
+#: documents. False keeps them as documents (their page_type says what they are).
+CORPUSCRAWL_DROP_LISTINGS = True
 #: Worker processes that parse and extract pages off the reactor (corpuscrawl.spiders.workers):
 #: "auto" = one per CPU core but one (none on a single core); 0 = in the crawl process.
 #: Pages rendered in Chromium are always extracted in the crawl process.  Same documents

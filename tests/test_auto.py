@@ -370,13 +370,11 @@ def _dataset_page(dataset: str, doc: str) -> tuple[Page, str]:
 
 def test_page_wide_keywords_no_longer_lose_the_lifehacker_article():
     """Every block of this page carries its ``<body>``'s classes (post, comment, footer, ad,
-    hidden ...): with the raw bits the shipped model scores the article's paragraphs
-    0.00-0.04 and keeps 59 of its 2,742 words; with the page-wide bits cleared it keeps it."""
+    hidden ...): with the page-wide bits cleared the article is kept (a model trained on the
+    article sets alone, given the raw bits, kept 59 of its 2,742 words)."""
     page, gold = _dataset_page("readability", "lifehacker-post-comment-load")
     cleared = get_extractor("auto", page_wide_share=PAGE_WIDE_SHARE_CHOSEN)
     assert score(cleared.extract(page), gold, with_levenshtein=False).f1 >= 0.9
-    raw = get_extractor("auto", page_wide_share=None)
-    assert score(raw.extract(page), gold, with_levenshtein=False).f1 < 0.5
 
 
 def test_page_wide_share_option_is_checked_and_overrides_the_model():

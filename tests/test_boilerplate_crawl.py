@@ -136,10 +136,14 @@ def test_notices_and_share_prompts_are_removed_and_history_persists(site, histor
                      CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX=prefix)
     docs = by_slug(out["docs"])
     assert "legal.html" not in docs  # nothing but the notice: dropped
-    # The front page is a list of links to the articles: the default extractor (auto) keeps
-    # two of its headlines, which the stage drops too (it is no document of the corpus).
+    assert stat(log, "corpuscrawl/export/dropped_boilerplate") == 1
+    # The front page is a list of links to the articles: no document of the corpus, dropped
+    # as a listing, whatever of its headlines the extractor keeps.
     assert "index.html" not in docs
-    assert stat(log, "corpuscrawl/export/dropped_boilerplate") == 2
+    dropped = [json.loads(line) for line in (tmp_path / "run1" / "corpus.jsonl.dropped.jsonl")
+               .read_text(encoding="utf-8").splitlines()]
+    assert [(d["url"].rsplit("/", 1)[-1], d["reason"]) for d in dropped
+            if d["reason"] == "listing"] == [("index.html", "listing")]
     for article in ALL_ARTICLES:
         text = docs[article.slug]["text"]
         for paragraph in article.paragraphs:

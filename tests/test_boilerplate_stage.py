@@ -192,3 +192,14 @@ def test_the_own_headline_is_the_title_or_a_top_line_the_title_holds():
     # a one-word menu item in a three-word title is not
     assert fp["News"] not in own_headline("Latest News | Gazette", lines)
     assert own_headline("", lines) == frozenset()
+
+
+def test_teaser_listings_are_exported_when_listings_are_kept():
+    with SQLiteHistory(":memory:") as h:
+        stage = ExportStage(Detector(h, DetectorConfig(warm_documents=0)), None, min_words=0,
+                            drop_listings=False)
+        listing = Document(url="http://n.example/", domain="n.example", title="Front page",
+                           text="The council approved the new harbour budget on Tuesday…\n"
+                                "The ferry will run every half hour from March…")
+        outcomes = stage.submit(listing) + stage.flush()
+    assert [o.status for o in outcomes] == ["exported"]

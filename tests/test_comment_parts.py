@@ -199,3 +199,43 @@ def test_a_singular_that_names_a_genre_is_no_comment_heading(heading):
         "<h3>Leave a Reply</h3>", "<h3>Your details</h3>")
     blocks, after, ids = _comments(html)
     assert ids == [] and after == [1] * len(blocks)
+
+
+def _heading_cut(html: str, heading_probability: float):
+    """The cut when every block is kept and the block model scores the heading
+    ``heading_probability`` (the rest 0.9)."""
+    blocks = _blocks(html)
+    heading = next(j for j, b in enumerate(blocks) if b.text == "Comments")
+    probabilities = [heading_probability if j == heading else 0.9 for j in range(len(blocks))]
+    return find_comment_cut(blocks, [1] * len(blocks), probabilities)
+
+
+IN_ARTICLE = f"""<html><body><main><article><h1>Cranes restored</h1>{ARTICLE}
+<section class="{{cls}}"><h2>Comments</h2><div class="list">
+{"".join(f"<p>{c}</p>" for c in COMMENT_BODIES[:2])}</div></section>
+</article></main></body></html>"""
+
+
+def test_a_heading_in_a_comment_section_cuts_however_likely_the_model_scores_it():
+    """A model that learned whole-web gold scores a "Comments" heading inside the
+    ``<article>`` like a section heading of the text; the section's class names comments."""
+    assert _heading_cut(IN_ARTICLE.replace("{cls}", "comments"), 0.1) is not None
+    cut = _heading_cut(IN_ARTICLE.replace("{cls}", "comments"), 0.7)
+    assert cut is not None
+    blocks = _blocks(IN_ARTICLE.replace("{cls}", "comments"))
+    labels = apply_comment_cut(blocks, [1] * len(blocks), cut)
+    assert [blocks[j].text for j in comment_blocks(blocks, labels, cut)] == COMMENT_BODIES[:2]
+
+
+def test_without_comment_markup_a_heading_scored_as_content_starts_no_cut():
+    assert _heading_cut(IN_ARTICLE.replace("{cls}", "notes"), 0.1) is not None
+    assert _heading_cut(IN_ARTICLE.replace("{cls}", "notes"), 0.7) is None
+
+
+def test_a_page_wide_comment_class_is_no_evidence():
+    """``<body class="comments-open">`` marks every block: the text before the heading
+    carries the bit too, so the model's score decides."""
+    page_wide = IN_ARTICLE.replace("{cls}", "comments").replace(
+        "<main>", '<main class="single comments-open">')
+    assert _heading_cut(page_wide, 0.7) is None
+    assert _heading_cut(page_wide, 0.1) is not None

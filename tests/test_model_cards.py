@@ -17,7 +17,7 @@ from corpuscrawl.extract.learned.features import FEATURE_NAMES
 from corpuscrawl.extract.learned.hybrid import HybridAModel
 from corpuscrawl.extract.learned.models import LearnedModel, load_model_file
 from corpuscrawl.learn.model_files import file_sha256, save_model
-from corpuscrawl.learn.training import SHIPPED_DATASETS, SHIPPED_MODELS, card_fit_results
+from corpuscrawl.learn.training import SHIPPED_MODELS, card_fit_results, shipped_datasets
 from corpuscrawl.resources.shipped import shipped_dir
 
 MODELS = shipped_dir("models")
@@ -68,6 +68,24 @@ def test_the_card_lists_the_predictors_parameters_and_what_its_fit_recorded(name
         assert "## Recorded by the fit" not in text
 
 
+def test_autos_card_gives_the_training_command_that_rebuilds_its_file():
+    """The shipped file's parameters are the training defaults, so ``corpuscrawl train
+    auto`` (the card's rebuild line) trains it again; a model trained with other
+    parameters gets a command naming them."""
+    from corpuscrawl.learn.training import training_command
+
+    assert re.findall(r"^Rebuild: (.*)$", card_of("auto"), re.MULTILINE) == [
+        "`corpuscrawl train auto`"]
+    model = shipped_model("auto")
+    dirs = [Path("/d") / n for n in shipped_datasets("auto")]
+    assert training_command("auto", model, dirs) == "`corpuscrawl train auto`"
+    model.page_check = True
+    assert training_command("auto", model, dirs[:2]) == (
+        "`corpuscrawl train auto --data /d/scrapinghub,/d/cleaneval` with page_check=True "
+        "(keyword arguments of `corpuscrawl.learn.training.train`: no option of the command "
+        "sets them)")
+
+
 def test_autos_card_gives_the_out_of_fold_f1_its_file_records():
     model = shipped_model("auto")
     oof = model.fit_info_["out_of_fold_f1"]
@@ -86,7 +104,7 @@ def test_the_card_names_the_files_class_training_time_and_training_documents(nam
     counts = re.search(r"^Training documents per dataset: (.*)$", text, re.MULTILINE)
     assert counts
     per_dataset = dict(part.rsplit(" ", 1) for part in counts.group(1).split(", "))
-    assert list(per_dataset) == list(SHIPPED_DATASETS)
+    assert list(per_dataset) == list(shipped_datasets(name))
     assert sum(map(int, per_dataset.values())) == model.meta_["train_documents"]
     assert [f"- `{Path(d).name}`" for d in model.meta_["data"]] == section(text, "Data")[
         : len(model.meta_["data"])]
@@ -105,7 +123,7 @@ def test_the_cards_test_split_table_is_what_todays_code_scores_with_the_file(nam
     from corpuscrawl.learn.training import build_extractor, score_rows
     from corpuscrawl.learn.trainset import documents
 
-    docs = documents([datasets_dir / d for d in SHIPPED_DATASETS], "test")
+    docs = documents([datasets_dir / d for d in shipped_datasets(name)], "test")
     rows = score_rows(build_extractor(name, shipped_model(name)), docs, show_progress=False)
     assert card_scores(card_of(name)) == [
         f"| {d} | {n} | {p:.4f} | {r:.4f} | {f:.4f} | {m:.4f} |" for d, n, p, r, f, m in rows]

@@ -91,3 +91,18 @@ def test_binary_pages_are_dropped_and_page_notes_counted():
     item.result.notes = ("parse_reparsed", "charset_label_ignored")
     ExtractionPipeline(PipelineConfig(), stats).process_item(item)
     assert stats["corpuscrawl/page/parse_reparsed"] == 1
+
+
+def test_a_listing_is_dropped_with_its_reason_unless_listings_are_kept():
+    stats = Stats()
+    item = crawled("Ferry timetable approved\nThe council voted on Tuesday.")
+    item.result.listing = "4 linked items of other pages, teasers of 12 words on average"
+    with pytest.raises(DropItem, match="is a listing"):
+        ExtractionPipeline(PipelineConfig(), stats).process_item(item)
+    assert stats["corpuscrawl/documents"] == 0
+    kept = ExtractionPipeline(PipelineConfig(drop_listings=False), stats).process_item(item)
+    assert isinstance(kept, Document) and stats["corpuscrawl/documents"] == 1
+    empty = crawled("")
+    empty.result.listing = "5 linked items of other pages"
+    with pytest.raises(DropItem, match="is a listing"):  # a listing, not an empty page
+        ExtractionPipeline(PipelineConfig(), Stats()).process_item(empty)

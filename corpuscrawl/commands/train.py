@@ -39,7 +39,8 @@ def register(subparsers: Any) -> None:
                    help=f"one of {', '.join(SHIPPED_MODELS)}, or all")
     p.add_argument("--data", metavar="DATASET_DIR[,...]",
                    help="comma-separated gold-text dataset directories (default: "
-                        f"{', '.join(SHIPPED_DATASETS)} under the datasets root)")
+                        f"{', '.join(SHIPPED_DATASETS)} under the datasets root, and for "
+                        "auto also wcxb)")
     p.add_argument("--base", metavar="NAME[,...]",
                    help="base extractors for hybrids / votes for auto (default: the model's own)")
     p.add_argument("--models-dir", metavar="DIR",
@@ -58,15 +59,15 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def dataset_dirs(arg: str | None) -> list[Path]:
-    """The dataset directories named by ``--data`` (or the shipped ones)."""
-    from corpuscrawl.learn.training import SHIPPED_DATASETS
+def dataset_dirs(arg: str | None, model: str = "") -> list[Path]:
+    """The dataset directories named by ``--data`` (or the ones ``model`` ships trained on)."""
+    from corpuscrawl.learn.training import shipped_datasets
 
     if arg:
         dirs = [Path(p.strip()) for p in arg.split(",") if p.strip()]
     else:
         root = datasets_root()
-        dirs = [root / name for name in SHIPPED_DATASETS]
+        dirs = [root / name for name in shipped_datasets(model)]
     missing = [str(d) for d in dirs if not (d / "html").is_dir() or not (d / "clean").is_dir()]
     if missing:
         raise DatasetError("not gold-text dataset directories (need html/ and clean/): "
@@ -82,16 +83,17 @@ def run(args: argparse.Namespace) -> int:
 
     if args.convert:
         return convert(args)
+    models = SHIPPED_MODELS if args.model == "all" else (args.model,)
     try:
-        dirs = dataset_dirs(args.data)
+        dirs_of = {name: dataset_dirs(args.data, name) for name in models}
     except DatasetError as exc:
         print(f"corpuscrawl train: {exc}", file=sys.stderr)
         return 2
     base = [b.strip() for b in args.base.split(",") if b.strip()] if args.base else None
-    models = SHIPPED_MODELS if args.model == "all" else (args.model,)
     if args.card_only:
-        return cards(models, dirs, args)
+        return cards(models, dirs_of, args)
     for name in models:
+        dirs = dirs_of[name]
         started = time.monotonic()
         print(f"training {name} on {', '.join(d.name for d in dirs)}", file=sys.stderr)
         with threadpool_limits(limits=1):
@@ -102,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def cards(models: tuple[str, ...], dirs: list[Path], args: argparse.Namespace) -> int:
+def cards(models: tuple[str, ...], dirs_of: dict[str, list[Path]],
+          args: argparse.Namespace) -> int:
     """``--card-only``: write the cards of existing model files; returns the exit code."""
     from threadpoolctl import threadpool_limits
 
@@ -112,7 +115,7 @@ def cards(models: tuple[str, ...], dirs: list[Path], args: argparse.Namespace) -
     for name in models:
         try:
             with threadpool_limits(limits=1):
-                path = write_file_card(name, dirs, args.models_dir, show_progress=not args.quiet)
+                path = write_file_card(name, dirs_of[name], args.models_dir, show_progress=not args.quiet)
         except (ExtractorError, ValueError) as exc:
             print(f"corpuscrawl train: {exc}", file=sys.stderr)
             return 2

@@ -7,7 +7,9 @@ lost, up to ``CORPUSCRAWL_FAILED_MAX_BYTES`` on disk); pages whose body is
 not text are counted and dropped; what was unusual about a page (a charset
 label not believed, control characters removed, a parse repaired at the
 parser's limits, markup trimmed to fit the size cap) is counted under
-``corpuscrawl/page/<note>``; empty extractions are counted and not written; the
+``corpuscrawl/page/<note>``; listings (front and section pages: teasers of other
+pages of the site, :mod:`corpuscrawl.extract.listing`) are dropped with reason ``listing``
+unless ``CORPUSCRAWL_DROP_LISTINGS`` is off; empty extractions are counted and not written; the
 rest become documents with a content hash (those with reader comments in their
 ``comments`` field are counted in ``corpuscrawl/documents_with_comments``).
 """
@@ -59,6 +61,8 @@ class PipelineConfig:
     language_filter: bool = False
     #: Most bytes the failed-pages store may hold (0 = no limit).
     failed_max_bytes: int = 0
+    #: Drop listings (front and section pages): CORPUSCRAWL_DROP_LISTINGS.
+    drop_listings: bool = True
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
@@ -69,7 +73,8 @@ class PipelineConfig:
                    min_text_chars=min_chars, failed_max_bytes=failed_max,
                    languages=tuple(x.strip().lower() for x in settings.getlist("CORPUSCRAWL_LANGUAGES")
                                    if x.strip()),
-                   language_filter=settings.getbool("CORPUSCRAWL_LANGUAGE_FILTER"))
+                   language_filter=settings.getbool("CORPUSCRAWL_LANGUAGE_FILTER"),
+                   drop_listings=settings.getbool("CORPUSCRAWL_DROP_LISTINGS", True))
 
 
 class ExtractionPipeline:
@@ -116,6 +121,9 @@ class ExtractionPipeline:
                         **({"html_path": failed.html_path} if failed.html_path else {}))
             raise DropItem(f"extraction failed on {item.url}: {result.error}"
                            + (f" (raw HTML kept in {failed.html_path})" if failed.html_path else ""))
+        if result.listing and self.config.drop_listings:
+            record_drop(self.crawler, item.url, "listing", result.listing)
+            raise DropItem(f"{item.url} is a listing: {result.listing}", log_level="DEBUG")
         text = result.text.strip()
         if len(text) < self.config.min_text_chars:
             self.stats.inc_value("corpuscrawl/empty_extractions")

@@ -122,6 +122,8 @@ class ExportConfig:
     detector: DetectorConfig = DetectorConfig()
     buffer_size: int = BUFFER_SIZE_DEFAULT
     min_words: int = MIN_WORDS_DEFAULT
+    #: CORPUSCRAWL_DROP_LISTINGS: drop documents left with nothing but teasers cut short.
+    drop_listings: bool = True
     error_pages: bool = True
     dedup: bool = True
     dedup_threshold: float = THRESHOLD_DEFAULT
@@ -168,6 +170,7 @@ class ExportConfig:
             detector=detector,
             buffer_size=number(p + "BUFFER_SIZE", BUFFER_SIZE_DEFAULT, int, 0),
             min_words=number("CORPUSCRAWL_MIN_WORDS", MIN_WORDS_DEFAULT, int, 0),
+            drop_listings=settings.getbool("CORPUSCRAWL_DROP_LISTINGS", True),
             error_pages=settings.getbool(p + "ERROR_PAGES", True),
             dedup=settings.getbool("CORPUSCRAWL_DEDUP_ENABLED", True),
             dedup_threshold=number("CORPUSCRAWL_DEDUP_THRESHOLD", THRESHOLD_DEFAULT, float,
@@ -215,7 +218,7 @@ class ExportState:
         #: The stage's scratch files, removed when the crawl ends.
         self.scratch = [versions, *([dedup] if isinstance(dedup, SQLiteNearDuplicateIndex) else [])]
         self.stage = ExportStage(detector, dedup, config.buffer_size, config.min_words,
-                                 versions=versions)
+                                 versions=versions, drop_listings=config.drop_listings)
         #: True once the driving pipeline is enabled; exporters only clean when it is.
         self.driven = False
         #: Set by the pipeline's close_spider: the last outcomes, written by every live feed.

@@ -164,13 +164,16 @@ class ExportStage:
     ``detector=None`` disables boilerplate removal (documents pass through
     unchanged apart from the duplicate check and the length floor);
     ``dedup=None`` disables the duplicate check; ``min_words=0`` exports
-    documents of any length.
+    documents of any length; ``drop_listings=False`` exports documents left with nothing
+    but teasers cut short.
     """
 
     def __init__(self, detector: Detector | None, dedup: NearDuplicateIndex | None = None,
                  buffer_size: int = BUFFER_SIZE_DEFAULT,
-                 min_words: int = MIN_WORDS_DEFAULT, versions: Any = None) -> None:
+                 min_words: int = MIN_WORDS_DEFAULT, versions: Any = None,
+                 drop_listings: bool = True) -> None:
         self.detector = detector
+        self.drop_listings = drop_listings
         self.dedup = dedup
         self.buffer_size = max(0, buffer_size)
         self.min_words = max(0, min_words)
@@ -331,7 +334,8 @@ class ExportStage:
         """Exported, unless only teasers (a listing) or fewer than ``min_words`` words are left."""
         text = doc.text
         # every line a teaser: the last one is (one test for nearly every document)
-        if text.rstrip().endswith(_TEASER_ENDS) and all(map(is_teaser, text.split("\n"))):
+        if (self.drop_listings and text.rstrip().endswith(_TEASER_ENDS)
+                and all(map(is_teaser, text.split("\n")))):
             return Outcome(doc, LISTING)
         # extracted text is normalized (single spaces, one paragraph a line), so the
         # separators count the words; the split only settles the rare short ones

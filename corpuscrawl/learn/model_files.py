@@ -86,6 +86,8 @@ class ModelCard:
     notes: Sequence[str] = field(default_factory=list)
     #: What fitting chose and measured on the training data (not parameters one sets).
     fit_results: Mapping[str, Any] = field(default_factory=dict)
+    #: How to train the file again (:func:`corpuscrawl.learn.training.training_command`).
+    command: str = ""
 
     def render(self, sha256: str = "", seconds: float | None = None) -> str:
         """The card as Markdown."""
@@ -96,6 +98,8 @@ class ModelCard:
                   + ", ".join(f"{k} {v}" for k, v in self.train_counts.items()), "",
                   f"Trained: {self.trained_at}"
                   + (f" in {seconds:.0f} s" if seconds is not None else ""), ""]
+        if self.command:
+            lines += [f"Rebuild: {self.command}", ""]
         if sha256:
             lines += [f"File SHA-256: `{sha256}`", ""]
         lines += ["## Hyper-parameters", ""]

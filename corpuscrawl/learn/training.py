@@ -8,6 +8,7 @@ trains or tunes on; the scores go on the card ``models/<name>.md``.
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
@@ -34,6 +35,16 @@ SHIPPED_MODELS = LEARNED_EXTRACTORS
 #: Gold-text datasets the shipped models are trained on (under the datasets root), in the
 #: order their documents were read when the shipped models were trained.
 SHIPPED_DATASETS = ("scrapinghub", *(d for d in GOLD_DATASETS if d != "scrapinghub"))
+#: Gold sets a shipped model is trained on beyond :data:`SHIPPED_DATASETS`: ``auto``, the
+#: default extractor, also learns from wcxb (the whole web: forum, documentation, service,
+#: product, listing and collection pages beside articles), whose split is by site.
+EXTRA_DATASETS: dict[str, tuple[str, ...]] = {"auto": ("wcxb",)}
+
+
+def shipped_datasets(model: str) -> tuple[str, ...]:
+    """The datasets the shipped ``model`` is trained and scored on, in reading order."""
+    return (*SHIPPED_DATASETS, *EXTRA_DATASETS.get(model, ()))
+
 #: The estimators of the shipped models (each found from its predictor by
 #: :func:`~corpuscrawl.learn.estimator.estimator_class`; a user's own is found the same way).
 ESTIMATORS = (AutoEstimator, SequenceEstimator, HybridAEstimator, SegmentSVMEstimator,
@@ -145,6 +156,36 @@ def card_notes(model: LearnedModel) -> list[str]:
     return [f"label counts on the training data: {getattr(model, 'label_counts_', None)}"]
 
 
+def training_command(name: str, model: LearnedModel, dataset_dirs: Sequence[str | Path]) -> str:
+    """The command that trains ``model`` again: ``corpuscrawl train NAME`` with ``--data``
+    when the datasets are not the shipped ones and ``--base`` when its base extractors (or
+    votes) are not the default; parameters off their defaults that no option sets are named
+    as the keyword arguments of :func:`train` that give them."""
+    names = [Path(d).name for d in dataset_dirs]
+    parts = [f"corpuscrawl train {name}"]
+    if tuple(names) != shipped_datasets(name):
+        parts.append("--data " + ",".join(str(d) for d in dataset_dirs))
+    defaults = {k: p.default for k, p in inspect.signature(type(model).__init__).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+    base_param = getattr(estimator_class(type(model)), "base_param", None)
+    others = []
+    for key, value in model.get_params(deep=False).items():
+        default = defaults.get(key, value)
+        same = (list(value) == list(default) if isinstance(value, (list, tuple))
+                and isinstance(default, (list, tuple)) else value == default)
+        if same:
+            continue
+        if key == base_param:
+            parts.append("--base " + ",".join(value))
+        else:
+            others.append(f"{key}={value!r}")
+    command = f"`{' '.join(parts)}`"
+    if others:
+        command += (f" with {', '.join(others)} (keyword arguments of "
+                    "`corpuscrawl.learn.training.train`: no option of the command sets them)")
+    return command
+
+
 def model_card(name: str, model: LearnedModel, dataset_dirs: Sequence[str | Path],
                train_docs: Sequence[Doc], trained_at: str,
                rows: Sequence[tuple[str, int, float, float, float, float]]) -> ModelCard:
@@ -158,7 +199,8 @@ def model_card(name: str, model: LearnedModel, dataset_dirs: Sequence[str | Path
                      split=split_description(dataset_dirs),
                      trained_at=trained_at, hyperparameters=card_hyperparameters(model),
                      fit_results=card_fit_results(model), train_counts=counts,
-                     test_scores=rows, notes=card_notes(model))
+                     test_scores=rows, notes=card_notes(model),
+                     command=training_command(name, model, dataset_dirs))
 
 
 def train(name: str, dataset_dirs: Sequence[str | Path], base_names: Sequence[str] | None = None,
@@ -218,7 +260,7 @@ def write_file_card(name: str, dataset_dirs: Sequence[str | Path],
                                  rows), models_dir, meta.get("train_seconds"))
 
 
-__all__ = ["ESTIMATORS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor",
+__all__ = ["ESTIMATORS", "EXTRA_DATASETS", "SHIPPED_DATASETS", "SHIPPED_MODELS", "build_extractor",
            "split_description",
            "card_fit_results", "card_hyperparameters", "card_notes", "fit_model", "model_card",
-           "score_rows", "train", "write_file_card"]
+           "score_rows", "train", "training_command", "write_file_card"]

@@ -37,10 +37,12 @@ from corpuscrawl.extract import get_extractor, load_factory, names, registry
 from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extract_parts, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
 from corpuscrawl.extract.classic.template import TemplateError, TemplateExtractor, load_template
+from corpuscrawl.extract.listing import listing_verdict
 from corpuscrawl.extract.meta.metadata import extract_metadata
 from corpuscrawl.extract.meta.page_info import PageInfo, extract_page_info
 from corpuscrawl.extract.meta.title import own_title
 from corpuscrawl.extract.page_type import page_type
+from corpuscrawl.extract.segment.cdom import page_blocks
 from corpuscrawl.extract.structure import encode_roles, roles_for
 from corpuscrawl.html.language import detect
 from corpuscrawl.html.page import Page
@@ -86,6 +88,10 @@ class ExtractionResult:
     #: The page's type (:mod:`corpuscrawl.extract.page_type`: article, forum, ...; "" when
     #: not predicted).
     page_type: str = ""
+    #: Why the page is a listing (teasers of other pages of its site:
+    #: :func:`corpuscrawl.extract.listing.listing_verdict`), "" when it is not (or in split
+    #: mode, whose units are the page's coherent texts).
+    listing: str = ""
     error: str = ""
     #: With ``CORPUSCRAWL_SPLIT_COHERENT``: the page's coherent texts as (kind, text) pairs.
     units: list[tuple[str, str]] = field(default_factory=list)
@@ -211,6 +217,19 @@ def _page_type(page: Page) -> str:
         return page_type(page)
     except Exception as exc:
         logger.warning("page type failed on %s: %r", page.url, exc)
+        return ""
+
+
+def _listing(page: Page, text: str, page_type: str) -> str:
+    """:func:`~corpuscrawl.extract.listing.listing_verdict` of the page's main text, or of
+    its whole visible text when the extractor kept nothing (a front page made of links
+    alone), "" when it fails (the verdict is best effort; the page is kept)."""
+    try:
+        if not text:
+            text = "\n".join(b.text for b in page_blocks(page))
+        return listing_verdict(page, text, page_type)
+    except Exception as exc:
+        logger.warning("listing check failed on %s: %r", page.url, exc)
         return ""
 
 
@@ -467,6 +486,8 @@ class Extraction:
             result.page_type = _page_type(page)
             if result.page_type == "forum" and parts.comments:
                 parts = thread_parts(parts)
+            if not self.config.split_coherent:
+                result.listing = _listing(page, parts.text, result.page_type)
             result.text, result.comments = place_comments(parts, self.config.comments)
         except Exception as exc:  # an extractor bug must never kill the crawl
             logger.warning("extractor %s failed on %s: %r", extractor.name, page.url, exc,

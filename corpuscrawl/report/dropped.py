@@ -11,8 +11,9 @@ JSON object a line::
 (``corpuscrawl crawl`` / ``scrapy crawl`` without a local feed: only
 ``CORPUSCRAWL_DROPPED_FILE``, when set.)  Reasons (:data:`REASONS`):
 ``duplicate`` (``duplicate_of`` names the document kept), ``boilerplate``
-(nothing left but the domain's boilerplate), ``listing`` (nothing left but
-teasers cut short: a front or section page), ``too_short`` (under
+(nothing left but the domain's boilerplate), ``listing`` (a front or section
+page: its text is teasers of other pages of the site, or nothing is left but
+teasers cut short), ``too_short`` (under
 ``CORPUSCRAWL_MIN_WORDS``), ``empty`` (no text extracted), ``language``,
 ``binary``, ``extraction_error`` (the raw page is kept in
 ``CORPUSCRAWL_FAILED_DIR``), ``robots`` (the page asked not to be indexed).
@@ -61,7 +62,8 @@ REASONS = {
     "duplicate": "a near-duplicate of a document kept (duplicate_of), or a poorer version "
                  "of the same page",
     "boilerplate": "nothing left after removing the domain's boilerplate",
-    "listing": "nothing left but teasers cut short (a front or section page)",
+    "listing": "a front or section page: teasers of other pages of the site (or nothing left "
+               "but teasers cut short)",
     "too_short": "fewer words left than CORPUSCRAWL_MIN_WORDS",
     "empty": "no text extracted",
     "language": "not in a target language",

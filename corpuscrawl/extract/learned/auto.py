@@ -139,7 +139,10 @@ TITLE_FEATURES_DEFAULT = True
 #: 0.9375 pooled, 17 vs 14 lost articles; ``benchmarks/results/learned.md``).
 RELATIVE_MASKS_DEFAULT = False
 #: Learn the page-level check (:mod:`corpuscrawl.extract.learned.page_check`) when training.
-PAGE_CHECK_DEFAULT = True
+#: Off: the shipped models were trained without it (so ``corpuscrawl train auto`` with its
+#: defaults rebuilds the shipped file), and on the article sets' train split it kept no
+#: thresholds (16 candidate pages, none replaced: ``benchmarks/results/layout.md``).
+PAGE_CHECK_DEFAULT = False
 #: The share of a page's blocks at which a class/id keyword bit is page-wide and cleared
 #: (:func:`~corpuscrawl.extract.learned.block_features.clear_page_wide`, parameter
 #: ``page_wide_share``), chosen on the train split only (``benchmarks/page_wide_bits.py``:

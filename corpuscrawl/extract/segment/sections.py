@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpuscrawl.extract.segment.cdom import Block
+from corpuscrawl.extract.segment.cdom import CLASS_KEYWORDS, TAG_BIT, Block
 
 #: A comment-section heading: a short block starting with one of these (independent of the sources;
 #: the phrases are the usual CMS headings seen on the training pages).  "Discussion" counts
@@ -79,6 +79,20 @@ COMMENT_MIN_BEFORE_WORDS_DEFAULT: int | None = 100
 #: summed F1 0.9360 → 0.9373 (cleaneval 0.947 → 0.950, readability 0.944 → 0.953,
 #: l3s-gn1 0.970 → 0.962: one page whose "Comments are now closed" line scored 0.99).
 COMMENT_HEADING_MAX_PROBABILITY_DEFAULT = 0.5
+#: The markup's word overrides the model's on a comment heading: a heading inside an element
+#: whose class or id names comments (``<section class="comments">``, ``#disqus_thread``,
+#: ``.comment-respond``: the class keyword bit :data:`COMMENT_CLASS_BIT`), when at most this
+#: share of the kept words before it carries that bit too (a page-wide class such as
+#: ``<body class="comments-open">`` is no evidence), starts the cut however likely the block
+#: model scores it to be content.  A model that learned from whole-web gold (forum posts and
+#: section headings are content there) scores a "Comments" heading inside an ``<article>``
+#: 0.6-0.7, above :data:`COMMENT_HEADING_MAX_PROBABILITY_DEFAULT`, where the article-set model
+#: scored it under 0.15; the guard's cases (an API article's "Response" section, a blog's
+#: own "Comment" section) sit in no comment-named element.  Measured in
+#: ``benchmarks/results/comments.md``.
+COMMENT_MARKUP_MAX_SHARE_BEFORE = 0.5
+#: The class/id keyword bit of comment containers (``comment``, ``disqus``, ``repl...``).
+COMMENT_CLASS_BIT = 1 << (len(TAG_BIT) + [k for k, _ in CLASS_KEYWORDS].index("comment"))
 #: Whether a block that is mostly link text ("Comments" in a share bar, "174 comments" next
 #: to a headline) can be a comment heading; no: only text that is not a link is one, as for
 #: related-content headings.  Taken for one, a "Comments" link in a share bar after a
@@ -156,6 +170,19 @@ def _is_comment_heading(block: Block, max_words: int) -> bool:
     return block.words <= max_words and COMMENT_HEADING_RE.search(block.text) is not None
 
 
+def in_comment_markup(blocks: Sequence[Block], labels: Sequence[int], i: int) -> bool:
+    """Whether block ``i`` sits in a comment-named element (:data:`COMMENT_CLASS_BIT`) that
+    the kept text before it is mostly outside (see :data:`COMMENT_MARKUP_MAX_SHARE_BEFORE`)."""
+    if not blocks[i].mask & COMMENT_CLASS_BIT:
+        return False
+    kept = marked = 0
+    for block, label in zip(blocks[:i], labels[:i], strict=True):
+        if label:
+            kept += block.words
+            marked += block.words if block.mask & COMMENT_CLASS_BIT else 0
+    return marked <= COMMENT_MARKUP_MAX_SHARE_BEFORE * kept
+
+
 def _thread_follows(after: Sequence[Block], max_words: int, min_signatures: int,
                     max_gap_words: int, max_headings: int) -> bool:
     """Whether the blocks after a comment heading are a thread (see
@@ -198,9 +225,10 @@ def find_comment_cut(blocks: Sequence[Block], labels: Sequence[int],
     before = 0
     for i, block in enumerate(blocks):
         if (before and before >= enough
-                and (probabilities is None or probabilities[i] < max_probability)
                 and (link_headings or not _is_link(block))
-                and _is_comment_heading(block, max_words)):
+                and _is_comment_heading(block, max_words)
+                and (probabilities is None or probabilities[i] < max_probability
+                     or in_comment_markup(blocks, labels, i))):
             thread = min_signatures is not None and _thread_follows(
                 blocks[i + 1:], max_words, min_signatures, max_gap_words, max_headings)
             return CommentCut(i, _main_parent(blocks, labels, i), thread)
@@ -225,7 +253,8 @@ def cut_comments(blocks: Sequence[Block], labels: list[int],
     heading (the heading itself is dropped), or none at all when a thread of at least
     ``min_signatures`` signature lines follows (``None``: never).  With the blocks' content
     ``probabilities``, a heading scored at least ``max_probability`` is taken for article
-    text, not a cut; without ``link_headings`` a link is never a heading."""
+    text, not a cut, unless it sits in a comment-named element (:func:`in_comment_markup`);
+    without ``link_headings`` a link is never a heading."""
     cut = find_comment_cut(blocks, labels, probabilities, max_words, min_before,
                            min_before_words, max_probability, min_signatures, max_gap_words,
                            max_headings, link_headings)
@@ -375,7 +404,9 @@ def cut_related(blocks: Sequence[Block], labels: list[int],
 
 __all__ = [
     "COMMENT_HEADING_MAX_PROBABILITY_DEFAULT",
+    "COMMENT_CLASS_BIT",
     "COMMENT_LINK_HEADINGS_DEFAULT",
+    "COMMENT_MARKUP_MAX_SHARE_BEFORE",
     "COMMENT_HEADING_MAX_WORDS_DEFAULT",
     "COMMENT_BODY_MIN_WORDS",
     "COMMENT_HEADING_RE",
@@ -399,6 +430,7 @@ __all__ = [
     "comment_region",
     "cut_comments",
     "find_comment_cut",
+    "in_comment_markup",
     "is_comment_body",
     "cut_related",
 ]
