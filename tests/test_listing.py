@@ -10,8 +10,8 @@ from corpuscrawl.extract.listing import (
     listing_shape,
     listing_verdict,
 )
-from corpuscrawl.extraction import Extraction
 from corpuscrawl.html.page import Page
+from corpuscrawl.pagetext.extraction import Extraction
 
 URL = "https://news.example.org/section/town"
 LEDES = [
