@@ -61,6 +61,12 @@ SCRAPY_DEFAULTS: dict[str, Any] = {
     "REDIRECT_MAX_TIMES": 10,
     # The crawl is focused: requests carry a relevance priority; breadth-first among equals.
     "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.DownloaderAwarePriorityQueue",
+}
+
+#: Settings Scrapy reads from the process's settings, before any crawler or its add-ons
+#: exist (``CrawlerProcess`` installs the resolver): given in ``update_pre_crawler_settings``,
+#: at add-on priority.
+PROCESS_DEFAULTS: dict[str, Any] = {
     # Scrapy's resolver, refusing non-public answers (the private-network guard).
     "TWISTED_DNS_RESOLVER": "corpuscrawl.net.guard.GuardedResolver",
 }
@@ -167,12 +173,15 @@ class Addon:
     def update_pre_crawler_settings(cls, settings: Any) -> None:
         """What is read before any crawler exists: the spider's module, the
         ``CORPUSCRAWL_*`` defaults and the feed formats (the spider checks its
-        settings and outputs when it is built, before add-ons run)."""
+        settings and outputs when it is built, before add-ons run), and the DNS
+        resolver (:data:`PROCESS_DEFAULTS`: the process installs it, not a crawler)."""
         modules = list(settings.getlist("SPIDER_MODULES"))
         if SPIDER_MODULE not in modules:
             settings.set("SPIDER_MODULES", [*modules, SPIDER_MODULE],
                          priority=settings.getpriority("SPIDER_MODULES") or "addon")
         _set_defaults(settings)
+        for name, value in PROCESS_DEFAULTS.items():
+            settings.set(name, value, priority="addon")
 
     def update_settings(self, settings: Any) -> None:
         """Install every component where the project has not said otherwise (no I/O)."""

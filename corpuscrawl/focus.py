@@ -252,9 +252,14 @@ def continues(page_url: str, url: str) -> bool:
     ``&p=3`` from ``&p=2``), or the same path with a pager tail added or changed
     (``/tag/x/`` -> ``/tag/x/page/2/``).  A changed word or slug names another listing
     (``?t=sport`` from ``?t=politics``), and dated paths are not pagers
-    (``/2024/05/13/`` is not a page of ``/2024/05/``)."""
-    page, link = urlsplit(page_url), urlsplit(url)
-    if page.hostname != link.hostname or (page.path, page.query) == (link.path, link.query):
+    (``/2024/05/13/`` is not a page of ``/2024/05/``).  A link that does not parse
+    (``http://[::1``) continues nothing."""
+    try:
+        page, link = urlsplit(page_url), urlsplit(url)
+        hosts = page.hostname, link.hostname
+    except ValueError:
+        return False
+    if hosts[0] != hosts[1] or (page.path, page.query) == (link.path, link.query):
         return False
     if page.path != link.path:
         (stem, word), (link_stem, link_word) = _pager_split(page.path), _pager_split(link.path)

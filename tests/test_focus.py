@@ -86,6 +86,9 @@ def test_a_focus_rank_is_the_priority_of_the_estimate() -> None:
     ("http://x.org/calendar?d=2024-05-13", "http://x.org/calendar?d=2024-05-14", False),
     ("http://x.org/tag/fire/", "http://y.org/tag/fire/page/2/", False),
     ("http://x.org/tag/fire/", "http://x.org/tag/fire/", False),
+    # a link that does not parse continues nothing (and raises nothing)
+    ("http://x.org/tag/fire/", "http://[::1", False),
+    ("http://x.org/tag/fire/", "http://a.com:99999/", False),
 ])
 def test_a_listings_pager_and_sort_orders_continue_it(page: str, link: str, expected: bool) -> None:
     from corpuscrawl.focus import continues

@@ -386,7 +386,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         if not robots.noindex:
             yield from self.crawled(response.url, response.status, html, result, depth,
                                     render_reason=render_reason)
-            if result.text:
+            if self.becomes_document(result):
                 self.scope.count_document(response.url)
         page_score = self.learn_page(linked_url(response), result.text, result.language,
                                      result.title, anchors)
@@ -459,9 +459,17 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         fetched_at = datetime.now(UTC).isoformat(timespec="seconds")
         yield from crawled_pages(url, status, html, result, depth, fetched_at, **extra)
 
+    def becomes_document(self, result: ExtractionResult) -> bool:
+        """Whether the page becomes a document: it has text and is not a listing the
+        pipeline drops (``CORPUSCRAWL_DROP_LISTINGS``), so caps count what is written."""
+        if not result.text:
+            return False
+        return not (result.listing and self.settings.getbool("CORPUSCRAWL_DROP_LISTINGS", True))
+
     def count_document(self, result: ExtractionResult) -> None:
-        """Count a page with text towards ``max_pages``; close the spider when it is reached."""
-        if result.text:
+        """Count a page that becomes a document towards ``max_pages``; close the spider
+        when it is reached."""
+        if self.becomes_document(result):
             self._documents += 1
             if self._shared_count is not None:
                 self._documents = self._shared_count.add()
