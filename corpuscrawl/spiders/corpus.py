@@ -154,6 +154,8 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         self._cut_short_hosts: set[str] = set()  # hosts whose cut-short pages were logged
         self._documents = 0
         self._shared_count: Any = None  # cluster mode: max_pages counted over all workers
+        #: CORPUSCRAWL_DROP_LISTINGS (read in from_crawler): listings become no documents.
+        self.drop_listings = True
         self.pool: ExtractionPool | None = None  # extraction workers (CORPUSCRAWL_WORKERS)
         self.extraction: Extraction | LazyExtraction | None = None
 
@@ -203,6 +205,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
                                               spider._comments or None)
             shapes.know(spider.pool.extractor_shapes)  # no extractor imported here
             spider.extraction = LazyExtraction(build_here, shapes)
+        spider.drop_listings = settings.getbool("CORPUSCRAWL_DROP_LISTINGS", True)
         spider.focus = Focus(FocusConfig.from_values(
             settings.getlist("CORPUSCRAWL_LANGUAGES"),
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
@@ -464,7 +467,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         pipeline drops (``CORPUSCRAWL_DROP_LISTINGS``), so caps count what is written."""
         if not result.text:
             return False
-        return not (result.listing and self.settings.getbool("CORPUSCRAWL_DROP_LISTINGS", True))
+        return not (result.listing and self.drop_listings)
 
     def count_document(self, result: ExtractionResult) -> None:
         """Count a page that becomes a document towards ``max_pages``; close the spider
