@@ -15,14 +15,18 @@ classes, categorical splits), the model itself is returned and used as it is.
 
 The compiled copy reads scikit-learn's private tree layout
 (``_predictors[i][0].nodes`` with its field names, ``_baseline_prediction``,
-``_loss``).  scikit-learn is pinned to the range this was tested with
-(pyproject.toml), and :func:`check_layout` refuses a model whose layout
-differs with :class:`ForestLayoutError` instead of quietly predicting another
-way; ``tests/test_forest_layout.py`` fails on such a scikit-learn.
+``_loss``), which a scikit-learn release may change.  So nothing pins
+scikit-learn to one release for it: :func:`compile_forest` checks the layout
+(:func:`check_layout`) and then that the compiled walk gives the model's own
+probabilities, bit for bit, on probe rows made of the trees' thresholds, the
+values just above them and missing values (:func:`verify_compiled`); a model
+that fails either is used as it is (scikit-learn's own ``predict_proba``,
+slower, same probabilities), with one warning (``tests/test_forest_layout.py``).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import numpy as np
@@ -36,6 +40,8 @@ FOREST_API = 2
 #: The C walk; None when not built for :data:`FOREST_API` (scikit-learn's own
 #: predict_proba then, same numbers).
 _forest = accelerator("corpuscrawl.extract.learned._forest", FOREST_API)
+
+logger = logging.getLogger(__name__)
 
 #: Fields of scikit-learn's tree node records that the compiled copy reads.
 NODE_FIELDS = ("value", "feature_idx", "num_threshold", "missing_go_to_left", "left", "right",
@@ -57,13 +63,11 @@ def check_layout(model: HistGradientBoostingClassifier) -> None:
     except (AttributeError, IndexError, TypeError) as exc:
         raise ForestLayoutError(
             f"scikit-learn {sklearn.__version__}: the fitted HistGradientBoostingClassifier "
-            f"has no {exc} where corpuscrawl.extract.learned.forest reads its trees; install the "
-            "scikit-learn range pinned in pyproject.toml") from exc
+            f"has no {exc} where corpuscrawl.extract.learned.forest reads its trees") from exc
     if missing or baseline.size != model.n_trees_per_iteration_ or not callable(loss):
         raise ForestLayoutError(
             f"scikit-learn {sklearn.__version__}: tree nodes lack {missing or 'nothing'}, "
-            f"baseline has {baseline.size} values; install the scikit-learn range pinned in "
-            "pyproject.toml")
+            f"baseline has {baseline.size} values")
 
 
 #: One node of the compiled walk (``_forest.c``): a split's threshold or a leaf's value, the
@@ -159,18 +163,63 @@ def covers(model: HistGradientBoostingClassifier) -> bool:
         predictor[0].nodes["is_categorical"].any() for predictor in model._predictors)
 
 
-def compile_forest(model: Any) -> Any:
-    """A :class:`CompiledForest` of ``model`` when the accelerator is built and covers the
-    model, else ``model`` itself (anything with ``predict_proba``).
+#: Probe rows :func:`verify_compiled` walks (and scikit-learn predicts) per model.
+PROBE_ROWS = 256
 
-    A fitted gradient-boosting classifier whose private layout differs raises
-    :class:`ForestLayoutError` (see the module docstring).
-    """
+
+def probe_rows(forest: CompiledForest, rows: int = PROBE_ROWS, seed: int = 0) -> np.ndarray:
+    """Rows whose every value is one of a feature's split thresholds in the forest, the next
+    float above it, or missing (NaN): each split's comparison (``<=`` goes left) and its
+    missing-value side are taken both ways across the rows."""
+    rng = np.random.default_rng(seed)
+    splits = forest.nodes[forest.nodes["feature"] != LEAF_FEATURE]
+    features = splits["feature"] & ~MISSING_LEFT_BIT
+    out = np.empty((rows, forest.n_features), dtype=np.float64)
+    for f in range(forest.n_features):
+        thresholds = np.unique(splits["threshold"][features == f])
+        values = np.concatenate([thresholds, np.nextafter(thresholds, np.inf), [np.nan, 0.0]])
+        out[:, f] = rng.choice(values, size=rows)
+    return out
+
+
+def verify_compiled(forest: CompiledForest) -> None:
+    """Raise :class:`ForestLayoutError` unless the compiled walk gives ``forest.model``'s own
+    ``predict_proba`` bit for bit on :func:`probe_rows` (a layout whose fields kept their
+    names but changed their meaning fails here)."""
+    rows = probe_rows(forest)
+    if not np.array_equal(forest.predict_proba(rows), forest.model.predict_proba(rows)):
+        raise ForestLayoutError(
+            f"scikit-learn {sklearn.__version__}: the compiled walk's probabilities differ from "
+            "the model's own on probe rows")
+
+
+#: Reasons already warned about (one warning per reason and process, not one per model).
+_warned: set[str] = set()
+
+
+def compile_forest(model: Any) -> Any:
+    """A :class:`CompiledForest` of ``model`` when the accelerator is built, covers the model
+    and reads its layout right (:func:`check_layout`, :func:`verify_compiled`), else
+    ``model`` itself (anything with ``predict_proba``); a layout it cannot read is named in
+    one warning."""
     if _forest is None or not isinstance(model, HistGradientBoostingClassifier):
         return model
-    check_layout(model)
-    return CompiledForest(model) if covers(model) else model
+    try:
+        check_layout(model)
+        if not covers(model):
+            return model
+        compiled = CompiledForest(model)
+        verify_compiled(compiled)
+    except (ForestLayoutError, ValueError, KeyError, IndexError, TypeError) as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+        if reason not in _warned:
+            _warned.add(reason)
+            logger.warning("compiled tree walk not used, scikit-learn's own predict_proba "
+                           "instead (same probabilities, slower): %s", reason)
+        return model
+    return compiled
 
 
 __all__ = ["LEAF_FEATURE", "MISSING_LEFT_BIT", "NODE_DTYPE", "NODE_FIELDS", "CompiledForest",
-           "ForestLayoutError", "check_layout", "compile_forest", "covers", "preorder"]
+           "PROBE_ROWS", "ForestLayoutError", "check_layout", "compile_forest", "covers", "preorder",
+           "probe_rows", "verify_compiled"]

@@ -20,8 +20,8 @@
  *
  * The node layout read here (xmlNode's type, name, ns, children, next) is libxml2's public
  * struct; lxml's `struct LxmlElement` gives `_c_node`.  cdom.py uses this module only when
- * the running lxml and libxml2 are the ones it was built against and lxml is in the tested
- * range (cdom.LXML_TESTED).
+ * the running lxml and libxml2 are the releases it was built against (LXML_VERSION and
+ * LIBXML_VERSION below); otherwise it runs the Python walk.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

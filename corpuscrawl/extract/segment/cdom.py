@@ -20,8 +20,9 @@ One walk over ``page.clean_tree`` (read-only) with :func:`lxml.etree.iterwalk`
 records everything the block and edge features need, so features never walk
 the tree again.  The optional C accelerator ``_cdom`` (``setup.py``) does the
 same walk on libxml2's nodes through lxml's C API and returns the same blocks
-(``tests/test_cdom_walk.py``); :func:`accelerator_problem` says when it is not
-used.
+(``tests/test_cdom_walk.py``); it is used only with the lxml and libxml2 releases it was
+built against, and :func:`accelerator_problem` says when it is not used (one warning at
+import: the Python walk runs instead).
 """
 
 from __future__ import annotations
@@ -43,11 +44,6 @@ CDOM_API = 2
 _cdom = accelerator("corpuscrawl.extract.segment._cdom", CDOM_API)
 
 logger = logging.getLogger(__name__)
-
-#: lxml releases the C walk was tested with, ``[first, last)`` by (major, minor); pinned the
-#: same way in pyproject.toml.  It reads libxml2's node structs through lxml's C API, so it
-#: is used only with an lxml in this range and the lxml and libxml2 it was built against.
-LXML_TESTED = ((6, 1), (6, 2))
 
 #: Elements dropped with their content (Web2Text §3.1 list, plus form controls).
 DROPPED_TAGS_DEFAULT = frozenset(
@@ -178,33 +174,36 @@ def _hidden(el: etree._Element) -> bool:
 
 
 def accelerator_problem() -> str | None:
-    """Why the C walk cannot be used here (None when it can): not built, or built for
-    another lxml/libxml2, or an lxml outside :data:`LXML_TESTED`, or class keywords it
-    cannot scan for (:func:`keyword_alternatives`)."""
+    """Why the C walk cannot be used here (None when it can): not built, or built against
+    another lxml or libxml2 release (major.minor) than the running one, or class keywords
+    it cannot scan for (:func:`keyword_alternatives`).
+
+    The walk reads libxml2's nodes and lxml's element struct as the headers it was compiled
+    with lay them out; another lxml or libxml2 release may lay them out otherwise, so the
+    Python walk (same blocks, any lxml) runs until the accelerator is rebuilt against it.
+    """
     if _cdom is None:
         return "the C accelerator corpuscrawl.extract.segment._cdom is not built"
     try:
         keyword_alternatives()
     except ValueError as exc:
         return str(exc)
-    running = etree.LXML_VERSION[:2]
+    running = tuple(etree.LXML_VERSION[:2])
     built = tuple(int(p) for p in _cdom.LXML_VERSION.split(".")[:2])
-    libxml = etree.LIBXML_VERSION
+    libxml = tuple(etree.LIBXML_VERSION[:2])
     built_libxml = (_cdom.LIBXML_VERSION // 10000, _cdom.LIBXML_VERSION // 100 % 100)
-    if not LXML_TESTED[0] <= running < LXML_TESTED[1]:
-        return (f"lxml {etree.__version__} is outside the range the C walk was tested with "
-                f"({LXML_TESTED[0]} to before {LXML_TESTED[1]}, pyproject.toml)")
-    if built != running or built_libxml != libxml[:2]:
+    if built != running or built_libxml != libxml:
         return (f"the C walk was built against lxml {_cdom.LXML_VERSION} / libxml2 "
-                f"{_cdom.LIBXML_VERSION}, running lxml {etree.__version__} / libxml2 "
-                f"{'.'.join(map(str, libxml))}: rebuild it (setup.py build_ext)")
+                f"{'.'.join(map(str, built_libxml))}, running lxml {etree.__version__} / "
+                f"libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))}: rebuild it "
+                "(`python setup.py build_ext --inplace` or reinstall corpuscrawl)")
     return None
 
 
 _walk_in_c = accelerator_problem() is None
 _KEYWORDS = keyword_alternatives() if _walk_in_c else ()
 if _cdom is not None and not _walk_in_c:
-    logger.warning("collapsed-DOM walk in Python (slower, same blocks): %s",
+    logger.warning("collapsed-DOM walk and title lookups in Python (slower, same results): %s",
                    accelerator_problem())
 
 
@@ -341,7 +340,6 @@ __all__ = [
     "CJK_CHARS_PER_WORD",
     "CLASS_KEYWORDS",
     "DROPPED_TAGS_DEFAULT",
-    "LXML_TESTED",
     "TAG_BIT",
     "Block",
     "accelerated",

@@ -1,0 +1,89 @@
+"""An lxml or libxml2 release other than the one the native walk was built against: the
+Python walk and lookups run, with one warning, and every extractor gives the same output.
+
+Each case runs in a fresh interpreter whose ``lxml.etree`` reports another release before
+corpuscrawl is imported (as after ``pip install -U lxml`` without a rebuild); its outputs
+are compared with this process's, where the native walk is in use.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.meta.title import extract_title
+from corpuscrawl.extract.segment import cdom
+from corpuscrawl.html.page import Page
+
+pytestmark = pytest.mark.skipif(not cdom.accelerated(),
+                                reason=f"the native walk is not in use: "
+                                       f"{cdom.accelerator_problem()}")
+
+#: Extractors whose work goes through the collapsed-DOM walk or the title lookups.
+EXTRACTORS = ("auto", "sequence", "segment-svm", "bte")
+
+CHILD = r"""
+import json, logging, sys
+from lxml import etree
+attribute, version = sys.argv[1], tuple(json.loads(sys.argv[2]))
+setattr(etree, attribute, version)
+records = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        records.append(record.getMessage())
+logging.getLogger("corpuscrawl").addHandler(Keep())
+logging.getLogger("corpuscrawl").setLevel(logging.WARNING)
+from corpuscrawl.extract import get_extractor
+from corpuscrawl.extract.meta.title import extract_title
+from corpuscrawl.extract.segment import cdom
+from corpuscrawl.html.page import Page
+names, files = json.loads(sys.argv[3]), json.loads(sys.argv[4])
+out = {"accelerated": cdom.accelerated(), "outputs": {}}
+for f in files:
+    html = open(f, encoding="utf-8").read()
+    page = Page.from_html(html, "http://example.com/a")
+    out["outputs"][f] = [extract_title(page)] + [get_extractor(n).extract(
+        Page.from_html(html, "http://example.com/a")) for n in names]
+out["warnings"] = [m for m in records if "Python" in m and "rebuild" in m]
+print(json.dumps(out))
+"""
+
+
+def outputs_here(files: list[str]) -> dict[str, list[str]]:
+    """Title and extractor outputs of ``files`` in this process (native walk in use)."""
+    out = {}
+    for f in files:
+        html = Path(f).read_text(encoding="utf-8")
+        page = Page.from_html(html, "http://example.com/a")
+        out[f] = [extract_title(page)] + [get_extractor(n).extract(
+            Page.from_html(html, "http://example.com/a")) for n in EXTRACTORS]
+    return out
+
+
+def another_release(attribute: str) -> tuple[int, ...]:
+    """The running lxml's (or libxml2's) version with its minor release moved on."""
+    running = getattr(etree, attribute)
+    return (running[0], running[1] + 1, *(0,) * (len(running) - 2))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attribute", ["LXML_VERSION", "LIBXML_VERSION"])
+def test_another_release_runs_the_python_walk_with_one_warning(data_dir, attribute) -> None:
+    files = sorted(str(p) for p in (data_dir / "extractors").glob("*.html"))
+    assert files
+    run = subprocess.run(
+        [sys.executable, "-c", CHILD, attribute, json.dumps(another_release(attribute)),
+         json.dumps(EXTRACTORS), json.dumps(files)],
+        capture_output=True, text=True, timeout=240, cwd=Path(__file__).parent.parent)
+    assert run.returncode == 0, run.stderr[-3000:]
+    child = json.loads(run.stdout.strip().splitlines()[-1])
+    assert child["accelerated"] is False
+    assert len(child["warnings"]) == 1, child["warnings"]
+    assert "was built against lxml" in child["warnings"][0]
+    assert child["outputs"] == outputs_here(files)
