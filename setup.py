@@ -9,14 +9,13 @@ the package as ``corpuscrawl.data.models`` and ``corpuscrawl.data.templates``,
 so wheels, sdists (and wheels built from them) and eggs (``scrapyd-deploy``)
 carry them; :mod:`corpuscrawl.resources.shipped` finds them at run time.
 
-*C accelerators* (export stage, ``auto``'s tree walks and its collapsed-DOM walk, which
+*C accelerators* (``auto``'s tree walks, block text and its collapsed-DOM walk, which
 is compiled against lxml's C API and libxml2 headers: lxml is a build requirement).  Eggs (``scrapyd-deploy``)
 are built without them (see :class:`bdist_egg_without_extensions`).  They are optional: when
 they cannot be built (no compiler or Python headers) the install still succeeds
 and the modules they speed up use their pure-Python/numpy code, which gives the
-same output (tests/test_boilerplate_fold.py, tests/test_dedup.py and
-tests/test_forest.py, tests/test_cdom_walk.py, tests/test_title_lookups.py,
-tests/test_block_text.py and tests/test_language_fast.py compare the two).
+same output (tests/test_forest.py, tests/test_cdom_walk.py, tests/test_title_lookups.py
+and tests/test_block_text.py compare the two).
 """
 
 from setuptools import Extension, find_packages, setup
@@ -58,13 +57,10 @@ setup(
     },
     cmdclass={"bdist_egg": bdist_egg_without_extensions},
     ext_modules=[
-        Extension("corpuscrawl.boilerplate._fold", ["corpuscrawl/boilerplate/_fold.c"],
-                  optional=True),
         Extension("corpuscrawl.extract.learned._forest", ["corpuscrawl/extract/learned/_forest.c"],
                   optional=True),
         Extension("corpuscrawl.extract.learned._blocktext",
                   ["corpuscrawl/extract/learned/_blocktext.c"], optional=True),
-        Extension("corpuscrawl._langid", ["corpuscrawl/_langid.c"], optional=True),
     ] + ([Extension("corpuscrawl.extract.segment._cdom", ["corpuscrawl/extract/segment/_cdom.c"],
                     include_dirs=LXML_INCLUDES, optional=True)] if LXML_INCLUDES else []),
 )

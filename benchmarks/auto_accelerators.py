@@ -35,7 +35,6 @@ from corpuscrawl.extract.learned.sequence import page_stopwords
 from corpuscrawl.extract.meta import lookups
 from corpuscrawl.extract.meta.title import HOME_HREFS, SITE_NAME_METAS, TITLE_METAS, extract_title
 from corpuscrawl.extract.segment.cdom import page_blocks
-from corpuscrawl.html import language
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn.trainset import documents
 
@@ -79,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-dataset", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
-    if bf._blocktext is None or language._langid is None:
+    if bf._blocktext is None:
         print("the C accelerators are not built", file=sys.stderr)
         return 2
     root = datasets_root()
@@ -89,15 +88,9 @@ def main(argv: list[str] | None = None) -> int:
             page = Page.from_html(doc.dataset.read_html(doc.id), doc.dataset.urls.get(doc.id, ""))
             blocks = page_blocks(page)
             title = set(tf._tokens(extract_title(page)))
-            sample = " ".join(b.text for b in sorted(blocks, key=lambda b: -b.words)[:8])
             stop = page_stopwords(blocks)
-            pages.append((blocks, stop, title, sample, page, bf.block_fields(blocks),
+            pages.append((blocks, stop, title, page, bf.block_fields(blocks),
                           bf._text_matrix(blocks, stop)))
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-    plain = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    fast = language._identifier()
-    cut = language.SAMPLE_CHARS_DEFAULT
     with_title = [p for p in pages if p[2] and p[0]]
     rows = [
         ("block string statistics", pages,
@@ -107,17 +100,15 @@ def main(argv: list[str] | None = None) -> int:
          lambda p: [a.tolist() for a in bf.python_block_fields(p[0])],
          lambda p: [a.tolist() for a in bf.block_fields(p[0])]),
         ("block text features (own, window, page, ancestors)", [p for p in pages if p[0]],
-         lambda p: bf.python_text_features(p[5], p[6]).tobytes(),
-         lambda p: bf.text_features(p[5], p[6]).tobytes()),
+         lambda p: bf.python_text_features(p[4], p[5]).tobytes(),
+         lambda p: bf.text_features(p[4], p[5]).tobytes()),
         ("title lookups (title, metas, links home)", pages,
-         lambda p: title_lookups(p[4], python=True), lambda p: title_lookups(p[4])),
+         lambda p: title_lookups(p[3], python=True), lambda p: title_lookups(p[3])),
         ("title-word counts", with_title, lambda p: tf.python_title_matches(p[0], p[2]),
          lambda p: tf._title_matches(p[0], p[2])),
         ("tree distances to a block", with_title,
          lambda p: bf.python_tree_distances(p[0], p[0][len(p[0]) // 2]),
          lambda p: bf.tree_distances(p[0], p[0][len(p[0]) // 2])),
-        ("language of the longest blocks", pages, lambda p: plain.classify(p[3][:cut]),
-         lambda p: fast.classify(p[3][:cut])),
     ]
     print(f"{len(pages)} pages (first {args.per_dataset} test pages of each dataset), "
           f"{args.rounds} rounds, same results on every page")

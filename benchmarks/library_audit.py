@@ -1,13 +1,14 @@
 """Time the export stage's paragraph splitting and MinHash signatures on gold texts.
 
-    .venv/bin/python benchmarks/library_audit.py [--texts 2000] [--no-fold]
+    .venv/bin/python benchmarks/library_audit.py [--texts 2000]
 
-Prints ms per text for ``normalize.split_paragraphs`` and ``MinHasher.signature``
+Prints ms per text for ``normalize.split_paragraphs``, ``patterns.notice_candidates`` (over
+the text's paragraphs) and ``MinHasher.signature``
 over the first N gold texts of ``DATASETS/*/clean/*`` (``--datasets``, else
 :func:`corpuscrawl.evaluation.datasets.datasets_root`) (best of
 ``--repeat`` passes), with a SHA-1 of all results, so two code trees can be
 compared for speed and for identical output (results:
-benchmarks/results/library_audit.md).  ``--no-fold`` blocks the C accelerator.
+benchmarks/results/library_audit.md; run with another checkout on ``PYTHONPATH`` to time it).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -53,11 +53,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="datasets directory (default: $CORPUSCRAWL_DATASETS, else ../shared/datasets)")
     ap.add_argument("--texts", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--no-fold", action="store_true", help="block the _fold C accelerator")
     args = ap.parse_args(argv)
-    if args.no_fold:
-        sys.modules["corpuscrawl.boilerplate._fold"] = None  # type: ignore[assignment]
-    from corpuscrawl.boilerplate import normalize
+    from corpuscrawl.boilerplate import normalize, patterns
     from corpuscrawl.export.dedup import MinHasher
 
     texts = gold_texts(datasets_root(args.datasets), args.texts)
@@ -65,6 +62,12 @@ def main(argv: list[str] | None = None) -> None:
     digest = hashlib.sha1(repr([[tuple(p) for p in ps] for ps in paragraphs]).encode())
     print(f"split_paragraphs: {seconds / len(texts) * 1e3:.4f} ms/text over {len(texts)} texts, "
           f"{sum(map(len, paragraphs))} paragraphs, sha1 {digest.hexdigest()}")
+    lines = {text: [p.text for p in ps] for text, ps in zip(texts, paragraphs, strict=True)}
+    seconds, found = best_pass(lambda text: patterns.notice_candidates(lines[text]), texts,
+                               args.repeat)
+    digest = hashlib.sha1(repr(found).encode())
+    print(f"notice_candidates: {seconds / len(texts) * 1e3:.4f} ms/text, "
+          f"sha1 {digest.hexdigest()}")
     seconds, signatures = best_pass(MinHasher().signature, texts, args.repeat)
     digest = hashlib.sha1(b"".join(s.tobytes() for s in signatures))
     print(f"MinHash signature: {seconds / len(texts) * 1e3:.4f} ms/text, sha1 {digest.hexdigest()}")

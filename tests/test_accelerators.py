@@ -12,7 +12,6 @@ import pytest
 
 from corpuscrawl.extract.learned import block_features, forest, title_features
 from corpuscrawl.extract.segment import cdom
-from corpuscrawl.html import language
 from corpuscrawl.resources.accelerators import accelerator
 
 #: accelerator module -> (the Python module using it, its attribute, the interface it calls)
@@ -20,7 +19,6 @@ USERS = {
     "corpuscrawl.extract.learned._forest": (forest, "_forest", forest.FOREST_API),
     "corpuscrawl.extract.learned._blocktext": (block_features, "_blocktext",
                                                block_features.BLOCKTEXT_API),
-    "corpuscrawl._langid": (language, "_langid", language.LANGID_API),
     "corpuscrawl.extract.segment._cdom": (cdom, "_cdom", cdom.CDOM_API),
 }
 

@@ -109,3 +109,39 @@ _LINE = st.lists(st.sampled_from(["may", "May,", "3", "2019", "sun", "märz", "M
 def test_documents_fold_like_their_lines(text):
     expected = [Paragraph.of(line.strip()) for line in text.split("\n") if line.strip()]
     assert split_paragraphs(text) == expected
+
+
+# Web text: ASCII, typographic separators, calendar words, digits, notice keywords and
+# their case variants, letters that case folding changes (ß, İ, K, ſ), other scripts.
+_PIECES = st.sampled_from(
+    ["may", "May,", "MARCH", "sun", "3", "2019", "00", "—", "“", "…", "\xa0", "  ", "\t", "\r",
+     "\x01", "©", "(c)", "(C)", "Copyright", "all rights reserved", "RIGHTS", "cookie",
+     "Cookies", "jog ", "JOG", "autor", "Rechte", "práva", "PRÁVA", "права", "sütik",
+     "版权", "ß", "İ", "\u212a", "ſ", "naïve", "é", "٣", "\u0301", "x" * 140, "\U0001f600"])
+_LINE = st.lists(_PIECES | st.text(max_size=6), max_size=10).map("".join)
+_TEXT = st.lists(_LINE, max_size=12).map("\n".join)
+
+
+@given(_TEXT | st.text())
+def test_split_paragraphs_equals_paragraph_of_each_line(text):
+    expected = [Paragraph.of(line.strip()) for line in text.split("\n") if line.strip()]
+    assert split_paragraphs(text) == expected
+
+
+def test_every_ascii_character_splits_like_paragraph_of():
+    for code in range(128):
+        text = f"a{chr(code)}b {chr(code)}12{chr(code)}"
+        assert split_paragraphs(text) == [Paragraph.of(line.strip())
+                                          for line in text.split("\n") if line.strip()], code
+
+
+def test_fingerprints_of_long_lines_are_blake2b():
+    import hashlib
+
+    # BLAKE2b blocks are 128 bytes: lines of 0 to 3 blocks and the edges between them.
+    for length in (1, 2, 127, 128, 129, 255, 256, 257, 383, 384, 385, 1000):
+        line = ("ab " * length)[:length].strip() or "a"
+        form = normalize(line).encode("ascii")
+        digest = hashlib.blake2b(form, digest_size=8).digest()
+        (paragraph,) = split_paragraphs(line)
+        assert paragraph.fingerprint == int.from_bytes(digest, "big", signed=True)

@@ -84,3 +84,12 @@ def test_newsletter_boxes_are_recognized(line):
 ])
 def test_sentences_about_sharing_or_newsletters_are_not_prompts(line):
     assert notice_kind(line) is None
+
+
+def test_notice_candidates_on_plain_lines():
+    from corpuscrawl.boilerplate.patterns import notice_candidates
+
+    lines = ["intro", "© 2020 x and cookies", "nothing here", "ALL RIGHTS RESERVED", "end",
+             "Copyright (C) 2021", "a jog through the park", "x" * 5000 + " cookie"]
+    assert notice_candidates(lines) == [1, 3, 5, 6, 7]
+    assert keyword_lines("\n".join(lines).casefold()) == [1, 3, 5, 6, 7]

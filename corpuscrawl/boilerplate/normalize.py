@@ -24,13 +24,7 @@ non-ASCII characters (letters, digits of other scripts) take the Unicode
 path.  :func:`split_paragraphs` folds all such lines of a document as one
 block (a few C calls per document instead of per line).  Both are exact:
 ``tests/test_boilerplate_normalize.py`` compares them with the plain rules
-above.  When the optional C accelerator ``_fold`` is built (``setup.py``;
-needs a C compiler and the Python headers at install) one pass over the
-characters splits and folds the ASCII-able lines (fingerprinting each by
-calling :func:`_digest`, hashlib's BLAKE2b) instead — cheaper than the block folding, whose
-per-word split, look-up and join were the stage's largest step;
-``tests/test_boilerplate_fold.py`` checks it against the Python code, which
-stays the reference and the fallback (figures: benchmarks/results/library_audit.md).
+above.
 (A cache of recently seen lines was measured and dropped: the lines that repeat
 within a domain are short, and the look-ups cost what they saved;
 benchmarks/results/boilerplate.md.)
@@ -249,26 +243,13 @@ def _split_fold_py(text: str) -> tuple[list[str], list[str | None], list[int | N
 _NEW_TUPLE = tuple.__new__
 
 
-def _split_paragraphs_py(text: str) -> tuple[list[Paragraph], list[int]]:
+def _split_paragraphs(text: str) -> tuple[list[Paragraph], list[int]]:
     """The stripped non-blank lines of ``text`` as Paragraphs, and the indices of those
-    that still need the Unicode rules (normalized form and fingerprint None).
-
-    The reference of the C accelerator's ``split_paragraphs`` (``_fold.c``), and
-    its fallback.
-    """
+    that still need the Unicode rules (normalized form and fingerprint None)."""
     lines, normalized, fingerprints = _split_fold_py(text)
     pending = [index for index, form in enumerate(normalized) if form is None]
     return list(map(_NEW_TUPLE, repeat(Paragraph), zip(lines, normalized, fingerprints,
                                                         strict=True))), pending
-
-
-try:  # the optional C accelerator (setup.py): the same result, faster (library_audit.md)
-    from corpuscrawl.boilerplate import _fold
-except ImportError:  # not built: the pure-Python reference, same output
-    _split_paragraphs = _split_paragraphs_py
-else:
-    _fold.configure_fold(_ASCII_MASKS, _SEPARATOR_CHARS, Paragraph, _digest)
-    _split_paragraphs = _fold.split_paragraphs
 
 
 def split_paragraphs(text: str) -> list[Paragraph]:
@@ -276,7 +257,7 @@ def split_paragraphs(text: str) -> list[Paragraph]:
 
     Equal to ``[Paragraph.of(line.strip()) for line in text.split("\\n") if
     line.strip()]``, computed for the whole text at once: lines, ASCII forms,
-    fingerprints and the tuples by :func:`_split_paragraphs_py` (or its C twin),
+    fingerprints and the tuples by :func:`_split_paragraphs`,
     then the rare lines needing the Unicode rules one by one.
     """
     paragraphs, pending = _split_paragraphs(text)

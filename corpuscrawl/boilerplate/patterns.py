@@ -202,47 +202,10 @@ def keyword_lines(folded: str) -> list[int]:
     return sorted(found)
 
 
-def _inert_chars() -> str:
-    """Non-ASCII BMP characters that case folding leaves alone and that no keyword gate holds.
-
-    A line of ASCII and such characters contains a keyword after case folding
-    exactly when its ASCII-lower-cased form contains one of the ASCII keywords
-    (the inert characters can take part in no match); every other line may
-    hold a keyword and is checked by :func:`notice_kind`.  Only the gate
-    character of a non-ASCII keyword must be left out (a line cannot contain
-    the keyword without it, or without a character folding to it, which case
-    folding changes and so is not inert either).
-    """
-    gates = {gate for gate, _ in _OTHER_GATES}
-    return "".join([c for c in map(chr, range(0x80, 0x10000))
-                    if c not in gates and c.casefold() == c])
-
-
-_ASCII_KEYWORDS = tuple(k.encode("ascii") for k in _KEYWORDS if k.isascii())
-
-
-def _notice_candidates_py(lines: list[str]) -> list[int]:
-    """Indices of the ``lines`` whose case-folded form holds a notice keyword."""
-    return keyword_lines("\n".join(lines).casefold())
-
-
-try:  # the optional C accelerator (setup.py): one pass, no case-folded copy
-    from corpuscrawl.boilerplate import _fold
-except ImportError:  # not built: the pure-Python reference
-    _notice_candidates = _notice_candidates_py
-else:
-    _fold.configure_keywords(_inert_chars(), _ASCII_KEYWORDS)
-    _notice_candidates = _fold.keyword_lines
-
-
 def notice_candidates(lines: list[str]) -> list[int]:
-    """Indices of the ``lines`` (paragraphs: no line breaks, not case-folded) that may be notices.
-
-    At least every line whose case-folded form contains a notice keyword
-    (:func:`keyword_lines`); the C accelerator may add lines with non-ASCII
-    characters it does not analyse, which :func:`notice_kind` then rejects.
-    """
-    return _notice_candidates(lines)
+    """Indices of the ``lines`` (paragraphs: no line breaks, not case-folded) whose
+    case-folded form contains a notice keyword (:func:`keyword_lines`)."""
+    return keyword_lines("\n".join(lines).casefold())
 
 
 #: Characters per word above any real text's average (English ~6, German ~7 with spaces).

@@ -6,17 +6,7 @@ Also maps ISO 639-1 codes to jusText stoplist names, so users can say
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Sequence
 from functools import lru_cache
-
-from corpuscrawl.resources.accelerators import accelerator
-
-#: The interface of ``_langid.c`` this module calls.
-LANGID_API = 2
-#: The C feature walk; None when not built for :data:`LANGID_API` (py3langid's own walk
-#: then, same answers).
-_langid = accelerator("corpuscrawl._langid", LANGID_API)
 
 #: Texts shorter than this many characters get no language (identification is a guess).
 MIN_CHARS_DEFAULT = 20  # below ~20 chars py3langid is close to chance on short snippets
@@ -49,45 +39,10 @@ ISO_TO_STOPLIST = {
 
 @lru_cache(maxsize=1)
 def _identifier():  # type: ignore[no-untyped-def]
+    """py3langid's identifier with probabilities, loaded once per process."""
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-    if _langid is None:
-        return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-
-    class FastWalkIdentifier(LanguageIdentifier):
-        """py3langid's identifier with its feature walk (a Python loop over the text's bytes,
-        most of its time) in the C accelerator ``_langid``: the same counts in the same
-        order, so the same scores (``tests/test_language_fast.py``)."""
-
-        def _raw_score(self, text):  # type: ignore[no-untyped-def]
-            visits = _langid.visit_counts(self._tables[0], self._tables[1], text)
-            if visits:
-                return self._sparse_score(visits, self.nb_ptc)
-            return super()._raw_score(text)  # no feature: the library's own answer
-
-    identifier = FastWalkIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    nextmove = identifier.tk_nextmove
-    if not (isinstance(nextmove, array) and nextmove.itemsize == 4):
-        nextmove = array("I", nextmove)
-    identifier._tables = (nextmove, automaton_states(identifier._rowbase, identifier.tk_output))
-    return identifier
-
-
-def automaton_states(rowbase: Sequence[int], output: Sequence[int]) -> array:
-    """py3langid's per-state row offsets and outputs as one array of ``(offset, output)``
-    pairs of 4-byte integers (``_langid.visit_counts`` reads a state's two from one place).
-
-    Raises ``ValueError`` when the tables do not pair up or a value needs more than 31 bits.
-    """
-    if len(rowbase) != len(output):
-        raise ValueError(f"{len(rowbase)} row offsets for {len(output)} state outputs")
-    pairs = array("i", bytes(8 * len(rowbase)))
-    try:
-        pairs[0::2] = array("i", rowbase)
-        pairs[1::2] = array("i", output)
-    except OverflowError as exc:
-        raise ValueError(f"automaton tables beyond 31-bit integers: {exc}") from exc
-    return pairs
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
 def detect(text: str, min_chars: int = MIN_CHARS_DEFAULT) -> tuple[str, float]:
