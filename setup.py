@@ -9,8 +9,9 @@ the package as ``corpuscrawl.data.models`` and ``corpuscrawl.data.templates``,
 so wheels, sdists (and wheels built from them) and eggs (``scrapyd-deploy``)
 carry them; :mod:`corpuscrawl.resources.shipped` finds them at run time.
 
-*C accelerators* (``auto``'s tree walks, block text and its collapsed-DOM walk, which
-is compiled against lxml's C API and libxml2 headers: lxml is a build requirement).  Eggs (``scrapyd-deploy``)
+*Accelerators* (``auto``'s tree walks and block text in C; its collapsed-DOM walk in
+Cython, which cimports lxml's public ``etreepublic.pxd`` and ``tree.pxd`` and compiles
+against lxml's and libxml2's headers: Cython and lxml are build requirements).  Eggs (``scrapyd-deploy``)
 are built without them (see :class:`bdist_egg_without_extensions`).  They are optional: when
 they cannot be built (no compiler or Python headers) the install still succeeds
 and the modules they speed up use their pure-Python/numpy code, which gives the
@@ -20,6 +21,11 @@ and tests/test_block_text.py compare the two).
 
 from setuptools import Extension, find_packages, setup
 from setuptools.command.bdist_egg import bdist_egg
+
+try:  # a build requirement (pyproject.toml); without it the Cython modules are not built
+    from Cython.Build import cythonize
+except ImportError:
+    cythonize = None
 
 
 class bdist_egg_without_extensions(bdist_egg):  # noqa: N801 (setuptools' command naming)
@@ -44,6 +50,18 @@ def lxml_include_dirs() -> list[str] | None:
 
 LXML_INCLUDES = lxml_include_dirs()
 
+def cython_extensions() -> list[Extension]:
+    """The accelerators written in Cython (the collapsed-DOM walk, over lxml's public
+    ``.pxd`` files), compiled to C here; none without Cython or lxml in the build
+    environment (the Python code then runs, same output)."""
+    if cythonize is None or LXML_INCLUDES is None:
+        return []
+    extensions = [Extension("corpuscrawl.extract.segment._cdom",
+                            ["corpuscrawl/extract/segment/_cdom.pyx"],
+                            include_dirs=LXML_INCLUDES, optional=True)]
+    return cythonize(extensions, compiler_directives={"language_level": 3}, quiet=True)
+
+
 #: Top-level directory -> package it is installed as.
 SHIPPED = {"corpuscrawl.data.models": "models",
            "corpuscrawl.data.templates": "templates"}
@@ -61,6 +79,5 @@ setup(
                   optional=True),
         Extension("corpuscrawl.extract.learned._blocktext",
                   ["corpuscrawl/extract/learned/_blocktext.c"], optional=True),
-    ] + ([Extension("corpuscrawl.extract.segment._cdom", ["corpuscrawl/extract/segment/_cdom.c"],
-                    include_dirs=LXML_INCLUDES, optional=True)] if LXML_INCLUDES else []),
+    ] + cython_extensions(),
 )

@@ -1,7 +1,7 @@
 """The collapsed-DOM walk in C gives exactly the Python walk's blocks, and is in use when built.
 
-The C accelerator (``corpuscrawl/extract/segment/_cdom.c``) reads libxml2's nodes through
-lxml's C API.  When it is built, these tests fail (they do not fall back) if its blocks
+The accelerator (``corpuscrawl/extract/segment/_cdom.pyx``, Cython) reads libxml2's nodes
+through lxml's public Cython API (``etreepublic.pxd``, ``tree.pxd``).  When it is built, these tests fail (they do not fall back) if its blocks
 differ from :func:`corpuscrawl.extract.segment.cdom.python_tree_blocks` on any tree, or if
 it is not in use although the running lxml and libxml2 are the ones it was built against
 (another release is refused: here, and in ``tests/test_accelerator_fallbacks.py``).

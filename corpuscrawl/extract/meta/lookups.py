@@ -3,7 +3,7 @@
 ``<title>``'s text, the ``<meta>`` contents that name a title or a site, and the texts of
 the links home: through lxml each is a walk that makes a Python proxy for every element it
 passes (``iter``) or an XPath over the whole document, per page and per lookup.  The C
-accelerator ``_cdom`` (the collapsed-DOM walk's module, ``setup.py``) reads the same
+accelerator ``_cdom`` (the collapsed-DOM walk's Cython module, ``setup.py``) reads the same
 libxml2 nodes without proxies and gives the same strings (``tests/test_title_lookups.py``
 compares both on fixture pages and, when present, every dataset page); it is used when
 :func:`corpuscrawl.extract.segment.cdom.accelerated` (the lxml it was built for), and a tree

@@ -18,7 +18,7 @@ element chains without text never produce a block.
 
 One walk over ``page.clean_tree`` (read-only) with :func:`lxml.etree.iterwalk`
 records everything the block and edge features need, so features never walk
-the tree again.  The optional C accelerator ``_cdom`` (``setup.py``) does the
+the tree again.  The optional accelerator ``_cdom`` (Cython, ``setup.py``) does the
 same walk on libxml2's nodes through lxml's C API and returns the same blocks
 (``tests/test_cdom_walk.py``); it is used only with the lxml and libxml2 releases it was
 built against, and :func:`accelerator_problem` says when it is not used (one warning at
@@ -38,7 +38,7 @@ from corpuscrawl.html.dom import INLINE_TAGS
 from corpuscrawl.html.page import NON_TEXT_TAGS, Page
 from corpuscrawl.resources.accelerators import accelerator
 
-#: The interface of ``_cdom.c`` this module and :mod:`corpuscrawl.extract.meta.lookups` call.
+#: The interface of ``_cdom.pyx`` this module and :mod:`corpuscrawl.extract.meta.lookups` call.
 CDOM_API = 2
 #: The C walk; None when not built for :data:`CDOM_API` (the Python walk then, same blocks).
 _cdom = accelerator("corpuscrawl.extract.segment._cdom", CDOM_API)
