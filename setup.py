@@ -59,7 +59,10 @@ def cython_extensions() -> list[Extension]:
     extensions = [Extension("corpuscrawl.extract.segment._cdom",
                             ["corpuscrawl/extract/segment/_cdom.pyx"],
                             include_dirs=LXML_INCLUDES, optional=True)]
-    return cythonize(extensions, compiler_directives={"language_level": 3}, quiet=True)
+    built = cythonize(extensions, compiler_directives={"language_level": 3}, quiet=True)
+    for extension in built:  # cythonize's copies drop `optional`: no compiler must not fail
+        extension.optional = True
+    return built
 
 
 #: Top-level directory -> package it is installed as.
