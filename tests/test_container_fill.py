@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+import corpuscrawl.extract.learned.auto as auto_module
+from corpuscrawl.evaluation.datasets import Dataset
+from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.auto import decoded_labels
 from corpuscrawl.extract.segment.cdom import tree_blocks
 from corpuscrawl.extract.segment.container import fill_container, main_container
@@ -77,3 +81,23 @@ def test_the_decoding_fills_unless_switched_off():
     plain = decoded_labels(blocks, p, pairs, 0.0, 0.0, container_fill=False)
     filled = decoded_labels(blocks, p, pairs, 0.0, 0.0)
     assert sum(filled) == sum(plain) + 2
+
+
+@pytest.mark.datasets
+def test_a_table_of_items_on_a_real_page_is_kept(datasets_dir, monkeypatch):
+    """wcxb 2905, a list of Nobel laureates: the model alone keeps the introduction and a
+    few rows of the table; with the fill the rows join the text, and they are the gold's."""
+    if not (datasets_dir / "wcxb" / "html").is_dir():
+        pytest.skip(f"wcxb not found under {datasets_dir}")
+    ds = Dataset(datasets_dir / "wcxb")
+    if not ds.gold_path("2905").is_file():
+        pytest.skip("wcxb page 2905 not in the datasets")
+    page, gold = ds.load_page("2905"), ds.gold("2905") or ""
+    extractor = get_extractor("auto")
+    filled = extractor.extract(page).splitlines()
+    monkeypatch.setattr(auto_module, "fill_container", lambda blocks, labels, p: list(labels))
+    plain = extractor.extract(page).splitlines()
+    added = [line for line in filled if line not in plain]
+    assert {"Wilhelm Röntgen", "Emil von Behring"} <= set(added)
+    assert len(added) > 100
+    assert sum(line in gold for line in added) >= 0.9 * len(added)
