@@ -24,7 +24,10 @@ each a function one can call alone:
    decision bias on the unary term (both chosen when the model is trained).
 4. **Fallback** (:func:`fallback_region`): a page on which nothing was kept but
    whose best block is confident enough keeps the blocks within a factor of
-   the best one.
+   the best one.  Then the lists, tables and code blocks inside the element that
+   holds the kept text, between its first and last kept block, are kept unless
+   the model is nearly sure they are not text
+   (:func:`~corpuscrawl.extract.segment.container.fill_container`).
 5. **Section cuts** (:mod:`corpuscrawl.extract.segment.sections`): kept blocks
    after a reader-comment heading outside the article's element, and kept
    related-content regions, are dropped.  The comment bodies of the section the
@@ -84,6 +87,7 @@ from corpuscrawl.extract.learned.sequence import (
 )
 from corpuscrawl.extract.learned.stacking import stage2_rows
 from corpuscrawl.extract.segment.cdom import Block
+from corpuscrawl.extract.segment.container import fill_container
 from corpuscrawl.extract.segment.sections import (
     COMMENT_LINK_HEADINGS_DEFAULT,
     apply_comment_cut,
@@ -102,6 +106,10 @@ from corpuscrawl.html.streamed import completed_stream
 FALLBACK_MIN_PROBABILITY_DEFAULT = 0.1
 #: ... it keeps the blocks whose probability is at least this share of the best one.
 FALLBACK_RELATIVE_DEFAULT = 0.5
+
+#: Decoding: lists, tables and code blocks inside the main container that the model scored
+#: just under the threshold are kept (:mod:`corpuscrawl.extract.segment.container`).
+CONTAINER_FILL_DEFAULT = True
 
 #: Base extractors whose votes are features (none by default: they did not help, ``benchmarks/results/learned.md``).
 VOTES_DEFAULT: tuple[str, ...] = ()
@@ -222,14 +230,19 @@ class Decoding(NamedTuple):
 def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarray,
                   lam: float, bias: float, fallback: bool = True,
                   comment_cut: bool = True, related_cut: bool = True,
-                  comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT) -> Decoding:
+                  comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
+                  container_fill: bool = CONTAINER_FILL_DEFAULT) -> Decoding:
     """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
-    fallback, the comment cut (``comment_link_headings``: may a link be its heading) and the
+    fallback, the lists, tables and code blocks of the main container
+    (``container_fill``, :func:`~corpuscrawl.extract.segment.container.fill_container`),
+    the comment cut (``comment_link_headings``: may a link be its heading) and the
     related-content cut (:mod:`corpuscrawl.extract.segment.sections`); with the comment
     bodies of the section the comment cut found."""
     labels = viterbi(unary_p, pair_p, lam, bias)
     if fallback:
         labels = fallback_region(unary_p, labels)
+    if container_fill:
+        labels = fill_container(blocks, labels, unary_p)
     comments: list[int] = []
     if comment_cut:
         cut = find_comment_cut(blocks, labels, unary_p, link_headings=comment_link_headings)
@@ -244,10 +257,11 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
 def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarray,
                    lam: float, bias: float, fallback: bool = True,
                    comment_cut: bool = True, related_cut: bool = True,
-                   comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT) -> list[int]:
+                   comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
+                   container_fill: bool = CONTAINER_FILL_DEFAULT) -> list[int]:
     """The labels of :func:`decoded_parts`."""
     return decoded_parts(blocks, unary_p, pair_p, lam, bias, fallback, comment_cut,
-                         related_cut, comment_link_headings).labels
+                         related_cut, comment_link_headings, container_fill).labels
 
 
 class AutoModel(LearnedModel):
@@ -387,7 +401,8 @@ class AutoModel(LearnedModel):
         unary_p, pair_p = page_probabilities(models, inputs, self.lambda_)
         return unary_p, decoded_parts(inputs.blocks, unary_p, pair_p, self.lambda_,
                                       self.bias_, self.fallback, self.comment_cut,
-                                      self.related_cut, self.comment_link_headings)
+                                      self.related_cut, self.comment_link_headings,
+                                      CONTAINER_FILL_DEFAULT)
 
     def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
         """Per page, its blocks' probabilities of being content (``n_blocks × 2``, columns
@@ -488,6 +503,7 @@ class AutoExtractor(LearnedExtractor):
 
 
 __all__ = [
+    "CONTAINER_FILL_DEFAULT",
     "FROM_MODEL",
     "PAGE_WIDE_SHARE_CHOSEN",
     "PAGE_WIDE_SHARE_DEFAULT",
