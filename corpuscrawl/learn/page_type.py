@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root, grouped_fold
 from corpuscrawl.evaluation.names import GOLD_DATASETS
@@ -56,14 +57,19 @@ class Labelled:
 
 
 def labelled_pages(root: Path, typed: Sequence[str] = TYPED_DATASETS,
-                   articles: Sequence[str] = ARTICLE_DATASETS) -> Labelled:
-    """The labelled pages of the datasets under ``root`` (missing datasets are skipped)."""
+                   articles: Sequence[str] = ARTICLE_DATASETS,
+                   select: Callable[[str], bool] | None = None) -> Labelled:
+    """The labelled pages of the datasets under ``root`` (missing datasets are skipped);
+    ``select``, given a page's ``dataset/id`` key, keeps only the pages it is true for (a
+    fixed sample)."""
     rows, ys, groups, keys = [], [], [], []
     for name in (*typed, *articles):
         if not (root / name / "html").is_dir():
             continue
         ds = Dataset(root / name)
         for doc in ds.ids():
+            if select is not None and not select(f"{name}/{doc}"):
+                continue
             label = ds.page_type(doc) if name in typed else "article"
             if name not in typed and not ds.gold_path(doc).is_file():
                 continue
@@ -78,10 +84,15 @@ def labelled_pages(root: Path, typed: Sequence[str] = TYPED_DATASETS,
 
 def fit(x: np.ndarray, y: Sequence[str], c: float = C_DEFAULT,
         min_probability: float = MIN_PROBABILITY_DEFAULT) -> PageTypeModel:
-    """The logistic regression of ``y`` on standardised ``x``, as plain parameters."""
+    """The logistic regression of ``y`` on standardised ``x``, as plain parameters.
+
+    Fitted with one BLAS thread: the solver's matrix products sum in an order that depends
+    on the thread count, so a model fitted with more threads differs in the last bits and
+    the file would depend on the machine that wrote it."""
     scaler = StandardScaler().fit(x)
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-    lr = LogisticRegression(C=c, max_iter=5000).fit((x - scaler.mean_) / scale, list(y))
+    with threadpool_limits(limits=1):
+        lr = LogisticRegression(C=c, max_iter=5000).fit((x - scaler.mean_) / scale, list(y))
     coef, intercept = lr.coef_, lr.intercept_
     if len(lr.classes_) == 2:  # one logit: the softmax of (0, z) is the same sigmoid
         coef = np.vstack([np.zeros_like(coef), coef])
