@@ -68,17 +68,23 @@ def test_the_card_lists_the_predictors_parameters_and_what_its_fit_recorded(name
         assert "## Recorded by the fit" not in text
 
 
-def test_autos_card_gives_the_training_command_that_rebuilds_its_file():
+@pytest.mark.parametrize("name", SHIPPED_MODELS)
+def test_the_card_gives_the_training_command_that_rebuilds_its_file(name):
     """The shipped file's parameters are the training defaults, so ``corpuscrawl train
-    auto`` (the card's rebuild line) trains it again; a model trained with other
-    parameters gets a command naming them."""
+    NAME`` (the card's rebuild line) trains it again."""
     from corpuscrawl.learn.training import training_command
 
-    assert re.findall(r"^Rebuild: (.*)$", card_of("auto"), re.MULTILINE) == [
-        "`corpuscrawl train auto`"]
+    assert re.findall(r"^Rebuild: (.*)$", card_of(name), re.MULTILINE) == [
+        f"`corpuscrawl train {name}`"]
+    dirs = [Path("/d") / n for n in shipped_datasets(name)]
+    assert training_command(name, shipped_model(name), dirs) == f"`corpuscrawl train {name}`"
+
+
+def test_a_model_trained_with_other_parameters_gets_a_command_naming_them():
+    from corpuscrawl.learn.training import training_command
+
     model = shipped_model("auto")
     dirs = [Path("/d") / n for n in shipped_datasets("auto")]
-    assert training_command("auto", model, dirs) == "`corpuscrawl train auto`"
     model.page_check = True
     assert training_command("auto", model, dirs[:2]) == (
         "`corpuscrawl train auto --data /d/scrapinghub,/d/cleaneval` with page_check=True "
