@@ -215,13 +215,19 @@ def test_the_element_classifier_card_states_the_shipped_files_tree():
 
 
 @pytest.mark.slow
-def test_retraining_the_element_classifier_gives_the_shipped_file_and_card(tmp_path):
+def test_retraining_the_element_classifier_gives_the_shipped_file_and_card(tmp_path,
+                                                                           monkeypatch):
+    """``corpuscrawl train element-classifier`` on the shipped labelled set rebuilds the
+    shipped file and card (all but the date)."""
     import json
 
-    from corpuscrawl.learn.elements import CARD_NAME, MODEL_NAME, TRAIN_SET_NAME, train
+    from corpuscrawl.cli import main as cli_main
+    from corpuscrawl.learn.elements import CARD_NAME, MODEL_NAME
 
     assert MODELS is not None
-    train(MODELS / TRAIN_SET_NAME, tmp_path)
+    monkeypatch.delenv("CORPUSCRAWL_MODELS_DIR", raising=False)
+    assert cli_main(["train", "element-classifier", "--models-dir", str(tmp_path),
+                     "--quiet"]) == 0
 
     def undated(data: dict) -> dict:
         return {**data, "metadata": {**data["metadata"], "date": ""}}
