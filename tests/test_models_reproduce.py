@@ -2,9 +2,9 @@
 ``hybrid-a``, ``segment-svm``, ``hybrid-b``, ``sequence`` and the page-type classifier.
 
 Each shipped file is rebuilt by its card's rebuild line (``corpuscrawl train NAME``,
-``python -m corpuscrawl.learn.page_type``) from the shipped datasets, and
-``benchmarks/model_identity.py`` finds the rebuilt file equal to the shipped one
-(``benchmarks/results/models_reproduce.md``).  A full rebuild takes minutes, so these tests
+``corpuscrawl train page-type``) from the shipped datasets: ``benchmarks/model_identity.py``
+finds a rebuilt model file equal to the shipped one but for its training time, a rebuilt
+``page-type.json`` is byte-identical (``benchmarks/results/models_reproduce.md``).  A full rebuild takes minutes, so these tests
 retrain each model on a fixed sample instead, with the training defaults (which are the
 shipped files' parameters: ``tests/test_model_cards.py``): the pages whose key hashes to 0
 modulo :data:`TRAIN_EVERY` (:data:`PAGE_TYPE_EVERY` for the page types).  They compare what
