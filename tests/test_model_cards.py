@@ -305,3 +305,38 @@ def test_the_cards_split_line_names_the_datasets_split_by_site(tmp_path):
         "corpuscrawl.evaluation.datasets.split (by document id, test_fraction=")
     assert split_description([by_id, by_site]).startswith(
         "corpuscrawl.evaluation.datasets.split (by document id; by site for wholeweb, ")
+
+
+def test_train_all_trains_every_shipped_model_and_both_classifiers(tinyset, tmp_path,
+                                                                   monkeypatch):
+    """``corpuscrawl train all`` trains every extractor model and then the page-type and
+    element classifiers, each into the models directory given; a failing one stops it."""
+    from corpuscrawl.cli import main as cli_main
+    from corpuscrawl.commands import train as train_command
+    from corpuscrawl.learn import training
+
+    trained: list[tuple[str, str]] = []
+    monkeypatch.setattr(training, "train", lambda name, dirs, models_dir=None, **kw: (
+        trained.append((name, models_dir)) or Path(models_dir) / f"{name}.skops"))
+    monkeypatch.setattr(train_command, "train_own", lambda name, args: (
+        trained.append((name, args.models_dir)) or 0))
+    assert cli_main(["train", "all", "--data", str(tinyset), "--models-dir", str(tmp_path),
+                     "--quiet"]) == 0
+    assert trained == [(name, str(tmp_path)) for name in
+                       (*SHIPPED_MODELS, "page-type", "element-classifier")]
+    trained.clear()
+    assert cli_main(["train", "element-classifier", "--models-dir", str(tmp_path)]) == 0
+    assert trained == [("element-classifier", str(tmp_path))]
+    monkeypatch.setattr(train_command, "train_own", lambda name, args: 2)
+    assert cli_main(["train", "page-type", "--models-dir", str(tmp_path)]) == 2
+
+
+def test_train_element_classifier_without_a_labelled_set_says_how_to_build_one(
+        tmp_path, monkeypatch, capsys):
+    from corpuscrawl.cli import main as cli_main
+    from corpuscrawl.resources import shipped
+
+    monkeypatch.setattr(shipped, "find_model", lambda filename, explicit=None: None)
+    assert cli_main(["train", "element-classifier", "--models-dir", str(tmp_path)]) == 2
+    assert "no labelled set elements-train.jsonl" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
