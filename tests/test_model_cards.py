@@ -68,17 +68,23 @@ def test_the_card_lists_the_predictors_parameters_and_what_its_fit_recorded(name
         assert "## Recorded by the fit" not in text
 
 
-def test_autos_card_gives_the_training_command_that_rebuilds_its_file():
+@pytest.mark.parametrize("name", SHIPPED_MODELS)
+def test_the_card_gives_the_training_command_that_rebuilds_its_file(name):
     """The shipped file's parameters are the training defaults, so ``corpuscrawl train
-    auto`` (the card's rebuild line) trains it again; a model trained with other
-    parameters gets a command naming them."""
+    NAME`` (the card's rebuild line) trains it again."""
     from corpuscrawl.learn.training import training_command
 
-    assert re.findall(r"^Rebuild: (.*)$", card_of("auto"), re.MULTILINE) == [
-        "`corpuscrawl train auto`"]
+    assert re.findall(r"^Rebuild: (.*)$", card_of(name), re.MULTILINE) == [
+        f"`corpuscrawl train {name}`"]
+    dirs = [Path("/d") / n for n in shipped_datasets(name)]
+    assert training_command(name, shipped_model(name), dirs) == f"`corpuscrawl train {name}`"
+
+
+def test_a_model_trained_with_other_parameters_gets_a_command_naming_them():
+    from corpuscrawl.learn.training import training_command
+
     model = shipped_model("auto")
     dirs = [Path("/d") / n for n in shipped_datasets("auto")]
-    assert training_command("auto", model, dirs) == "`corpuscrawl train auto`"
     model.page_check = True
     assert training_command("auto", model, dirs[:2]) == (
         "`corpuscrawl train auto --data /d/scrapinghub,/d/cleaneval` with page_check=True "
@@ -209,13 +215,19 @@ def test_the_element_classifier_card_states_the_shipped_files_tree():
 
 
 @pytest.mark.slow
-def test_retraining_the_element_classifier_gives_the_shipped_file_and_card(tmp_path):
+def test_retraining_the_element_classifier_gives_the_shipped_file_and_card(tmp_path,
+                                                                           monkeypatch):
+    """``corpuscrawl train element-classifier`` on the shipped labelled set rebuilds the
+    shipped file and card (all but the date)."""
     import json
 
-    from corpuscrawl.learn.elements import CARD_NAME, MODEL_NAME, TRAIN_SET_NAME, train
+    from corpuscrawl.cli import main as cli_main
+    from corpuscrawl.learn.elements import CARD_NAME, MODEL_NAME
 
     assert MODELS is not None
-    train(MODELS / TRAIN_SET_NAME, tmp_path)
+    monkeypatch.delenv("CORPUSCRAWL_MODELS_DIR", raising=False)
+    assert cli_main(["train", "element-classifier", "--models-dir", str(tmp_path),
+                     "--quiet"]) == 0
 
     def undated(data: dict) -> dict:
         return {**data, "metadata": {**data["metadata"], "date": ""}}
@@ -293,3 +305,38 @@ def test_the_cards_split_line_names_the_datasets_split_by_site(tmp_path):
         "corpuscrawl.evaluation.datasets.split (by document id, test_fraction=")
     assert split_description([by_id, by_site]).startswith(
         "corpuscrawl.evaluation.datasets.split (by document id; by site for wholeweb, ")
+
+
+def test_train_all_trains_every_shipped_model_and_both_classifiers(tinyset, tmp_path,
+                                                                   monkeypatch):
+    """``corpuscrawl train all`` trains every extractor model and then the page-type and
+    element classifiers, each into the models directory given; a failing one stops it."""
+    from corpuscrawl.cli import main as cli_main
+    from corpuscrawl.commands import train as train_command
+    from corpuscrawl.learn import training
+
+    trained: list[tuple[str, str]] = []
+    monkeypatch.setattr(training, "train", lambda name, dirs, models_dir=None, **kw: (
+        trained.append((name, models_dir)) or Path(models_dir) / f"{name}.skops"))
+    monkeypatch.setattr(train_command, "train_own", lambda name, args: (
+        trained.append((name, args.models_dir)) or 0))
+    assert cli_main(["train", "all", "--data", str(tinyset), "--models-dir", str(tmp_path),
+                     "--quiet"]) == 0
+    assert trained == [(name, str(tmp_path)) for name in
+                       (*SHIPPED_MODELS, "page-type", "element-classifier")]
+    trained.clear()
+    assert cli_main(["train", "element-classifier", "--models-dir", str(tmp_path)]) == 0
+    assert trained == [("element-classifier", str(tmp_path))]
+    monkeypatch.setattr(train_command, "train_own", lambda name, args: 2)
+    assert cli_main(["train", "page-type", "--models-dir", str(tmp_path)]) == 2
+
+
+def test_train_element_classifier_without_a_labelled_set_says_how_to_build_one(
+        tmp_path, monkeypatch, capsys):
+    from corpuscrawl.cli import main as cli_main
+    from corpuscrawl.resources import shipped
+
+    monkeypatch.setattr(shipped, "find_model", lambda filename, explicit=None: None)
+    assert cli_main(["train", "element-classifier", "--models-dir", str(tmp_path)]) == 2
+    assert "no labelled set elements-train.jsonl" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())

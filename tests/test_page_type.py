@@ -135,3 +135,32 @@ def test_the_summary_counts_documents_by_page_type():
     assert summary["page_types"] == {"article": 3, "forum": 2}
     assert "page types: article 3, forum 2" in human_summary(summary)
     assert build_summary({})["page_types"] == {}
+
+
+def test_corpuscrawl_train_page_type_writes_the_model_and_its_card(tmp_path, monkeypatch):
+    """``corpuscrawl train page-type`` fits on the labelled pages under the datasets root
+    (a typed set's manifest types, an article set's gold pages) and writes a model the
+    crawl loads, with a card naming that command; it refuses options it has no use for."""
+    import shutil
+
+    from corpuscrawl.cli import main as cli_main
+
+    tinyset = Path(__file__).parent / "data" / "learned" / "tinyset"
+    root = tmp_path / "datasets"
+    shutil.copytree(tinyset, root / "cleaneval")
+    shutil.copytree(tinyset / "html", root / "wcxb" / "html")
+    (root / "wcxb" / "clean").mkdir()
+    ids = sorted(p.stem for p in (tinyset / "html").glob("*.html"))
+    types = ("forum", "listing", "product")
+    (root / "wcxb" / "manifest.jsonl").write_text("".join(
+        json.dumps({"id": doc, "domain": f"site{i}.example", "page_type": types[i % 3]}) + "\n"
+        for i, doc in enumerate(ids)), encoding="utf-8")
+    monkeypatch.setenv("CORPUSCRAWL_DATASETS", str(root))
+    out = tmp_path / "models"
+    assert cli_main(["train", "page-type", "--models-dir", str(out), "--quiet"]) == 0
+    model = load_page_type_model(out / "page-type.json")
+    assert set(model.classes) == {"article", *types}
+    card = (out / "page-type.md").read_text(encoding="utf-8")
+    assert "rebuild: `corpuscrawl train page-type`" in card
+    assert f"- Pages: {2 * len(ids)} from " in card
+    assert cli_main(["train", "page-type", "--data", str(root / "cleaneval")]) == 2

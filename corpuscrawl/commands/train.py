@@ -2,6 +2,8 @@
 
     corpuscrawl train auto --data ../shared/datasets/cleaneval,../shared/datasets/dragnet
     corpuscrawl train all                      # every shipped model on the shipped datasets
+    corpuscrawl train page-type                # the page-type classifier (datasets root)
+    corpuscrawl train element-classifier       # from its shipped labelled set
     corpuscrawl train hybrid-b --base bte,readability,boilerpipe-default,boilerpipe-article
     corpuscrawl train auto --convert old/auto.skops   # an earlier version's file, same outputs
     corpuscrawl train auto --card-only         # the card of models/auto.skops as it is
@@ -10,8 +12,11 @@ Models train on the train part of the project's split (by document id) and
 are scored on the test part; progress is shown per stage.  Fitting always
 runs with one thread (``fit_model``: the model must not depend on the thread
 count); here the scoring does too, as the machine is shared.  Base-extractor outputs
-are cached under ``$CORPUSCRAWL_CACHE`` so a rerun is cheap.  Exit codes: 0
-done, 2 bad arguments.
+are cached under ``$CORPUSCRAWL_CACHE`` so a rerun is cheap.  ``all`` also trains the
+two classifiers that are not extractors (:data:`OWN_TRAINERS`), each by its own module
+with its own card: the page-type classifier on the labelled pages under the datasets
+root, the element classifier on the labelled set ``elements-train.jsonl`` on the models'
+search path.  Exit codes: 0 done, 2 bad arguments.
 """
 
 from __future__ import annotations
@@ -24,6 +29,10 @@ from typing import Any
 
 from corpuscrawl.evaluation.datasets import DatasetError, datasets_root
 
+#: Shipped classifiers trained by modules of their own (not extractors: no ``--data``,
+#: ``--base``, ``--card-only`` or ``--convert``), after the extractors under ``all``.
+OWN_TRAINERS = ("page-type", "element-classifier")
+
 
 def register(subparsers: Any) -> None:
     """Add the ``train`` subcommand."""
@@ -31,12 +40,12 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "train", help="train a learned extractor (hybrid-a, hybrid-b, segment-svm, sequence, "
-                      "auto, or all)",
+                      "auto), the page-type or element classifier, or all",
         description="Train MODEL on the train split of the given datasets, score it on their "
                     "test split and write models/MODEL.skops with its card models/MODEL.md.",
     )
-    p.add_argument("model", choices=(*SHIPPED_MODELS, "all"), metavar="MODEL",
-                   help=f"one of {', '.join(SHIPPED_MODELS)}, or all")
+    p.add_argument("model", choices=(*SHIPPED_MODELS, *OWN_TRAINERS, "all"), metavar="MODEL",
+                   help=f"one of {', '.join((*SHIPPED_MODELS, *OWN_TRAINERS))}, or all")
     p.add_argument("--data", metavar="DATASET_DIR[,...]",
                    help="comma-separated gold-text dataset directories (default: "
                         f"{', '.join(SHIPPED_DATASETS)} under the datasets root, and for "
@@ -81,9 +90,15 @@ def run(args: argparse.Namespace) -> int:
 
     from corpuscrawl.learn.training import SHIPPED_MODELS, train
 
+    if args.model in OWN_TRAINERS and (args.data or args.base or args.card_only
+                                       or args.convert):
+        print(f"corpuscrawl train: {args.model} takes no --data, --base, --card-only or "
+              "--convert", file=sys.stderr)
+        return 2
     if args.convert:
         return convert(args)
-    models = SHIPPED_MODELS if args.model == "all" else (args.model,)
+    own = OWN_TRAINERS if args.model == "all" else tuple({args.model} & set(OWN_TRAINERS))
+    models = SHIPPED_MODELS if args.model == "all" else () if own else (args.model,)
     try:
         dirs_of = {name: dataset_dirs(args.data, name) for name in models}
     except DatasetError as exc:
@@ -101,6 +116,49 @@ def run(args: argparse.Namespace) -> int:
                          evaluate=not args.no_eval, show_progress=not args.quiet)
         print(f"{name}: wrote {path} and {path.with_suffix('.md')} "
               f"({time.monotonic() - started:.0f} s)", file=sys.stderr)
+    for name in own:
+        if code := train_own(name, args):
+            return code
+    return 0
+
+
+def train_own(name: str, args: argparse.Namespace) -> int:
+    """Train one of :data:`OWN_TRAINERS` into the models directory; returns the exit code."""
+    from threadpoolctl import threadpool_limits
+
+    from corpuscrawl.resources.shipped import find_model, models_write_dir
+
+    out = models_write_dir(args.models_dir)
+    started = time.monotonic()
+    if name == "page-type":
+        from corpuscrawl.extract.page_type import MODEL_FILE
+        from corpuscrawl.learn import page_type
+
+        root = datasets_root()
+        print(f"training page-type on the labelled pages under {root}", file=sys.stderr)
+        try:
+            with threadpool_limits(limits=1):
+                page_type.train(root, out)
+        except ValueError as exc:
+            print(f"corpuscrawl train: {exc}", file=sys.stderr)
+            return 2
+        written = [out / MODEL_FILE, out / page_type.CARD_FILE]
+    else:
+        from corpuscrawl.learn import elements
+
+        # the set beside the models written (a user's own), else on the search path
+        labelled = ((args.models_dir and find_model(elements.TRAIN_SET_NAME, args.models_dir))
+                    or find_model(elements.TRAIN_SET_NAME))
+        if labelled is None:
+            print(f"corpuscrawl train: no labelled set {elements.TRAIN_SET_NAME} on the models' "
+                  "search path (build one: python -m corpuscrawl.learn.elements build --bed)",
+                  file=sys.stderr)
+            return 2
+        print(f"training element-classifier on {labelled}", file=sys.stderr)
+        elements.train(labelled, out)
+        written = [out / elements.MODEL_NAME, out / elements.CARD_NAME]
+    print(f"{name}: wrote {' and '.join(map(str, written))} "
+          f"({time.monotonic() - started:.0f} s)", file=sys.stderr)
     return 0
 
 

@@ -1,6 +1,7 @@
 """Training the page-type classifier (:mod:`corpuscrawl.extract.page_type`), with its
 cross-validation grouped by site and its card.
 
+    corpuscrawl train page-type [--models-dir DIR]      # from the datasets root
     python -m corpuscrawl.learn.page_type [--models-dir models] [--datasets-root DIR]
 
 Labelled pages: every page of a dataset whose manifest records a ``page_type``
@@ -16,8 +17,9 @@ confusion matrix.  The shipped model is then fitted on all pages.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root, grouped_fold
 from corpuscrawl.evaluation.names import GOLD_DATASETS
@@ -43,6 +46,10 @@ FOLDS_DEFAULT = 5
 C_DEFAULT = 0.5
 #: Seed of the grouped folds.
 FOLD_SEED = "corpuscrawl-page-type"
+#: The card beside ``page-type.json``.
+CARD_FILE = "page-type.md"
+#: The command that rebuilds the shipped file (named on the card).
+REBUILD_COMMAND = "corpuscrawl train page-type"
 
 
 @dataclass
@@ -56,14 +63,19 @@ class Labelled:
 
 
 def labelled_pages(root: Path, typed: Sequence[str] = TYPED_DATASETS,
-                   articles: Sequence[str] = ARTICLE_DATASETS) -> Labelled:
-    """The labelled pages of the datasets under ``root`` (missing datasets are skipped)."""
+                   articles: Sequence[str] = ARTICLE_DATASETS,
+                   select: Callable[[str], bool] | None = None) -> Labelled:
+    """The labelled pages of the datasets under ``root`` (missing datasets are skipped);
+    ``select``, given a page's ``dataset/id`` key, keeps only the pages it is true for (a
+    fixed sample)."""
     rows, ys, groups, keys = [], [], [], []
     for name in (*typed, *articles):
         if not (root / name / "html").is_dir():
             continue
         ds = Dataset(root / name)
         for doc in ds.ids():
+            if select is not None and not select(f"{name}/{doc}"):
+                continue
             label = ds.page_type(doc) if name in typed else "article"
             if name not in typed and not ds.gold_path(doc).is_file():
                 continue
@@ -78,10 +90,15 @@ def labelled_pages(root: Path, typed: Sequence[str] = TYPED_DATASETS,
 
 def fit(x: np.ndarray, y: Sequence[str], c: float = C_DEFAULT,
         min_probability: float = MIN_PROBABILITY_DEFAULT) -> PageTypeModel:
-    """The logistic regression of ``y`` on standardised ``x``, as plain parameters."""
+    """The logistic regression of ``y`` on standardised ``x``, as plain parameters.
+
+    Fitted with one BLAS thread: the solver's matrix products sum in an order that depends
+    on the thread count, so a model fitted with more threads differs in the last bits and
+    the file would depend on the machine that wrote it."""
     scaler = StandardScaler().fit(x)
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-    lr = LogisticRegression(C=c, max_iter=5000).fit((x - scaler.mean_) / scale, list(y))
+    with threadpool_limits(limits=1):
+        lr = LogisticRegression(C=c, max_iter=5000).fit((x - scaler.mean_) / scale, list(y))
     coef, intercept = lr.coef_, lr.intercept_
     if len(lr.classes_) == 2:  # one logit: the softmax of (0, z) is the same sigmoid
         coef = np.vstack([np.zeros_like(coef), coef])
@@ -150,25 +167,33 @@ def card(data: Labelled, predicted: Sequence[str], model: PageTypeModel,
     return lines
 
 
+def train(root: Path, out_dir: Path, folds: int = FOLDS_DEFAULT) -> list[str]:
+    """Fit the classifier on the labelled pages under datasets ``root``, write
+    ``page-type.json`` and its card ``page-type.md`` into ``out_dir``; returns the card's
+    lines.  A ``ValueError`` when ``root`` holds no labelled page."""
+    data = labelled_pages(root)
+    if not data.y:
+        raise ValueError(f"no labelled pages under {root}")
+    predicted = out_of_fold(data, folds)
+    model = fit(data.x, data.y)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / MODEL_FILE).write_text(json.dumps(model.to_dict()), encoding="utf-8")
+    lines = card(data, predicted, model, folds, REBUILD_COMMAND)
+    (out_dir / CARD_FILE).write_text("\n".join(lines), encoding="utf-8")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Command line: train, write the model and card, print the card."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets-root", help="default: CORPUSCRAWL_DATASETS or ../shared/datasets")
     parser.add_argument("--models-dir", default=str(Path(__file__).resolve().parents[2] / "models"))
     parser.add_argument("--folds", type=int, default=FOLDS_DEFAULT)
     args = parser.parse_args(argv)
-    root = datasets_root(args.datasets_root)
-    data = labelled_pages(root)
-    if not data.y:
-        parser.error(f"no labelled pages under {root}")
-    predicted = out_of_fold(data, args.folds)
-    model = fit(data.x, data.y)
-    out = Path(args.models_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    import json
-    (out / MODEL_FILE).write_text(json.dumps(model.to_dict()), encoding="utf-8")
-    lines = card(data, predicted, model, args.folds,
-                 "python -m corpuscrawl.learn.page_type")
-    (out / "page-type.md").write_text("\n".join(lines), encoding="utf-8")
+    try:
+        lines = train(datasets_root(args.datasets_root), Path(args.models_dir), args.folds)
+    except ValueError as exc:
+        parser.error(str(exc))
     print("\n".join(lines))
     return 0
 
