@@ -26,19 +26,6 @@ calendar pages, a few fetched articles and listings teach the crawl which
 pending links are articles.  What is learned reaches requests already waiting
 in the durable frontier (:data:`FOCUS_LEARNED`,
 :mod:`corpuscrawl.crawlstate.frontier`).
-
-A shape is also credited with what its pages *discovered*: per fetched page,
-the expected scores of its links that were new to the crawl and expected to be
-better than the page itself (a listing's unseen articles; :meth:`Focus.discovery`).
-Two views of one listing, or a topic page and a month page, have the same text
-score and lead to very different numbers of new articles (the second view
-repeats what the first showed, a day archive is mostly empty, a topic's first
-page shows what the month pages showed already), and what a kind of listing
-still finds falls as the site is explored; so the crawl keeps, per shape, a
-recency-weighted mean of its pages' discoveries and adds a bounded bonus for it
-to the shape's estimate (the yield of a page's children, learned online as in
-Chakrabarti, Punera and Subramanyam, "Accelerated focused crawling through
-online relevance feedback", WWW 2002, reduced to one number per URL shape).
 """
 
 from __future__ import annotations
@@ -65,22 +52,10 @@ PRIORITY_SCALE_DEFAULT = 100
 #: Weight of a link's prior against the pages of its URL shape fetched so far, in pages:
 #: after this many pages of a shape, what they scored counts as much as the prior.
 SHAPE_PRIOR_PAGES_DEFAULT = 0.5
-#: Most that a URL shape's discoveries add to a link's score (a page's own score is in
-#: [0, 1]): a listing whose kind still finds many new articles (own score ~0.5) ranks above
-#: one that repeats known ones, and still below an article (0.85 for 570 words).
-DISCOVERY_WEIGHT_DEFAULT = 0.3
-#: Discovery (summed expected scores of a page's new, better links) at which the bonus
-#: reaches ~63% of its weight: about five new article links (a listing shows 8-10).
-DISCOVERY_SCALE_DEFAULT = 4.0
-#: Weight of the latest page in a shape's mean discovery (exponentially weighted): what a
-#: kind of listing finds falls as the site is explored, and two empty pages in a row
-#: should count more than the first pages' finds.
-DISCOVERY_RECENCY_DEFAULT = 0.5
 #: Request meta key holding a followed link's URL shape and prior score.
 FOCUS_META = "corpuscrawl_focus"
 #: Scrapy signal sent when the learned score of a URL shape changed: ``shape``, ``pages``
-#: and ``total`` (pages fetched and the sum of their scores), ``finds`` (its recent
-#: discoveries, or None), ``rank`` (prior -> priority now).
+#: and ``total`` (pages fetched and the sum of their scores), ``rank`` (prior -> priority now).
 FOCUS_LEARNED = object()
 
 
@@ -163,14 +138,6 @@ class Focus:
         return score
 
     @staticmethod
-    def discovery(score: float, discovered: Iterable[float]) -> float:
-        """What a fetched page with score ``score`` discovered: the sum of ``discovered``
-        (the expected scores, :meth:`ShapeLearning.expected`, of its links new to the crawl)
-        over those expected to be better than the page itself (a listing's new articles,
-        not the next tag page it also shows)."""
-        return sum(s for s in discovered if s > score)
-
-    @staticmethod
     def priority(score: float) -> int:
         """Integer Scrapy request priority of a score."""
         return int(round(score * PRIORITY_SCALE_DEFAULT))
@@ -225,70 +192,35 @@ def url_shape(url: str) -> str:
 class ShapeLearning:
     """Mean score of the fetched pages per URL shape; a link's prior shrunk towards it.
 
-    ``expected(prior, shape) = (weight * prior + total) / (weight + pages)``: a
-    Bayesian average where the prior counts as ``weight`` pages.  A link's
-    estimate adds the shape's discovery bonus (:meth:`bonus`), the same for all
-    its links, so the estimate stays monotonic in the prior and requests of one
-    shape keep their order among themselves.
+    ``estimate(prior, shape) = (weight * prior + total) / (weight + pages)``: a
+    Bayesian average where the prior counts as ``weight`` pages.  Monotonic in
+    the prior, so requests of one shape keep their order among themselves.
     """
 
     weight: float = SHAPE_PRIOR_PAGES_DEFAULT
     #: shape -> (pages fetched, sum of their scores)
     shapes: dict[str, tuple[int, float]] = field(default_factory=dict)
-    #: shape -> recency-weighted mean of what its pages discovered (:meth:`Focus.discovery`)
-    finds: dict[str, float] = field(default_factory=dict)
-    #: Discoveries are measured (the crawl's duplicate filter tells new links without
-    #: recording them): without that no shape gets a discovery bonus.
-    discovering: bool = False
 
-    def load(self, shapes: Mapping[str, tuple[int, float] | tuple[int, float, float | None]]
-             ) -> None:
-        """Start from what an earlier run of the crawl learned: per shape (pages, total) or
-        (pages, total, finds); finds ``None``: not known."""
-        for shape, learned in shapes.items():
-            self.shapes[shape] = (int(learned[0]), float(learned[1]))
-            if len(learned) > 2 and learned[2] is not None:  # type: ignore[misc]
-                self.finds[shape] = float(learned[2])  # type: ignore[misc]
+    def load(self, shapes: Mapping[str, tuple[int, float]]) -> None:
+        """Start from what an earlier run of the crawl learned."""
+        self.shapes.update({k: (int(n), float(t)) for k, (n, t) in shapes.items()})
 
-    def observe(self, shape: str, score: float, found: float | None = None) -> tuple[int, float]:
-        """Count a fetched page of ``shape`` that scored ``score`` (and discovered ``found``,
-        when known); return (pages, total)."""
+    def observe(self, shape: str, score: float) -> tuple[int, float]:
+        """Count a fetched page of ``shape`` that scored ``score``; return (pages, total)."""
         pages, total = self.shapes.get(shape, (0, 0.0))
         self.shapes[shape] = learned = (pages + 1, total + score)
-        if found is not None:
-            before = self.finds.get(shape)
-            self.finds[shape] = found if before is None \
-                else before + DISCOVERY_RECENCY_DEFAULT * (found - before)
         return learned
-
-    def bonus(self, shape: str) -> float:
-        """What the shape's pages have been discovering lately, as a score in
-        [0, ``DISCOVERY_WEIGHT_DEFAULT``] (0 unless :attr:`discovering`); the whole weight
-        for a shape whose discoveries are not known yet (optimism: one page of each kind of link is tried early, so a view of
-        a listing that still finds articles is not left behind one that no longer does)."""
-        if not self.discovering:
-            return 0.0
-        found = self.finds.get(shape)
-        if found is None:
-            return DISCOVERY_WEIGHT_DEFAULT
-        return DISCOVERY_WEIGHT_DEFAULT * (1.0 - math.exp(-found / DISCOVERY_SCALE_DEFAULT))
 
     def coefficients(self, shape: str) -> tuple[float, float]:
         """``(a, b)`` with ``estimate(prior, shape) == a * prior + b``, for re-ranking queued
         requests where the estimate is computed away from this object (a Redis script)."""
         pages, total = self.shapes.get(shape, (0, 0.0))
-        return (self.weight / (self.weight + pages),
-                total / (self.weight + pages) + self.bonus(shape))
-
-    def expected(self, prior: float, shape: str) -> float:
-        """What a page behind a link is expected to score: its ``prior`` shrunk towards what
-        pages of its ``shape`` scored."""
-        pages, total = self.shapes.get(shape, (0, 0.0))
-        return (self.weight * prior + total) / (self.weight + pages)
+        return self.weight / (self.weight + pages), total / (self.weight + pages)
 
     def estimate(self, prior: float, shape: str) -> float:
-        """A link's score: :meth:`expected` plus its shape's discovery :meth:`bonus`."""
-        return self.expected(prior, shape) + self.bonus(shape)
+        """A link's score: its ``prior`` shrunk towards what pages of its ``shape`` scored."""
+        pages, total = self.shapes.get(shape, (0, 0.0))
+        return (self.weight * prior + total) / (self.weight + pages)
 
 
 def anchor_words(anchors: Iterable[str], text: str, min_chars: int = 4) -> int:

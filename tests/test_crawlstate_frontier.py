@@ -103,10 +103,8 @@ def test_what_the_focus_learns_re_ranks_pending_requests_of_that_shape(store):
 
 def test_learned_shapes_are_kept_for_a_resumed_run_and_cleared_by_a_new_generation(store):
     Frontier(store).save_learned("x/D/D/D/S/", 3, 2.4)
-    Frontier(store).save_learned("x/tag/W/", 5, 2.5, 0.7)
     store.commit()
-    assert Frontier(store).learned() == {"x/D/D/D/S/": (3, 2.4, None),
-                                         "x/tag/W/": (5, 2.5, 0.7)}
+    assert Frontier(store).learned() == {"x/D/D/D/S/": (3, 2.4)}
     finish_run(store, begin_run(store), "finished")
     begin_run(store)  # a new generation
     assert Frontier(store).learned() == {}
@@ -131,18 +129,12 @@ def test_a_state_database_from_before_the_focus_columns_gets_them(tmp_path):
     db.executescript("CREATE TABLE requests (id INTEGER PRIMARY KEY, state INTEGER NOT NULL, "
                      "priority INTEGER NOT NULL, url TEXT NOT NULL, slot TEXT NOT NULL DEFAULT '', "
                      "data TEXT NOT NULL); INSERT INTO requests (state, priority, url, data) "
-                     "VALUES (0, 5, 'http://x/', 'x');"
-                     "CREATE TABLE focus_shapes (shape TEXT PRIMARY KEY, pages INTEGER NOT NULL, "
-                     "total REAL NOT NULL) WITHOUT ROWID; "
-                     "INSERT INTO focus_shapes VALUES ('x/', 2, 1.0);")
+                     "VALUES (0, 5, 'http://x/', 'x');")
     db.close()
     store = StateStore(path)
     frontier = Frontier(store)
     assert frontier.pending == 1 and frontier.pop()[1] == "x"  # the waiting request kept
     frontier.push(1, "http://y/", "y", shape="y/", prior=0.1)
-    assert frontier.learned() == {"x/": (2, 1.0, None)}  # discoveries: not known
-    frontier.save_learned("x/", 3, 1.5, 2.0)
-    assert frontier.learned() == {"x/": (3, 1.5, 2.0)}
     store.close()
 
 

@@ -52,7 +52,6 @@ def test_the_first_segment_is_kept_so_sections_differ_but_two_pages_of_one_kind_
 def test_shape_learning_shrinks_a_links_prior_towards_what_its_shape_scored() -> None:
     learning = ShapeLearning(weight=1.0)
     assert learning.estimate(0.9, "tag") == 0.9  # nothing learned: the prior
-    assert learning.bonus("tag") == 0.0  # discoveries not measured: no bonus
     for _ in range(4):
         learning.observe("tag", 0.1)
     assert learning.observe("story", 0.8) == (1, 0.8)
@@ -123,36 +122,3 @@ def test_anchor_text_does_not_lengthen_a_page() -> None:
     assert anchor_words(["Weather"], "no such word") == 0
     article = "word " * 500
     assert focus.page_score(article, anchors=["Home", "Weather news"]) == focus.page_score(article)
-
-
-def test_a_page_discovers_the_new_links_expected_to_be_better_than_itself() -> None:
-    # a listing (0.5) that brought three new article links (0.85) and a new tag link (0.3)
-    assert Focus.discovery(0.5, [0.85, 0.85, 0.85, 0.3]) == pytest.approx(2.55)
-    assert Focus.discovery(0.85, [0.3, 0.5]) == 0.0  # an article's tag links: nothing better
-
-
-def test_shapes_whose_pages_still_discover_rank_above_those_that_no_longer_do() -> None:
-    from corpuscrawl.focus import DISCOVERY_WEIGHT_DEFAULT
-
-    learning = ShapeLearning(discovering=True)
-    # a kind of page not fetched yet gets the whole bonus: one of each is tried early
-    assert learning.bonus("topics?sort=W") == DISCOVERY_WEIGHT_DEFAULT
-    for found in (6.8, 6.0, 0.85, 0.0):  # topic first pages: many new articles, then few
-        learning.observe("topics", 0.5, found)
-    learning.observe("topics?sort=W", 0.5, 5.9)  # the oldest-first view still finds many
-    learning.observe("article", 0.85, 0.0)
-    assert learning.estimate(0.25, "topics?sort=W") > learning.estimate(0.25, "topics")
-    assert learning.estimate(0.8, "article") > learning.estimate(0.25, "topics?sort=W")
-    # recency: the last empty pages count more than the first rich ones
-    assert learning.finds["topics"] < (6.8 + 6.0 + 0.85) / 4
-    # still monotonic in the prior, and linear as the cluster's re-ranking needs
-    a, b = learning.coefficients("topics")
-    assert learning.estimate(0.7, "topics") == pytest.approx(a * 0.7 + b)
-    assert learning.estimate(0.7, "topics") > learning.estimate(0.6, "topics")
-    # what was learned survives a resume
-    other = ShapeLearning(discovering=True)
-    other.load({shape: (*learning.shapes[shape], learning.finds.get(shape))
-                for shape in learning.shapes})
-    assert other.estimate(0.25, "topics") == learning.estimate(0.25, "topics")
-    other.load({"old": (2, 1.0)})  # a state without discoveries
-    assert other.bonus("old") == DISCOVERY_WEIGHT_DEFAULT

@@ -119,18 +119,14 @@ class Frontier:
             "AND prior IS NOT NULL AND priority != corpuscrawl_rank(prior)", (shape,))
         return max(0, cursor.rowcount)
 
-    def save_learned(self, shape: str, pages: int, total: float,
-                     finds: float | None = None) -> None:
+    def save_learned(self, shape: str, pages: int, total: float) -> None:
         """Keep what the focus learned of ``shape`` for a resumed run."""
-        self.store.write("INSERT OR REPLACE INTO focus_shapes (shape, pages, total, finds) "
-                         "VALUES (?, ?, ?, ?)", (shape, pages, total, finds))
+        self.store.write("INSERT OR REPLACE INTO focus_shapes VALUES (?, ?, ?)", (shape, pages, total))
 
-    def learned(self) -> dict[str, tuple[int, float, float | None]]:
-        """What the focus learned per URL shape in this generation's earlier runs:
-        (pages, total, finds) (:class:`corpuscrawl.focus.ShapeLearning`)."""
-        return {str(shape): (int(pages), float(total), None if finds is None else float(finds))
-                for shape, pages, total, finds in self.store.read(
-                    "SELECT shape, pages, total, finds FROM focus_shapes").fetchall()}
+    def learned(self) -> dict[str, tuple[int, float]]:
+        """What the focus learned per URL shape in this generation's earlier runs."""
+        return {str(shape): (int(pages), float(total)) for shape, pages, total in
+                self.store.read("SELECT shape, pages, total FROM focus_shapes").fetchall()}
 
     def pop(self, active: Callable[[str], int] | None = None,
             full: Callable[[str], bool] | None = None) -> tuple[int, str] | None:
@@ -213,13 +209,6 @@ class DurableDupeFilter(BaseDupeFilter):
         cursor = self.state.store.write("INSERT OR IGNORE INTO seen VALUES (?)", (fingerprint,))
         return cursor.rowcount == 0
 
-    def known(self, request: Request) -> bool:
-        """True when the request was recorded before (nothing is recorded): how the focus
-        tells a page's new links from those the crawl already has."""
-        fingerprint = self.fingerprinter.fingerprint(request)
-        return self.state.store.read("SELECT 1 FROM seen WHERE fingerprint = ?",
-                                     (fingerprint,)).fetchone() is not None
-
     def log(self, request: Request, spider: Spider) -> None:
         """Count a filtered request (and log the first, or all with DUPEFILTER_DEBUG)."""
         if self.debug or not self._logged:
@@ -263,8 +252,6 @@ class DurableScheduler(BaseScheduler):
         if self.frontier.pending:
             logger.info("resuming: %d requests left in the frontier", self.frontier.pending)
         learning = getattr(getattr(spider, "focus", None), "learning", None)
-        if learning is not None:  # the focus may count the new links a page brings
-            learning.discovering = callable(getattr(self.df, "known", None))
         learned = self.frontier.learned()
         if learning is not None and learned:  # a resumed run goes on from what was learned
             learning.load(learned)
@@ -272,7 +259,7 @@ class DurableScheduler(BaseScheduler):
         return self.df.open()
 
     def _focus_learned(self, shape: str, pages: int, total: float,
-                       rank: Callable[[float], int], finds: float | None = None) -> None:
+                       rank: Callable[[float], int]) -> None:
         """Keep what the focus learned of a URL shape and re-rank that shape's pending requests.
 
         ``rank(prior)`` is a link's priority now (:meth:`corpuscrawl.focus.Focus.rank`:
@@ -280,7 +267,7 @@ class DurableScheduler(BaseScheduler):
         only when it moved by a priority unit, so a shape whose mean has settled
         costs nothing.
         """
-        self.frontier.save_learned(shape, pages, total, finds)
+        self.frontier.save_learned(shape, pages, total)
         ranks = (rank(0.0), rank(RERANK_HIGH_PRIOR))
         if self._ranked.get(shape) == ranks:
             return

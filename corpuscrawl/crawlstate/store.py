@@ -7,8 +7,7 @@ Everything that must stay consistent across a kill lives in one file,
   its reason (:mod:`corpuscrawl.crawlstate.runs`);
 * ``requests`` and ``seen`` — the frontier and the seen-set
   (:mod:`corpuscrawl.crawlstate.frontier`); ``focus_shapes`` — what the
-  focused crawl learned per URL shape (:mod:`corpuscrawl.focus`: pages, their
-  summed scores and recent discoveries);
+  focused crawl learned per URL shape (:mod:`corpuscrawl.focus`);
 * ``exported`` and ``feeds`` — the export ledger: the documents written in
   this generation and, per feed file, the byte offset up to which that file
   agrees with the ledger (:mod:`corpuscrawl.crawlstate.ledger`).
@@ -72,8 +71,7 @@ CREATE TABLE IF NOT EXISTS seen (fingerprint BLOB PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS focus_shapes (
     shape TEXT PRIMARY KEY,
     pages INTEGER NOT NULL,
-    total REAL NOT NULL,
-    finds REAL
+    total REAL NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS exported (
     url TEXT NOT NULL,
@@ -85,8 +83,7 @@ CREATE TABLE IF NOT EXISTS feeds (path TEXT PRIMARY KEY, size INTEGER NOT NULL);
 """
 
 #: Columns added to a table after its first release: older databases get them when opened.
-_ADDED_COLUMNS = {"requests": (("shape", "TEXT NOT NULL DEFAULT ''"), ("prior", "REAL")),
-                  "focus_shapes": (("finds", "REAL"),)}
+_ADDED_COLUMNS = {"requests": (("shape", "TEXT NOT NULL DEFAULT ''"), ("prior", "REAL"))}
 _INDEXES_OF_ADDED = "CREATE INDEX IF NOT EXISTS requests_shape ON requests (shape, state);"
 
 

@@ -391,12 +391,13 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
                                     render_reason=render_reason)
             if self.becomes_document(result):
                 self.scope.count_document(response.url)
-        page_score = self.score_page(result.text, result.language, result.title, anchors)
-        followed = list(follow(result.text, page_score)) if self.may_follow(robots, depth) else []
-        self.learn_page(linked_url(response), page_score, followed)
+        page_score = self.learn_page(linked_url(response), result.text, result.language,
+                                     result.title, anchors)
         if not robots.noindex:
             self.count_document(result)
-        yield from followed
+        if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
+            return
+        yield from follow(result.text, page_score)
 
     def _refetch_cut_short(self, response: Response) -> scrapy.Request:
         """The one new request for a page whose body came cut short (counted, logged per host)."""

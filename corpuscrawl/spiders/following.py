@@ -48,7 +48,6 @@ class FollowingMixin:
     renderer: Any
     scope: Any
     use_feeds: bool
-    depth_limit: int | None
 
     def _request(self, url: str, priority: int, callback: Any = None, **meta: Any) -> scrapy.Request:
         # Pages the renderer routes to Chromium before any fetch.
@@ -102,51 +101,21 @@ class FollowingMixin:
             meta[FOCUS_META] = {"shape": shape, "prior": prior}
         return self._request(url, priority, callback, **meta)
 
-    def may_follow(self, robots: Any, depth: int) -> bool:
-        """Whether a page's links are followed: not ``nofollow``, and under the depth limit."""
-        return not robots.nofollow and (self.depth_limit is None or depth < self.depth_limit)
-
-    def score_page(self, text: str, language: str, title: str, anchors: Iterable[str] = ()) -> float:
-        """A fetched page's focus score, the prior of its links (``anchors``: the anchor texts of
-        the page's links, whose words in ``text`` are not the page's own)."""
-        return self.focus.page_score(text, language, title, anchors)
-
-    def learn_page(self, url: str, score: float, followed: Iterable[Any] = ()) -> None:
-        """Teach the focus what a page of ``url``'s shape scores (``score``) and discovers
-        (:meth:`~corpuscrawl.focus.Focus.discovery`).
+    def learn_page(self, url: str, text: str, language: str, title: str,
+                   anchors: Iterable[str] = ()) -> float:
+        """Score a fetched page and teach the focus what its URL shape leads to; return the score.
 
         ``url`` is the one the link named (before redirects: :func:`linked_url`), as
-        links are judged by it; ``followed``: the requests made for the page's links,
-        before they are scheduled (those the duplicate filter does not know are new).
-        Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED` (the durable frontier)
-        re-rank the requests of that shape still waiting.
+        links are judged by it; ``anchors``: the anchor texts of the page's links
+        (their words in ``text`` are not the page's own).  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
+        (the durable frontier) re-rank the requests of that shape still waiting.
         """
+        score = self.focus.page_score(text, language, title, anchors)
         shape = url_shape(url)
-        discovered = self.discovered(followed)
-        learning = self.focus.learning
-        found = None if discovered is None else self.focus.discovery(score, discovered)
-        pages, total = learning.observe(shape, score, found)
+        pages, total = self.focus.learning.observe(shape, score)
         self.crawler.signals.send_catch_log(FOCUS_LEARNED, shape=shape, pages=pages, total=total,
-                                            finds=learning.finds.get(shape),
                                             rank=partial(self.focus.rank, shape=shape))
-
-    def discovered(self, requests: Iterable[Any]) -> list[float] | None:
-        """Expected scores of the followed links among ``requests`` that the crawl has not
-        requested yet (each URL once); None when the duplicate filter cannot tell without
-        recording (it needs a ``known(request)`` method, as the durable one has)."""
-        scheduler = getattr(getattr(self.crawler, "engine", None), "scheduler", None)
-        known = getattr(getattr(scheduler, "df", None), "known", None)
-        if known is None:
-            return None
-        learning, urls, found = self.focus.learning, set(), []
-        for request in requests:
-            focus = request.meta.get(FOCUS_META) if isinstance(request, scrapy.Request) else None
-            if not focus or request.url in urls or request.dont_filter:
-                continue
-            urls.add(request.url)
-            if not known(request):
-                found.append(learning.expected(focus["prior"], focus["shape"]))
-        return found
+        return score
 
     def found_links(self, page: Page) -> tuple[list[Link], list[str]]:
         """A page's links and (when feeds are used) the feeds it announces."""
@@ -160,7 +129,7 @@ class FollowingMixin:
                      page_score: float, page_url: str = "") -> Iterator[scrapy.Request]:
         """Requests for a page's links and feeds (found already), by the focus score.
 
-        ``page_score``: the page's own score (:meth:`score_page`), the prior of its links;
+        ``page_score``: the page's own score (:meth:`learn_page`), the prior of its links;
         ``page_url``: the page's URL (its pager and sort links are not navigation).
         """
         in_content = anchors_in_content((link.text for link in links), text)

@@ -114,21 +114,19 @@ class RenderingMixin:
                                      depth, rendered=True, alternates=outcome.alternates,
                                      render_reason=reason):
                 yield item
-        page_score = self.score_page(final_result.text, final_result.language,
-                                     final_result.title, [link.text for link in outcome.links])
-        followed = []
-        if self.may_follow(robots, depth):
-            for link in self.renderer.links_to_follow(outcome):
-                prior = self.focus.link_score(page_score, link.text, link.url, False, response.url)
-                # Outer (follow=all) and translation links may leave the seeds' sites.
-                request = self.follow(link.url, 0, prior=prior, allow_offsite=link.kind != "inner")
-                if request is not None:
-                    followed.append(request)
-        self.learn_page(linked_url(response), page_score, followed)
+        page_score = self.learn_page(linked_url(response), final_result.text,
+                                     final_result.language, final_result.title,
+                                     [link.text for link in outcome.links])
         if not robots.noindex:
             self.count_document(final_result)
-        for request in followed:
-            yield request
+        if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
+            return
+        for link in self.renderer.links_to_follow(outcome):
+            prior = self.focus.link_score(page_score, link.text, link.url, False, response.url)
+            # Outer (follow=all) and translation links may leave the seeds' sites.
+            request = self.follow(link.url, 0, prior=prior, allow_offsite=link.kind != "inner")
+            if request is not None:
+                yield request
 
     def _plain_fallback(self, meta: dict[str, Any], url: str) -> Iterator[Any]:
         """The plain version of a page whose rendering failed (nothing is lost)."""
@@ -147,14 +145,12 @@ class RenderingMixin:
             yield from self.crawled(url, 200, html, result, depth,
                                     render_reason="rendering failed: plain version")
         links, feeds = self.found_links(page)
-        page_score = self.score_page(result.text, result.language, result.title,
+        page_score = self.learn_page(url, result.text, result.language, result.title,
                                      [link.text for link in links])
-        followed = list(self.listed_links(links, feeds, result.text, page_score, page.url)) \
-            if self.may_follow(robots, depth) else []
-        self.learn_page(url, page_score, followed)
         if not robots.noindex:
             self.count_document(result)
-        yield from followed
+        if not robots.nofollow and (self.depth_limit is None or depth < self.depth_limit):
+            yield from self.listed_links(links, feeds, result.text, page_score, page.url)
 
     async def _errback_rendered(self, failure: Any) -> AsyncIterator[Any]:
         """Close the page of a failed rendered request; retry a crash once, else fall back."""
