@@ -81,7 +81,9 @@ class Site:
         self.server.server_close()
 
 
-@pytest.fixture(scope="module")
+# session scope: a server no test changes or inspects, one per xdist worker, so the tests
+# that use it are not bound to one worker (tests/conftest.py groups module-scoped ones)
+@pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Iterator[Site]:
     server = Site(tmp_path_factory.mktemp("site"))
     yield server
