@@ -227,5 +227,14 @@ def run_module(module: str, args: list[str], *, cwd: Path, env: dict[str, str],
             err.read_text(encoding="utf-8", errors="replace"))
 
 
+def run_command(cmd: list[str], *, cwd: Path, env: dict[str, str],
+                timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    """``subprocess.run(cmd, capture_output=True, text=True, ...)``; a ``[sys.executable,
+    "-m", module, ...]`` command is forked from the warm interpreter (:func:`run_module`)."""
+    if len(cmd) >= 3 and cmd[0] == sys.executable and cmd[1] == "-m":
+        return run_module(cmd[2], cmd[3:], cwd=cwd, env=env, timeout=timeout)
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
 if __name__ == "__main__":
     serve()
