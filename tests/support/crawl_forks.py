@@ -13,7 +13,7 @@ test, with the run's environment.
 
 Only runs that a test waits for (``subprocess.run`` style) go through here; tests that
 signal, kill or watch a crawl while it runs start it with ``subprocess.Popen`` as before.
-``CORPUSCRAWL_TESTS_FRESH_PROCESSES=1`` in the environment makes every run a fresh
+``TESTS_FRESH_CRAWL_PROCESSES=1`` in the environment makes every run a fresh
 interpreter again (for comparison, or if a test is suspected to depend on a cold start).
 """
 
@@ -35,7 +35,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 #: Set to ``1`` to run every test command in a fresh interpreter instead.
-FRESH_VARIABLE = "CORPUSCRAWL_TESTS_FRESH_PROCESSES"
+FRESH_VARIABLE = "TESTS_FRESH_CRAWL_PROCESSES"
 #: Third-party modules a crawl imports that take time to import.  Importing them must not
 #: install a Twisted reactor (checked at start: the run installs the one its settings name).
 PRELOAD = ("numpy", "scipy.sparse", "scipy.stats", "sklearn", "sklearn.ensemble",
