@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -59,6 +59,23 @@ def _unit(item: pytest.Item) -> str:
     if group is None:
         return item.nodeid
     return str(group.args[0] if group.args else group.kwargs.get("name", "default"))
+
+
+@pytest.fixture(autouse=True)
+def _scrapy_project_unchanged() -> Iterator[None]:
+    """Undo a test's ``SCRAPY_SETTINGS_MODULE``.
+
+    Scrapy's ``get_project_settings()`` called in the test process sets it in
+    ``os.environ`` (from the ``scrapy.cfg`` of the working directory: the repository's),
+    and every later crawl subprocess of that worker would inherit it and read
+    ``corpuscrawl.settings`` whatever project it was started in.
+    """
+    before = os.environ.get("SCRAPY_SETTINGS_MODULE")
+    yield
+    if before is None:
+        os.environ.pop("SCRAPY_SETTINGS_MODULE", None)
+    else:
+        os.environ["SCRAPY_SETTINGS_MODULE"] = before
 
 
 @pytest.fixture
