@@ -21,6 +21,7 @@ DATASETS_DIR = Path(os.environ.get("CORPUSCRAWL_DATASETS", REPO_DIR.parent / "sh
 HEAVY_MARKERS = ("slow", "browser", "redis", "datasets")
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist turns the group markers into node-id suffixes
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep the tests of a module that share a module-scoped fixture on one xdist worker, and
     hand out the heaviest work first.
