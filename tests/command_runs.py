@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.crawl_helpers import TEST_CRAWL_SETTINGS
+from tests.support.crawl_forks import run_module
 
 REPO = Path(__file__).resolve().parent.parent
 COMMANDS = ("scrapy", "corpuscrawl")
@@ -48,8 +48,7 @@ def crawl(command: str, work: Path, *args: str, settings: dict[str, str] | None 
         cmd += ["-s", f"{name}={value}"]
     environment = dict(os.environ, PYTHONPATH=str(REPO), **(env or {}))
     cwd = REPO if command == "scrapy" else work
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env=environment)
+    proc = run_module(cmd[2], cmd[3:], cwd=cwd, env=environment, timeout=timeout)
     return Run(proc.returncode, proc.stderr)
 
 

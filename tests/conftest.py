@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -17,12 +17,26 @@ REPO_DIR = TESTS_DIR.parent
 DATASETS_DIR = Path(os.environ.get("CORPUSCRAWL_DATASETS", REPO_DIR.parent / "shared" / "datasets"))
 
 
+#: Markers of tests that take seconds (crawls, servers, browsers, datasets).
+HEAVY_MARKERS = ("slow", "browser", "redis", "datasets")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist turns the group markers into node-id suffixes
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the tests of a module that share a module-scoped fixture on one xdist worker.
+    """Keep the tests of a module that share a module-scoped fixture on one xdist worker, and
+    hand out the heaviest work first.
 
     Such a fixture is a crawl or a server several tests check; under ``--dist loadgroup``
     (pyproject's pytest options) the group runs where the fixture was made, so it is made
-    once, not once per worker that draws one of its tests.
+    once, not once per worker that draws one of its tests.  (A session-scoped fixture is
+    made once per worker and binds nothing: stateless local servers are session-scoped.)
+
+    xdist hands out work units (a group, or a single test) in collection order when
+    ``--no-loadscope-reorder`` is given (pyproject), so the items are ordered by their
+    unit's number of heavy tests (marked ``slow``, ``browser``, ``redis`` or ``datasets``),
+    most first: long groups and long tests start at once instead of ending the run on one
+    busy worker while the others wait.  Within a unit, and among equals, collection order
+    holds.
     """
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
@@ -31,6 +45,38 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if any(defs and defs[-1].scope in ("module", "class", "package")
                for defs in info.name2fixturedefs.values()):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    weights: dict[str, int] = {}
+    units = [_unit(item) for item in items]
+    for item, unit in zip(items, units, strict=True):
+        heavy = any(item.get_closest_marker(name) for name in HEAVY_MARKERS)
+        weights[unit] = weights.get(unit, 0) + int(heavy)
+    order = sorted(range(len(items)), key=lambda i: -weights[units[i]])
+    items[:] = [items[i] for i in order]
+
+
+def _unit(item: pytest.Item) -> str:
+    """The xdist work unit of ``item``: its group's name, or its own node id."""
+    group = item.get_closest_marker("xdist_group")
+    if group is None:
+        return item.nodeid
+    return str(group.args[0] if group.args else group.kwargs.get("name", "default"))
+
+
+@pytest.fixture(autouse=True)
+def _scrapy_project_unchanged() -> Iterator[None]:
+    """Undo a test's ``SCRAPY_SETTINGS_MODULE``.
+
+    Scrapy's ``get_project_settings()`` called in the test process sets it in
+    ``os.environ`` (from the ``scrapy.cfg`` of the working directory: the repository's),
+    and every later crawl subprocess of that worker would inherit it and read
+    ``corpuscrawl.settings`` whatever project it was started in.
+    """
+    before = os.environ.get("SCRAPY_SETTINGS_MODULE")
+    yield
+    if before is None:
+        os.environ.pop("SCRAPY_SETTINGS_MODULE", None)
+    else:
+        os.environ["SCRAPY_SETTINGS_MODULE"] = before
 
 
 @pytest.fixture

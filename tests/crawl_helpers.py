@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.support.crawl_forks import run_module
+
 REPO = Path(__file__).resolve().parent.parent
 #: Settings of every test crawl that is not about the extraction workers: pages are extracted
 #: in the crawl process (the default, ``auto``, starts one worker process per core but one,
@@ -43,7 +45,7 @@ def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
     for k, v in settings.items():
         cmd += ["-s", f"{k}={v}"]
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    proc = run_module(cmd[2], cmd[3:], cwd=cwd, env=env, timeout=timeout)
     docs = []
     if out.exists():
         docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import threading
 from collections.abc import Iterator
@@ -33,6 +32,7 @@ from tests.boilerplate_site import (
 )
 from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 - pytest fixture
+from tests.support.crawl_forks import run_command
 
 pytestmark = pytest.mark.slow
 
@@ -81,7 +81,9 @@ class Site:
         self.server.server_close()
 
 
-@pytest.fixture(scope="module")
+# session scope: a server no test changes or inspects, one per xdist worker, so the tests
+# that use it are not bound to one worker (tests/conftest.py groups module-scoped ones)
+@pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Iterator[Site]:
     server = Site(tmp_path_factory.mktemp("site"))
     yield server
@@ -104,8 +106,7 @@ def crawl(workdir: Path, seed: str, history: str, *args: str,
         cmd += ["-a", arg]
     for key, value in settings.items():
         cmd += ["-s", f"{key}={value}"]
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=240,
-                          env=dict(os.environ, PYTHONPATH=str(REPO)))
+    proc = run_command(cmd, cwd=REPO, timeout=240, env=dict(os.environ, PYTHONPATH=str(REPO)))
     log = proc.stderr + proc.stdout
     assert proc.returncode == 0, log[-3000:]
     jsonl = workdir / "corpus.jsonl"

@@ -25,6 +25,7 @@ import pytest
 from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 from tests.resume_site import ResumeSite
+from tests.support.crawl_forks import run_command
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8",
@@ -131,8 +132,7 @@ def test_unreachable_redis_fails_at_start_with_one_line(tmp_path):
         port = sock.getsockname()[1]
     cmd = command(f"redis://127.0.0.1:{port}/0", "nowhere", "w", tmp_path / "x.jsonl",
                   "http://127.0.0.1:9/")
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, PYTHONPATH=str(REPO)))
+    proc = run_command(cmd, cwd=REPO, timeout=60, env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr, proc.stderr
     errors = [line for line in proc.stderr.splitlines() if "error" in line.lower()]

@@ -12,7 +12,9 @@ from tests.crawl_helpers import run_crawl, stat
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
+# session scope: a server no test changes or inspects, one per xdist worker, so the tests
+# that use it are not bound to one worker (tests/conftest.py groups module-scoped ones)
+@pytest.fixture(scope="session")
 def site():
     server = DemoServer().start()
     yield server

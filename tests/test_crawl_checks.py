@@ -89,7 +89,9 @@ def test_user_errors_are_corpuscrawl_errors_and_bugs_are_not():
 # --- end to end: the same line and exit status from both commands -----------------------
 
 
-@pytest.fixture(scope="module")
+# session scope: a server no test changes or inspects, one per xdist worker, so the tests
+# that use it are not bound to one worker (tests/conftest.py groups module-scoped ones)
+@pytest.fixture(scope="session")
 def site():
     with SmallSite() as running:
         yield running

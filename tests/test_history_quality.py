@@ -30,7 +30,9 @@ ORDER = ["/", *(f"/{s}.html" for s in SECTIONS), *(f"/{s.slug}" for s in ALL_STO
 SETTINGS = {"CONCURRENT_REQUESTS": "1", "CORPUSCRAWL_BOILERPLATE_ERROR_PAGES": "False"}
 
 
-@pytest.fixture(scope="module")
+# session scope: a server no test changes or inspects, one per xdist worker, so the tests
+# that use it are not bound to one worker (tests/conftest.py groups module-scoped ones)
+@pytest.fixture(scope="session")
 def site():
     with static_site(site_files()) as server:
         yield server

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from tests.crawl_helpers import REPO
+from tests.support.crawl_forks import run_command
 from tests.support.hostile_hosts import HostileHost
 
 #: The stop must end within this many seconds of the signal (the issue's bound).
@@ -70,8 +71,7 @@ def test_a_graceful_stop_ends_in_time_and_a_rerun_exports_the_rest(tmp_path, sta
         assert "timeout: " not in log  # a cut download is not the server's timeout
 
         host.stall = ""  # the server answers again
-        rerun = subprocess.run(command(tmp_path, host.url), cwd=REPO, env=env,
-                               capture_output=True, text=True, timeout=180)
+        rerun = run_command(command(tmp_path, host.url), cwd=REPO, env=env, timeout=180)
     log2 = rerun.stderr + rerun.stdout
     assert rerun.returncode == 0, log2[-3000:]
     assert "resum" in log2.lower()

@@ -73,7 +73,9 @@ def test_existing_corpus_is_an_output_file_with_data(tmp_path):
 
 
 
-@pytest.fixture(scope="module")
+# session scope: a server no test changes or inspects, one per xdist worker, so the tests
+# that use it are not bound to one worker (tests/conftest.py groups module-scoped ones)
+@pytest.fixture(scope="session")
 def site():
     with SmallSite() as running:
         yield running

@@ -25,6 +25,7 @@ import pytest
 from corpuscrawl.browse.browser import chromium_path
 from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS, run_crawl, stat
 from tests.recrawl_site import ChangingSite, SiteServer
+from tests.support.crawl_forks import run_command
 
 pytestmark = pytest.mark.slow
 
@@ -137,7 +138,8 @@ def test_a_recrawl_killed_and_resumed_exports_each_change_once(tmp_path: Path) -
     env = dict(os.environ, PYTHONPATH=str(REPO))
     with SiteServer(site, delay=0.1) as server:
         cmd[cmd.index("seeds=URL")] = f"seeds={server.url}"
-        subprocess.run(cmd, cwd=REPO, env=env, check=True, capture_output=True, timeout=120)
+        first = run_command(cmd, cwd=REPO, env=env, timeout=120)
+        assert first.returncode == 0, first.stderr[-3000:]
         for number in range(1, 11):
             site.edit(number * 4)
         changed = {site.add(41 + i).path for i in range(4)} | {
@@ -154,7 +156,7 @@ def test_a_recrawl_killed_and_resumed_exports_each_change_once(tmp_path: Path) -
         proc.wait()
         written = out.read_bytes().count(b"\n")
         assert written < len(changed)
-        again = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+        again = run_command(cmd, cwd=REPO, env=env, timeout=120)
         assert again.returncode == 0, again.stderr[-3000:]
     docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     paths = [d["url"].split("/", 3)[3] for d in docs]

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.resume_site import ResumeSite
+from tests.support.crawl_forks import run_command
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -69,8 +70,7 @@ def run_and_kill(cmd: list[str], log: Path, until: Callable[[], bool],
 
 def run_to_end(cmd: list[str], log: Path) -> str:
     """Run ``cmd`` until it finishes; return its log."""
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, PYTHONPATH=str(REPO)))
+    proc = run_command(cmd, cwd=REPO, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO)))
     text = proc.stdout + proc.stderr
     with log.open("a") as fh:
         fh.write(text)
