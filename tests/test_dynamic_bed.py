@@ -9,7 +9,6 @@ from __future__ import annotations
 import multiprocessing
 import re
 import sqlite3
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -154,7 +153,13 @@ def test_sites_on_other_ports_do_not_share_state(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_ten_reveals_and_five_scrolls_stay_under_ten_seconds() -> None:
+def test_ten_reveals_and_five_scrolls_are_all_made() -> None:
+    """The cost page's ten revealers and five scroll loads are all used, and no more.
+
+    How long they take is measured by ``benchmarks/dynamic.py`` (results in
+    ``benchmarks/results/dynamic.md``), not asserted here: a wall-clock bound in a test
+    fails on a loaded machine and passes on a regression that a quiet one hides.
+    """
     import asyncio
 
     from playwright.async_api import async_playwright
@@ -163,21 +168,19 @@ def test_ten_reveals_and_five_scrolls_stay_under_ten_seconds() -> None:
     from corpuscrawl.browse.classifier import load_classifier
     from corpuscrawl.browse.interaction import InteractionOptions, interact, prepare_page
 
-    async def main(url: str) -> tuple[float, int, int]:
+    async def main(url: str) -> tuple[int, int]:
         async with async_playwright() as pw:
             browser = await launch_chromium(pw)
             try:
                 page = await browser.new_page()
                 await prepare_page(page)
-                start = time.monotonic()
                 await page.goto(url, wait_until="load")
                 result = await interact(page, load_classifier().predict,
                                         InteractionOptions(max_reveals=10, max_scrolls=5))
-                return time.monotonic() - start, result.reveals, result.scrolls
+                return result.reveals, result.scrolls
             finally:
                 await browser.close()
 
     with TestBed(seed=41, names=["cost-10-reveals"]) as bed:
-        seconds, reveals, scrolls = asyncio.run(main(bed.url("cost-10-reveals")))
-    assert reveals == 10 and scrolls == 5
-    assert seconds < 10, seconds
+        reveals, scrolls = asyncio.run(main(bed.url("cost-10-reveals")))
+    assert (reveals, scrolls) == (10, 5)
