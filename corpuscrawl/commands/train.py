@@ -97,8 +97,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.convert:
         return convert(args)
-    own = OWN_TRAINERS if args.model == "all" else tuple({args.model} & set(OWN_TRAINERS))
-    models = SHIPPED_MODELS if args.model == "all" else () if own else (args.model,)
+    if args.model == "all":
+        models, own = SHIPPED_MODELS, OWN_TRAINERS
+    elif args.model in OWN_TRAINERS:
+        models, own = (), (args.model,)
+    else:
+        models, own = (args.model,), ()
     try:
         dirs_of = {name: dataset_dirs(args.data, name) for name in models}
     except DatasetError as exc:

@@ -136,8 +136,8 @@ def _choose_decoding(blocks: Sequence[Sequence[Block]], golds: Sequence[str],
     The decoding is the model's own, without the container fill
     (:func:`~corpuscrawl.extract.segment.container.fill_container`): the fill reads the
     labels this threshold gives, and with it inside the choice the summed F1 is flat over
-    the upper biases (0.9036 at 0.4, 0.9033 at 0.6 on the shipped training pages), so the
-    choice would flip on noise."""
+    the upper biases, so the choice would flip on noise (figures in
+    ``benchmarks/results/wholeweb.md``, "The bias is chosen without the fill")."""
     best = (-1.0, LAMBDA_GRID_DEFAULT[0], 0.0)
     for lam in lambdas:
         for bias in biases:

@@ -401,8 +401,7 @@ class AutoModel(LearnedModel):
         unary_p, pair_p = page_probabilities(models, inputs, self.lambda_)
         return unary_p, decoded_parts(inputs.blocks, unary_p, pair_p, self.lambda_,
                                       self.bias_, self.fallback, self.comment_cut,
-                                      self.related_cut, self.comment_link_headings,
-                                      CONTAINER_FILL_DEFAULT)
+                                      self.related_cut, self.comment_link_headings)
 
     def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
         """Per page, its blocks' probabilities of being content (``n_blocks × 2``, columns

@@ -1,10 +1,10 @@
 """Structured content inside the main container: lists, tables and code blocks.
 
 Why: the block model learned from the article sets that a list, a table cell or a code
-line is usually navigation or furniture (dragnet's and l3s-gn1's gold keep 1-8 % of list
-items), while on documentation, service and listing pages the lists, tables and code
-blocks inside the main text's own element are the text (wcxb's gold keeps 54 % of a
-documentation page's list items, 82 % of its table cells).  Each such block is scored
+line is usually navigation or furniture (their gold keeps few list items), while on
+documentation, service and listing pages the lists, tables and code blocks inside the
+main text's own element are the text (wcxb's gold keeps most of them; the shares per
+dataset and page type are in ``benchmarks/results/wholeweb.md``).  Each such block is scored
 alone, so a table or a code listing between kept paragraphs often falls just under the
 decision threshold.  Where the kept text lives says more than the block does: a list,
 table or code block inside the element that holds the kept text, between its first and
@@ -27,11 +27,13 @@ import numpy as np
 from corpuscrawl.extract.segment.cdom import TAG_BIT, Block
 
 #: The main container holds at least this share of the kept words (the deepest such
-#: element): 0.6, 0.7 and 0.8 scored alike out of fold (summed F1 0.9032-0.9033).
+#: element); the shares tried scored alike out of fold, so the lowest that still names
+#: one element is used (grid in ``benchmarks/results/wholeweb.md``, "The rule, chosen
+#: out of fold").
 CONTAINER_SHARE_DEFAULT = 0.6
-#: A structured block inside it is kept from this content probability up (the decision
-#: threshold itself is about 0.35 at the shipped bias): 0.1 and 0.15 scored 0.9033, 0.25
-#: 0.9028 (no fill: 0.9025).
+#: A structured block inside it is kept from this content probability up, well under the
+#: decision threshold at the shipped bias, so only blocks the model is nearly sure are
+#: not text stay out; a higher floor lost most of the gain (same grid).
 FILL_MIN_PROBABILITY_DEFAULT = 0.15
 #: The ancestor tags that make a block structured: list items, definition lists, tables
 #: and preformatted (code) blocks.
@@ -44,14 +46,13 @@ def main_container(blocks: Sequence[Block], labels: Sequence[int],
     """Node id of the deepest element holding at least ``share`` of the kept words (None
     when nothing with words is kept)."""
     kept: dict[int, int] = {}
-    depth: dict[int, int] = {}
+    depth: dict[int, int] = {}  # of the kept blocks' ancestors: the only candidates
     total = 0
     for block, label in zip(blocks, labels, strict=True):
-        for d, node in enumerate(reversed(block.path)):
-            depth[node] = d
         if label:
             total += block.words
-            for node in block.path:
+            for d, node in enumerate(reversed(block.path)):
+                depth[node] = d
                 kept[node] = kept.get(node, 0) + block.words
     if not total:
         return None
