@@ -133,15 +133,23 @@ def _schema_types(tree: etree._Element) -> set[str]:
     return {t.split(":")[-1] if t.startswith("schema:") else t for t in types}
 
 
+#: URL schemes whose path says something about the page (a ``file:`` path names a place
+#: on a disk, not the site's structure).
+WEB_SCHEMES = frozenset(("http", "https"))
+
+
 def _url_features(url: str) -> dict[str, float]:
+    """The URL's features; all zero (``url_known`` 0) when the page has no web URL."""
     parts = urlsplit(url)
+    if parts.scheme.lower() not in WEB_SCHEMES:
+        return dict.fromkeys(URL_FEATURES, 0.0)
     path = parts.path.lower()
     segments = [s for s in path.split("/") if s]
     words: set[str] = set()
     for s in segments:
         words.add(s)
         words.update(_TOKEN_RE.findall(s))
-    out = {"url_depth": float(len(segments)),
+    out = {"url_known": 1.0, "url_depth": float(len(segments)),
            "url_date": float(bool(_DATE_PATH_RE.search(path))),
            "url_file": float(bool(re.search(r"\.(s?html?|php|aspx?|jsp)$", path))),
            "url_query": float(bool(parts.query)),
@@ -255,6 +263,10 @@ def page_type_features(page: Page) -> dict[str, float]:
 
 
 #: The feature names, in row order.
+#: The features read off the URL (blanked for a page whose URL is not known).
+URL_FEATURES: tuple[str, ...] = ("url_known", "url_depth", "url_date", "url_file", "url_query",
+                                 "url_numeric", "url_last_words", "url_root",
+                                 *(f"url_{family}" for family in URL_FAMILIES))
 FEATURE_NAMES: tuple[str, ...] = tuple(page_type_features(
     Page.from_html("<html><body></body></html>", "https://example.com/")))
 
@@ -265,4 +277,4 @@ def feature_row(page: Page) -> list[float]:
     return [feats[n] for n in FEATURE_NAMES]
 
 
-__all__ = ["FEATURE_NAMES", "PAGE_TYPES", "feature_row", "page_type_features"]
+__all__ = ["FEATURE_NAMES", "PAGE_TYPES", "URL_FEATURES", "feature_row", "page_type_features"]

@@ -33,7 +33,12 @@ from corpuscrawl.evaluation.datasets import Dataset, datasets_root, grouped_fold
 from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract.page_type import MIN_PROBABILITY_DEFAULT, MODEL_FILE, PageTypeModel
-from corpuscrawl.extract.page_type_features import FEATURE_NAMES, PAGE_TYPES, feature_row
+from corpuscrawl.extract.page_type_features import (
+    FEATURE_NAMES,
+    PAGE_TYPES,
+    URL_FEATURES,
+    feature_row,
+)
 
 #: Datasets whose gold pages are all articles (news and blog pages).
 ARTICLE_DATASETS = GOLD_DATASETS
@@ -44,6 +49,8 @@ FOLDS_DEFAULT = 5
 #: Inverse L2 strength of the logistic regression (chosen by the grouped cross-validation:
 #: see the card).
 C_DEFAULT = 0.5
+#: The columns of the URL features, ``url_known`` first.
+_URL_COLUMNS = [FEATURE_NAMES.index(name) for name in URL_FEATURES]
 #: Seed of the grouped folds.
 FOLD_SEED = "corpuscrawl-page-type"
 #: The card beside ``page-type.json``.
@@ -88,13 +95,29 @@ def labelled_pages(root: Path, typed: Sequence[str] = TYPED_DATASETS,
     return Labelled(np.asarray(rows, float).reshape(-1, len(FEATURE_NAMES)), ys, groups, keys)
 
 
+def without_urls(x: np.ndarray) -> np.ndarray:
+    """The rows ``x`` as they would be if the pages' URLs were not known (a page read from
+    a file): the URL features set to what a page without a web URL has."""
+    blank = np.array(x, float, copy=True)
+    blank[:, _URL_COLUMNS] = 0.0
+    return blank
+
+
 def fit(x: np.ndarray, y: Sequence[str], c: float = C_DEFAULT,
         min_probability: float = MIN_PROBABILITY_DEFAULT) -> PageTypeModel:
     """The logistic regression of ``y`` on standardised ``x``, as plain parameters.
 
+    Every page with a web URL is also learned from once without it (:func:`without_urls`),
+    so that the model types a page read from a file by its content: otherwise "no URL"
+    would only be seen on pages of the article sets that record no URLs (dragnet, l3s-gn1,
+    readability) and would mean "article".
+
     Fitted with one BLAS thread: the solver's matrix products sum in an order that depends
     on the thread count, so a model fitted with more threads differs in the last bits and
     the file would depend on the machine that wrote it."""
+    known = np.flatnonzero(x[:, _URL_COLUMNS[0]] > 0)
+    x = np.vstack([x, without_urls(x[known])])
+    y = [*y, *(y[i] for i in known)]
     scaler = StandardScaler().fit(x)
     scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
     with threadpool_limits(limits=1):
@@ -107,10 +130,11 @@ def fit(x: np.ndarray, y: Sequence[str], c: float = C_DEFAULT,
                          scale, coef, intercept, min_probability)
 
 
-def out_of_fold(data: Labelled, folds: int = FOLDS_DEFAULT, c: float = C_DEFAULT
-                ) -> list[str]:
+def out_of_fold(data: Labelled, folds: int = FOLDS_DEFAULT, c: float = C_DEFAULT,
+                urls: bool = True) -> list[str]:
     """Every page's type predicted by a model fitted without its site's fold (the raw
-    argmax: "other" by low probability is counted apart)."""
+    argmax: "other" by low probability is counted apart); with ``urls`` false, predicted
+    as if the page's URL were not known."""
     fold = np.asarray([grouped_fold(g, lambda s: s, folds, FOLD_SEED) for g in data.groups])
     out = [""] * len(data.y)
     y = np.asarray(data.y)
@@ -120,18 +144,20 @@ def out_of_fold(data: Labelled, folds: int = FOLDS_DEFAULT, c: float = C_DEFAULT
         if not len(held) or not len(train):
             continue
         model = fit(data.x[train], y[train], c)
-        p = model.probabilities(data.x[held])
+        p = model.probabilities(data.x[held] if urls else without_urls(data.x[held]))
         for i, row in zip(held, p, strict=True):
             out[i] = model.classes[int(row.argmax())]
     return out
 
 
 def card(data: Labelled, predicted: Sequence[str], model: PageTypeModel,
-         folds: int, command: str) -> list[str]:
-    """The Markdown card: data, out-of-fold accuracy per dataset, per-type scores and the
-    confusion matrix."""
+         folds: int, command: str, predicted_without_urls: Sequence[str]) -> list[str]:
+    """The Markdown card: data, out-of-fold accuracy per dataset (with the pages' URLs and
+    without them), per-type scores and the confusion matrix."""
     y = np.asarray(data.y)
     p = np.asarray(predicted)
+    q = np.asarray(predicted_without_urls)
+    known = data.x[:, _URL_COLUMNS[0]] > 0
     datasets = np.asarray([k.split("/", 1)[0] for k in data.keys])
     types = [t for t in PAGE_TYPES if t in set(data.y)]
     lines = ["# Model card: page type (`page-type.json`)", "",
@@ -146,13 +172,16 @@ def card(data: Labelled, predicted: Sequence[str], model: PageTypeModel,
              f"- `other`: no training pages; a page without text, or whose best type has "
              f"probability < {model.min_probability}, is `other`", "",
              f"## Out of fold, {folds} folds grouped by site", "",
-             "No page of a held-out site is seen in training.", ""]
+             "No page of a held-out site is seen in training.  *Without URL*: the same "
+             "pages typed as if read from files (their URL features blanked); pages that "
+             "record no URL are typed so in both columns.", ""]
     rows = []
-    for d in dict.fromkeys(datasets):
-        m = datasets == d
-        rows.append([d, str(int(m.sum())), f"{(y[m] == p[m]).mean():.3f}"])
-    rows.append(["all", str(len(y)), f"{(y == p).mean():.3f}"])
-    lines += markdown_table(["dataset", "pages", "accuracy"], rows) + [""]
+    for d in [*dict.fromkeys(datasets), "all"]:
+        m = datasets == d if d != "all" else np.ones(len(y), bool)
+        rows.append([d, str(int(m.sum())), str(int((m & known).sum())),
+                     f"{(y[m] == p[m]).mean():.3f}", f"{(y[m] == q[m]).mean():.3f}"])
+    lines += markdown_table(["dataset", "pages", "with URL", "accuracy", "without URL"],
+                            rows) + [""]
     rows = []
     for t in types:
         tp = int(((p == t) & (y == t)).sum())
@@ -175,10 +204,11 @@ def train(root: Path, out_dir: Path, folds: int = FOLDS_DEFAULT) -> list[str]:
     if not data.y:
         raise ValueError(f"no labelled pages under {root}")
     predicted = out_of_fold(data, folds)
+    predicted_without_urls = out_of_fold(data, folds, urls=False)
     model = fit(data.x, data.y)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / MODEL_FILE).write_text(json.dumps(model.to_dict()), encoding="utf-8")
-    lines = card(data, predicted, model, folds, REBUILD_COMMAND)
+    lines = card(data, predicted, model, folds, REBUILD_COMMAND, predicted_without_urls)
     (out_dir / CARD_FILE).write_text("\n".join(lines), encoding="utf-8")
     return lines
 
