@@ -29,7 +29,6 @@ import argparse
 import shlex
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from corpuscrawl.evaluation.datasets import list_datasets
@@ -53,13 +52,11 @@ UPSTREAM = "trafilatura as its test calls it (comments in, plain `in`)"
 Method = Callable[[Page], str]
 
 
-@dataclass
 class Outcome:
     """One method's result over the cases: the failed assertions per page."""
 
-    name: str
-    failures: dict[str, list[Failure]]
-    assertions: int
+    def __init__(self, name: str, failures: dict[str, list[Failure]], assertions: int):
+        self.name, self.failures, self.assertions = name, failures, assertions
 
     @property
     def pages_passed(self) -> int:

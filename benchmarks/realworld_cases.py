@@ -37,7 +37,6 @@ import shlex
 import sys
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,16 +60,14 @@ class DerivationError(ValueError):
     """The test file has a form this script does not read; the message names the line."""
 
 
-@dataclass
 class PageCase:
     """Assertions of one page in one test function, as they are collected."""
 
-    test: str
-    url: str
-    line: int
-    must: list[str] = field(default_factory=list)
-    must_not: list[str] = field(default_factory=list)
-    set_aside: list[dict[str, Any]] = field(default_factory=list)
+    def __init__(self, test: str, url: str, line: int):
+        self.test, self.url, self.line = test, url, line
+        self.must: list[str] = []
+        self.must_not: list[str] = []
+        self.set_aside: list[dict[str, Any]] = []
 
 
 def _const(node: ast.AST, env: dict[str, Any], line: int) -> Any:
