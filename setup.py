@@ -12,11 +12,12 @@ carry them; :mod:`corpuscrawl.resources.shipped` finds them at run time.
 *Accelerators* (``auto``'s tree walks in C; in Cython, compiled to C here, its block text
 statistics, over CPython's API only, and its collapsed-DOM walk, which cimports lxml's public
 ``etreepublic.pxd`` and ``tree.pxd`` and compiles against lxml's and libxml2's headers:
-Cython and lxml are build requirements).  Eggs (``scrapyd-deploy``) are built without them (see :class:`bdist_egg_without_extensions`).  They are optional: when
-they cannot be built (no compiler or Python headers) the install still succeeds
-and the modules they speed up use their pure-Python/numpy code, which gives the
-same output (tests/test_forest.py, tests/test_cdom_walk.py, tests/test_title_lookups.py
-and tests/test_block_text.py compare the two).
+Cython and lxml are build requirements).  Eggs (``scrapyd-deploy``) are built without them
+(see :class:`bdist_egg_without_extensions`).  They are optional: when they cannot be built
+(no compiler or Python headers, no Cython) the install still succeeds and the modules they
+speed up use their pure-Python/numpy code, which gives the same output (tests/test_forest.py,
+tests/test_cdom_walk.py, tests/test_title_lookups.py and tests/test_block_text.py compare the
+two).
 """
 
 from setuptools import Extension, find_packages, setup
