@@ -9,14 +9,15 @@ the package as ``corpuscrawl.data.models`` and ``corpuscrawl.data.templates``,
 so wheels, sdists (and wheels built from them) and eggs (``scrapyd-deploy``)
 carry them; :mod:`corpuscrawl.resources.shipped` finds them at run time.
 
-*Accelerators* (``auto``'s tree walks and block text in C; its collapsed-DOM walk in
-Cython, which cimports lxml's public ``etreepublic.pxd`` and ``tree.pxd`` and compiles
-against lxml's and libxml2's headers: Cython and lxml are build requirements).  Eggs (``scrapyd-deploy``)
-are built without them (see :class:`bdist_egg_without_extensions`).  They are optional: when
-they cannot be built (no compiler or Python headers) the install still succeeds
-and the modules they speed up use their pure-Python/numpy code, which gives the
-same output (tests/test_forest.py, tests/test_cdom_walk.py, tests/test_title_lookups.py
-and tests/test_block_text.py compare the two).
+*Accelerators* (``auto``'s tree walks in C; in Cython, compiled to C here, its block text
+statistics, over CPython's API only, and its collapsed-DOM walk, which cimports lxml's public
+``etreepublic.pxd`` and ``tree.pxd`` and compiles against lxml's and libxml2's headers:
+Cython and lxml are build requirements).  Eggs (``scrapyd-deploy``) are built without them
+(see :class:`bdist_egg_without_extensions`).  They are optional: when they cannot be built
+(no compiler or Python headers, no Cython) the install still succeeds and the modules they
+speed up use their pure-Python/numpy code, which gives the same output (tests/test_forest.py,
+tests/test_cdom_walk.py, tests/test_title_lookups.py and tests/test_block_text.py compare the
+two).
 """
 
 from setuptools import Extension, find_packages, setup
@@ -51,14 +52,18 @@ def lxml_include_dirs() -> list[str] | None:
 LXML_INCLUDES = lxml_include_dirs()
 
 def cython_extensions() -> list[Extension]:
-    """The accelerators written in Cython (the collapsed-DOM walk, over lxml's public
-    ``.pxd`` files), compiled to C here; none without Cython or lxml in the build
-    environment (the Python code then runs, same output)."""
-    if cythonize is None or LXML_INCLUDES is None:
+    """The accelerators written in Cython, compiled to C here: the block text statistics
+    (``_blocktext``, CPython's API only) and, with lxml in the build environment, the
+    collapsed-DOM walk (``_cdom``, over lxml's public ``.pxd`` files); none without Cython
+    (the Python code then runs, same output)."""
+    if cythonize is None:
         return []
-    extensions = [Extension("corpuscrawl.extract.segment._cdom",
-                            ["corpuscrawl/extract/segment/_cdom.pyx"],
-                            include_dirs=LXML_INCLUDES, optional=True)]
+    extensions = [Extension("corpuscrawl.extract.learned._blocktext",
+                            ["corpuscrawl/extract/learned/_blocktext.pyx"], optional=True)]
+    if LXML_INCLUDES is not None:
+        extensions.append(Extension("corpuscrawl.extract.segment._cdom",
+                                    ["corpuscrawl/extract/segment/_cdom.pyx"],
+                                    include_dirs=LXML_INCLUDES, optional=True))
     built = cythonize(extensions, compiler_directives={"language_level": 3}, quiet=True)
     for extension in built:  # cythonize's copies drop `optional`: no compiler must not fail
         extension.optional = True
@@ -76,11 +81,11 @@ setup(
         "corpuscrawl.data.models": ["*.skops", "*.json", "*.jsonl", "*.md"],
         "corpuscrawl.data.templates": ["*.txt", "*.md"],
     },
+    # the accelerators' sources (and the C Cython generates) belong to the sdist only
+    exclude_package_data={"": ["*.c", "*.pyx"]},
     cmdclass={"bdist_egg": bdist_egg_without_extensions},
     ext_modules=[
         Extension("corpuscrawl.extract.learned._forest", ["corpuscrawl/extract/learned/_forest.c"],
                   optional=True),
-        Extension("corpuscrawl.extract.learned._blocktext",
-                  ["corpuscrawl/extract/learned/_blocktext.c"], optional=True),
     ] + cython_extensions(),
 )

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from corpuscrawl.extract.learned.block_features import BLOCKTEXT_API
 from tests.packaging_helpers import (
     REPO,
     build_sdist_and_wheel,
@@ -175,7 +176,15 @@ def test_new_models_are_never_written_into_the_installed_package(installed, tmp_
 
 def test_c_accelerators_are_built_and_in_use(installed):
     """The wheel built from the sdist compiles the collapsed-DOM walk against lxml's headers
-    (lxml is a build requirement) and the installed lxml is one it accepts."""
+    (lxml is a build requirement) and the installed lxml is one it accepts; it compiles the
+    block text statistics from their Cython source too, and they are the ones in use."""
     out = python(installed, "from corpuscrawl.extract.segment import cdom; "
                             "print(cdom.accelerator_problem())")
     assert out.strip() == "None", out
+    names = zipfile.ZipFile(installed["wheel"]).namelist()
+    assert any(n.startswith("corpuscrawl/extract/learned/_blocktext.") and n.endswith(".so")
+               for n in names), names
+    out = python(installed, "from corpuscrawl.extract.learned import block_features as bf; "
+                            "print(bf._blocktext.__file__, bf._blocktext.API)")
+    path, api = out.split()
+    assert path.startswith(str(installed["venv"])) and api == str(BLOCKTEXT_API), out

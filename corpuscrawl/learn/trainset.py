@@ -140,10 +140,11 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def package_hash() -> str:
-    """A hash of the package's source (Python and C): results computed by other code differ."""
+    """A hash of the package's source (Python, Cython and C): results computed by other code
+    differ."""
     digest = hashlib.sha1()
     for path in sorted(PACKAGE_DIR.rglob("*")):
-        if path.suffix in (".py", ".c") and path.is_file():
+        if path.suffix in (".py", ".pyx", ".c") and path.is_file():
             digest.update(path.relative_to(PACKAGE_DIR.parent).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

@@ -31,7 +31,7 @@ from corpuscrawl.extract.learned.columns import NamedMatrix, prefixed
 from corpuscrawl.extract.segment.cdom import ANCESTOR_TAGS, CLASS_KEYWORDS, Block
 from corpuscrawl.resources.accelerators import accelerator
 
-#: The interface of ``_blocktext.c`` this module and :mod:`.title_features` call.
+#: The interface of ``_blocktext.pyx`` this module and :mod:`.title_features` call.
 BLOCKTEXT_API = 2
 #: The C statistics; None when not built for :data:`BLOCKTEXT_API` (the Python code then,
 #: same numbers).
