@@ -285,6 +285,10 @@ CORPUSCRAWL_ROBOTSTXT_MAX_SIZE = 500 * 1024
 #: allows).  An unreachable robots.txt (network failure after retries, 5xx, 429) always means
 #: complete disallow for its host (RFC 9309); a 4xx means no rules.
 CORPUSCRAWL_ROBOTSTXT_OVERSIZED = "disallow"
+#: Seconds a host's robots.txt, kept in the crawl state, answers for a resumed run of the same
+#: generation (or another cluster worker) instead of being fetched again; at most 86400
+#: (RFC 9309: a cache of at most 24 hours).  0 = fetch it in every run.
+CORPUSCRAWL_ROBOTSTXT_MAX_AGE = 86400
 
 # --- cluster mode (corpuscrawl.cluster: scrapy-redis frontier, leases, shared export) ---
 # With CORPUSCRAWL_REDIS_URL set the add-on plugs scrapy-redis's scheduler (with leases) and

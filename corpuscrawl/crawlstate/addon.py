@@ -42,6 +42,7 @@ from twisted.internet.task import LoopingCall
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.frontier import FRONTIER_META, Frontier
+from corpuscrawl.crawlstate.hosts import SqliteHostRecords
 from corpuscrawl.crawlstate.ledger import (
     ExportLedger,
     FeedNotDurable,
@@ -49,7 +50,7 @@ from corpuscrawl.crawlstate.ledger import (
     repair_feeds,
 )
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, STATE_DIR_SETTING, state_dir
-from corpuscrawl.crawlstate.lookup import StateConfigError, attach_run_state
+from corpuscrawl.crawlstate.lookup import StateConfigError, attach_host_records, attach_run_state
 from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
 from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
 from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
@@ -348,6 +349,7 @@ class CrawlStateOpener:
             settings.set(STATE_DIR_SETTING, str(temporary_root), priority="spider")
         state = RunState(crawler, state_dir(settings), config, temporary_root)
         attach_run_state(crawler, state)
+        attach_host_records(crawler, SqliteHostRecords(state.store))
         run = state.run
         logger.info("crawl state %s: generation %d, %s", state.directory, run.generation,
                     f"resuming ({run.carried_requests} requests left, "
