@@ -229,8 +229,9 @@ CORPUSCRAWL_RESUME = "auto"
 #: Seconds between two commits of the crawl state (feeds fsynced first): at most this much
 #: work is redone after a kill.
 CORPUSCRAWL_STATE_COMMIT_INTERVAL = 1.0
-#: Also commit as soon as this many requests are done since the last commit (at most ten
-#: commits a second; 0 = by time only): a kill then redoes at most this many finished
+#: Also commit as soon as this many requests are done since the last commit (at most 50
+#: commits a second, fewer when commits are slow: they take at most 5 % of the time;
+#: 0 = by time only): a kill then redoes at most this many finished
 #: requests besides those in flight, on a fast site as on a slow one.
 CORPUSCRAWL_STATE_COMMIT_PAGES = 1
 #: A graceful stop (SIGTERM, Ctrl-C) takes the requests waiting in the downloader (e.g. behind a

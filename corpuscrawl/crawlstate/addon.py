@@ -65,9 +65,12 @@ logger = logging.getLogger("corpuscrawl.crawlstate")
 COMMIT_INTERVAL_DEFAULT = 1.0
 #: Requests done since the last commit that bring the next commit forward (0 = by time only).
 COMMIT_PAGES_DEFAULT = 1
-#: Least seconds between two commits brought forward by done requests: a fast crawl commits
-#: at most ten times a second (each commit fsyncs the feeds).
-COMMIT_MIN_GAP = 0.1
+#: Least seconds between two commits brought forward by done requests (at most 50 a second).
+COMMIT_MIN_GAP = 0.02
+#: Most of the crawl's time that commits brought forward may take: the gap after a commit is
+#: at least its duration (a moving average: each fsyncs the feeds) divided by this share, so
+#: on a slow disk commits are further apart and a kill redoes a little more.
+COMMIT_TIME_SHARE = 0.05
 LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
 #: Before the export stage (900): a document exported before never reaches it again.
 LEDGER_PIPELINE_ORDER = 850
@@ -142,6 +145,8 @@ class RunState:
         #: Requests done since the last commit, and the commit they brought forward (if any).
         self._done_since_commit = 0
         self._early_commit: Any = None
+        #: Seconds a commit takes (moving average), which spaces the commits brought forward.
+        self._commit_cost = 0.0
         crawler.signals.connect(self.open, signal=signals.spider_opened)
         crawler.signals.connect(self.closing, signal=signals.spider_closed)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
@@ -192,10 +197,12 @@ class RunState:
         if self._closed or failure_of(self.crawler):
             return
         self.tracker.settle()
+        started = time.monotonic()
         try:
             self.store.commit()
         except FeedNotDurable:
             return  # reported; the batch stays uncommitted
+        self._commit_cost += 0.2 * (time.monotonic() - started - self._commit_cost)
         self._done_since_commit = 0
 
     def closing(self, reason: str = "", spider: Any = None) -> None:
@@ -217,11 +224,15 @@ class RunState:
         the last commit, and a fast site serves several a second, each fetched again
         against the resumed run's budget.  The commit runs on a later reactor turn (never
         inside the code that just finished a request: a fingerprint may be written before
-        its request), at least :data:`COMMIT_MIN_GAP` seconds after the last one."""
+        its request), at least :data:`COMMIT_MIN_GAP` seconds after the last one and so that
+        commits take at most :data:`COMMIT_TIME_SHARE` of the time.  Requests in flight at a
+        kill are fetched again whatever the gap; the gap adds those done since the last
+        commit."""
         from twisted.internet import reactor
 
         last = getattr(self.store, "last_commit", None)
-        wait = 0.0 if last is None else max(0.0, COMMIT_MIN_GAP - (time.monotonic() - last))
+        gap = max(COMMIT_MIN_GAP, self._commit_cost / COMMIT_TIME_SHARE)
+        wait = 0.0 if last is None else max(0.0, gap - (time.monotonic() - last))
         self._early_commit = reactor.callLater(wait, self._commit_early)
 
     def _commit_early(self) -> None:
