@@ -29,8 +29,10 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import statistics
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,9 +70,11 @@ COMMIT_PAGES_DEFAULT = 1
 #: Least seconds between two commits brought forward by done requests (at most 50 a second).
 COMMIT_MIN_GAP = 0.02
 #: Most of the crawl's time that commits brought forward may take: the gap after a commit is
-#: at least its duration (a moving average: each fsyncs the feeds) divided by this share, so
-#: on a slow disk commits are further apart and a kill redoes a little more.
+#: at least its duration (the median of the last :data:`COMMIT_COST_WINDOW`: each fsyncs the
+#: feeds) divided by this share, so on a slow disk commits are further apart and a kill
+#: redoes a little more.
 COMMIT_TIME_SHARE = 0.05
+COMMIT_COST_WINDOW = 15
 LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
 #: Before the export stage (900): a document exported before never reaches it again.
 LEDGER_PIPELINE_ORDER = 850
@@ -141,12 +145,14 @@ class RunState:
         #: Local feed files of this crawl: (path, format, overwrite).
         self.feeds: list[tuple[Path, str, bool]] = []
         self._loop: LoopingCall | None = None
+        self._settle_loop: LoopingCall | None = None
         self._closed = False
         #: Requests done since the last commit, and the commit they brought forward (if any).
         self._done_since_commit = 0
         self._early_commit: Any = None
-        #: Seconds a commit takes (moving average), which spaces the commits brought forward.
-        self._commit_cost = 0.0
+        #: Seconds the last commits took, whose median spaces the commits brought forward (a
+        #: median: one slow commit, the first ones' or a disk's hiccup, does not stretch it).
+        self._commit_costs: deque[float] = deque(maxlen=COMMIT_COST_WINDOW)
         crawler.signals.connect(self.open, signal=signals.spider_opened)
         crawler.signals.connect(self.closing, signal=signals.spider_closed)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
@@ -165,6 +171,9 @@ class RunState:
         signals_.connect(self._item_scraped, signal=signals.item_scraped)
         self._loop = LoopingCall(self.commit)
         self._loop.start(self.config.commit_interval, now=False)
+        if self.config.commit_pages:
+            self._settle_loop = LoopingCall(self._settle)
+            self._settle_loop.start(COMMIT_MIN_GAP, now=False)
         if self.run.resumed:
             self._remember_exported()
 
@@ -202,7 +211,7 @@ class RunState:
             self.store.commit()
         except FeedNotDurable:
             return  # reported; the batch stays uncommitted
-        self._commit_cost += 0.2 * (time.monotonic() - started - self._commit_cost)
+        self._commit_costs.append(time.monotonic() - started)
         self._done_since_commit = 0
 
     def closing(self, reason: str = "", spider: Any = None) -> None:
@@ -231,9 +240,17 @@ class RunState:
         from twisted.internet import reactor
 
         last = getattr(self.store, "last_commit", None)
-        gap = max(COMMIT_MIN_GAP, self._commit_cost / COMMIT_TIME_SHARE)
+        cost = statistics.median(self._commit_costs) if self._commit_costs else 0.0
+        gap = max(COMMIT_MIN_GAP, cost / COMMIT_TIME_SHARE)
         wait = 0.0 if last is None else max(0.0, gap - (time.monotonic() - last))
         self._early_commit = reactor.callLater(wait, self._commit_early)
+
+    def _settle(self) -> None:
+        """Notice the requests whose objects died since the last look (every
+        :data:`COMMIT_MIN_GAP` seconds): a done one brings the next commit forward at once,
+        not only when the periodic commit finds it."""
+        if not self._closed and not failure_of(self.crawler):
+            self.tracker.settle()
 
     def _commit_early(self) -> None:
         self._early_commit = None
@@ -263,8 +280,9 @@ class RunState:
     def _engine_stopped(self) -> None:
         if self._closed:
             return
-        if self._loop is not None and self._loop.running:
-            self._loop.stop()
+        for loop in (self._loop, self._settle_loop):
+            if loop is not None and loop.running:
+                loop.stop()
         if self._early_commit is not None and self._early_commit.active():
             self._early_commit.cancel()
         self._early_commit = None
