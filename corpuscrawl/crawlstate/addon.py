@@ -227,6 +227,23 @@ class RunState:
                 and self._loop is not None:
             self._bring_commit_forward()
 
+    def commit_before_hand_out(self) -> None:
+        """Called by the scheduler before it hands out a request: commit now the requests done
+        since the last commit when the gap of :meth:`_bring_commit_forward` has passed.  The
+        request whose end freed the host's slot is then durable before the next one leaves,
+        so a kill landing on that next request does not fetch the finished one again."""
+        if self._early_commit is None or not self._early_commit.active():
+            return
+        if time.monotonic() - self.store.last_commit < self._commit_gap():
+            return
+        self._early_commit.cancel()
+        self._early_commit = None
+        self.commit()
+
+    def _commit_gap(self) -> float:
+        cost = statistics.median(self._commit_costs) if self._commit_costs else 0.0
+        return max(COMMIT_MIN_GAP, cost / COMMIT_TIME_SHARE)
+
     def _bring_commit_forward(self) -> None:
         """Commit soon after ``CORPUSCRAWL_STATE_COMMIT_PAGES`` requests are done, not only
         every ``CORPUSCRAWL_STATE_COMMIT_INTERVAL``: a kill redoes the requests done since
@@ -240,9 +257,7 @@ class RunState:
         from twisted.internet import reactor
 
         last = getattr(self.store, "last_commit", None)
-        cost = statistics.median(self._commit_costs) if self._commit_costs else 0.0
-        gap = max(COMMIT_MIN_GAP, cost / COMMIT_TIME_SHARE)
-        wait = 0.0 if last is None else max(0.0, gap - (time.monotonic() - last))
+        wait = 0.0 if last is None else max(0.0, self._commit_gap() - (time.monotonic() - last))
         self._early_commit = reactor.callLater(wait, self._commit_early)
 
     def _settle(self) -> None:
