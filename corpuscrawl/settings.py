@@ -229,8 +229,9 @@ CORPUSCRAWL_RESUME = "auto"
 #: Seconds between two commits of the crawl state (feeds fsynced first): at most this much
 #: work is redone after a kill.
 CORPUSCRAWL_STATE_COMMIT_INTERVAL = 1.0
-#: Also commit as soon as this many requests are done since the last commit (at most ten
-#: commits a second; 0 = by time only): a kill then redoes at most this many finished
+#: Also commit as soon as this many requests are done since the last commit (at most 50
+#: commits a second, fewer when commits are slow: they take at most 5 % of the time;
+#: 0 = by time only): a kill then redoes at most this many finished
 #: requests besides those in flight, on a fast site as on a slow one.
 CORPUSCRAWL_STATE_COMMIT_PAGES = 1
 #: A graceful stop (SIGTERM, Ctrl-C) takes the requests waiting in the downloader (e.g. behind a
@@ -285,6 +286,10 @@ CORPUSCRAWL_ROBOTSTXT_MAX_SIZE = 500 * 1024
 #: allows).  An unreachable robots.txt (network failure after retries, 5xx, 429) always means
 #: complete disallow for its host (RFC 9309); a 4xx means no rules.
 CORPUSCRAWL_ROBOTSTXT_OVERSIZED = "disallow"
+#: Seconds a host's robots.txt, kept in the crawl state, answers for a resumed run of the same
+#: generation (or another cluster worker) instead of being fetched again; at most 86400
+#: (RFC 9309: a cache of at most 24 hours).  0 = fetch it in every run.
+CORPUSCRAWL_ROBOTSTXT_MAX_AGE = 86400
 
 # --- cluster mode (corpuscrawl.cluster: scrapy-redis frontier, leases, shared export) ---
 # With CORPUSCRAWL_REDIS_URL set the add-on plugs scrapy-redis's scheduler (with leases) and

@@ -11,8 +11,10 @@ for a kill to land in the middle of it.
 
 from __future__ import annotations
 
+import collections
 import http.server
 import random
+import threading
 import time
 from html import escape
 
@@ -52,6 +54,20 @@ class ResumeSite(ServedSite):
         self.delay = delay
         self.lists = (articles + PER_LIST - 1) // PER_LIST
         self.requests = 0
+        #: Requests per path (with its query).
+        self.paths: collections.Counter[str] = collections.Counter()
+        self._lock = threading.Lock()
+
+    def hits(self, prefix: str) -> int:
+        """Requests for paths starting with ``prefix``."""
+        with self._lock:
+            return sum(n for path, n in self.paths.items() if path.startswith(prefix))
+
+    def reply(self, path: str) -> tuple[int, str, bytes]:
+        """Status, content type and body of the answer to ``path``."""
+        html = self.page(path.split("?")[0])
+        body = (html or "<html><body><p>Not found</p></body></html>").encode()
+        return (200 if html is not None else 404), "text/html; charset=utf-8", body
 
 
     def article_urls(self) -> set[str]:
@@ -100,13 +116,14 @@ class ResumeSite(ServedSite):
                 pass
 
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-                site.requests += 1
+                with site._lock:
+                    site.requests += 1
+                    site.paths[self.path] += 1
                 time.sleep(site.delay)
-                html = site.page(self.path.split("?")[0])
-                body = (html or "<html><body><p>Not found</p></body></html>").encode()
+                status, content_type, body = site.reply(self.path)
                 try:
-                    self.send_response(200 if html is not None else 404)
-                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_response(status)
+                    self.send_header("Content-Type", content_type)
                     self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
                     self.wfile.write(body)

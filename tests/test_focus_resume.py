@@ -17,12 +17,12 @@ from tests.bulletin_site import BulletinSite
 from tests.focus_site import FocusSite, measure
 
 #: Articles among the exported documents of a 200-response crawl (200 on each site; the
-#: sites' ceilings are about 160).  Measured on the bulletin site, seeds 1-3, on a quiet
-#: machine: fresh 152-155 with the default extractor and ``bte`` alike; killed at half and
-#: resumed 148-150 with either (a kill redoes robots.txt, the error-page probe and the 2-5
-#: requests in flight or done since the last commit); before the resumed crawl kept its
+#: sites' ceilings are about 160).  Measured on the bulletin site, seeds 1-3: fresh 151-155
+#: with the default extractor and ``bte`` alike; killed at half and resumed 147-152 with
+#: either (a kill redoes the 2-5 requests in flight or done in the last ~20 ms; robots.txt
+#: and the error-page probe are kept in the crawl state); before the resumed crawl kept its
 #: learning, killed and resumed: 139-142.  ``bte`` killed and resumed is left out: at
-#: 148-150 it is too near the floor for a shared CI machine (benchmarks/results/focus.md).
+#: 147-152 it is too near the floor for a shared CI machine (benchmarks/results/focus.md).
 FLOOR_DEFAULT = 145
 
 

@@ -20,7 +20,9 @@ The joiner, the first extension Scrapy builds, connects: it sets
 a collection shares one frontier and one seen-set per run generation (the seeds are
 therefore fetched once per generation, by whichever worker pushes them first: the
 others' copies are filtered as seen) — and registers the export's de-duplication,
-:class:`corpuscrawl.cluster.dedup.RedisNearDuplicateIndex` (see :func:`cluster_index`).
+:class:`corpuscrawl.cluster.dedup.RedisNearDuplicateIndex` (see :func:`cluster_index`),
+and the generation's host records (robots.txt copies and error-page probes shared by the
+workers, :class:`corpuscrawl.crawlstate.hosts.RedisHostRecords`).
 
 Before that it joins the collection's running generation or starts the next
 one (:mod:`corpuscrawl.cluster.generation`): a cluster crawl of a collection
@@ -45,7 +47,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from corpuscrawl.cluster.config import ClusterConfig, unreachable
-from corpuscrawl.crawlstate.lookup import attach_run_record
+from corpuscrawl.crawlstate.hosts import RedisHostRecords
+from corpuscrawl.crawlstate.lookup import attach_host_records, attach_run_record
 from corpuscrawl.export.shared import share_index
 
 if TYPE_CHECKING:
@@ -165,6 +168,7 @@ class ClusterJoiner:
         joiner = cls(crawler, config, run)
         _JOINED[crawler] = joiner
         attach_run_record(crawler, run)
+        attach_host_records(crawler, RedisHostRecords(client, config.run_prefix))
         share_index(crawler, partial(cluster_index, crawler))  # the export's index, in Redis
         # The prefix is %-formatted by scrapy-redis (%(spider)s): escape the collection.
         prefix = config.run_prefix.replace("%", "%%")

@@ -13,6 +13,7 @@ the feed files):
 * ``frontier`` — the durable Scrapy scheduler and duplicate filter;
 * ``completion`` — when a request is done (its output exported or queued);
 * ``ledger`` — documents written once per generation, feeds repaired on resume;
+* ``hosts`` — each host's robots.txt and error-page probe, not asked again on a resume;
 * ``requests_json`` — requests as JSON (``Request.to_dict``), never pickle;
 * ``addon`` — the Scrapy add-on that wires them (``run_info(crawler)``).
 """

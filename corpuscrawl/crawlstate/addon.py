@@ -29,8 +29,10 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import statistics
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,7 @@ from twisted.internet.task import LoopingCall
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.frontier import FRONTIER_META, Frontier
+from corpuscrawl.crawlstate.hosts import SqliteHostRecords
 from corpuscrawl.crawlstate.ledger import (
     ExportLedger,
     FeedNotDurable,
@@ -49,7 +52,7 @@ from corpuscrawl.crawlstate.ledger import (
     repair_feeds,
 )
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, STATE_DIR_SETTING, state_dir
-from corpuscrawl.crawlstate.lookup import StateConfigError, attach_run_state
+from corpuscrawl.crawlstate.lookup import StateConfigError, attach_host_records, attach_run_state
 from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
 from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
 from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
@@ -64,9 +67,14 @@ logger = logging.getLogger("corpuscrawl.crawlstate")
 COMMIT_INTERVAL_DEFAULT = 1.0
 #: Requests done since the last commit that bring the next commit forward (0 = by time only).
 COMMIT_PAGES_DEFAULT = 1
-#: Least seconds between two commits brought forward by done requests: a fast crawl commits
-#: at most ten times a second (each commit fsyncs the feeds).
-COMMIT_MIN_GAP = 0.1
+#: Least seconds between two commits brought forward by done requests (at most 50 a second).
+COMMIT_MIN_GAP = 0.02
+#: Most of the crawl's time that commits brought forward may take: the gap after a commit is
+#: at least its duration (the median of the last :data:`COMMIT_COST_WINDOW`: each fsyncs the
+#: feeds) divided by this share, so on a slow disk commits are further apart and a kill
+#: redoes a little more.
+COMMIT_TIME_SHARE = 0.05
+COMMIT_COST_WINDOW = 15
 LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
 #: Before the export stage (900): a document exported before never reaches it again.
 LEDGER_PIPELINE_ORDER = 850
@@ -137,10 +145,14 @@ class RunState:
         #: Local feed files of this crawl: (path, format, overwrite).
         self.feeds: list[tuple[Path, str, bool]] = []
         self._loop: LoopingCall | None = None
+        self._settle_loop: LoopingCall | None = None
         self._closed = False
         #: Requests done since the last commit, and the commit they brought forward (if any).
         self._done_since_commit = 0
         self._early_commit: Any = None
+        #: Seconds the last commits took, whose median spaces the commits brought forward (a
+        #: median: one slow commit, the first ones' or a disk's hiccup, does not stretch it).
+        self._commit_costs: deque[float] = deque(maxlen=COMMIT_COST_WINDOW)
         crawler.signals.connect(self.open, signal=signals.spider_opened)
         crawler.signals.connect(self.closing, signal=signals.spider_closed)
         crawler.signals.connect(self._engine_stopped, signal=signals.engine_stopped)
@@ -159,6 +171,9 @@ class RunState:
         signals_.connect(self._item_scraped, signal=signals.item_scraped)
         self._loop = LoopingCall(self.commit)
         self._loop.start(self.config.commit_interval, now=False)
+        if self.config.commit_pages:
+            self._settle_loop = LoopingCall(self._settle)
+            self._settle_loop.start(COMMIT_MIN_GAP, now=False)
         if self.run.resumed:
             self._remember_exported()
 
@@ -191,10 +206,12 @@ class RunState:
         if self._closed or failure_of(self.crawler):
             return
         self.tracker.settle()
+        started = time.monotonic()
         try:
             self.store.commit()
         except FeedNotDurable:
             return  # reported; the batch stays uncommitted
+        self._commit_costs.append(time.monotonic() - started)
         self._done_since_commit = 0
 
     def closing(self, reason: str = "", spider: Any = None) -> None:
@@ -210,18 +227,45 @@ class RunState:
                 and self._loop is not None:
             self._bring_commit_forward()
 
+    def commit_before_hand_out(self) -> None:
+        """Called by the scheduler before it hands out a request: commit now the requests done
+        since the last commit when the gap of :meth:`_bring_commit_forward` has passed.  The
+        request whose end freed the host's slot is then durable before the next one leaves,
+        so a kill landing on that next request does not fetch the finished one again."""
+        if self._early_commit is None or not self._early_commit.active():
+            return
+        if time.monotonic() - self.store.last_commit < self._commit_gap():
+            return
+        self._early_commit.cancel()
+        self._early_commit = None
+        self.commit()
+
+    def _commit_gap(self) -> float:
+        cost = statistics.median(self._commit_costs) if self._commit_costs else 0.0
+        return max(COMMIT_MIN_GAP, cost / COMMIT_TIME_SHARE)
+
     def _bring_commit_forward(self) -> None:
         """Commit soon after ``CORPUSCRAWL_STATE_COMMIT_PAGES`` requests are done, not only
         every ``CORPUSCRAWL_STATE_COMMIT_INTERVAL``: a kill redoes the requests done since
         the last commit, and a fast site serves several a second, each fetched again
         against the resumed run's budget.  The commit runs on a later reactor turn (never
         inside the code that just finished a request: a fingerprint may be written before
-        its request), at least :data:`COMMIT_MIN_GAP` seconds after the last one."""
+        its request), at least :data:`COMMIT_MIN_GAP` seconds after the last one and so that
+        commits take at most :data:`COMMIT_TIME_SHARE` of the time.  Requests in flight at a
+        kill are fetched again whatever the gap; the gap adds those done since the last
+        commit."""
         from twisted.internet import reactor
 
         last = getattr(self.store, "last_commit", None)
-        wait = 0.0 if last is None else max(0.0, COMMIT_MIN_GAP - (time.monotonic() - last))
+        wait = 0.0 if last is None else max(0.0, self._commit_gap() - (time.monotonic() - last))
         self._early_commit = reactor.callLater(wait, self._commit_early)
+
+    def _settle(self) -> None:
+        """Notice the requests whose objects died since the last look (every
+        :data:`COMMIT_MIN_GAP` seconds): a done one brings the next commit forward at once,
+        not only when the periodic commit finds it."""
+        if not self._closed and not failure_of(self.crawler):
+            self.tracker.settle()
 
     def _commit_early(self) -> None:
         self._early_commit = None
@@ -251,8 +295,9 @@ class RunState:
     def _engine_stopped(self) -> None:
         if self._closed:
             return
-        if self._loop is not None and self._loop.running:
-            self._loop.stop()
+        for loop in (self._loop, self._settle_loop):
+            if loop is not None and loop.running:
+                loop.stop()
         if self._early_commit is not None and self._early_commit.active():
             self._early_commit.cancel()
         self._early_commit = None
@@ -348,6 +393,7 @@ class CrawlStateOpener:
             settings.set(STATE_DIR_SETTING, str(temporary_root), priority="spider")
         state = RunState(crawler, state_dir(settings), config, temporary_root)
         attach_run_state(crawler, state)
+        attach_host_records(crawler, SqliteHostRecords(state.store))
         run = state.run
         logger.info("crawl state %s: generation %d, %s", state.directory, run.generation,
                     f"resuming ({run.carried_requests} requests left, "

@@ -371,6 +371,7 @@ class DurableScheduler(BaseScheduler):
     def next_request(self) -> Request | None:
         """The best pending request, now in flight (its row id in ``meta['corpuscrawl_frontier']``)."""
         self.tracker.settle()
+        self.state.commit_before_hand_out()
         if self._memory:
             self.stats.inc_value("scheduler/dequeued/memory")
             self.stats.inc_value("scheduler/dequeued")

@@ -15,11 +15,12 @@ from typing import Any
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
 
-__all__ = ["StateConfigError", "attach_run_record", "attach_run_state", "crawl_state", "run_info",
-           "run_record", "run_state"]
+__all__ = ["StateConfigError", "attach_host_records", "attach_run_record", "attach_run_state",
+           "crawl_state", "host_records", "run_info", "run_record", "run_state"]
 
 _STATES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 _RECORDS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_HOSTS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 class StateConfigError(CrawlSetupError):
@@ -62,3 +63,14 @@ def attach_run_record(crawler: Any, record: Any) -> None:
 def run_record(crawler: Any) -> Any | None:
     """The run record attached by :func:`attach_run_record`, else None."""
     return _RECORDS.get(crawler) if crawler is not None else None
+
+
+def attach_host_records(crawler: Any, records: Any) -> None:
+    """Make ``records`` (:class:`corpuscrawl.crawlstate.hosts.HostRecords`: the run
+    generation's robots.txt copies and error-page probes) those of ``crawler``."""
+    _HOSTS[crawler] = records
+
+
+def host_records(crawler: Any) -> Any | None:
+    """The generation's host records (SQLite or Redis), or None without a crawl state."""
+    return _HOSTS.get(crawler) if crawler is not None else None

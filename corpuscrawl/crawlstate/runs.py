@@ -5,8 +5,9 @@ A *generation* is one complete crawl of a collection.  A run either
 * **resumes** the current generation — when the previous run did not end
   its generation: it was killed (no finish recorded) or stopped gracefully
   by a signal (Scrapy's close reason ``shutdown``, e.g. Ctrl-C or SIGTERM).
-  The frontier, the seen-set and the export ledger are kept; in-flight
-  requests go back to pending.  This holds even when the frontier is empty
+  The frontier, the seen-set, the export ledger and the hosts' robots.txt
+  and error-page probes (:mod:`corpuscrawl.crawlstate.hosts`) are kept;
+  in-flight requests go back to pending.  This holds even when the frontier is empty
   (a run killed before its first commit): its feed files must still be cut
   back to what the ledger knows, and the seeds are crawled again;
 * or starts a **new generation** (generation + 1): the frontier, seen-set
@@ -105,7 +106,8 @@ def begin_run(store: StateStore, policy: str = "auto", collection: str = "",
         exported = store.read("SELECT COUNT(*) FROM exported").fetchone()[0]
     else:
         generation = (last[0] + 1) if last is not None else 1
-        for table in ("requests", "seen", "exported", "feeds", "focus_shapes"):
+        for table in ("requests", "seen", "exported", "feeds", "focus_shapes", "robots_txt",
+                      "error_probes"):
             store.write(f"DELETE FROM {table}")
         left = exported = 0
     cursor = store.write(

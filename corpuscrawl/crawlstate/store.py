@@ -10,7 +10,10 @@ Everything that must stay consistent across a kill lives in one file,
   focused crawl learned per URL shape (:mod:`corpuscrawl.focus`);
 * ``exported`` and ``feeds`` — the export ledger: the documents written in
   this generation and, per feed file, the byte offset up to which that file
-  agrees with the ledger (:mod:`corpuscrawl.crawlstate.ledger`).
+  agrees with the ledger (:mod:`corpuscrawl.crawlstate.ledger`);
+* ``robots_txt`` and ``error_probes`` — each host's robots.txt as fetched and
+  its error-page probe, so a resumed run does not ask again
+  (:mod:`corpuscrawl.crawlstate.hosts`).
 
 Writes accumulate in one open transaction; :meth:`StateStore.commit` first
 runs the *pre-commit hooks* (the ledger flushes and fsyncs the feed files
@@ -80,6 +83,17 @@ CREATE TABLE IF NOT EXISTS exported (
     PRIMARY KEY (url, unit)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS feeds (path TEXT PRIMARY KEY, size INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS robots_txt (
+    origin TEXT PRIMARY KEY,
+    status INTEGER NOT NULL,
+    body BLOB NOT NULL,
+    fetched_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS error_probes (
+    domain TEXT PRIMARY KEY,
+    outcome TEXT NOT NULL,
+    probed_at REAL NOT NULL
+) WITHOUT ROWID;
 """
 
 #: Columns added to a table after its first release: older databases get them when opened.

@@ -68,6 +68,7 @@ from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
 from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.export_state import existing_state, register_state, registered_state
 from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
+from corpuscrawl.crawlstate.lookup import host_records
 from corpuscrawl.export.dedup import (
     NUM_PERM_DEFAULT,
     SHINGLE_WORDS_DEFAULT,
@@ -348,7 +349,10 @@ class ErrorPageSeeder:
     Any 404/410 HTML answer of a domain (robots.txt, a dead link) is used when
     it comes; otherwise one random non-existent path is fetched for each new
     domain.  A domain whose history already records an error page (an earlier
-    crawl, or another crawler sharing a Redis history) is not probed again.
+    crawl, or another crawler sharing a Redis history) is not probed again, nor one
+    probed earlier in the run generation whatever its answer (a resumed run, another
+    cluster worker): the probe is recorded in the crawl state when it is scheduled,
+    with its outcome once answered (:mod:`corpuscrawl.crawlstate.hosts`).
     A soft 404 (status 200) is never used: it may be a normal page.
     """
 
@@ -369,8 +373,12 @@ class ErrorPageSeeder:
     def process_response(self, request: Request, response: Response) -> Response:
         """Consume probe answers; seed from any 404; probe a new domain once."""
         if request.meta.get(PROBE_META):
-            self._seed(request.meta[PROBE_META], response)
-            raise IgnoreRequest(f"error-page probe of {request.meta[PROBE_META]} done")
+            domain = request.meta[PROBE_META]
+            outcome = "seeded" if self._seed(domain, response) else "unusable"
+            records = host_records(self.crawler)
+            if records is not None:
+                records.probe_outcome(domain, outcome)
+            raise IgnoreRequest(f"error-page probe of {domain} done")
         domain = state_key(response.url)  # host:port when the URL names one
         if not domain or domain in self._seeded or self.state.history is None:
             return response
@@ -384,7 +392,19 @@ class ErrorPageSeeder:
                 self._probe(domain, response.url)
         return response
 
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        """Record a probe that failed (its failure goes on as before)."""
+        domain = request.meta.get(PROBE_META)
+        records = host_records(self.crawler)
+        if domain and records is not None:
+            records.probe_outcome(domain, "failed")
+
     def _probe(self, domain: str, url: str) -> None:
+        """Schedule the probe of ``domain`` unless the generation probed it already."""
+        records = host_records(self.crawler)
+        if records is not None and not records.claim_probe(domain):
+            self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_probes_known")
+            return
         parts = urlsplit(url)
         probe_url = f"{parts.scheme}://{parts.netloc}/corpuscrawl-{secrets.token_hex(8)}"
         probe = Request(probe_url, priority=1000, dont_filter=True,
@@ -395,20 +415,22 @@ class ErrorPageSeeder:
             engine.crawl(probe)
             self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_probes")
 
-    def _seed(self, domain: str, response: Response) -> None:
+    def _seed(self, domain: str, response: Response) -> bool:
+        """Seed ``domain``'s history from ``response`` when it is an HTML error page; whether it did."""
         if response.status not in ERROR_STATUSES or self.state.history is None:
-            return
+            return False
         content_type = (response.headers.get("Content-Type") or b"").decode("latin-1").lower()
         body = getattr(response, "body", b"")
         if not body or (content_type and "html" not in content_type):
-            return
+            return False
         page = Page.from_html(body, url=response.url, status=response.status)
         body_el = page.clean_tree.find("body")
         lines = render_text(body_el if body_el is not None else page.clean_tree)
         if not lines:
-            return
+            return False
         seeded = self.state.history.seed_from_error_page(domain, [lines])
         self._seeded.add(domain)
         self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_pages_seeded")
         logger.debug("seeded %d template paragraphs of %s from %s", seeded, domain,
                      response.url)
+        return True

@@ -29,11 +29,22 @@ under its own rules:
 Each case is one log line per host, no traceback, and a counter
 ``corpuscrawl/robotstxt/<oversized|unreachable>``; pages refused are counted
 by Scrapy in ``robotstxt/forbidden``.
+
+**Kept for a resumed run.**  A robots.txt that was read (2xx, or a 4xx: no rules) is
+kept in the crawl state with its fetch time (:mod:`corpuscrawl.crawlstate.hosts`); a
+resumed run of the same generation, or another cluster worker, answers from that copy
+while it is younger than ``CORPUSCRAWL_ROBOTSTXT_MAX_AGE`` (24 h, RFC 9309 §2.4's
+longest cache; 0 = always fetch) instead of spending a request of its budget, and
+parses it exactly as if it had just been fetched (``robots_parsed`` is sent, so the
+Crawl-delay and the Sitemap: lines apply again).  Counted in
+``corpuscrawl/robotstxt/reused``.  An unreachable or oversized file is never kept: it
+is asked again.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from scrapy import signals
@@ -47,6 +58,8 @@ from scrapy.utils.misc import build_from_crawler
 from twisted.internet.defer import Deferred
 
 from corpuscrawl.config.setting_values import whole_number_setting
+from corpuscrawl.crawlstate.hosts import ROBOTS_MAX_AGE, StoredRobots, robots_origin
+from corpuscrawl.crawlstate.lookup import host_records
 
 logger = logging.getLogger("corpuscrawl.robots")
 
@@ -93,7 +106,7 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
     """Scrapy's robots.txt middleware with a size cap of its own and RFC 9309's failure rules.
 
     See the module docstring.  Settings: ``CORPUSCRAWL_ROBOTSTXT_MAX_SIZE``,
-    ``CORPUSCRAWL_ROBOTSTXT_OVERSIZED``.
+    ``CORPUSCRAWL_ROBOTSTXT_OVERSIZED``, ``CORPUSCRAWL_ROBOTSTXT_MAX_AGE``.
     """
 
     def __init__(self, crawler: Any):
@@ -106,6 +119,11 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
             raise ValueError(f"CORPUSCRAWL_ROBOTSTXT_OVERSIZED must be one of "
                              f"{', '.join(OVERSIZED_CHOICES)}, got {oversized!r}")
         self.oversized = oversized
+        self.max_age = whole_number_setting(settings, "CORPUSCRAWL_ROBOTSTXT_MAX_AGE",
+                                            int(ROBOTS_MAX_AGE))
+        if self.max_age > ROBOTS_MAX_AGE:
+            raise ValueError(f"CORPUSCRAWL_ROBOTSTXT_MAX_AGE must be at most {int(ROBOTS_MAX_AGE)} "
+                             f"seconds (RFC 9309: 24 hours), got {self.max_age}")
         self.download_maxsize = settings.getint("DOWNLOAD_MAXSIZE")
         crawler.signals.connect(self._headers_received, signal=signals.headers_received)
         crawler.signals.connect(self._bytes_received, signal=signals.bytes_received)
@@ -146,6 +164,10 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
         if netloc not in self._parsers:
             self._parsers[netloc] = Deferred()
             robots_url = f"{url.scheme}://{netloc}/robots.txt"
+            stored = self._stored(robots_url)
+            if stored is not None:
+                await self._reuse(stored, netloc, request)
+                return self._parsers[netloc]
             try:
                 response = await self.crawler.engine.download_async(
                     self.robots_request(robots_url))
@@ -160,7 +182,7 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
                 self._disallow(netloc, robots_url, "unreachable", failure_reason(exc),
                                type(exc).__name__)
             else:
-                await self._read(response, netloc, request)
+                await self._read(response, netloc, request, robots_url)
             self._stats.inc_value("robotstxt/request_count")
         parser = self._parsers[netloc]
         if isinstance(parser, Deferred):
@@ -170,9 +192,37 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
             parser = self._parsers[netloc]
         return parser
 
+    # --- a copy kept by an earlier run of the generation --------------------------
+
+    def _stored(self, robots_url: str) -> StoredRobots | None:
+        """The kept copy of ``robots_url`` when one may answer now, else None."""
+        records = host_records(self.crawler)
+        if records is None or not self.max_age:
+            return None
+        stored = records.robots(robots_origin(robots_url))
+        if stored is None or not stored.usable(self.max_age, max_size=self.max_size):
+            return None
+        return stored
+
+    def _keep(self, robots_url: str, status: int, body: bytes) -> None:
+        records = host_records(self.crawler)
+        if records is not None and self.max_age:
+            records.keep_robots(robots_origin(robots_url), StoredRobots(status, body, time.time()))
+
+    async def _reuse(self, stored: StoredRobots, netloc: str, request: Request) -> None:
+        """Parse the kept copy as a fresh download would be (``robots_parsed`` sent)."""
+        self._stats.inc_value("corpuscrawl/robotstxt/reused")
+        logger.debug("robots.txt of %s: the copy fetched %.0f s ago is reused", netloc,
+                     time.time() - stored.fetched_at)
+        parser = build_from_crawler(self._parserimpl, self.crawler, stored.body)
+        await self.crawler.signals.send_catch_log_async(
+            signal=signals.robots_parsed, robotparser=parser, request=request)
+        self._settle(netloc, parser)
+
     # --- what was received -------------------------------------------------------
 
-    async def _read(self, response: Response, netloc: str, request: Request) -> None:
+    async def _read(self, response: Response, netloc: str, request: Request,
+                    robots_url: str) -> None:
         if response.status in UNREACHABLE_STATUS or response.status == 429:
             self._stats.inc_value("robotstxt/response_count")
             self._stats.inc_value(f"robotstxt/response_status_count/{response.status}")
@@ -180,11 +230,13 @@ class BoundedRobotsTxtMiddleware(RobotsTxtMiddleware):
                            f"http {response.status}")
             return
         if 400 <= response.status < 500:  # unavailable: no rules
+            self._keep(robots_url, response.status, b"")
             await self._parse_robots(response.replace(body=b""), netloc, request)
             return
         if "download_stopped" in response.flags or len(response.body) > self.max_size:
             self._oversized(netloc, response.url, response, request)
             return
+        self._keep(robots_url, response.status, response.body)
         await self._parse_robots(response, netloc, request)
 
     def _oversized(self, netloc: str, url: str, response: Response | None,
