@@ -33,6 +33,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from tests.support import fork_warmth
+
 REPO = Path(__file__).resolve().parents[2]
 #: Set to ``1`` to run every test command in a fresh interpreter instead.
 FRESH_VARIABLE = "TESTS_FRESH_CRAWL_PROCESSES"
@@ -49,12 +51,20 @@ PRELOAD = ("numpy", "scipy.sparse", "scipy.stats", "sklearn", "sklearn.ensemble"
 # --- the fork server (runs as ``python -m tests.support.crawl_forks``) -------------------
 
 def _preload() -> None:
-    """Import ``PRELOAD`` (a module that is not installed is left out)."""
+    """Import ``PRELOAD`` (a module that is not installed is left out), then what a corpus
+    crawl loads of corpuscrawl (:mod:`tests.support.fork_warmth`)."""
     for name in PRELOAD:
         try:
             importlib.import_module(name)
         except ImportError:
             continue
+    try:
+        fork_warmth.warm()
+    except RuntimeError as exc:
+        raise SystemExit(f"crawl_forks: {exc}; not serving") from exc
+    except Exception as exc:  # noqa: BLE001 - forks then import corpuscrawl themselves
+        print(f"crawl_forks: corpuscrawl not preloaded: {exc!r}", file=sys.stderr)
+        fork_warmth.forget()
     if "twisted.internet.reactor" in sys.modules:
         raise SystemExit("crawl_forks: preloading installed a reactor; not serving")
     gc.collect()
@@ -94,6 +104,8 @@ def _run_in_child(request: dict) -> None:
         python_path = [p for p in request["env"].get("PYTHONPATH", "").split(os.pathsep) if p]
         rest = [p for p in sys.path[1:] if p not in python_path]
         sys.path[:] = [os.getcwd(), *python_path, *rest]
+        tempfile.tempdir = None  # found again from this run's TMPDIR, as in a new process
+        fork_warmth.keep_or_forget()
         import runpy
         try:
             runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
