@@ -106,6 +106,7 @@ def _run_in_child(request: dict) -> None:
         sys.path[:] = [os.getcwd(), *python_path, *rest]
         tempfile.tempdir = None  # found again from this run's TMPDIR, as in a new process
         fork_warmth.keep_or_forget()
+        sys.modules.pop(request["module"], None)  # ``-m`` runs it as __main__, not a copy
         import runpy
         try:
             runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
