@@ -32,6 +32,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 from tests.support import fork_warmth
 
@@ -89,7 +90,7 @@ def _run_in_child(request: dict) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        null = os.open(os.devnull, os.O_RDONLY)
+        null = os.open(request.get("stdin") or os.devnull, os.O_RDONLY)
         out = os.open(request["stdout"], os.O_WRONLY | os.O_TRUNC)
         err = os.open(request["stderr"], os.O_WRONLY | os.O_TRUNC)
         for fd, target in ((null, 0), (out, 1), (err, 2)):
@@ -215,38 +216,48 @@ def _get_server() -> _Server | None:
 
 
 def run_module(module: str, args: list[str], *, cwd: Path, env: dict[str, str],
-               timeout: float | None = None) -> subprocess.CompletedProcess[str]:
-    """``subprocess.run([python, "-m", module, *args], capture_output=True, text=True, ...)``,
-    forked from the warm interpreter when there is one."""
+               timeout: float | None = None, input: str | bytes | None = None,
+               text: bool = True) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run([python, "-m", module, *args], capture_output=True, text=text,
+    input=input, ...)``, forked from the warm interpreter when there is one."""
     cmd = [sys.executable, "-m", module, *args]
     server = _get_server()
     if server is None:
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                              env=env)
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=text, input=input,
+                              timeout=timeout, env=env)
     with tempfile.TemporaryDirectory(prefix="crawl-fork-") as tmp:
         out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
         out.touch()
         err.touch()
         request = {"module": module, "args": list(args), "cwd": str(cwd), "env": dict(env),
                    "stdout": str(out), "stderr": str(err)}
+        if input is not None:
+            stdin = Path(tmp) / "stdin"
+            stdin.write_bytes(input.encode("utf-8") if isinstance(input, str) else input)
+            request["stdin"] = str(stdin)
+
+        def read(path: Path) -> str | bytes:
+            return path.read_text(encoding="utf-8", errors="replace") if text else path.read_bytes()
+
         try:
             code = server.run(request, timeout)
         except TimeoutError:
-            raise subprocess.TimeoutExpired(
-                cmd, timeout or 0, output=out.read_text(encoding="utf-8", errors="replace"),
-                stderr=err.read_text(encoding="utf-8", errors="replace")) from None
-        return subprocess.CompletedProcess(
-            cmd, code, out.read_text(encoding="utf-8", errors="replace"),
-            err.read_text(encoding="utf-8", errors="replace"))
+            raise subprocess.TimeoutExpired(cmd, timeout or 0, output=read(out),
+                                            stderr=read(err)) from None
+        return subprocess.CompletedProcess(cmd, code, read(out), read(err))
 
 
 def run_command(cmd: list[str], *, cwd: Path, env: dict[str, str],
-                timeout: float | None = None) -> subprocess.CompletedProcess[str]:
-    """``subprocess.run(cmd, capture_output=True, text=True, ...)``; a ``[sys.executable,
-    "-m", module, ...]`` command is forked from the warm interpreter (:func:`run_module`)."""
+                timeout: float | None = None, input: str | bytes | None = None,
+                text: bool = True) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run(cmd, capture_output=True, text=text, input=input, ...)``; a
+    ``[sys.executable, "-m", module, ...]`` command is forked from the warm interpreter
+    (:func:`run_module`)."""
     if len(cmd) >= 3 and cmd[0] == sys.executable and cmd[1] == "-m":
-        return run_module(cmd[2], cmd[3:], cwd=cwd, env=env, timeout=timeout)
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+        return run_module(cmd[2], cmd[3:], cwd=cwd, env=env, timeout=timeout, input=input,
+                          text=text)
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=text, input=input,
+                          timeout=timeout, env=env)
 
 
 if __name__ == "__main__":
