@@ -8,8 +8,9 @@ third-party packages once; every run is a ``fork()`` of it that sets the command
 directory, environment, ``sys.argv`` and standard streams, then runs the module as
 ``python -m`` does (``runpy``), and exits with the module's exit status.  The run is still
 its own process with its own pid: the reactor, signals, exit codes and files are the
-crawl's own.  corpuscrawl itself is imported only in the forked run, from the tree under
-test, with the run's environment.
+crawl's own.  The server also preloads corpuscrawl from the tree it runs from (the tree
+under test) and builds the default extraction once; :mod:`tests.support.fork_warmth` says
+what a fork keeps of that and when it imports its own instead.
 
 Only runs that a test waits for (``subprocess.run`` style) go through here; tests that
 signal, kill or watch a crawl while it runs start it with ``subprocess.Popen`` as before.

@@ -1,10 +1,10 @@
 """What the crawl fork server (:mod:`tests.support.crawl_forks`) loads of corpuscrawl itself.
 
-A forked test crawl still paid about 1.7 s of CPU for what every corpus crawl does before
-its first request: importing corpuscrawl's components and Scrapy's, reading the ``auto``
-model (skops' trusted-types check and load), loading py3langid's model and jusText's
-stoplists on the first page.  The server does that once, from the tree it runs from (the
-tree under test), and each fork starts from there:
+Most of a forked test crawl's CPU went to what every corpus crawl does before its first
+request (benchmarks/results/test_suite.md): importing corpuscrawl's components and
+Scrapy's, reading the ``auto`` model (skops' trusted-types check and load), loading
+py3langid's model and jusText's stoplists on the first page.  The server does that once,
+from the tree it runs from (the tree under test), and each fork starts from there:
 
 * the modules the add-on's component tables, the settings, Scrapy's commands and the
   ``corpus`` spider name, and those the default extraction imports;
