@@ -16,6 +16,7 @@ import pytest
 from corpuscrawl.browse.browser import chromium_path
 from corpuscrawl.cli import main
 from tests.command_runs import REPO
+from tests.support.crawl_forks import run_command
 
 
 def test_version_is_the_package_metadata(capsys):
@@ -73,11 +74,10 @@ def test_label_keeps_every_answer_when_its_input_ends(tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     out = tmp_path / "set.jsonl"
     try:
-        proc = subprocess.run(
+        proc = run_command(
             [sys.executable, "-m", "corpuscrawl.cli", "label",
              f"http://127.0.0.1:{server.server_address[1]}/", "-o", str(out)],
-            input="\nr\n", cwd=REPO, capture_output=True, text=True, timeout=240,
-            env=dict(os.environ, PYTHONPATH=str(REPO)))
+            input="\nr\n", cwd=REPO, timeout=240, env=dict(os.environ, PYTHONPATH=str(REPO)))
     finally:
         server.shutdown()
         server.server_close()

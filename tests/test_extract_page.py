@@ -14,15 +14,16 @@ import pytest
 from corpuscrawl.cli import main
 from tests.crawl_helpers import REPO
 from tests.local_server import LocalServer, Reply
+from tests.support.crawl_forks import run_command
 
 ARTICLE = Path(__file__).parent / "data" / "structure" / "article.html"
 
 
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    """Run ``corpuscrawl`` as a user does (a fresh process: the URL fetch runs a reactor)."""
-    return subprocess.run([sys.executable, "-m", "corpuscrawl.cli", *args], cwd=REPO,
-                          input=stdin, capture_output=True, timeout=180,
-                          env=dict(os.environ, PYTHONPATH=str(REPO)))
+    """Run ``corpuscrawl`` as a user does (a process of its own: the URL fetch runs a reactor)."""
+    return run_command([sys.executable, "-m", "corpuscrawl.cli", *args], cwd=REPO,
+                       input=stdin, timeout=180, text=False,
+                       env=dict(os.environ, PYTHONPATH=str(REPO)))
 
 
 def test_html_file_prints_its_main_text(capsys: pytest.CaptureFixture[str]) -> None:

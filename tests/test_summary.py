@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +20,7 @@ from corpuscrawl.report.summary import (
 )
 from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS, run_crawl
 from tests.small_site import ARTICLES, FOOTER, SmallSite
+from tests.support.crawl_forks import run_command
 
 
 def test_figures_come_from_the_stats_with_recrawl_counters_when_present():
@@ -136,11 +136,11 @@ def _closed_port() -> int:
 @pytest.mark.slow
 def test_corpuscrawl_crawl_exits_3_when_every_seed_fails(tmp_path):
     port = _closed_port()
-    proc = subprocess.run(
+    proc = run_command(
         [sys.executable, "-m", "corpuscrawl.cli", "crawl", "--seeds",
          f"http://127.0.0.1:{port}/,http://127.0.0.1:{port}/news/", "-o", "out.jsonl",
          "-s", "RETRY_TIMES=0", "-s", "LOG_LEVEL=INFO"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, timeout=120,
         env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert proc.returncode == 3, proc.stderr[-3000:]
     last = proc.stderr.strip().splitlines()[-1]
@@ -153,14 +153,13 @@ def test_corpuscrawl_crawl_exits_3_when_every_seed_fails(tmp_path):
 @pytest.mark.slow
 def test_scrapy_crawl_exits_3_too_and_without_a_feed_writes_into_the_state_dir(tmp_path):
     port = _closed_port()
-    proc = subprocess.run(
+    proc = run_command(
         [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
          "-a", f"seeds=http://127.0.0.1:{port}/",
          "-s", "RETRY_TIMES=0", "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'state'}",
          "-s", f"CORPUSCRAWL_SUMMARY_FILE={tmp_path / 'alerts' / 'last.json'}",
          "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp_path / 'h.sqlite3'}"],
-        cwd=REPO, capture_output=True, text=True, timeout=120,
-        env=dict(os.environ, PYTHONPATH=str(REPO)))
+        cwd=REPO, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert proc.returncode == 3, proc.stderr[-3000:]
     assert "nothing could be fetched" in proc.stderr
     summary = json.loads((tmp_path / "state" / f"127.0.0.1_{port}" /

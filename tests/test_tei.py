@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tarfile
 from importlib.metadata import PackageNotFoundError, files
@@ -25,6 +24,7 @@ from corpuscrawl.formats.tei import TEI_NS, tei_document, tei_string
 from corpuscrawl.html.page import Page
 from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS
 from tests.local_server import LocalServer, Reply, article
+from tests.support.crawl_forks import run_command
 
 ARTICLE = Path(__file__).parent / "data" / "structure" / "article.html"
 URL = "https://greenstreets.example/2024/rain-garden"
@@ -133,8 +133,7 @@ def _crawl(tmp_path: Path, root: str, *feeds: str, settings: dict[str, str] | No
         cmd += ["-O", feed]
     for key, value in (settings or {}).items():
         cmd += ["-s", f"{key}={value}"]
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=240,
-                          env=dict(os.environ, PYTHONPATH=str(REPO)))
+    proc = run_command(cmd, cwd=REPO, timeout=240, env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stderr
 

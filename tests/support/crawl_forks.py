@@ -8,8 +8,9 @@ third-party packages once; every run is a ``fork()`` of it that sets the command
 directory, environment, ``sys.argv`` and standard streams, then runs the module as
 ``python -m`` does (``runpy``), and exits with the module's exit status.  The run is still
 its own process with its own pid: the reactor, signals, exit codes and files are the
-crawl's own.  corpuscrawl itself is imported only in the forked run, from the tree under
-test, with the run's environment.
+crawl's own.  The server also preloads corpuscrawl from the tree it runs from (the tree
+under test) and builds the default extraction once; :mod:`tests.support.fork_warmth` says
+what a fork keeps of that and when it imports its own instead.
 
 Only runs that a test waits for (``subprocess.run`` style) go through here; tests that
 signal, kill or watch a crawl while it runs start it with ``subprocess.Popen`` as before.
@@ -32,6 +33,9 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
+
+from tests.support import fork_warmth
 
 REPO = Path(__file__).resolve().parents[2]
 #: Set to ``1`` to run every test command in a fresh interpreter instead.
@@ -49,12 +53,20 @@ PRELOAD = ("numpy", "scipy.sparse", "scipy.stats", "sklearn", "sklearn.ensemble"
 # --- the fork server (runs as ``python -m tests.support.crawl_forks``) -------------------
 
 def _preload() -> None:
-    """Import ``PRELOAD`` (a module that is not installed is left out)."""
+    """Import ``PRELOAD`` (a module that is not installed is left out), then what a corpus
+    crawl loads of corpuscrawl (:mod:`tests.support.fork_warmth`)."""
     for name in PRELOAD:
         try:
             importlib.import_module(name)
         except ImportError:
             continue
+    try:
+        fork_warmth.warm()
+    except RuntimeError as exc:
+        raise SystemExit(f"crawl_forks: {exc}; not serving") from exc
+    except Exception as exc:  # noqa: BLE001 - forks then import corpuscrawl themselves
+        print(f"crawl_forks: corpuscrawl not preloaded: {exc!r}", file=sys.stderr)
+        fork_warmth.forget()
     if "twisted.internet.reactor" in sys.modules:
         raise SystemExit("crawl_forks: preloading installed a reactor; not serving")
     gc.collect()
@@ -79,7 +91,7 @@ def _run_in_child(request: dict) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        null = os.open(os.devnull, os.O_RDONLY)
+        null = os.open(request.get("stdin") or os.devnull, os.O_RDONLY)
         out = os.open(request["stdout"], os.O_WRONLY | os.O_TRUNC)
         err = os.open(request["stderr"], os.O_WRONLY | os.O_TRUNC)
         for fd, target in ((null, 0), (out, 1), (err, 2)):
@@ -94,6 +106,9 @@ def _run_in_child(request: dict) -> None:
         python_path = [p for p in request["env"].get("PYTHONPATH", "").split(os.pathsep) if p]
         rest = [p for p in sys.path[1:] if p not in python_path]
         sys.path[:] = [os.getcwd(), *python_path, *rest]
+        tempfile.tempdir = None  # found again from this run's TMPDIR, as in a new process
+        fork_warmth.keep_or_forget()
+        sys.modules.pop(request["module"], None)  # ``-m`` runs it as __main__, not a copy
         import runpy
         try:
             runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
@@ -202,38 +217,48 @@ def _get_server() -> _Server | None:
 
 
 def run_module(module: str, args: list[str], *, cwd: Path, env: dict[str, str],
-               timeout: float | None = None) -> subprocess.CompletedProcess[str]:
-    """``subprocess.run([python, "-m", module, *args], capture_output=True, text=True, ...)``,
-    forked from the warm interpreter when there is one."""
+               timeout: float | None = None, input: str | bytes | None = None,
+               text: bool = True) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run([python, "-m", module, *args], capture_output=True, text=text,
+    input=input, ...)``, forked from the warm interpreter when there is one."""
     cmd = [sys.executable, "-m", module, *args]
     server = _get_server()
     if server is None:
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                              env=env)
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=text, input=input,
+                              timeout=timeout, env=env)
     with tempfile.TemporaryDirectory(prefix="crawl-fork-") as tmp:
         out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
         out.touch()
         err.touch()
         request = {"module": module, "args": list(args), "cwd": str(cwd), "env": dict(env),
                    "stdout": str(out), "stderr": str(err)}
+        if input is not None:
+            stdin = Path(tmp) / "stdin"
+            stdin.write_bytes(input.encode("utf-8") if isinstance(input, str) else input)
+            request["stdin"] = str(stdin)
+
+        def read(path: Path) -> str | bytes:
+            return path.read_text(encoding="utf-8", errors="replace") if text else path.read_bytes()
+
         try:
             code = server.run(request, timeout)
         except TimeoutError:
-            raise subprocess.TimeoutExpired(
-                cmd, timeout or 0, output=out.read_text(encoding="utf-8", errors="replace"),
-                stderr=err.read_text(encoding="utf-8", errors="replace")) from None
-        return subprocess.CompletedProcess(
-            cmd, code, out.read_text(encoding="utf-8", errors="replace"),
-            err.read_text(encoding="utf-8", errors="replace"))
+            raise subprocess.TimeoutExpired(cmd, timeout or 0, output=read(out),
+                                            stderr=read(err)) from None
+        return subprocess.CompletedProcess(cmd, code, read(out), read(err))
 
 
 def run_command(cmd: list[str], *, cwd: Path, env: dict[str, str],
-                timeout: float | None = None) -> subprocess.CompletedProcess[str]:
-    """``subprocess.run(cmd, capture_output=True, text=True, ...)``; a ``[sys.executable,
-    "-m", module, ...]`` command is forked from the warm interpreter (:func:`run_module`)."""
+                timeout: float | None = None, input: str | bytes | None = None,
+                text: bool = True) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run(cmd, capture_output=True, text=text, input=input, ...)``; a
+    ``[sys.executable, "-m", module, ...]`` command is forked from the warm interpreter
+    (:func:`run_module`)."""
     if len(cmd) >= 3 and cmd[0] == sys.executable and cmd[1] == "-m":
-        return run_module(cmd[2], cmd[3:], cwd=cwd, env=env, timeout=timeout)
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+        return run_module(cmd[2], cmd[3:], cwd=cwd, env=env, timeout=timeout, input=input,
+                          text=text)
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=text, input=input,
+                          timeout=timeout, env=env)
 
 
 if __name__ == "__main__":
