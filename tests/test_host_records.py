@@ -226,3 +226,30 @@ def test_a_probe_that_failed_is_recorded_and_not_sent_again(tmp_path: Path) -> N
     seeder._probe("a:1", "http://a:1/page")  # recorded: no second probe
     assert crawler.stats.get_value("corpuscrawl/boilerplate/error_probes_known") == 1
     store.close()
+
+
+def test_a_replayed_probe_whose_answer_is_recorded_is_dropped_before_it_is_sent(
+        tmp_path: Path) -> None:
+    """A probe answered just before a kill can still be in the frontier the resumed run
+    replays: the recorded answer stops it at the downloader; an unanswered one goes out."""
+    from scrapy import Request
+    from scrapy.exceptions import IgnoreRequest
+    from scrapy.utils.test import get_crawler
+
+    from corpuscrawl.crawlstate.lookup import attach_host_records
+    from corpuscrawl.export.scrapy_glue import PROBE_META, ErrorPageSeeder
+
+    crawler = get_crawler()
+    store = StateStore(tmp_path / "state.sqlite3")
+    records = SqliteHostRecords(store)
+    attach_host_records(crawler, records)
+    seeder = ErrorPageSeeder(crawler, state=None)  # type: ignore[arg-type]
+    assert records.claim_probe("a:1") and records.claim_probe("b:1")
+    records.probe_outcome("a:1", "unusable")
+    with pytest.raises(IgnoreRequest):
+        seeder.process_request(Request("http://a:1/corpuscrawl-0", meta={PROBE_META: "a:1"}))
+    assert seeder.process_request(Request("http://b:1/corpuscrawl-1",
+                                          meta={PROBE_META: "b:1"})) is None  # not answered
+    assert seeder.process_request(Request("http://a:1/page")) is None  # not a probe
+    assert crawler.stats.get_value("corpuscrawl/boilerplate/error_probes_known") == 1
+    store.close()

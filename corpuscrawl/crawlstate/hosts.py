@@ -15,7 +15,9 @@ generation already has, each one finding nothing:
   probe is scheduled, in the same batch as its frontier row, and again with its
   outcome (``seeded``, ``unusable``, ``failed``) once answered.  A probe whose
   record survived a kill is either answered or still in the frontier, so the
-  resumed run never probes the domain again.
+  resumed run never schedules another; a probe the frontier replays although its
+  answer was recorded (answered just before the kill, its row not yet removed) is
+  dropped before it is sent.
 
 The records belong to a run generation: a new generation (a fresh crawl, a
 recrawl) starts with none and asks again.  On one machine they are tables of the

@@ -370,6 +370,17 @@ class ErrorPageSeeder:
             raise NotConfigured("boilerplate error-page seeding is off")
         return cls(crawler, state_for(crawler))
 
+    def process_request(self, request: Request) -> None:
+        """Drop a probe whose answer the generation already recorded: a probe answered just
+        before a kill can still be in the frontier the resumed run replays."""
+        domain = request.meta.get(PROBE_META)
+        if not domain:
+            return
+        records = host_records(self.crawler)
+        if records is not None and records.probe(domain) not in (None, "scheduled"):
+            self.crawler.stats.inc_value("corpuscrawl/boilerplate/error_probes_known")
+            raise IgnoreRequest(f"error-page probe of {domain} already answered")
+
     def process_response(self, request: Request, response: Response) -> Response:
         """Consume probe answers; seed from any 404; probe a new domain once."""
         if request.meta.get(PROBE_META):
