@@ -246,8 +246,11 @@ def test_a_replayed_probe_whose_answer_is_recorded_is_dropped_before_it_is_sent(
     seeder = ErrorPageSeeder(crawler, state=None)  # type: ignore[arg-type]
     assert records.claim_probe("a:1") and records.claim_probe("b:1")
     records.probe_outcome("a:1", "unusable")
-    with pytest.raises(IgnoreRequest):
-        seeder.process_request(Request("http://a:1/corpuscrawl-0", meta={PROBE_META: "a:1"}))
+    replayed = Request("http://a:1/corpuscrawl-0", meta={PROBE_META: "a:1"})
+    with pytest.raises(IgnoreRequest) as dropped:
+        seeder.process_request(replayed)
+    seeder.process_exception(replayed, dropped.value)  # Scrapy passes the drop on to here
+    assert records.probe("a:1") == "unusable"  # the recorded answer stays
     assert seeder.process_request(Request("http://b:1/corpuscrawl-1",
                                           meta={PROBE_META: "b:1"})) is None  # not answered
     assert seeder.process_request(Request("http://a:1/page")) is None  # not a probe

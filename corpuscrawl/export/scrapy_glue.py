@@ -404,10 +404,11 @@ class ErrorPageSeeder:
         return response
 
     def process_exception(self, request: Request, exception: Exception) -> None:
-        """Record a probe that failed (its failure goes on as before)."""
+        """Record a probe that failed (its failure goes on as before).  A probe that
+        :meth:`process_request` dropped also arrives here: its recorded answer stays."""
         domain = request.meta.get(PROBE_META)
         records = host_records(self.crawler)
-        if domain and records is not None:
+        if domain and records is not None and records.probe(domain) in (None, "scheduled"):
             records.probe_outcome(domain, "failed")
 
     def _probe(self, domain: str, url: str) -> None:
