@@ -234,15 +234,18 @@ class RunState:
         so a kill landing on that next request does not fetch the finished one again."""
         if self._early_commit is None or not self._early_commit.active():
             return
-        if time.monotonic() - self.store.last_commit < self._commit_gap():
+        if self._commit_wait() > 0:
             return
         self._early_commit.cancel()
         self._early_commit = None
         self.commit()
 
-    def _commit_gap(self) -> float:
+    def _commit_wait(self) -> float:
+        """Seconds until a commit brought forward may run: the gap after the last commit is
+        at least :data:`COMMIT_MIN_GAP` and its cost over :data:`COMMIT_TIME_SHARE`."""
         cost = statistics.median(self._commit_costs) if self._commit_costs else 0.0
-        return max(COMMIT_MIN_GAP, cost / COMMIT_TIME_SHARE)
+        gap = max(COMMIT_MIN_GAP, cost / COMMIT_TIME_SHARE)
+        return max(0.0, gap - (time.monotonic() - self.store.last_commit))
 
     def _bring_commit_forward(self) -> None:
         """Commit soon after ``CORPUSCRAWL_STATE_COMMIT_PAGES`` requests are done, not only
@@ -256,9 +259,7 @@ class RunState:
         commit."""
         from twisted.internet import reactor
 
-        last = getattr(self.store, "last_commit", None)
-        wait = 0.0 if last is None else max(0.0, self._commit_gap() - (time.monotonic() - last))
-        self._early_commit = reactor.callLater(wait, self._commit_early)
+        self._early_commit = reactor.callLater(self._commit_wait(), self._commit_early)
 
     def _settle(self) -> None:
         """Notice the requests whose objects died since the last look (every
