@@ -69,7 +69,7 @@ def next_ended() -> tuple[int, int] | None:
 
 
 def reap(pid: int) -> None:
-    """Release an ended child reported by :func:`ended_children`."""
+    """Release an ended child reported by :func:`next_ended`."""
     with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, 0)
 
