@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.support.crawl_forks import run_module
+from tests.support.crawl_forks import popen_command, run_module
 
 REPO = Path(__file__).resolve().parent.parent
 #: Settings of every test crawl that is not about the extraction workers: pages are extracted
@@ -78,7 +78,7 @@ def run_interrupted(cmd: list[str], kill_when: Callable[[], bool] | None = None,
     """Run a crawl command in ``cwd`` (sent signal ``how`` once ``kill_when()`` holds); its log."""
     env = dict(os.environ, PYTHONPATH=str(cwd))
     with tempfile.TemporaryFile("w+") as log:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        proc = popen_command(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env)
         while kill_when is not None and proc.poll() is None and not kill_when():
             time.sleep(0.01)
         if kill_when is not None and proc.poll() is None:

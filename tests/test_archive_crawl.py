@@ -25,6 +25,7 @@ from corpuscrawl import settings as project_settings
 from corpuscrawl.archive.reader import read_records
 from corpuscrawl.cli import main
 from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS, run_crawl, stat
+from tests.support.crawl_forks import popen_command
 from tests.warc_site import WarcSite
 
 pytestmark = pytest.mark.slow
@@ -186,8 +187,8 @@ def test_killed_crawl_leaves_whole_records_and_the_next_start_repairs_the_file(
                "-s", f"CORPUSCRAWL_WARC_DIR={warc_dir}", "-s", "CONCURRENT_REQUESTS=2",
                "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp_path / 'h.sqlite3'}",
                "-O", str(tmp_path / "killed.jsonl")]
-        proc = subprocess.Popen(cmd, cwd=REPO, env={**_env(), "PYTHONPATH": str(REPO)},
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = popen_command(cmd, cwd=REPO, env={**_env(), "PYTHONPATH": str(REPO)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             opened = list(warc_dir.glob("*.warc.gz.open")) if warc_dir.exists() else []

@@ -25,7 +25,8 @@ import pytest
 from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 from tests.resume_site import ResumeSite
-from tests.support.crawl_forks import run_command
+from tests.support.crawl_forks import popen_command, run_command
+from tests.support.forked_process import ForkedProcess
 
 REPO = Path(__file__).resolve().parent.parent
 LOCAL = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8",
@@ -42,10 +43,11 @@ def command(redis: str, collection: str, worker: str, out: Path, seed: str) -> l
             *LOCAL]
 
 
-def start(cmd: list[str], log: Path) -> subprocess.Popen:
+def start(cmd: list[str], log: Path) -> subprocess.Popen | ForkedProcess:
     """Start a worker, its log into ``log``."""
-    return subprocess.Popen(cmd, cwd=REPO, stdout=log.open("a"), stderr=subprocess.STDOUT,
-                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    with log.open("a") as fh:
+        return popen_command(cmd, cwd=REPO, stdout=fh, stderr=subprocess.STDOUT,
+                             env=dict(os.environ, PYTHONPATH=str(REPO)))
 
 
 def records(out: Path) -> list[dict]:
@@ -73,7 +75,7 @@ def check_once(outputs: list[Path], expected: set[str]) -> list[collections.Coun
     return per_output
 
 
-def wait(procs: list[subprocess.Popen], timeout: float = 240) -> None:
+def wait(procs: list[subprocess.Popen | ForkedProcess], timeout: float = 240) -> None:
     """Wait for the workers; fail (and kill them) past ``timeout``."""
     deadline = time.monotonic() + timeout
     for proc in procs:

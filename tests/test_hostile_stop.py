@@ -13,7 +13,7 @@ import time
 import pytest
 
 from tests.crawl_helpers import REPO
-from tests.support.crawl_forks import run_command
+from tests.support.crawl_forks import popen_command, run_command
 from tests.support.hostile_hosts import HostileHost
 
 #: The stop must end within this many seconds of the signal (the issue's bound).
@@ -44,8 +44,8 @@ def test_a_graceful_stop_ends_in_time_and_a_rerun_exports_the_rest(tmp_path, sta
     with HostileHost(stall=stall, stall_after=2) as host:
         log_path = tmp_path / "first.log"
         with open(log_path, "w") as log_file:
-            proc = subprocess.Popen(command(tmp_path, host.url), cwd=REPO, env=env,
-                                    stdout=log_file, stderr=subprocess.STDOUT)
+            proc = popen_command(command(tmp_path, host.url), cwd=REPO, env=env,
+                                 stdout=log_file, stderr=subprocess.STDOUT)
             try:
                 for n in (1, 2, 3):
                     assert host.wait_for(f"/public/{n}", 90), "the crawl never reached the pages"

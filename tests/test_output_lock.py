@@ -18,6 +18,7 @@ from tests.command_runs import REPO, crawl
 from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 from tests.resume_site import ResumeSite
+from tests.support.crawl_forks import popen_command
 from tests.test_cluster import check_once, command, start, wait
 
 
@@ -64,7 +65,7 @@ def test_two_crawls_on_one_output_the_second_is_refused(tmp_path):
     out = tmp_path / "out.jsonl"
     with ResumeSite(articles=30, delay=0.2) as site:
         log = tmp_path / "first.log"
-        first = subprocess.Popen(
+        first = popen_command(
             [sys.executable, "-m", "scrapy", "crawl", "corpus", *TEST_CRAWL_OPTIONS,
              "-a", f"seeds={site.url}",
              "-o", str(out), "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'a'}",

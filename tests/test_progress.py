@@ -18,6 +18,7 @@ import pytest
 from corpuscrawl.report.progress import ProgressConfig, ProgressConfigError, Sample, status_line
 from tests.crawl_helpers import REPO, run_crawl
 from tests.local_server import LocalServer, Reply, article
+from tests.support.crawl_forks import popen_command
 
 TOPICS = ["Harbour", "Orchard", "Glacier", "Lantern", "Meadow", "Quarry", "Violin", "Canyon",
           "Beacon", "Thistle", "Falcon", "Marble"]
@@ -53,8 +54,8 @@ def _crawl_on_a_terminal(tmp_path: Path, url: str) -> tuple[int, str]:
            "-s", "CONCURRENT_REQUESTS=1", "-s", "CORPUSCRAWL_EXTRACTOR=bte",
            "-s", f"CORPUSCRAWL_STATE_DIR={tmp_path / 'state'}",
            "-s", f"CORPUSCRAWL_BOILERPLATE_HISTORY={tmp_path / 'h.sqlite3'}"]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdin=subprocess.DEVNULL, stdout=secondary,
-                            stderr=secondary, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    proc = popen_command(cmd, cwd=REPO, stdin=subprocess.DEVNULL, stdout=secondary,
+                         stderr=secondary, env=dict(os.environ, PYTHONPATH=str(REPO)))
     os.close(secondary)
     out = b""
     deadline = time.monotonic() + 180

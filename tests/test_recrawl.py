@@ -25,7 +25,7 @@ import pytest
 from corpuscrawl.browse.browser import chromium_path
 from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS, run_crawl, stat
 from tests.recrawl_site import ChangingSite, SiteServer
-from tests.support.crawl_forks import run_command
+from tests.support.crawl_forks import popen_command, run_command
 
 pytestmark = pytest.mark.slow
 
@@ -145,8 +145,8 @@ def test_a_recrawl_killed_and_resumed_exports_each_change_once(tmp_path: Path) -
         changed = {site.add(41 + i).path for i in range(4)} | {
             site.articles[n * 4].path for n in range(1, 11)}
         out.unlink()
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = popen_command(cmd, cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline and (
                 not out.exists() or out.read_bytes().count(b"\n") < 4):

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from tests.resume_site import ResumeSite
-from tests.support.crawl_forks import run_command
+from tests.support.crawl_forks import popen_command, run_command
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -56,8 +56,8 @@ def run_and_kill(cmd: list[str], log: Path, until: Callable[[], bool],
                  timeout: float = 60) -> bool:
     """Run ``cmd`` and SIGKILL it once ``until()`` holds; False when it ended by itself first."""
     with log.open("a") as fh:
-        proc = subprocess.Popen(cmd, cwd=REPO, stdout=fh, stderr=subprocess.STDOUT,
-                                env=dict(os.environ, PYTHONPATH=str(REPO)))
+        proc = popen_command(cmd, cwd=REPO, stdout=fh, stderr=subprocess.STDOUT,
+                             env=dict(os.environ, PYTHONPATH=str(REPO)))
         deadline = time.monotonic() + timeout
         while proc.poll() is None and not until() and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -137,7 +137,7 @@ def test_ctrl_c_then_kill_with_a_vertical_feed_beside_the_jsonl(tmp_path):
         cmd[cmd.index("-O")] = "-o"  # scrapy takes -o or -O, not both
         env = dict(os.environ, PYTHONPATH=str(REPO))
         with log.open("a") as fh:
-            proc = subprocess.Popen(cmd, cwd=REPO, stdout=fh, stderr=subprocess.STDOUT, env=env)
+            proc = popen_command(cmd, cwd=REPO, stdout=fh, stderr=subprocess.STDOUT, env=env)
             while proc.poll() is None and lines(out) < 30:
                 time.sleep(0.02)
             proc.send_signal(signal.SIGINT)  # Ctrl-C: Scrapy stops gracefully ("shutdown")

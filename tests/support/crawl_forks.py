@@ -12,8 +12,11 @@ crawl's own.  The server also preloads corpuscrawl from the tree it runs from (t
 under test) and builds the default extraction once; :mod:`tests.support.fork_warmth` says
 what a fork keeps of that and when it imports its own instead.
 
-Only runs that a test waits for (``subprocess.run`` style) go through here; tests that
-signal, kill or watch a crawl while it runs start it with ``subprocess.Popen`` as before.
+Runs that a test waits for go through :func:`run_command` (``subprocess.run`` style);
+runs that a test signals, kills or watches while they run go through
+:func:`popen_command`, a ``Popen``-like handle on the fork (:mod:`tests.support.forked_process`;
+how the server reports exit statuses and cleans up after killed runs:
+:mod:`tests.support.fork_reaping`).
 ``TESTS_FRESH_CRAWL_PROCESSES=1`` in the environment makes every run a fresh
 interpreter again (for comparison, or if a test is suspected to depend on a cold start).
 """
@@ -28,6 +31,7 @@ import json
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -35,7 +39,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from tests.support import fork_warmth
+from tests.support import fork_reaping, fork_warmth
+from tests.support.forked_process import ForkedProcess, Stream, stream_fd
 
 REPO = Path(__file__).resolve().parents[2]
 #: Set to ``1`` to run every test command in a fresh interpreter instead.
@@ -84,18 +89,24 @@ def _exit_status(exc: SystemExit) -> int:
     return 1
 
 
-def _run_in_child(request: dict) -> None:
-    """In the forked process: become ``python -m module args`` and never return."""
+def _run_in_child(request: dict, fds: list[int] | None = None) -> None:
+    """In the forked process: become ``python -m module args`` and never return.  Its
+    standard streams are ``fds`` (stdin, stdout, stderr) or the request's files."""
     status = 1
+    interrupted = False
     try:
+        if _socket_fd is not None:
+            os.close(_socket_fd)
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        null = os.open(request.get("stdin") or os.devnull, os.O_RDONLY)
-        out = os.open(request["stdout"], os.O_WRONLY | os.O_TRUNC)
-        err = os.open(request["stderr"], os.O_WRONLY | os.O_TRUNC)
-        for fd, target in ((null, 0), (out, 1), (err, 2)):
+        if fds is None:
+            fds = [os.open(request.get("stdin") or os.devnull, os.O_RDONLY),
+                   os.open(request["stdout"], os.O_WRONLY | os.O_TRUNC),
+                   os.open(request["stderr"], os.O_WRONLY | os.O_TRUNC)]
+        for target, fd in enumerate(fds):
             os.dup2(fd, target)
+        for fd in set(fds) - {0, 1, 2}:
             os.close(fd)
         sys.stdin = open(0, closefd=False, encoding="utf-8")  # noqa: SIM115
         sys.stdout = open(1, "w", closefd=False, encoding="utf-8")  # noqa: SIM115
@@ -116,7 +127,7 @@ def _run_in_child(request: dict) -> None:
         except SystemExit as exc:
             status = _exit_status(exc)
         except KeyboardInterrupt:
-            status = 128 + signal.SIGINT
+            interrupted = True  # as the interpreter: the process ends by SIGINT
         except BaseException:  # noqa: BLE001 - reported as the interpreter would
             sys.excepthook(*sys.exc_info())
             status = 1
@@ -128,21 +139,66 @@ def _run_in_child(request: dict) -> None:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):  # nothing left to report it to
                 stream.flush()
+        if interrupted:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
         os._exit(status)
 
 
-def serve() -> None:
-    """Answer JSON requests on stdin, one at a time: fork, report the pid, then the status."""
+_socket_fd: int | None = None  # the server's end of the socket for started runs
+
+
+def _fork(request: dict, fds: list[int] | None) -> int:
+    pid = os.fork()
+    if pid == 0:
+        _run_in_child(request, fds)
+    for fd in fds or ():
+        os.close(fd)
+    print(json.dumps({"pid": pid}), flush=True)
+    return pid
+
+
+def serve(socket_fd: int | None = None) -> None:
+    """Answer requests: JSON lines on stdin for runs the client waits for (reply: the pid,
+    later the exit status), JSON messages with the run's standard streams on the Unix socket
+    ``socket_fd`` for runs it starts (reply: the pid; the status goes to the request's
+    ``status`` file).  Children are reaped as they end (:mod:`tests.support.fork_reaping`);
+    the loop ends when stdin closes."""
+    global _socket_fd
+    _socket_fd = socket_fd
     _preload()
+    fork_reaping.become_subreaper()
     print(json.dumps({"ready": True}), flush=True)
-    for line in sys.stdin:
-        request = json.loads(line)
-        pid = os.fork()
-        if pid == 0:
-            _run_in_child(request)
-        print(json.dumps({"pid": pid}), flush=True)
-        _, wait_status = os.waitpid(pid, 0)
-        print(json.dumps({"code": os.waitstatus_to_exitcode(wait_status)}), flush=True)
+    sock = socket.socket(fileno=socket_fd) if socket_fd is not None else None
+    waited: set[int] = set()  # their status goes to stdout
+    started: dict[int, str] = {}  # pid -> status file
+    pending = b""
+    sources = [0] + ([socket_fd] if socket_fd is not None else [])
+    while True:
+        ready, _, _ = select.select(sources, [], [], 0.02 if waited or started else 0.5)
+        if 0 in ready:
+            data = os.read(0, 65536)
+            if not data:
+                break
+            pending += data
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                waited.add(_fork(json.loads(line), None))
+        if sock is not None and socket_fd in ready:
+            message, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
+            if not message:
+                break
+            request = json.loads(message)
+            started[_fork(request, fds)] = request["status"]
+        while (ended := fork_reaping.next_ended()) is not None:
+            pid, code = ended
+            if pid in waited:
+                waited.discard(pid)
+                print(json.dumps({"code": code}), flush=True)
+            elif pid in started:
+                fork_reaping.publish(started.pop(pid), code)
+            fork_reaping.reap(pid)
+    fork_reaping.end_all(waited | set(started))
 
 
 # --- the client (in the pytest worker) -----------------------------------------------------
@@ -151,10 +207,13 @@ class _Server:
     """This process's fork server, started on first use."""
 
     def __init__(self) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.support.crawl_forks"], cwd=REPO,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            env=dict(os.environ, PYTHONPATH=str(REPO)))
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "tests.support.crawl_forks", "--socket",
+                 str(theirs.fileno())], cwd=REPO, pass_fds=[theirs.fileno()],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                env=dict(os.environ, PYTHONPATH=str(REPO)))
         self._pending = b""  # bytes read from the server after the last whole line
         atexit.register(self.close)
         if self._reply(timeout=300).get("ready") is not True:
@@ -187,6 +246,11 @@ class _Server:
             self._reply(timeout=60)
             raise
 
+    def start(self, request: dict, fds: list[int]) -> int:
+        """Start ``request`` with ``fds`` as its standard streams; its pid."""
+        socket.send_fds(self.sock, [json.dumps(request).encode("utf-8")], fds)
+        return int(self._reply(timeout=60)["pid"])
+
     def close(self) -> None:
         """End the server (its stdin closes, its loop ends)."""
         if self.proc.poll() is None:
@@ -196,6 +260,8 @@ class _Server:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
+        self.sock.close()
 
 
 _server: _Server | None = None
@@ -261,5 +327,32 @@ def run_command(cmd: list[str], *, cwd: Path, env: dict[str, str],
                           timeout=timeout, env=env)
 
 
+def popen_command(cmd: list[str], *, cwd: Path, env: dict[str, str], stdin: Stream = None,
+                  stdout: Stream = None, stderr: Stream = None
+                  ) -> subprocess.Popen | ForkedProcess:
+    """``subprocess.Popen(cmd, cwd=cwd, env=env, stdin=..., stdout=..., stderr=...)``; a
+    ``[sys.executable, "-m", module, ...]`` command is forked from the warm interpreter and
+    returned as a :class:`~tests.support.forked_process.ForkedProcess` (``pid``, ``poll``,
+    ``wait``, ``send_signal``, ``terminate``, ``kill``, ``returncode``).  Streams are what
+    ``Popen`` takes except ``PIPE`` (which starts a fresh interpreter)."""
+    server = _get_server()
+    forkable = len(cmd) >= 3 and cmd[0] == sys.executable and cmd[1] == "-m"
+    if server is None or not forkable or subprocess.PIPE in (stdin, stdout, stderr):
+        return subprocess.Popen(cmd, cwd=cwd, env=env, stdin=stdin, stdout=stdout,
+                                stderr=stderr)
+    fds = [stream_fd(stdin, 0)]
+    try:
+        fds.append(stream_fd(stdout, 1))
+        fds.append(stream_fd(stderr, 2, stdout_fd=fds[1]))
+        status_dir = Path(tempfile.mkdtemp(prefix="crawl-fork-"))
+        request = {"module": cmd[2], "args": list(cmd[3:]), "cwd": str(cwd), "env": dict(env),
+                   "status": str(status_dir / "status")}
+        pid = server.start(request, fds)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    return ForkedProcess(list(cmd), pid, status_dir)
+
+
 if __name__ == "__main__":
-    serve()
+    serve(int(sys.argv[2]) if sys.argv[1:2] == ["--socket"] else None)
