@@ -17,8 +17,8 @@ Everything is set so that the project's own choice wins:
 
 ``update_settings`` sets settings and nothing else: no file is opened and no server
 contacted.  The crawl state (SQLite) and the cluster's generation (Redis) are opened by
-extensions the parts add (:class:`~corpuscrawl.crawlstate.addon.CrawlStateOpener`,
-:class:`~corpuscrawl.cluster.addon.ClusterJoiner`) when Scrapy builds the crawl's
+extensions the parts add (:class:`~corpuscrawl.crawlstate.state_addon.CrawlStateOpener`,
+:class:`~corpuscrawl.cluster.cluster_addon.ClusterJoiner`) when Scrapy builds the crawl's
 components.  This module holds import paths only, so loading it imports no component.
 """
 
@@ -135,9 +135,9 @@ FEED_FORMATS: dict[str, str] = {
 #: when its part is not used.
 PARTS: tuple[str, ...] = (
     # A collection's durable state: frontier, run generations, export ledger (one machine).
-    "corpuscrawl.crawlstate.addon.CrawlStateAddon",
+    "corpuscrawl.crawlstate.state_addon.CrawlStateAddon",
     # With CORPUSCRAWL_REDIS_URL: scrapy-redis, shared history, pages and near-duplicates.
-    "corpuscrawl.cluster.addon.ClusterAddon",
+    "corpuscrawl.cluster.cluster_addon.ClusterAddon",
     # scrapy-playwright's handlers only when a crawl may render.
     "corpuscrawl.browse.render.RenderingAddon",
     # A User-Agent naming corpuscrawl and CORPUSCRAWL_CONTACT.

@@ -64,7 +64,7 @@ CORPUSCRAWL_MIN_TEXT_CHARS = 1
 #: 0 = any length.
 CORPUSCRAWL_MIN_WORDS = 15
 #: Drop listings: front, section, tag and category pages, whose text is teasers of other
-#: pages of the site (corpuscrawl.extract.listing); listed as "listing" in the dropped
+#: pages of the site (corpuscrawl.extract.page_typing.listing); listed as "listing" in the dropped
 #: documents. False keeps them as documents (their page_type says what they are).
 CORPUSCRAWL_DROP_LISTINGS = True
 #: Worker processes that parse and extract pages off the reactor (corpuscrawl.spiders.workers):
@@ -222,7 +222,7 @@ CORPUSCRAWL_PAGE_STORE_CLASS = "corpuscrawl.crawlstate.pages.SQLitePageStore"
 # --- resume after a kill (corpuscrawl.crawlstate: frontier, run generations, export ledger) ---
 # The add-on plugs, at add-on priority, the durable SCHEDULER and DUPEFILTER_CLASS
 # (corpuscrawl.crawlstate.frontier) and the export ledger; the collection's state is opened
-# when the crawl's extensions are built (corpuscrawl.crawlstate.addon.CrawlStateOpener).
+# when the crawl's extensions are built (corpuscrawl.crawlstate.state_addon.CrawlStateOpener).
 #: "auto": a run resumes when the previous run of the collection was killed or stopped by a
 #: signal; otherwise it starts a new generation (a recrawl).  "never": always a new generation.
 CORPUSCRAWL_RESUME = "auto"
@@ -296,7 +296,7 @@ CORPUSCRAWL_ROBOTSTXT_MAX_AGE = 86400
 # dupefilter, the Redis boilerplate history and the Redis de-duplication index; scrapy-redis's
 # own settings (REDIS_URL, SCHEDULER_QUEUE_CLASS, SCHEDULER_PERSIST, ...) win when given.
 # The run generation is agreed in Redis; CORPUSCRAWL_PAGE_STORE_CLASS becomes
-# corpuscrawl.cluster.pages.RedisPageStore (recrawls work as on one machine) and
+# corpuscrawl.cluster.redis_pages.RedisPageStore (recrawls work as on one machine) and
 # max_pages counts over all workers of the generation.
 #: redis://host:port/db shared by every worker of the collection; empty: single machine.
 CORPUSCRAWL_REDIS_URL = ""
@@ -326,7 +326,7 @@ CORPUSCRAWL_RENDER_EXPERIENCE_MAX_AGE_DAYS = 90.0
 #: "drop".  Spider argument: -a comments=...  Anything else fails at start naming this key.
 CORPUSCRAWL_COMMENTS = "field"
 
-# --- structured output (corpuscrawl.extract.structure, corpuscrawl.formats) ---
+# --- structured output (corpuscrawl.extract.lines.structure, corpuscrawl.formats) ---
 #: True: every JSON Lines / JSON / CSV / XML document carries a `markdown` field, its text
 #: with headings, lists, tables, quotations and code as Markdown (trafilatura's
 #: output_format="markdown"); `text` stays plain and unchanged.  A `tei` feed

@@ -103,10 +103,10 @@ def test_update_settings_touches_no_file(tmp_path):
     crawler.addons.load_settings(crawler.settings)
     assert not state.exists()
     assert crawler.settings["SCHEDULER"] == "corpuscrawl.crawlstate.frontier.DurableScheduler"
-    opener = "corpuscrawl.crawlstate.addon.CrawlStateOpener"
+    opener = "corpuscrawl.crawlstate.state_addon.CrawlStateOpener"
     assert crawler.settings.getdict("EXTENSIONS")[opener] < 0  # built before the feed exporter
-    from corpuscrawl.crawlstate.addon import CrawlStateOpener
     from corpuscrawl.crawlstate.lookup import run_info
+    from corpuscrawl.crawlstate.state_addon import CrawlStateOpener
 
     CrawlStateOpener.from_crawler(crawler)
     assert (state / "news").is_dir() and run_info(crawler).generation == 1
@@ -114,8 +114,8 @@ def test_update_settings_touches_no_file(tmp_path):
 
 
 def test_a_second_crawl_of_a_collection_fails_when_its_components_are_built(tmp_path):
-    from corpuscrawl.crawlstate.addon import CrawlStateOpener
     from corpuscrawl.crawlstate.runs import RunLockedError
+    from corpuscrawl.crawlstate.state_addon import CrawlStateOpener
 
     crawlers = []
     for _ in range(2):
@@ -148,13 +148,13 @@ def test_cluster_mode_contacts_no_redis_in_update_settings():
             server.accept()
     assert crawler.settings["SCHEDULER"] == "corpuscrawl.cluster.lease.LeasingScheduler"
     assert crawler.settings["CORPUSCRAWL_BOILERPLATE_HISTORY"] == url
-    assert "corpuscrawl.cluster.addon.ClusterJoiner" in crawler.settings.getdict("EXTENSIONS")
-    assert "corpuscrawl.crawlstate.addon.CrawlStateOpener" not in \
+    assert "corpuscrawl.cluster.cluster_addon.ClusterJoiner" in crawler.settings.getdict("EXTENSIONS")
+    assert "corpuscrawl.crawlstate.state_addon.CrawlStateOpener" not in \
         crawler.settings.getdict("EXTENSIONS")
 
 
 def test_an_unreachable_redis_is_reported_when_the_crawl_is_built():
-    from corpuscrawl.cluster.addon import ClusterJoiner
+    from corpuscrawl.cluster.cluster_addon import ClusterJoiner
 
     with socket.socket() as probe:  # a free port nobody listens on
         probe.bind(("127.0.0.1", 0))

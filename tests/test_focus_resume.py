@@ -122,7 +122,7 @@ def test_a_resumed_frontier_ranks_with_what_the_killed_run_learned(tmp_path) -> 
 def test_commit_pages_setting_is_checked() -> None:
     from scrapy.utils.test import get_crawler
 
-    from corpuscrawl.crawlstate.addon import StateConfig, StateConfigError
+    from corpuscrawl.crawlstate.state_addon import StateConfig, StateConfigError
 
     def config(value: object) -> StateConfig:
         return StateConfig.from_settings(get_crawler(

@@ -167,10 +167,10 @@ def test_no_crawl_time_module_imports_training_code_by_name() -> None:
     assert dynamic_offline_imports(
         "import importlib\n"
         "def fit(self):\n"
-        "    return importlib.import_module('corpuscrawl.learn.auto').fit_auto(self)\n"
+        "    return importlib.import_module('corpuscrawl.learn.auto_trainer').fit_auto(self)\n"
         "x = load_object('corpuscrawl.evaluation.metrics:score')\n"
         "y = importlib.import_module('corpuscrawl.extract.learned.auto')\n") == [
-        (3, "corpuscrawl.learn.auto"), (4, "corpuscrawl.evaluation.metrics:score")]
+        (3, "corpuscrawl.learn.auto_trainer"), (4, "corpuscrawl.evaluation.metrics:score")]
     found = [f"{m} line {line}: {target}" for m in crawl_time_modules()
              for line, target in dynamic_offline_imports(
                  _module_file(m).read_text(encoding="utf-8"))]

@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     """Extract one page; returns the exit code."""
     from corpuscrawl.commands.extract_warc import extractor_setting, settings_from
     from corpuscrawl.extract.base import ExtractorError
-    from corpuscrawl.extract.structure import roles_for
+    from corpuscrawl.extract.lines.structure import roles_for
     from corpuscrawl.pagetext.extraction import ConfigError, Extraction
 
     def fail(message: str, code: int = 2) -> int:

@@ -1,7 +1,7 @@
 """The crawl's run state, found through the crawler.
 
-The crawl-state opener (:mod:`corpuscrawl.crawlstate.addon`) opens one
-:class:`~corpuscrawl.crawlstate.addon.RunState` per crawler and attaches it here; the
+The crawl-state opener (:mod:`corpuscrawl.crawlstate.state_addon`) opens one
+:class:`~corpuscrawl.crawlstate.state_addon.RunState` per crawler and attaches it here; the
 durable scheduler and duplicate filter (:mod:`corpuscrawl.crawlstate.frontier`), the
 ledger pipeline (:mod:`corpuscrawl.crawlstate.ledger`), the exporters and the spider's
 sources look it up by crawler.  The add-on builds on those components, so they find

@@ -48,7 +48,7 @@ Sitemaps and feeds that listed pages are remembered too and fetched again,
 in full, by every recrawl (also those only a page now answering 304 linked).
 
 In cluster mode (``CORPUSCRAWL_REDIS_URL``) the page store is
-``corpuscrawl.cluster.pages.RedisPageStore``, shared by the workers, and the
+``corpuscrawl.cluster.redis_pages.RedisPageStore``, shared by the workers, and the
 generation is the one the cluster agreed in Redis (``crawlstate.lookup.run_record``):
 the known pages are re-queued by the workers that start before one of them has
 queued them all (the shared seen-set drops the copies).

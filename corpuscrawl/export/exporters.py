@@ -47,7 +47,7 @@ from corpuscrawl.crawlstate.lookup import run_state
 from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
 from corpuscrawl.export.scrapy_glue import ExportState, existing_state
 from corpuscrawl.export.stage import ExportStage
-from corpuscrawl.extract.structure import decode_roles
+from corpuscrawl.extract.lines.structure import decode_roles
 from corpuscrawl.formats.markdown import to_markdown
 from corpuscrawl.formats.tei import CORPUS_END, corpus_start, tei_document, tei_string
 from corpuscrawl.items import Document

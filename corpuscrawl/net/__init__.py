@@ -4,7 +4,7 @@
   address a URL host spells (plain library, no Scrapy).
 * :mod:`~corpuscrawl.net.guard` — the private-network guard: a DNS resolver
   that refuses non-public answers and a downloader middleware for IP-literal
-  hosts, redirects and counting; :mod:`~corpuscrawl.net.browser` applies the
+  hosts, redirects and counting; :mod:`~corpuscrawl.net.browser_guard` applies the
   same policy to the requests Chromium makes when rendering.
 * :mod:`~corpuscrawl.net.politeness` — robots.txt ``Crawl-delay`` and
   ``Retry-After`` applied to Scrapy's download slots.

@@ -25,7 +25,7 @@ Seed hosts and ``CORPUSCRAWL_ALLOWED_NETWORKS`` are allowed
 once per process, without a crawler, so the crawls' guards are registered
 process-wide (:func:`~corpuscrawl.net.policy.register`); with no guard registered (``scrapy
 shell``, another project's spider) the resolvers behave like Scrapy's own.
-Rendering is guarded by :mod:`corpuscrawl.net.browser`.
+Rendering is guarded by :mod:`corpuscrawl.net.browser_guard`.
 """
 
 from __future__ import annotations

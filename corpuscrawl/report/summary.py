@@ -27,7 +27,7 @@ What the figures mean (keys of the JSON):
   cleaned, documents dropped because nothing but boilerplate was left;
   ``duplicates_dropped`` — near-duplicates not written.
 * ``page_types`` — extracted documents by page type (article, forum, documentation,
-  service, product, listing, collection, other; :mod:`corpuscrawl.extract.page_type`).
+  service, product, listing, collection, other; :mod:`corpuscrawl.extract.page_typing.page_type`).
 * ``dropped`` — documents not written, by reason (``duplicate``,
   ``boilerplate``, ``listing``, ``too_short``, ``empty``, ``language``,
   ``binary``, ``charset_undecodable``, ``truncated``, ``extraction_error``, ``robots``): the

@@ -78,7 +78,7 @@ COMMIT_COST_WINDOW = 15
 LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
 #: Before the export stage (900): a document exported before never reaches it again.
 LEDGER_PIPELINE_ORDER = 850
-OPENER = "corpuscrawl.crawlstate.addon.CrawlStateOpener"
+OPENER = "corpuscrawl.crawlstate.state_addon.CrawlStateOpener"
 #: The first extension built (Scrapy's own start at 0): the state is open before the feed
 #: exporter reads FEEDS and before any other component looks it up.
 OPENER_ORDER = -1000
