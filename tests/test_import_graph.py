@@ -66,7 +66,7 @@ def lint_imports_in(config: Path, cwd: Path) -> subprocess.CompletedProcess[str]
 def test_the_import_contracts_are_kept() -> None:
     out = lint_imports_in(CONTRACTS, REPO)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "4 kept, 0 broken" in out.stdout
+    assert "5 kept, 0 broken" in out.stdout
 
 
 def crawl_time_modules() -> list[str]:
@@ -139,6 +139,40 @@ def test_the_contract_types_catch_what_they_must(
     out = lint_imports_in(tmp_path / ".importlinter", tmp_path)
     assert out.returncode == 1, out.stdout + out.stderr
     assert f"{broken}" in out.stdout.split("Broken contracts")[-1], out.stdout
+
+
+@pytest.mark.parametrize(("core", "broken"), [
+    ("def f() -> None:\n    return None\n", False),
+    # a pure core importing Scrapy, even inside a function
+    ("def f():\n    from scrapy.http import Request\n    return Request\n", True),
+])
+def test_the_scrapy_glue_contract_allows_scrapy_in_the_glue_only(
+        tmp_path: Path, core: str, broken: bool) -> None:
+    """The contract form of ``.importlinter``'s scrapy-glue: a room's ``scrapy_glue`` may
+    import Scrapy, any other module of the room may not."""
+    _write_package(tmp_path / "fake_pkg", {
+        "__init__.py": "", "room/__init__.py": "", "room/core.py": core,
+        "room/scrapy_glue.py": "from scrapy import signals\nfrom fake_pkg.room import core\n"})
+    (tmp_path / ".importlinter").write_text(textwrap.dedent("""
+        [importlinter]
+        root_package = fake_pkg
+        include_external_packages = True
+
+        [importlinter:contract:scrapy-glue]
+        name = A room's pure core never imports Scrapy
+        type = forbidden
+        allow_indirect_imports = True
+        source_modules =
+            fake_pkg
+        forbidden_modules =
+            scrapy
+        ignore_imports =
+            fake_pkg.*.scrapy_glue -> scrapy
+        """), encoding="utf-8")
+    out = lint_imports_in(tmp_path / ".importlinter", tmp_path)
+    assert out.returncode == int(broken), out.stdout + out.stderr
+    if broken:
+        assert "fake_pkg.room.core -> scrapy" in out.stdout, out.stdout
 
 
 def dynamic_offline_imports(source: str) -> list[tuple[int, str]]:
