@@ -40,7 +40,7 @@ def sandbox(tmp_path_factory):
         pytest.skip(reason)
     tmp = tmp_path_factory.mktemp("sandbox")
     allow = "10.0.0.0/8,169.254.169.254,192.168.1.0/24,127.0.0.2,fd00::/8"
-    v6 = {"TWISTED_DNS_RESOLVER": "corpuscrawl.net.guard.GuardedHostnameResolver"}
+    v6 = {"TWISTED_DNS_RESOLVER": "corpuscrawl.net.scrapy_glue.guard.GuardedHostnameResolver"}
     runs = [{"name": "guarded"},
             {"name": "allowed", "settings": {"CORPUSCRAWL_ALLOWED_NETWORKS": allow}},
             {"name": "guarded_v6", "settings": v6},
@@ -71,7 +71,7 @@ def test_nothing_on_the_internal_network_is_requested(sandbox, name):
 
 def test_each_blocked_host_is_logged_once(sandbox):
     log = sandbox["guarded"]["log"]
-    warnings = [line for line in log.splitlines() if "[corpuscrawl.net.guard] WARNING" in line]
+    warnings = [line for line in log.splitlines() if "[corpuscrawl.net.scrapy_glue.guard] WARNING" in line]
     hosts = [line.split("blocked request to ", 1)[1].split(": ", 1)[0] for line in warnings]
     assert len(hosts) == len(set(hosts))
     assert set(hosts) == {"10.0.0.1", "intranet.test", "169.254.169.254", "metadata.test",

@@ -10,7 +10,7 @@ The counts live in an :class:`ExperienceStore`, so that a second crawl of a
 site whose pages needed rendering renders them directly from its first page:
 
 * :class:`SqliteExperienceStore` — ``render-experience.sqlite3`` in the
-  collection's state directory (:func:`corpuscrawl.crawlstate.location.state_dir`);
+  collection's state directory (:func:`corpuscrawl.crawlstate.scrapy_glue.location.state_dir`);
 * :class:`RedisExperienceStore` — in cluster mode, hashes under the
   collection's Redis prefix, shared by every worker;
 * :class:`MemoryExperienceStore` — this crawl only (the demo crawl, or
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.crawlstate.location import state_dir
+from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
 from corpuscrawl.net.sites import state_key
 
 logger = logging.getLogger("corpuscrawl.browse")

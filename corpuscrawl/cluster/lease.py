@@ -57,8 +57,8 @@ from corpuscrawl.cluster.limit import shared_document_count
 from corpuscrawl.cluster.redis_dedup import release_claims
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.export_state import existing_state
-from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
-from corpuscrawl.crawlstate.recrawl import existing_recrawl_state
+from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
+from corpuscrawl.crawlstate.scrapy_glue.recrawl import existing_recrawl_state
 from corpuscrawl.items import Document
 
 __all__ = ["LEASE_META", "LeasingScheduler"]

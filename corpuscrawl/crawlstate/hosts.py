@@ -5,7 +5,7 @@ generation) would otherwise spend requests of its budget on answers the
 generation already has, each one finding nothing:
 
 * **robots.txt** — the file as fetched (status, body, fetch time) per origin
-  (``scheme://host:port``).  :class:`corpuscrawl.net.robots.BoundedRobotsTxtMiddleware`
+  (``scheme://host:port``).  :class:`corpuscrawl.net.scrapy_glue.robots.BoundedRobotsTxtMiddleware`
   answers from it while it is younger than ``CORPUSCRAWL_ROBOTSTXT_MAX_AGE``
   (24 h at most: RFC 9309 §2.4 lets a crawler cache robots.txt that long) and
   keeps what it fetched.  Only a file that was read is kept (2xx, or a 4xx

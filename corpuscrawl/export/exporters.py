@@ -42,9 +42,9 @@ from scrapy.exporters import (
     XmlItemExporter,
 )
 
-from corpuscrawl.crawlstate.ledger import ExportLedger
 from corpuscrawl.crawlstate.lookup import run_state
-from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
+from corpuscrawl.crawlstate.scrapy_glue.ledger import ExportLedger
+from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
 from corpuscrawl.export.scrapy_glue import ExportState, existing_state
 from corpuscrawl.export.stage import ExportStage
 from corpuscrawl.extract.lines.structure import decode_roles
@@ -110,7 +110,7 @@ class CleaningExporterMixin:
     def export_item(self, item: Any) -> None:
         """Write the documents released with ``item`` (itself when the stage did not see it).
 
-        In a crawl, a failed write stops the crawl (:mod:`corpuscrawl.crawlstate.output_failure`) and
+        In a crawl, a failed write stops the crawl (:mod:`corpuscrawl.crawlstate.scrapy_glue.output_failure`) and
         nothing more is written: the documents not written stay pending."""
         if self._failed():
             return

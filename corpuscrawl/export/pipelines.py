@@ -30,7 +30,7 @@ from corpuscrawl.extract.meta.page_info import page_info_fields
 from corpuscrawl.items import Document, FailedPage, content_hash
 from corpuscrawl.net.sites import domain_of
 from corpuscrawl.pagetext.crawled import CrawledPage
-from corpuscrawl.report.dropped import drop_log, record_drop
+from corpuscrawl.report.scrapy_glue.dropped import drop_log, record_drop
 from corpuscrawl.report.summary import PAGE_TYPE_PREFIX
 
 logger = logging.getLogger("corpuscrawl.pipelines")

@@ -167,7 +167,7 @@ class NetworkGuardMiddleware:
         self.resolver_guarded = _is_guarded_resolver(resolver)
         if not self.resolver_guarded:
             logger.warning("TWISTED_DNS_RESOLVER is %s: names that resolve to private "
-                           "addresses are not blocked (use corpuscrawl.net.guard.GuardedResolver)",
+                           "addresses are not blocked (use corpuscrawl.net.scrapy_glue.guard.GuardedResolver)",
                            resolver)
 
     @classmethod
