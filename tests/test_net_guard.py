@@ -71,7 +71,7 @@ def test_nothing_on_the_internal_network_is_requested(sandbox, name):
 
 def test_each_blocked_host_is_logged_once(sandbox):
     log = sandbox["guarded"]["log"]
-    warnings = [line for line in log.splitlines() if "[corpuscrawl.net.scrapy_glue.guard] WARNING" in line]
+    warnings = [line for line in log.splitlines() if "[corpuscrawl.net.guard] WARNING" in line]
     hosts = [line.split("blocked request to ", 1)[1].split(": ", 1)[0] for line in warnings]
     assert len(hosts) == len(set(hosts))
     assert set(hosts) == {"10.0.0.1", "intranet.test", "169.254.169.254", "metadata.test",
