@@ -1,7 +1,7 @@
 """What rendering brought per site, kept across crawls of a collection (``render=auto``).
 
 :class:`RenderExperience` counts, per site (``host:port``,
-:func:`corpuscrawl.html.page.state_key`), the pages judged from a plain response,
+:func:`corpuscrawl.net.sites.state_key`), the pages judged from a plain response,
 how many of them were rendered, and how many renders added text; its
 :meth:`~RenderExperience.advice` turns that into "render directly",
 "stop rendering" or "decide per page" (:mod:`corpuscrawl.browse.decision`).
