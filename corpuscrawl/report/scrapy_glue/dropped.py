@@ -45,7 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from corpuscrawl.crawlstate.scrapy_glue.ledger import local_feed_path
+from corpuscrawl.crawlstate.feed_paths import local_feed_path
 from corpuscrawl.crawlstate.scrapy_glue.recrawl import collection_run
 
 __all__ = ["DROPPED_SUFFIX", "REASONS", "STATS_PREFIX", "DroppedLog", "dropped_path_for",
