@@ -77,7 +77,7 @@ PROCESS_DEFAULTS: dict[str, Any] = {
 COMPONENTS: tuple[tuple[str, str, int, str | None], ...] = (
     # Near the engine: sees the final, decompressed response; one 404 probe per new domain
     # seeds its boilerplate template.
-    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.export.scrapy_glue.ErrorPageSeeder", 50, None),
+    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.export.scrapy_glue.stage_pipeline.ErrorPageSeeder", 50, None),
     # robots.txt with a size cap and RFC 9309's failure rules.
     ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.net.scrapy_glue.robots.BoundedRobotsTxtMiddleware", 100,
      "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"),
@@ -101,11 +101,11 @@ COMPONENTS: tuple[tuple[str, str, int, str | None], ...] = (
     # Last: counts and drops the requests a page yields beyond the link limits.
     ("SPIDER_MIDDLEWARES", "corpuscrawl.spiders.traps.LinkTrapMiddleware", 950, None),
     # CrawledPage -> Document; drops recorded.
-    ("ITEM_PIPELINES", "corpuscrawl.export.pipelines.ExtractionPipeline", 300, None),
+    ("ITEM_PIPELINES", "corpuscrawl.export.scrapy_glue.pipelines.ExtractionPipeline", 300, None),
     # On a recrawl an unchanged text is not exported again.
     ("ITEM_PIPELINES", "corpuscrawl.crawlstate.scrapy_glue.recrawl.ChangeFilter", 800, None),
     # Last: drives the export stage (boilerplate, near-duplicates) the feeds write from.
-    ("ITEM_PIPELINES", "corpuscrawl.export.scrapy_glue.ExportStagePipeline", 900, None),
+    ("ITEM_PIPELINES", "corpuscrawl.export.scrapy_glue.stage_pipeline.ExportStagePipeline", 900, None),
     # The robots.txt Crawl-delay as a floor of AutoThrottle.
     ("EXTENSIONS", "corpuscrawl.net.scrapy_glue.politeness.PoliteAutoThrottle", 0,
      "scrapy.extensions.throttle.AutoThrottle"),
@@ -120,15 +120,15 @@ COMPONENTS: tuple[tuple[str, str, int, str | None], ...] = (
 #: Feed formats (``-O corpus.jsonl``, ``-O out:tei``): the cleaned corpus, boilerplate
 #: removed and near-duplicates skipped, written from what the export stage released.
 FEED_FORMATS: dict[str, str] = {
-    "jsonl": "corpuscrawl.export.exporters.CorpusJsonLinesExporter",
-    "jsonlines": "corpuscrawl.export.exporters.CorpusJsonLinesExporter",
-    "json": "corpuscrawl.export.exporters.CorpusJsonExporter",
-    "csv": "corpuscrawl.export.exporters.CorpusCsvExporter",
-    "xml": "corpuscrawl.export.exporters.CorpusXmlExporter",
-    "txtdir": "corpuscrawl.export.exporters.TextDirectoryExporter",
-    "vertical": "corpuscrawl.export.exporters.VerticalExporter",
+    "jsonl": "corpuscrawl.export.scrapy_glue.exporters.CorpusJsonLinesExporter",
+    "jsonlines": "corpuscrawl.export.scrapy_glue.exporters.CorpusJsonLinesExporter",
+    "json": "corpuscrawl.export.scrapy_glue.exporters.CorpusJsonExporter",
+    "csv": "corpuscrawl.export.scrapy_glue.exporters.CorpusCsvExporter",
+    "xml": "corpuscrawl.export.scrapy_glue.exporters.CorpusXmlExporter",
+    "txtdir": "corpuscrawl.export.scrapy_glue.exporters.TextDirectoryExporter",
+    "vertical": "corpuscrawl.export.scrapy_glue.exporters.VerticalExporter",
     # TEI P5: a teiCorpus with one TEI per document (corpuscrawl.formats.tei).
-    "tei": "corpuscrawl.export.exporters.TeiExporter",
+    "tei": "corpuscrawl.export.scrapy_glue.exporters.TeiExporter",
 }
 
 #: Add-ons of parts of the crawl, applied in this order; each declines (NotConfigured)

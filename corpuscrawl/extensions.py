@@ -38,7 +38,7 @@ from corpuscrawl.crawlstate.scrapy_glue.location import (
     collection_from_seeds,
     state_dir,
 )
-from corpuscrawl.export.scrapy_glue import PROBE_META, existing_state
+from corpuscrawl.export.scrapy_glue.stage_pipeline import PROBE_META, existing_state
 from corpuscrawl.export.stage import BOILERPLATE, DUPLICATE
 from corpuscrawl.items import Document
 from corpuscrawl.net.sites import domain_of

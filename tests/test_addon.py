@@ -44,7 +44,7 @@ def test_the_projects_own_settings_win():
         DOWNLOAD_TIMEOUT=5, USER_AGENT="mybot/1.0 (+https://example.org/bot)",
         ROBOTSTXT_OBEY=False, CORPUSCRAWL_MIN_WORDS=3,
         ITEM_PIPELINES={"corpuscrawl.crawlstate.scrapy_glue.recrawl.ChangeFilter": None,
-                        "corpuscrawl.export.pipelines.ExtractionPipeline": 310},
+                        "corpuscrawl.export.scrapy_glue.pipelines.ExtractionPipeline": 310},
         DOWNLOADER_MIDDLEWARES={retry: 550},
         FEED_EXPORTERS={"csv": "scrapy.exporters.CsvItemExporter"})
     settings.set("CORPUSCRAWL_DEDUP_THRESHOLD", 0.9, priority="cmdline")
@@ -58,8 +58,8 @@ def test_the_projects_own_settings_win():
     assert settings.getfloat("CORPUSCRAWL_DEDUP_THRESHOLD") == 0.9
     pipelines = settings.getdict("ITEM_PIPELINES")
     assert pipelines["corpuscrawl.crawlstate.scrapy_glue.recrawl.ChangeFilter"] is None
-    assert pipelines["corpuscrawl.export.pipelines.ExtractionPipeline"] == 310
-    assert pipelines["corpuscrawl.export.scrapy_glue.ExportStagePipeline"] == 900
+    assert pipelines["corpuscrawl.export.scrapy_glue.pipelines.ExtractionPipeline"] == 310
+    assert pipelines["corpuscrawl.export.scrapy_glue.stage_pipeline.ExportStagePipeline"] == 900
     middlewares = settings.getdict("DOWNLOADER_MIDDLEWARES")
     assert middlewares[retry] == 550  # the project keeps Scrapy's retry middleware on
     assert middlewares["corpuscrawl.net.scrapy_glue.politeness.PoliteRetryMiddleware"] == 550

@@ -108,7 +108,7 @@ def test_every_extraction_result_and_document_carries_the_page_type():
 def test_the_pipeline_puts_the_page_type_in_the_document_and_counts_it():
     from collections import Counter
 
-    from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
+    from corpuscrawl.export.scrapy_glue.pipelines import ExtractionPipeline, PipelineConfig
     from corpuscrawl.pagetext.crawled import CrawledPage
     from corpuscrawl.pagetext.extraction import ExtractionResult
 

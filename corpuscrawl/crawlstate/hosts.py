@@ -11,7 +11,7 @@ generation already has, each one finding nothing:
   keeps what it fetched.  Only a file that was read is kept (2xx, or a 4xx
   meaning "no rules"); an unreachable or oversized one is asked again;
 * **the error-page probe** of a domain
-  (:class:`corpuscrawl.export.scrapy_glue.ErrorPageSeeder`) — recorded when the
+  (:class:`corpuscrawl.export.scrapy_glue.stage_pipeline.ErrorPageSeeder`) — recorded when the
   probe is scheduled, in the same batch as its frontier row, and again with its
   outcome (``seeded``, ``unusable``, ``failed``) once answered.  A probe whose
   record survived a kill is either answered or still in the frontier, so the

@@ -32,7 +32,7 @@ from corpuscrawl.config.crawl_checks import (
     set_command_line_settings,
 )
 from corpuscrawl.crawlstate.scrapy_glue.output_failure import output_failure_exit
-from corpuscrawl.export.output_checks import command_line_problem
+from corpuscrawl.export.scrapy_glue.output_checks import command_line_problem
 from corpuscrawl.extensions import summary_of
 from corpuscrawl.report.summary import EXIT_NOTHING_FETCHED
 

@@ -38,7 +38,7 @@ An argument not listed here is refused naming the closest one (``-a seed=`` → 
 names starting with ``_``, such as Scrapyd's ``_job``, pass), and so are unknown
 ``CORPUSCRAWL_*`` settings, unreadable setting values, outputs that cannot be written and
 broken templates, all before anything is fetched (:mod:`corpuscrawl.config.crawl_checks`,
-:mod:`corpuscrawl.export.output_checks`, :mod:`corpuscrawl.export.output_lock`).
+:mod:`corpuscrawl.export.scrapy_glue.output_checks`, :mod:`corpuscrawl.export.output_lock`).
 
 The spider's parts: its arguments (:mod:`~corpuscrawl.spiders.arguments`), where URLs come
 from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
@@ -70,8 +70,8 @@ from corpuscrawl.config.crawl_checks import (
     environment_warnings,
 )
 from corpuscrawl.crawlstate.scrapy_glue.location import check_collection, collection_from_seeds
-from corpuscrawl.export.output_checks import check_outputs, existing_corpus
 from corpuscrawl.export.output_lock import lock_outputs
+from corpuscrawl.export.scrapy_glue.output_checks import check_outputs, existing_corpus
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS
 from corpuscrawl.html.robots_meta import RobotsDirectives

@@ -5,7 +5,7 @@ written in this generation) and the ``feeds`` table (per local feed file,
 the size up to which the file agrees with the ledger), in the collection's
 state database.
 
-* Writing.  The corpus exporters (:mod:`corpuscrawl.export.exporters`) register
+* Writing.  The corpus exporters (:mod:`corpuscrawl.export.scrapy_glue.exporters`) register
   their file and report each document they write (:meth:`ExportLedger.written`);
   before every commit of the state database the ledger flushes and fsyncs
   those files and records their sizes (:meth:`ExportLedger.pre_commit`).

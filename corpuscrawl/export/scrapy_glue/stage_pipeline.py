@@ -12,7 +12,7 @@ feed, and the stats must count each document once.  So:
   (an attribute of the item, :data:`RELEASED_ATTRIBUTE`, not one of its fields:
   the feeds read it and never write it; it goes when the item goes).  It never drops an item: a held cold-start document still
   travels to the feeds, which simply write nothing for it yet.
-* the feed exporters (:mod:`corpuscrawl.export.exporters`; in Scrapy 2.12+ they are
+* the feed exporters (:mod:`corpuscrawl.export.scrapy_glue.exporters`; in Scrapy 2.12+ they are
   built with ``from_crawler``) write, for each item they are handed, the
   exported documents attached to it — possibly earlier held documents of a
   domain that just became warm.  Every feed therefore writes the same
