@@ -7,7 +7,7 @@
 A gradient-boosted model cut to its first k iterations is the model early stopping at k
 would have kept (the trees are fitted in sequence, deterministically).  This refits the
 shipped model's first stage (same parameters) in the decoding folds ``auto``'s training
-uses (``corpuscrawl.learn.auto``: three folds of the training split by a hash of the page
+uses (``corpuscrawl.learn.auto_trainer``: three folds of the training split by a hash of the page
 key), cuts every fold's model at each k, and decodes every training page from the fold
 that did not train on it with the shipped λ and bias.  Printed: pooled word-LCS F1 (and
 per-page mean F1) of that out-of-fold decoding for each k, its lost articles among the
@@ -51,10 +51,10 @@ from corpuscrawl.extract.base import normalized
 from corpuscrawl.extract.learned.auto import AutoExtractor, AutoModel, decoded_labels
 from corpuscrawl.extract.learned.forest import compile_forest
 from corpuscrawl.html.page import Page
-from corpuscrawl.learn.auto import DECODING_FOLD_SEED, unary_model
+from corpuscrawl.learn.auto_trainer import DECODING_FOLD_SEED, unary_model
 from corpuscrawl.learn.folds import cross_fit
 from corpuscrawl.learn.model_files import save_model
-from corpuscrawl.learn.sequence import collect
+from corpuscrawl.learn.sequence_trainer import collect
 from corpuscrawl.learn.trainset import BaseOutputs, documents
 
 

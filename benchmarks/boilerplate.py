@@ -78,7 +78,7 @@ from corpuscrawl.evaluation.metrics import score
 from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.export.dedup import MinHasher, NearDuplicateIndex
-from corpuscrawl.export.exporters import CorpusJsonLinesExporter
+from corpuscrawl.export.scrapy_glue.exporters import CorpusJsonLinesExporter
 from corpuscrawl.export.stage import ExportStage
 from corpuscrawl.extract import get_extractor, names
 from corpuscrawl.html.page import Page

@@ -14,7 +14,7 @@ the cause:
 - the dataset's own notes on the gold (``gold_had_comments``,
   ``gold_tokens_in_page_text`` of ``manifest.jsonl``);
 - where the gold sits in the page: the page's collapsed-DOM blocks are labelled by an
-  alignment with the gold (:func:`corpuscrawl.learn.sequence.block_labels`), and the
+  alignment with the gold (:func:`corpuscrawl.learn.sequence_trainer.block_labels`), and the
   gold words in blocks under a class/id with the "comment" keyword (unless every block
   has it) are counted, with how many of them the method missed;
 - for ``auto``: the block probabilities of the gold blocks, the best block of the
@@ -53,7 +53,7 @@ from corpuscrawl.extract.learned.block_features import (
     vote_matrix,
 )
 from corpuscrawl.extract.learned.models import load_model
-from corpuscrawl.learn.sequence import block_labels
+from corpuscrawl.learn.sequence_trainer import block_labels
 from corpuscrawl.learn.trainset import Doc
 
 METHODS_DEFAULT = "auto,sequence,readability-lxml (peer),trafilatura (peer)"

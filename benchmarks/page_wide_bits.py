@@ -10,7 +10,7 @@ ancestor-tag bits, or both) that at least a share of the page's blocks carry.  T
 script scores each candidate share on the *train* part of the split (the test part is
 never read), with the rows of every page predicted by a
 block classifier that did not see the page: the shipped model's first stage
-(:func:`corpuscrawl.learn.auto.unary_model`, same parameters, raw bits) fitted on two
+(:func:`corpuscrawl.learn.auto_trainer.unary_model`, same parameters, raw bits) fitted on two
 of ``corpuscrawl train auto``'s three decoding folds and applied to the third, then
 decoded as the shipped model decodes (λ 0 reads no pairwise model; its bias, the
 fallback, the comment and related-content cuts).  Share "off" is the shipped
@@ -55,11 +55,11 @@ from corpuscrawl.extract.learned.block_features import (
     clear_page_wide,
 )
 from corpuscrawl.extract.learned.models import load_model, read_model_file
-from corpuscrawl.learn.auto import (
+from corpuscrawl.learn.auto_trainer import (
     DECODING_FOLD_SEED,
     unary_model,
 )
-from corpuscrawl.learn.sequence import block_labels
+from corpuscrawl.learn.sequence_trainer import block_labels
 from corpuscrawl.learn.trainset import BaseOutputs, documents
 
 SHARES_DEFAULT = "1,0.98,0.95,0.9,0.8,0.7"

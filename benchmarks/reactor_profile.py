@@ -41,25 +41,25 @@ STAGES: dict[str, tuple[tuple[str, str], ...]] = {
          ("corpuscrawl/spiders/discovery.py", "page_links")),
     "link-trap checks": (("corpuscrawl/spiders/traps.py", "check"),),
     "scheduler: enqueue (duplicate filter, frontier)":
-        (("corpuscrawl/crawlstate/frontier.py", "enqueue_request"),),
-    "scheduler: next request": (("corpuscrawl/crawlstate/frontier.py", "next_request"),),
-    "pipeline: CrawledPage -> Document": (("corpuscrawl/export/pipelines.py", "process_item"),),
+        (("corpuscrawl/crawlstate/scrapy_glue/frontier.py", "enqueue_request"),),
+    "scheduler: next request": (("corpuscrawl/crawlstate/scrapy_glue/frontier.py", "next_request"),),
+    "pipeline: CrawledPage -> Document": (("corpuscrawl/export/scrapy_glue/pipelines.py", "process_item"),),
     "pipeline: recrawl change check (page store)":
-        (("corpuscrawl/crawlstate/recrawl.py", "process_item"),),
+        (("corpuscrawl/crawlstate/scrapy_glue/recrawl.py", "process_item"),),
     "pipeline: export stage (boilerplate history, near-duplicates)":
-        (("corpuscrawl/export/scrapy_glue.py", "process_item"),),
-    "feed export (cleaned documents written)": (("corpuscrawl/export/exporters.py", "export_item"),),
+        (("corpuscrawl/export/scrapy_glue/stage_pipeline.py", "process_item"),),
+    "feed export (cleaned documents written)": (("corpuscrawl/export/scrapy_glue/exporters.py", "export_item"),),
     "crawl state commits (feeds fsynced, SQLite)":
         (("corpuscrawl/crawlstate/store.py", "commit"),),
     "conditional requests, found-on, error-page probes":
-        (("corpuscrawl/crawlstate/conditional.py", "process_request"),
-         ("corpuscrawl/crawlstate/conditional.py", "process_response"),
-         ("corpuscrawl/crawlstate/conditional.py", "_tag"),
-         ("corpuscrawl/export/scrapy_glue.py", "process_response")),
-    "network guard": (("corpuscrawl/net/guard.py", "process_request"),),
+        (("corpuscrawl/crawlstate/scrapy_glue/conditional.py", "process_request"),
+         ("corpuscrawl/crawlstate/scrapy_glue/conditional.py", "process_response"),
+         ("corpuscrawl/crawlstate/scrapy_glue/conditional.py", "_tag"),
+         ("corpuscrawl/export/scrapy_glue/stage_pipeline.py", "process_response")),
+    "network guard": (("corpuscrawl/net/scrapy_glue/guard.py", "process_request"),),
     "politeness (AutoThrottle, retries)":
-        (("corpuscrawl/net/politeness.py", "_response_downloaded"),
-         ("corpuscrawl/net/politeness.py", "process_response")),
+        (("corpuscrawl/net/scrapy_glue/politeness.py", "_response_downloaded"),
+         ("corpuscrawl/net/scrapy_glue/politeness.py", "process_response")),
     "crawl summary counts": (("corpuscrawl/extensions.py", "response_received"),
                              ("corpuscrawl/extensions.py", "item_scraped")),
 }

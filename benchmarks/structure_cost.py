@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from corpuscrawl.evaluation.datasets import Dataset
-from corpuscrawl.extract.structure import Role, line_roles
+from corpuscrawl.extract.lines.structure import Role, line_roles
 from corpuscrawl.formats.markdown import to_markdown
 from corpuscrawl.html.page import Page
 from corpuscrawl.pagetext.extraction import Extraction, ExtractionConfig

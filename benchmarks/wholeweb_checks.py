@@ -24,7 +24,7 @@ from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.evaluation.snippets import score_snippets
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.page_type import page_type
+from corpuscrawl.extract.page_typing.page_type import page_type
 from corpuscrawl.html.streamed import stream_segments
 
 

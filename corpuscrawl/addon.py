@@ -17,8 +17,8 @@ Everything is set so that the project's own choice wins:
 
 ``update_settings`` sets settings and nothing else: no file is opened and no server
 contacted.  The crawl state (SQLite) and the cluster's generation (Redis) are opened by
-extensions the parts add (:class:`~corpuscrawl.crawlstate.addon.CrawlStateOpener`,
-:class:`~corpuscrawl.cluster.addon.ClusterJoiner`) when Scrapy builds the crawl's
+extensions the parts add (:class:`~corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateOpener`,
+:class:`~corpuscrawl.cluster.cluster_addon.ClusterJoiner`) when Scrapy builds the crawl's
 components.  This module holds import paths only, so loading it imports no component.
 """
 
@@ -68,7 +68,7 @@ SCRAPY_DEFAULTS: dict[str, Any] = {
 #: at add-on priority.
 PROCESS_DEFAULTS: dict[str, Any] = {
     # Scrapy's resolver, refusing non-public answers (the private-network guard).
-    "TWISTED_DNS_RESOLVER": "corpuscrawl.net.guard.GuardedResolver",
+    "TWISTED_DNS_RESOLVER": "corpuscrawl.net.scrapy_glue.guard.GuardedResolver",
 }
 
 #: (setting, component, order, the built-in component it takes the place of or None).
@@ -77,18 +77,18 @@ PROCESS_DEFAULTS: dict[str, Any] = {
 COMPONENTS: tuple[tuple[str, str, int, str | None], ...] = (
     # Near the engine: sees the final, decompressed response; one 404 probe per new domain
     # seeds its boilerplate template.
-    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.export.scrapy_glue.ErrorPageSeeder", 50, None),
+    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.export.scrapy_glue.stage_pipeline.ErrorPageSeeder", 50, None),
     # robots.txt with a size cap and RFC 9309's failure rules.
-    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.net.robots.BoundedRobotsTxtMiddleware", 100,
+    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.net.scrapy_glue.robots.BoundedRobotsTxtMiddleware", 100,
      "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware"),
     # Retry-After pauses the host's slot.
-    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.net.politeness.PoliteRetryMiddleware", 550,
+    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.net.scrapy_glue.politeness.PoliteRetryMiddleware", 550,
      "scrapy.downloadermiddlewares.retry.RetryMiddleware"),
     # After the retry middleware: a refused lookup is ignored, not retried.
-    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.net.guard.NetworkGuardMiddleware", 560, None),
+    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.net.scrapy_glue.guard.NetworkGuardMiddleware", 560, None),
     # Validators (If-None-Match, If-Modified-Since) on recrawls; after redirects and
     # decompression (590) on the way back.
-    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.crawlstate.conditional.ConditionalRequests", 580,
+    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.crawlstate.scrapy_glue.conditional.ConditionalRequests", 580,
      None),
     # Before Scrapy's RedirectMiddleware (600) follows a loop.
     ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.html.scrapy_glue.RedirectLoopMiddleware", 650, None),
@@ -97,22 +97,22 @@ COMPONENTS: tuple[tuple[str, str, int, str | None], ...] = (
     # WARC conversion records of the extracted text.
     ("SPIDER_MIDDLEWARES", "corpuscrawl.archive.scrapy_glue.WarcConversionMiddleware", 500, None),
     # Remembers on which page a URL was found (recrawls, hubs).
-    ("SPIDER_MIDDLEWARES", "corpuscrawl.crawlstate.conditional.FoundOn", 600, None),
+    ("SPIDER_MIDDLEWARES", "corpuscrawl.crawlstate.scrapy_glue.conditional.FoundOn", 600, None),
     # Last: counts and drops the requests a page yields beyond the link limits.
     ("SPIDER_MIDDLEWARES", "corpuscrawl.spiders.traps.LinkTrapMiddleware", 950, None),
     # CrawledPage -> Document; drops recorded.
-    ("ITEM_PIPELINES", "corpuscrawl.export.pipelines.ExtractionPipeline", 300, None),
+    ("ITEM_PIPELINES", "corpuscrawl.export.scrapy_glue.pipelines.ExtractionPipeline", 300, None),
     # On a recrawl an unchanged text is not exported again.
-    ("ITEM_PIPELINES", "corpuscrawl.crawlstate.recrawl.ChangeFilter", 800, None),
+    ("ITEM_PIPELINES", "corpuscrawl.crawlstate.scrapy_glue.recrawl.ChangeFilter", 800, None),
     # Last: drives the export stage (boilerplate, near-duplicates) the feeds write from.
-    ("ITEM_PIPELINES", "corpuscrawl.export.scrapy_glue.ExportStagePipeline", 900, None),
+    ("ITEM_PIPELINES", "corpuscrawl.export.scrapy_glue.stage_pipeline.ExportStagePipeline", 900, None),
     # The robots.txt Crawl-delay as a floor of AutoThrottle.
-    ("EXTENSIONS", "corpuscrawl.net.politeness.PoliteAutoThrottle", 0,
+    ("EXTENSIONS", "corpuscrawl.net.scrapy_glue.politeness.PoliteAutoThrottle", 0,
      "scrapy.extensions.throttle.AutoThrottle"),
     # Document and time bounds of a run; a graceful stop.
-    ("EXTENSIONS", "corpuscrawl.crawlstate.stopping.BoundedStop", 100, None),
+    ("EXTENSIONS", "corpuscrawl.crawlstate.scrapy_glue.stopping.BoundedStop", 100, None),
     # Status line, progress log, the summary's timeline.
-    ("EXTENSIONS", "corpuscrawl.report.progress.ProgressExtension", 990, None),
+    ("EXTENSIONS", "corpuscrawl.report.scrapy_glue.progress.ProgressExtension", 990, None),
     # Last: the summary is made from every other component's stats.
     ("EXTENSIONS", "corpuscrawl.extensions.CrawlSummaryExtension", 1000, None),
 )
@@ -120,28 +120,28 @@ COMPONENTS: tuple[tuple[str, str, int, str | None], ...] = (
 #: Feed formats (``-O corpus.jsonl``, ``-O out:tei``): the cleaned corpus, boilerplate
 #: removed and near-duplicates skipped, written from what the export stage released.
 FEED_FORMATS: dict[str, str] = {
-    "jsonl": "corpuscrawl.export.exporters.CorpusJsonLinesExporter",
-    "jsonlines": "corpuscrawl.export.exporters.CorpusJsonLinesExporter",
-    "json": "corpuscrawl.export.exporters.CorpusJsonExporter",
-    "csv": "corpuscrawl.export.exporters.CorpusCsvExporter",
-    "xml": "corpuscrawl.export.exporters.CorpusXmlExporter",
-    "txtdir": "corpuscrawl.export.exporters.TextDirectoryExporter",
-    "vertical": "corpuscrawl.export.exporters.VerticalExporter",
+    "jsonl": "corpuscrawl.export.scrapy_glue.exporters.CorpusJsonLinesExporter",
+    "jsonlines": "corpuscrawl.export.scrapy_glue.exporters.CorpusJsonLinesExporter",
+    "json": "corpuscrawl.export.scrapy_glue.exporters.CorpusJsonExporter",
+    "csv": "corpuscrawl.export.scrapy_glue.exporters.CorpusCsvExporter",
+    "xml": "corpuscrawl.export.scrapy_glue.exporters.CorpusXmlExporter",
+    "txtdir": "corpuscrawl.export.scrapy_glue.exporters.TextDirectoryExporter",
+    "vertical": "corpuscrawl.export.scrapy_glue.exporters.VerticalExporter",
     # TEI P5: a teiCorpus with one TEI per document (corpuscrawl.formats.tei).
-    "tei": "corpuscrawl.export.exporters.TeiExporter",
+    "tei": "corpuscrawl.export.scrapy_glue.exporters.TeiExporter",
 }
 
 #: Add-ons of parts of the crawl, applied in this order; each declines (NotConfigured)
 #: when its part is not used.
 PARTS: tuple[str, ...] = (
     # A collection's durable state: frontier, run generations, export ledger (one machine).
-    "corpuscrawl.crawlstate.addon.CrawlStateAddon",
+    "corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateAddon",
     # With CORPUSCRAWL_REDIS_URL: scrapy-redis, shared history, pages and near-duplicates.
-    "corpuscrawl.cluster.addon.ClusterAddon",
+    "corpuscrawl.cluster.cluster_addon.ClusterAddon",
     # scrapy-playwright's handlers only when a crawl may render.
     "corpuscrawl.browse.render.RenderingAddon",
     # A User-Agent naming corpuscrawl and CORPUSCRAWL_CONTACT.
-    "corpuscrawl.net.politeness.PolitenessAddon",
+    "corpuscrawl.net.scrapy_glue.politeness.PolitenessAddon",
 )
 
 #: Where the ``corpus`` spider lives (added to SPIDER_MODULES).

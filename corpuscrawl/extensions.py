@@ -33,12 +33,16 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from w3lib.url import file_uri_to_path
 
-from corpuscrawl.crawlstate.location import CollectionNameError, collection_from_seeds, state_dir
-from corpuscrawl.export.scrapy_glue import PROBE_META, existing_state
+from corpuscrawl.crawlstate.scrapy_glue.location import (
+    CollectionNameError,
+    collection_from_seeds,
+    state_dir,
+)
+from corpuscrawl.export.scrapy_glue.stage_pipeline import PROBE_META, existing_state
 from corpuscrawl.export.stage import BOILERPLATE, DUPLICATE
 from corpuscrawl.items import Document
 from corpuscrawl.net.sites import domain_of
-from corpuscrawl.report.progress import TIMELINE_COLUMNS, timeline_of
+from corpuscrawl.report.scrapy_glue.progress import TIMELINE_COLUMNS, timeline_of
 from corpuscrawl.report.summary import (
     STATE_SUMMARY_FILE,
     DomainCounts,

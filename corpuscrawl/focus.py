@@ -25,7 +25,7 @@ Bayesian average).  On a news site whose articles hide among link-heavy tag and
 calendar pages, a few fetched articles and listings teach the crawl which
 pending links are articles.  What is learned reaches requests already waiting
 in the durable frontier (:data:`FOCUS_LEARNED`,
-:mod:`corpuscrawl.crawlstate.frontier`).
+:mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`).
 """
 
 from __future__ import annotations

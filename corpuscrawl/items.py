@@ -65,11 +65,11 @@ class Document:
     image: str = ""
     modified: str = ""
     canonical_url: str = ""
-    #: The role of each line of ``text`` and ``comments`` (corpuscrawl.extract.structure),
+    #: The role of each line of ``text`` and ``comments`` (corpuscrawl.extract.lines.structure),
     #: kept for Markdown and TEI output; never written to a feed as it is.
     structure: list[str] = field(default_factory=list)
     #: What kind of page the text comes from (article, forum, documentation, service,
-    #: product, listing, collection, other; :mod:`corpuscrawl.extract.page_type`).
+    #: product, listing, collection, other; :mod:`corpuscrawl.extract.page_typing.page_type`).
     page_type: str = ""
 
 

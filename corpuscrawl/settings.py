@@ -64,7 +64,7 @@ CORPUSCRAWL_MIN_TEXT_CHARS = 1
 #: 0 = any length.
 CORPUSCRAWL_MIN_WORDS = 15
 #: Drop listings: front, section, tag and category pages, whose text is teasers of other
-#: pages of the site (corpuscrawl.extract.listing); listed as "listing" in the dropped
+#: pages of the site (corpuscrawl.extract.page_typing.listing); listed as "listing" in the dropped
 #: documents. False keeps them as documents (their page_type says what they are).
 CORPUSCRAWL_DROP_LISTINGS = True
 #: Worker processes that parse and extract pages off the reactor (corpuscrawl.spiders.workers):
@@ -153,7 +153,7 @@ CORPUSCRAWL_RENDER_MAX_PAGES = 4
 #: ``.scrapy/corpuscrawl/``).  A collection's state lives in ``<this>/<collection>/``.
 CORPUSCRAWL_STATE_DIR = ""
 #: The collection this crawl builds; the spider sets it from ``-a collection=NAME`` or
-#: derives it from the seeds (corpuscrawl.crawlstate.location.collection_from_seeds).
+#: derives it from the seeds (corpuscrawl.crawlstate.scrapy_glue.location.collection_from_seeds).
 CORPUSCRAWL_COLLECTION = ""
 
 # --- end-of-crawl summary and server runs (corpuscrawl.extensions, deploy/) ----------------
@@ -163,7 +163,7 @@ CORPUSCRAWL_SUMMARY_ENABLED = True
 #: Also write the summary to this file ("" = only the places above).
 CORPUSCRAWL_SUMMARY_FILE = ""
 #: List every dropped document with its URL and reason in ``<feed>.dropped.jsonl`` beside
-#: every local feed file (corpuscrawl.report.dropped).
+#: every local feed file (corpuscrawl.report.scrapy_glue.dropped).
 CORPUSCRAWL_DROPPED_ENABLED = True
 #: Also list them in this file ("" = only beside the feeds).
 CORPUSCRAWL_DROPPED_FILE = ""
@@ -192,7 +192,7 @@ CORPUSCRAWL_ALLOWED_NETWORKS: list = []
 # The add-on sets TWISTED_DNS_RESOLVER to Scrapy's resolver refusing non-public answers
 # and puts the guard middleware after RetryMiddleware: a refused lookup is ignored, not retried.
 
-# --- politeness (corpuscrawl.net.politeness; README "Politeness") ----------------------------
+# --- politeness (corpuscrawl.net.scrapy_glue.politeness; README "Politeness") ----------------------------
 # The add-on turns AutoThrottle on (each host paced by its latency, about one request in
 # flight per host, CONCURRENT_REQUESTS_PER_DOMAIN 2); the robots.txt Crawl-delay is a floor
 # it never goes below.  The bundled demo is crawled faster.
@@ -221,8 +221,8 @@ CORPUSCRAWL_PAGE_STORE_CLASS = "corpuscrawl.crawlstate.pages.SQLitePageStore"
 
 # --- resume after a kill (corpuscrawl.crawlstate: frontier, run generations, export ledger) ---
 # The add-on plugs, at add-on priority, the durable SCHEDULER and DUPEFILTER_CLASS
-# (corpuscrawl.crawlstate.frontier) and the export ledger; the collection's state is opened
-# when the crawl's extensions are built (corpuscrawl.crawlstate.addon.CrawlStateOpener).
+# (corpuscrawl.crawlstate.scrapy_glue.frontier) and the export ledger; the collection's state is opened
+# when the crawl's extensions are built (corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateOpener).
 #: "auto": a run resumes when the previous run of the collection was killed or stopped by a
 #: signal; otherwise it starts a new generation (a recrawl).  "never": always a new generation.
 CORPUSCRAWL_RESUME = "auto"
@@ -237,7 +237,7 @@ CORPUSCRAWL_STATE_COMMIT_PAGES = 1
 #: A graceful stop (SIGTERM, Ctrl-C) takes the requests waiting in the downloader (e.g. behind a
 #: 429's Retry-After) back into the frontier at once, and cuts downloads still running after
 #: this many seconds (a server that never answers); all stay pending for the next run, and the
-#: export stage's held documents are written by the normal close (corpuscrawl.crawlstate.stopping).
+#: export stage's held documents are written by the normal close (corpuscrawl.crawlstate.scrapy_glue.stopping).
 #: A negative value waits for every download, as Scrapy does.
 CORPUSCRAWL_STOP_GRACE = 10.0
 #: Keep the state in a temporary directory removed after the crawl (the spider sets it for
@@ -276,7 +276,7 @@ CORPUSCRAWL_MAX_LINKS_PER_PAGE = 1000
 #: Sources are read as a stream, entry by entry, whatever their size.  0 = no cap.
 CORPUSCRAWL_MAX_URLS_PER_SOURCE = 50_000
 # The add-on sets REDIRECT_MAX_TIMES to 10 (Scrapy: 20) and DOWNLOAD_MAXSIZE to 10 MiB; link
-# traps and floods (corpuscrawl.spiders.traps), redirect loops and robots.txt (corpuscrawl.net.robots,
+# traps and floods (corpuscrawl.spiders.traps), redirect loops and robots.txt (corpuscrawl.net.scrapy_glue.robots,
 # in the place of Scrapy's RobotsTxtMiddleware) have their middlewares there.
 #: Most bytes of a host's robots.txt read (RFC 9309's minimum parsing limit, 500 KiB), whatever
 #: DOWNLOAD_MAXSIZE, DOWNLOAD_WARNSIZE or the announced Content-Length say.
@@ -296,7 +296,7 @@ CORPUSCRAWL_ROBOTSTXT_MAX_AGE = 86400
 # dupefilter, the Redis boilerplate history and the Redis de-duplication index; scrapy-redis's
 # own settings (REDIS_URL, SCHEDULER_QUEUE_CLASS, SCHEDULER_PERSIST, ...) win when given.
 # The run generation is agreed in Redis; CORPUSCRAWL_PAGE_STORE_CLASS becomes
-# corpuscrawl.cluster.pages.RedisPageStore (recrawls work as on one machine) and
+# corpuscrawl.cluster.redis_pages.RedisPageStore (recrawls work as on one machine) and
 # max_pages counts over all workers of the generation.
 #: redis://host:port/db shared by every worker of the collection; empty: single machine.
 CORPUSCRAWL_REDIS_URL = ""
@@ -326,7 +326,7 @@ CORPUSCRAWL_RENDER_EXPERIENCE_MAX_AGE_DAYS = 90.0
 #: "drop".  Spider argument: -a comments=...  Anything else fails at start naming this key.
 CORPUSCRAWL_COMMENTS = "field"
 
-# --- structured output (corpuscrawl.extract.structure, corpuscrawl.formats) ---
+# --- structured output (corpuscrawl.extract.lines.structure, corpuscrawl.formats) ---
 #: True: every JSON Lines / JSON / CSV / XML document carries a `markdown` field, its text
 #: with headings, lists, tables, quotations and code as Markdown (trafilatura's
 #: output_format="markdown"); `text` stays plain and unchanged.  A `tei` feed
@@ -345,7 +345,7 @@ CORPUSCRAWL_BLOCKLIST = ""
 #: Documents per domain at most (None = no cap); per domain: `max_pages = N` in the rules file.
 CORPUSCRAWL_MAX_PAGES_PER_DOMAIN = None
 
-# --- live progress (corpuscrawl.report.progress) ---
+# --- live progress (corpuscrawl.report.scrapy_glue.progress) ---
 #: "auto": a status line (pages fetched, exported, frontier, rate, errors) redrawn on a terminal,
 #: progress lines every LOGSTATS_INTERVAL seconds in a log or under Scrapyd; "always": the status
 #: line even without a terminal; "log": progress lines only; "off": neither.

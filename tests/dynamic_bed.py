@@ -19,7 +19,7 @@ every page).
 Hosts: ``127.0.0.1:<port>`` is the site; ``localhost:<port>`` (the same
 server) plays an outer host, e.g. a redirect proxy.  Used by
 ``tests/test_dynamic_bed.py``, ``benchmarks/dynamic.py`` and the element
-classifier's training set (``python -m corpuscrawl.learn.elements build --bed``).
+classifier's training set (``python -m corpuscrawl.learn.element_trainer build --bed``).
 """
 
 from __future__ import annotations

@@ -43,8 +43,8 @@ def test_the_projects_own_settings_win():
     settings = bare_project(
         DOWNLOAD_TIMEOUT=5, USER_AGENT="mybot/1.0 (+https://example.org/bot)",
         ROBOTSTXT_OBEY=False, CORPUSCRAWL_MIN_WORDS=3,
-        ITEM_PIPELINES={"corpuscrawl.crawlstate.recrawl.ChangeFilter": None,
-                        "corpuscrawl.export.pipelines.ExtractionPipeline": 310},
+        ITEM_PIPELINES={"corpuscrawl.crawlstate.scrapy_glue.recrawl.ChangeFilter": None,
+                        "corpuscrawl.export.scrapy_glue.pipelines.ExtractionPipeline": 310},
         DOWNLOADER_MIDDLEWARES={retry: 550},
         FEED_EXPORTERS={"csv": "scrapy.exporters.CsvItemExporter"})
     settings.set("CORPUSCRAWL_DEDUP_THRESHOLD", 0.9, priority="cmdline")
@@ -57,17 +57,17 @@ def test_the_projects_own_settings_win():
     assert settings.getint("CORPUSCRAWL_MIN_WORDS") == 3
     assert settings.getfloat("CORPUSCRAWL_DEDUP_THRESHOLD") == 0.9
     pipelines = settings.getdict("ITEM_PIPELINES")
-    assert pipelines["corpuscrawl.crawlstate.recrawl.ChangeFilter"] is None
-    assert pipelines["corpuscrawl.export.pipelines.ExtractionPipeline"] == 310
-    assert pipelines["corpuscrawl.export.scrapy_glue.ExportStagePipeline"] == 900
+    assert pipelines["corpuscrawl.crawlstate.scrapy_glue.recrawl.ChangeFilter"] is None
+    assert pipelines["corpuscrawl.export.scrapy_glue.pipelines.ExtractionPipeline"] == 310
+    assert pipelines["corpuscrawl.export.scrapy_glue.stage_pipeline.ExportStagePipeline"] == 900
     middlewares = settings.getdict("DOWNLOADER_MIDDLEWARES")
     assert middlewares[retry] == 550  # the project keeps Scrapy's retry middleware on
-    assert middlewares["corpuscrawl.net.politeness.PoliteRetryMiddleware"] == 550
+    assert middlewares["corpuscrawl.net.scrapy_glue.politeness.PoliteRetryMiddleware"] == 550
     assert settings.getdict("FEED_EXPORTERS")["csv"] == "scrapy.exporters.CsvItemExporter"
     assert settings.getdict("FEED_EXPORTERS")["tei"] == FEED_FORMATS["tei"]
     assert settings["SCHEDULER"] == "scrapy.core.scheduler.Scheduler"
     # the crawl state's parts that do not collide with the project's choice are still there
-    assert settings["DUPEFILTER_CLASS"] == "corpuscrawl.crawlstate.frontier.DurableDupeFilter"
+    assert settings["DUPEFILTER_CLASS"] == "corpuscrawl.crawlstate.scrapy_glue.frontier.DurableDupeFilter"
 
 
 def test_the_contact_goes_into_the_user_agent_unless_the_project_names_one():
@@ -102,11 +102,11 @@ def test_update_settings_touches_no_file(tmp_path):
     crawler = crawler_for(settings)
     crawler.addons.load_settings(crawler.settings)
     assert not state.exists()
-    assert crawler.settings["SCHEDULER"] == "corpuscrawl.crawlstate.frontier.DurableScheduler"
-    opener = "corpuscrawl.crawlstate.addon.CrawlStateOpener"
+    assert crawler.settings["SCHEDULER"] == "corpuscrawl.crawlstate.scrapy_glue.frontier.DurableScheduler"
+    opener = "corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateOpener"
     assert crawler.settings.getdict("EXTENSIONS")[opener] < 0  # built before the feed exporter
-    from corpuscrawl.crawlstate.addon import CrawlStateOpener
     from corpuscrawl.crawlstate.lookup import run_info
+    from corpuscrawl.crawlstate.scrapy_glue.state_addon import CrawlStateOpener
 
     CrawlStateOpener.from_crawler(crawler)
     assert (state / "news").is_dir() and run_info(crawler).generation == 1
@@ -114,8 +114,8 @@ def test_update_settings_touches_no_file(tmp_path):
 
 
 def test_a_second_crawl_of_a_collection_fails_when_its_components_are_built(tmp_path):
-    from corpuscrawl.crawlstate.addon import CrawlStateOpener
     from corpuscrawl.crawlstate.runs import RunLockedError
+    from corpuscrawl.crawlstate.scrapy_glue.state_addon import CrawlStateOpener
 
     crawlers = []
     for _ in range(2):
@@ -148,13 +148,13 @@ def test_cluster_mode_contacts_no_redis_in_update_settings():
             server.accept()
     assert crawler.settings["SCHEDULER"] == "corpuscrawl.cluster.lease.LeasingScheduler"
     assert crawler.settings["CORPUSCRAWL_BOILERPLATE_HISTORY"] == url
-    assert "corpuscrawl.cluster.addon.ClusterJoiner" in crawler.settings.getdict("EXTENSIONS")
-    assert "corpuscrawl.crawlstate.addon.CrawlStateOpener" not in \
+    assert "corpuscrawl.cluster.cluster_addon.ClusterJoiner" in crawler.settings.getdict("EXTENSIONS")
+    assert "corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateOpener" not in \
         crawler.settings.getdict("EXTENSIONS")
 
 
 def test_an_unreachable_redis_is_reported_when_the_crawl_is_built():
-    from corpuscrawl.cluster.addon import ClusterJoiner
+    from corpuscrawl.cluster.cluster_addon import ClusterJoiner
 
     with socket.socket() as probe:  # a free port nobody listens on
         probe.bind(("127.0.0.1", 0))

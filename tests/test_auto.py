@@ -26,9 +26,9 @@ from corpuscrawl.extract.learned.title_features import TITLE_FEATURE_NAMES
 from corpuscrawl.extract.segment.cdom import tree_blocks
 from corpuscrawl.extract.segment.sections import cut_comments, cut_related
 from corpuscrawl.html.page import Page
-from corpuscrawl.learn.auto import _held_out_probabilities
+from corpuscrawl.learn.auto_trainer import _held_out_probabilities
 from corpuscrawl.learn.folds import out_of_fold
-from corpuscrawl.learn.sequence import PageRows
+from corpuscrawl.learn.sequence_trainer import PageRows
 from corpuscrawl.learn.training import train
 from corpuscrawl.learn.trainset import documents
 

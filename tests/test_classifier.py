@@ -19,7 +19,7 @@ from corpuscrawl.browse.classifier import (
     models_dir,
 )
 from corpuscrawl.browse.elements import STRUCTURAL_LAYOUT_KEYS, ElementRecord
-from corpuscrawl.learn.elements import ElementClassifierEstimator
+from corpuscrawl.learn.element_trainer import ElementClassifierEstimator
 from corpuscrawl.learn.estimator import Estimator, estimator_class
 
 PAGE = "http://index.hu/cikk/"

@@ -8,7 +8,12 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 
-from corpuscrawl.cluster.addon import ClusterAddon, ClusterJoiner, active_config, cluster_run
+from corpuscrawl.cluster.cluster_addon import (
+    ClusterAddon,
+    ClusterJoiner,
+    active_config,
+    cluster_run,
+)
 from corpuscrawl.cluster.config import ClusterConfig, ClusterConfigError
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 
@@ -60,7 +65,7 @@ def test_addon_plugs_scrapy_redis_and_keeps_the_users_own_settings(redis_url, tm
     assert settings["CORPUSCRAWL_BOILERPLATE_HISTORY"] == redis_url
     assert settings["CORPUSCRAWL_BOILERPLATE_REDIS_PREFIX"] == "corpuscrawl:news:bp:"
     assert settings["CORPUSCRAWL_PAGE_STORE_CLASS"] == \
-        "corpuscrawl.cluster.pages.RedisPageStore"
+        "corpuscrawl.cluster.redis_pages.RedisPageStore"
     assert settings["CORPUSCRAWL_RECRAWL"] == "changed"  # recrawls work in cluster mode
 
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 import redis
 
-from corpuscrawl.cluster.dedup import RedisNearDuplicateIndex, release_claims
+from corpuscrawl.cluster.redis_dedup import RedisNearDuplicateIndex, release_claims
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 from tests.resume_site import article_text
 

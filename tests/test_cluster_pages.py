@@ -7,7 +7,7 @@ import itertools
 import pytest
 from scrapy.settings import Settings
 
-from corpuscrawl.cluster.pages import MAX_ETAG_CHARS, RedisPageStore
+from corpuscrawl.cluster.redis_pages import MAX_ETAG_CHARS, RedisPageStore
 from corpuscrawl.crawlstate.pages import PageStoreError, SQLitePageStore, unit_key
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from corpuscrawl.cli import main
-from corpuscrawl.export.exporters import TextDirectoryExporter, VerticalExporter
+from corpuscrawl.export.scrapy_glue.exporters import TextDirectoryExporter, VerticalExporter
 from corpuscrawl.items import Document, content_hash
 from tests.crawl_helpers import run_crawl, stat
 from tests.local_server import LocalServer, Reply, article

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpuscrawl.demo.content import ARTICLES
+from corpuscrawl.demo.articles import ARTICLES
 from corpuscrawl.demo.server import DemoServer
 from corpuscrawl.demo.site import FEED_ONLY, SITEMAP_ONLY
 from tests.crawl_helpers import run_crawl, stat

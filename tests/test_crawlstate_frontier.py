@@ -9,12 +9,12 @@ import pytest
 import scrapy
 from scrapy.utils.test import get_crawler
 
-from corpuscrawl.crawlstate.addon import StateConfig, StateConfigError
 from corpuscrawl.crawlstate.completion import CompletionTracker
-from corpuscrawl.crawlstate.frontier import Frontier
-from corpuscrawl.crawlstate.ledger import FeedRepairError, local_feed_path, repair_feeds
-from corpuscrawl.crawlstate.requests_json import decode_request, encode_request
 from corpuscrawl.crawlstate.runs import RunLock, RunLockedError, begin_run, finish_run
+from corpuscrawl.crawlstate.scrapy_glue.frontier import Frontier
+from corpuscrawl.crawlstate.scrapy_glue.ledger import FeedRepairError, local_feed_path, repair_feeds
+from corpuscrawl.crawlstate.scrapy_glue.requests_json import decode_request, encode_request
+from corpuscrawl.crawlstate.scrapy_glue.state_addon import StateConfig, StateConfigError
 from corpuscrawl.crawlstate.store import StateStore, StateStoreError
 
 
@@ -221,7 +221,7 @@ def test_a_document_released_before_its_hold_was_reported_does_not_block_its_req
 
 
 def test_on_resume_feeds_append_and_csv_writes_no_second_header(tmp_path):
-    from corpuscrawl.crawlstate.addon import local_feeds
+    from corpuscrawl.crawlstate.scrapy_glue.state_addon import local_feeds
 
     (tmp_path / "a.csv").write_text("url,text\nx,y\n", encoding="utf-8")
     from scrapy.settings import Settings

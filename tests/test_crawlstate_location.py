@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from scrapy.settings import Settings
 
-from corpuscrawl.crawlstate.location import (
+from corpuscrawl.crawlstate.scrapy_glue.location import (
     CollectionNameError,
     check_collection,
     collection_from_seeds,

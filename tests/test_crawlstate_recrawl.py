@@ -11,10 +11,10 @@ from scrapy.exceptions import DropItem
 from scrapy.http import HtmlResponse, Response
 from scrapy.utils.test import get_crawler
 
-from corpuscrawl.crawlstate import recrawl
-from corpuscrawl.crawlstate.conditional import ConditionalRequests, FoundOn
 from corpuscrawl.crawlstate.pages import open_page_store
-from corpuscrawl.crawlstate.recrawl import (
+from corpuscrawl.crawlstate.scrapy_glue import recrawl
+from corpuscrawl.crawlstate.scrapy_glue.conditional import ConditionalRequests, FoundOn
+from corpuscrawl.crawlstate.scrapy_glue.recrawl import (
     ChangeFilter,
     NotModified,
     RecrawlConfig,

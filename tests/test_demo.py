@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from corpuscrawl.demo.content import ARTICLES
+from corpuscrawl.demo.articles import ARTICLES
 from corpuscrawl.demo.site import COPYRIGHT, NEWSLETTER
 from tests.crawl_helpers import run_crawl
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scrapy.settings import Settings
 
-from corpuscrawl.report.dropped import DroppedLog, _targets, dropped_path_for
+from corpuscrawl.report.scrapy_glue.dropped import DroppedLog, _targets, dropped_path_for
 
 
 def records(path: Path) -> list[dict]:

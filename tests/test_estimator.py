@@ -24,11 +24,11 @@ from corpuscrawl.extract.learned.models import (
     model_class,
 )
 from corpuscrawl.extract.learned.page_check import PageCheck
-from corpuscrawl.learn.auto import AutoEstimator
+from corpuscrawl.learn.auto_trainer import AutoEstimator
 from corpuscrawl.learn.estimator import Estimator, as_predictor, estimator_class
-from corpuscrawl.learn.hybrid import HybridAEstimator
+from corpuscrawl.learn.hybrid_trainer import HybridAEstimator
 from corpuscrawl.learn.model_files import model_path, save_model
-from corpuscrawl.learn.page_check import PageCheckEstimator
+from corpuscrawl.learn.page_check_trainer import PageCheckEstimator
 from corpuscrawl.learn.training import ESTIMATORS, fit_model
 from corpuscrawl.learn.trainset import documents
 

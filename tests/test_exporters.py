@@ -11,7 +11,7 @@ import pytest
 from corpuscrawl.boilerplate.detector import Detector, DetectorConfig
 from corpuscrawl.boilerplate.sqlite_history import SQLiteHistory
 from corpuscrawl.export.dedup import NearDuplicateIndex
-from corpuscrawl.export.exporters import (
+from corpuscrawl.export.scrapy_glue.exporters import (
     CorpusCsvExporter,
     CorpusJsonExporter,
     CorpusJsonLinesExporter,

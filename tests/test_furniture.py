@@ -1,11 +1,15 @@
-"""Page-furniture lines (corpuscrawl.extract.furniture): reading-time badges and related-content lists."""
+"""Page-furniture lines (corpuscrawl.extract.lines.furniture): reading-time badges and related-content lists."""
 
 from __future__ import annotations
 
 import pytest
 
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.furniture import drop_furniture, is_reading_time_badge, is_related_heading
+from corpuscrawl.extract.lines.furniture import (
+    drop_furniture,
+    is_reading_time_badge,
+    is_related_heading,
+)
 from corpuscrawl.html.page import Page
 
 ARTICLE = ("The council approved the budget on Monday after a long debate about school funding.\n"

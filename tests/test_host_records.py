@@ -212,7 +212,7 @@ def test_a_probe_that_failed_is_recorded_and_not_sent_again(tmp_path: Path) -> N
     from scrapy.utils.test import get_crawler
 
     from corpuscrawl.crawlstate.lookup import attach_host_records
-    from corpuscrawl.export.scrapy_glue import PROBE_META, ErrorPageSeeder
+    from corpuscrawl.export.scrapy_glue.stage_pipeline import PROBE_META, ErrorPageSeeder
 
     crawler = get_crawler()
     store = StateStore(tmp_path / "state.sqlite3")
@@ -237,7 +237,7 @@ def test_a_replayed_probe_whose_answer_is_recorded_is_dropped_before_it_is_sent(
     from scrapy.utils.test import get_crawler
 
     from corpuscrawl.crawlstate.lookup import attach_host_records
-    from corpuscrawl.export.scrapy_glue import PROBE_META, ErrorPageSeeder
+    from corpuscrawl.export.scrapy_glue.stage_pipeline import PROBE_META, ErrorPageSeeder
 
     crawler = get_crawler()
     store = StateStore(tmp_path / "state.sqlite3")

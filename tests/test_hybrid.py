@@ -17,7 +17,7 @@ from corpuscrawl.extract.learned.hybrid import (
 from corpuscrawl.extract.segment.segments import segment_page
 from corpuscrawl.html.page import Page
 from corpuscrawl.learn import trainset
-from corpuscrawl.learn.hybrid import best_extractor
+from corpuscrawl.learn.hybrid_trainer import best_extractor
 from corpuscrawl.learn.training import train
 from corpuscrawl.learn.trainset import BaseOutputs, documents
 

@@ -66,7 +66,7 @@ def lint_imports_in(config: Path, cwd: Path) -> subprocess.CompletedProcess[str]
 def test_the_import_contracts_are_kept() -> None:
     out = lint_imports_in(CONTRACTS, REPO)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "4 kept, 0 broken" in out.stdout
+    assert "5 kept, 0 broken" in out.stdout
 
 
 def crawl_time_modules() -> list[str]:
@@ -141,6 +141,40 @@ def test_the_contract_types_catch_what_they_must(
     assert f"{broken}" in out.stdout.split("Broken contracts")[-1], out.stdout
 
 
+@pytest.mark.parametrize(("core", "broken"), [
+    ("def f() -> None:\n    return None\n", False),
+    # a pure core importing Scrapy, even inside a function
+    ("def f():\n    from scrapy.http import Request\n    return Request\n", True),
+])
+def test_the_scrapy_glue_contract_allows_scrapy_in_the_glue_only(
+        tmp_path: Path, core: str, broken: bool) -> None:
+    """The contract form of ``.importlinter``'s scrapy-glue: a room's ``scrapy_glue`` may
+    import Scrapy, any other module of the room may not."""
+    _write_package(tmp_path / "fake_pkg", {
+        "__init__.py": "", "room/__init__.py": "", "room/core.py": core,
+        "room/scrapy_glue.py": "from scrapy import signals\nfrom fake_pkg.room import core\n"})
+    (tmp_path / ".importlinter").write_text(textwrap.dedent("""
+        [importlinter]
+        root_package = fake_pkg
+        include_external_packages = True
+
+        [importlinter:contract:scrapy-glue]
+        name = A room's pure core never imports Scrapy
+        type = forbidden
+        allow_indirect_imports = True
+        source_modules =
+            fake_pkg
+        forbidden_modules =
+            scrapy
+        ignore_imports =
+            fake_pkg.*.scrapy_glue -> scrapy
+        """), encoding="utf-8")
+    out = lint_imports_in(tmp_path / ".importlinter", tmp_path)
+    assert out.returncode == int(broken), out.stdout + out.stderr
+    if broken:
+        assert "fake_pkg.room.core -> scrapy" in out.stdout, out.stdout
+
+
 def dynamic_offline_imports(source: str) -> list[tuple[int, str]]:
     """(line, module) of each call in ``source`` that imports a training or evaluation
     module named by a string constant (``importlib.import_module("corpuscrawl.learn.x")``,
@@ -167,10 +201,10 @@ def test_no_crawl_time_module_imports_training_code_by_name() -> None:
     assert dynamic_offline_imports(
         "import importlib\n"
         "def fit(self):\n"
-        "    return importlib.import_module('corpuscrawl.learn.auto').fit_auto(self)\n"
+        "    return importlib.import_module('corpuscrawl.learn.auto_trainer').fit_auto(self)\n"
         "x = load_object('corpuscrawl.evaluation.metrics:score')\n"
         "y = importlib.import_module('corpuscrawl.extract.learned.auto')\n") == [
-        (3, "corpuscrawl.learn.auto"), (4, "corpuscrawl.evaluation.metrics:score")]
+        (3, "corpuscrawl.learn.auto_trainer"), (4, "corpuscrawl.evaluation.metrics:score")]
     found = [f"{m} line {line}: {target}" for m in crawl_time_modules()
              for line, target in dynamic_offline_imports(
                  _module_file(m).read_text(encoding="utf-8"))]

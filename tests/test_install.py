@@ -111,7 +111,7 @@ import json
 from scrapy.settings import Settings
 from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
-from corpuscrawl.learn.elements import read_jsonl
+from corpuscrawl.learn.element_trainer import read_jsonl
 from corpuscrawl.resources.shipped import find_model, models_dir
 renderer = Renderer(RenderPlan.from_args(Settings(), render="auto"))
 records = read_jsonl(models_dir() / "elements-train.jsonl")

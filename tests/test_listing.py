@@ -1,10 +1,10 @@
 """Listings: front and section pages whose text is teasers of other pages of the site
-(:mod:`corpuscrawl.extract.listing`), judged on the text an extractor kept and the page's
+(:mod:`corpuscrawl.extract.page_typing.listing`), judged on the text an extractor kept and the page's
 links; and the crawl's extraction giving the verdict with the text."""
 
 from __future__ import annotations
 
-from corpuscrawl.extract.listing import (
+from corpuscrawl.extract.page_typing.listing import (
     ListingShape,
     is_listing,
     listing_shape,

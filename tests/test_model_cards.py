@@ -222,7 +222,7 @@ def test_retraining_the_element_classifier_gives_the_shipped_file_and_card(tmp_p
     import json
 
     from corpuscrawl.cli import main as cli_main
-    from corpuscrawl.learn.elements import CARD_NAME, MODEL_NAME
+    from corpuscrawl.learn.element_trainer import CARD_NAME, MODEL_NAME
 
     assert MODELS is not None
     monkeypatch.delenv("CORPUSCRAWL_MODELS_DIR", raising=False)

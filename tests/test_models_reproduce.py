@@ -101,7 +101,7 @@ def test_a_small_retrain_gives_the_pinned_outputs(name, samples):
 
 
 def test_a_small_page_type_retrain_gives_the_pinned_types(datasets_dir: Path):
-    from corpuscrawl.learn.page_type import fit, labelled_pages, out_of_fold
+    from corpuscrawl.learn.page_type_trainer import fit, labelled_pages, out_of_fold
 
     def select(key: str) -> bool:
         typed = key.startswith("wcxb/")

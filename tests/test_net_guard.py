@@ -40,7 +40,7 @@ def sandbox(tmp_path_factory):
         pytest.skip(reason)
     tmp = tmp_path_factory.mktemp("sandbox")
     allow = "10.0.0.0/8,169.254.169.254,192.168.1.0/24,127.0.0.2,fd00::/8"
-    v6 = {"TWISTED_DNS_RESOLVER": "corpuscrawl.net.guard.GuardedHostnameResolver"}
+    v6 = {"TWISTED_DNS_RESOLVER": "corpuscrawl.net.scrapy_glue.guard.GuardedHostnameResolver"}
     runs = [{"name": "guarded"},
             {"name": "allowed", "settings": {"CORPUSCRAWL_ALLOWED_NETWORKS": allow}},
             {"name": "guarded_v6", "settings": v6},

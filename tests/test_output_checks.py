@@ -10,7 +10,7 @@ from scrapy.settings import Settings
 
 from corpuscrawl import Addon
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.export.output_checks import check_outputs, existing_corpus
+from corpuscrawl.export.scrapy_glue.output_checks import check_outputs, existing_corpus
 from tests.command_runs import COMMANDS, crawl, documents
 from tests.small_site import ARTICLES, SmallSite
 

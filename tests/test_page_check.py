@@ -18,7 +18,7 @@ from corpuscrawl.extract.learned.page_check import (
 )
 from corpuscrawl.extract.segment.cdom import page_blocks
 from corpuscrawl.html.page import Page
-from corpuscrawl.learn.page_check import fit_page_check
+from corpuscrawl.learn.page_check_trainer import fit_page_check
 
 SENTENCE = "the council met on tuesday and agreed a new budget for the schools of the town"
 ARTICLE = [f"{SENTENCE} paragraph {i} ends here." for i in range(12)]

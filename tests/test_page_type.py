@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corpuscrawl.extract.page_type import (
+from corpuscrawl.extract.page_typing.page_type import (
     OTHER,
     PageTypeModel,
     PageTypeModelError,
     load_page_type_model,
 )
-from corpuscrawl.extract.page_type_features import (
+from corpuscrawl.extract.page_typing.page_type_features import (
     FEATURE_NAMES,
     PAGE_TYPES,
     feature_row,
@@ -23,7 +23,7 @@ from corpuscrawl.extract.page_type_features import (
 )
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
-from corpuscrawl.learn.page_type import fit
+from corpuscrawl.learn.page_type_trainer import fit
 from corpuscrawl.pagetext.extraction import Extraction
 from corpuscrawl.report.summary import PAGE_TYPE_PREFIX, build_summary, human_summary
 
@@ -108,7 +108,7 @@ def test_every_extraction_result_and_document_carries_the_page_type():
 def test_the_pipeline_puts_the_page_type_in_the_document_and_counts_it():
     from collections import Counter
 
-    from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
+    from corpuscrawl.export.scrapy_glue.pipelines import ExtractionPipeline, PipelineConfig
     from corpuscrawl.pagetext.crawled import CrawledPage
     from corpuscrawl.pagetext.extraction import ExtractionResult
 

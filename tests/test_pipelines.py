@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 from scrapy.exceptions import DropItem
 
-from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
+from corpuscrawl.export.scrapy_glue.pipelines import ExtractionPipeline, PipelineConfig
 from corpuscrawl.items import Document, content_hash
 from corpuscrawl.pagetext.crawled import CrawledPage
 from corpuscrawl.pagetext.extraction import ExtractionResult

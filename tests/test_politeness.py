@@ -10,7 +10,7 @@ from scrapy.crawler import Crawler
 from scrapy.settings import Settings
 
 import corpuscrawl
-from corpuscrawl.net.politeness import (
+from corpuscrawl.net.scrapy_glue.politeness import (
     PolitenessConfig,
     PolitenessConfigError,
     retry_after_seconds,

@@ -1,4 +1,4 @@
-"""Live progress (corpuscrawl/report/progress.py): a status line on a terminal (a real pty), progress
+"""Live progress (corpuscrawl/report/scrapy_glue/progress.py): a status line on a terminal (a real pty), progress
 lines in a log, the summary's timeline."""
 
 from __future__ import annotations
@@ -15,7 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from corpuscrawl.report.progress import ProgressConfig, ProgressConfigError, Sample, status_line
+from corpuscrawl.report.scrapy_glue.progress import (
+    ProgressConfig,
+    ProgressConfigError,
+    Sample,
+    status_line,
+)
 from tests.crawl_helpers import REPO, run_crawl
 from tests.local_server import LocalServer, Reply, article
 from tests.support.crawl_forks import popen_command
@@ -146,7 +151,7 @@ class _Terminal:
 def test_who_gets_the_status_line(job: str, mode: str, draws: bool, logs: bool) -> None:
     from scrapy.utils.test import get_crawler
 
-    from corpuscrawl.report.progress import ProgressExtension
+    from corpuscrawl.report.scrapy_glue.progress import ProgressExtension
 
     class Spider:
         _job = job

@@ -12,12 +12,12 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from corpuscrawl.boilerplate.normalize import Paragraph
-from corpuscrawl.export.exporters import (
+from corpuscrawl.export.scrapy_glue.exporters import (
     FEED_HIDDEN_FIELDS,
     CorpusJsonLinesExporter,
     VerticalExporter,
 )
-from corpuscrawl.export.scrapy_glue import (
+from corpuscrawl.export.scrapy_glue.stage_pipeline import (
     PROBE_META,
     ErrorPageSeeder,
     ExportConfig,

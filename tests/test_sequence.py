@@ -127,7 +127,7 @@ def test_train_save_load_predict_round_trip(data_dir, tmp_path):
 
 def test_a_model_depends_on_its_training_pages_not_their_order(data_dir):
     """The MLP's mini-batches follow row order: fit_model takes the pages by key."""
-    from corpuscrawl.learn.sequence import collect
+    from corpuscrawl.learn.sequence_trainer import collect
     from corpuscrawl.learn.training import fit_model
 
     docs = documents([data_dir / "learned" / "tinyset"], "train")

@@ -8,7 +8,7 @@ import pytest
 from scrapy.settings import Settings
 
 from corpuscrawl.config.setting_values import whole_number_setting
-from corpuscrawl.export.pipelines import PipelineConfig
+from corpuscrawl.export.scrapy_glue.pipelines import PipelineConfig
 from corpuscrawl.spiders.traps import TrapConfig
 
 

@@ -1,4 +1,4 @@
-"""Line roles (extract/structure.py) and the Markdown rendering of every extractor's text."""
+"""Line roles (extract/lines/structure.py) and the Markdown rendering of every extractor's text."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from corpuscrawl.evaluation.runner import available_specs
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.structure import (
+from corpuscrawl.extract.lines.structure import (
     Role,
     decode_roles,
     encode_roles,
@@ -17,7 +17,7 @@ from corpuscrawl.extract.structure import (
     page_lines,
     roles_for,
 )
-from corpuscrawl.formats.blocks import ListBlock, TableBlock, group_blocks
+from corpuscrawl.formats.line_blocks import ListBlock, TableBlock, group_blocks
 from corpuscrawl.formats.markdown import escape_line, to_markdown
 from corpuscrawl.html.page import Page
 

@@ -19,7 +19,7 @@ import pytest
 from lxml import etree
 
 from corpuscrawl.extract import get_extractor
-from corpuscrawl.extract.structure import roles_for
+from corpuscrawl.extract.lines.structure import roles_for
 from corpuscrawl.formats.tei import TEI_NS, tei_document, tei_string
 from corpuscrawl.html.page import Page
 from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS

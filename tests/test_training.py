@@ -9,7 +9,7 @@ import pytest
 
 from corpuscrawl.browse.classifier import models_dir
 from corpuscrawl.browse.elements import LABELS
-from corpuscrawl.learn.elements import (
+from corpuscrawl.learn.element_trainer import (
     PAGES_DIR_DEFAULT,
     TRAIN_SET_NAME,
     cross_validate,

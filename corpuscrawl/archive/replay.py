@@ -17,7 +17,7 @@ order:
    from its HTML as sent;
 4. the crawl's :class:`~corpuscrawl.pagetext.extraction.Extraction` (domain rules,
    templates, ``-e`` as the default extractor), its item pipeline
-   (:class:`~corpuscrawl.export.pipelines.ExtractionPipeline`: empty and failed
+   (:class:`~corpuscrawl.export.scrapy_glue.pipelines.ExtractionPipeline`: empty and failed
    extractions, language filter) and its export stage (domain boilerplate,
    near-duplicates) in one of its feed exporters.
 
@@ -61,9 +61,9 @@ from corpuscrawl.boilerplate.detector import Detector
 from corpuscrawl.boilerplate.history import DomainHistory
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.export.dedup import NearDuplicateIndex
-from corpuscrawl.export.exporters import CleaningExporterMixin
-from corpuscrawl.export.pipelines import ExtractionPipeline, PipelineConfig
-from corpuscrawl.export.scrapy_glue import ERROR_STATUSES, ExportConfig
+from corpuscrawl.export.scrapy_glue.exporters import CleaningExporterMixin
+from corpuscrawl.export.scrapy_glue.pipelines import ExtractionPipeline, PipelineConfig
+from corpuscrawl.export.scrapy_glue.stage_pipeline import ERROR_STATUSES, ExportConfig
 from corpuscrawl.export.stage import ExportStage
 from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page

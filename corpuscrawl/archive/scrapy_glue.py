@@ -74,7 +74,7 @@ from corpuscrawl.archive.records import (
     warc_date,
 )
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.export.scrapy_glue import PROBE_META
+from corpuscrawl.export.scrapy_glue.stage_pipeline import PROBE_META
 from corpuscrawl.pagetext.crawled import CrawledPage
 
 __all__ = ["WarcArchive", "WarcConfig", "WarcConfigError", "WarcConversionMiddleware",

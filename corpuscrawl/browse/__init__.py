@@ -17,6 +17,6 @@ Catholic University, 2016).
 * :mod:`~corpuscrawl.browse.rendered` — one rendered page for the crawl (close, retry)
 
 Building the training set and training the model (offline, never at crawl time) live in
-:mod:`corpuscrawl.learn.labeling` and :mod:`corpuscrawl.learn.elements` (the estimator
+:mod:`corpuscrawl.learn.labeling` and :mod:`corpuscrawl.learn.element_trainer` (the estimator
 ``ElementClassifierEstimator``: the predictor plus ``fit``).
 """

@@ -7,7 +7,7 @@ classifies the page's links and elements".  The tree is scikit-learn's
 This module is the crawl-time half, the predictor :class:`ElementClassifier`:
 its parameters, the fitted tree as plain arrays, ``predict``/``predict_proba``
 and loading with validation.  It has no ``fit``: the estimator
-:class:`corpuscrawl.learn.elements.ElementClassifierEstimator` subclasses it,
+:class:`corpuscrawl.learn.element_trainer.ElementClassifierEstimator` subclasses it,
 adds ``fit`` and writes the model file, so a crawl never imports training code.
 
 The model file is plain JSON (node arrays, class names, feature names), not a
@@ -99,7 +99,7 @@ class ElementClassifier:
     ``metadata_``: what the training run recorded), :meth:`predict` and
     :meth:`predict_proba`.  A fitted model comes from :meth:`load` (or
     :func:`load_classifier`); training is the estimator's
-    (:class:`corpuscrawl.learn.elements.ElementClassifierEstimator`).
+    (:class:`corpuscrawl.learn.element_trainer.ElementClassifierEstimator`).
     """
 
     classes_: tuple[str, ...]
@@ -149,7 +149,7 @@ class ElementClassifier:
         if tree is None:
             raise ModelError("the element classifier is not fitted: load a model file "
                              "(load_classifier) or train one with "
-                             "`python -m corpuscrawl.learn.elements train`")
+                             "`python -m corpuscrawl.learn.element_trainer train`")
         return tree
 
     def predict_proba(self, X: Sequence[ElementRecord]) -> np.ndarray:
@@ -184,7 +184,7 @@ class ElementClassifier:
         if list(data.get("feature_names", [])) != list(FEATURE_NAMES):
             raise ModelError(f"{source}: the model was trained on other features than this "
                              "version computes; retrain it with "
-                             "`python -m corpuscrawl.learn.elements`")
+                             "`python -m corpuscrawl.learn.element_trainer`")
         classes = data.get("classes") or []
         if not classes or any(c not in LABELS for c in classes):
             raise ModelError(f"{source}: classes {classes!r} must be among {LABELS}")
@@ -257,7 +257,7 @@ def load_classifier(name_or_path: str | Path = DEFAULT_MODEL_NAME) -> ElementCla
         raise ModelError(f"element-classifier model {name_or_path!r} not found "
                          f"{'at ' + str(path) if path else 'in ' + ', '.join(map(str, dirs))}; "
                          f"models there: {available or 'none'} "
-                         "(train one with `python -m corpuscrawl.learn.elements`)")
+                         "(train one with `python -m corpuscrawl.learn.element_trainer`)")
     logger.debug("loading element classifier from %s", path)
     return ElementClassifier.load(path)
 

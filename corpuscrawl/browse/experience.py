@@ -1,7 +1,7 @@
 """What rendering brought per site, kept across crawls of a collection (``render=auto``).
 
 :class:`RenderExperience` counts, per site (``host:port``,
-:func:`corpuscrawl.html.page.state_key`), the pages judged from a plain response,
+:func:`corpuscrawl.net.sites.state_key`), the pages judged from a plain response,
 how many of them were rendered, and how many renders added text; its
 :meth:`~RenderExperience.advice` turns that into "render directly",
 "stop rendering" or "decide per page" (:mod:`corpuscrawl.browse.decision`).
@@ -10,7 +10,7 @@ The counts live in an :class:`ExperienceStore`, so that a second crawl of a
 site whose pages needed rendering renders them directly from its first page:
 
 * :class:`SqliteExperienceStore` — ``render-experience.sqlite3`` in the
-  collection's state directory (:func:`corpuscrawl.crawlstate.location.state_dir`);
+  collection's state directory (:func:`corpuscrawl.crawlstate.scrapy_glue.location.state_dir`);
 * :class:`RedisExperienceStore` — in cluster mode, hashes under the
   collection's Redis prefix, shared by every worker;
 * :class:`MemoryExperienceStore` — this crawl only (the demo crawl, or
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.crawlstate.location import state_dir
+from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
 from corpuscrawl.net.sites import state_key
 
 logger = logging.getLogger("corpuscrawl.browse")
@@ -270,7 +270,7 @@ class ExperienceConfig:
                                       settings.getbool("CORPUSCRAWL_STATE_TEMPORARY")):
             return MemoryExperienceStore()
         if self.where == "state":
-            from corpuscrawl.cluster.addon import cluster_config
+            from corpuscrawl.cluster.cluster_addon import cluster_config
 
             cluster = cluster_config(settings)
             if cluster is not None:

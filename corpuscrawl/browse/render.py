@@ -30,7 +30,7 @@ from corpuscrawl.browse.interaction import MAX_SCROLLS_DEFAULT, InteractionOptio
 from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
-from corpuscrawl.net.browser import guarded
+from corpuscrawl.net.browser_guard import guarded
 from corpuscrawl.pagetext.rules import FOLLOW_MODES, RENDER_MODES, DomainRule
 
 #: A page with less visible body text than this (characters) may be script-built

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.cluster.config import ClusterConfig
-from corpuscrawl.crawlstate.ledger import local_feed_path
+from corpuscrawl.crawlstate.feed_paths import local_feed_path
 
 __all__ = ["feed_sizes", "feeds_key", "prepare_feeds"]
 

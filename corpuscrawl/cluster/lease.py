@@ -18,7 +18,7 @@ seconds, in the same round that flushes its feeds, commits its de-duplication
 claims and acknowledges its finished leases.  At start and every half lease
 timeout, each worker *recovers* the workers listed in ``workers`` whose
 ``alive`` key expired: their uncommitted document claims are released
-(:func:`corpuscrawl.cluster.dedup.release_claims`) and their leased requests
+(:func:`corpuscrawl.cluster.redis_dedup.release_claims`) and their leased requests
 are pushed back into the queue.  A worker restarted under the same
 ``CORPUSCRAWL_CLUSTER_WORKER`` recovers its previous life's leases at once.
 
@@ -48,17 +48,17 @@ from scrapy import signals
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 from twisted.internet.task import LoopingCall
 
-from corpuscrawl.cluster.addon import active_config, cluster_run
+from corpuscrawl.cluster.cluster_addon import active_config, cluster_run
 from corpuscrawl.cluster.config import ClusterConfig, logging_retry, redis_retry
-from corpuscrawl.cluster.dedup import release_claims
 from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
 from corpuscrawl.cluster.focus_rank import ClusterFocusRanking
 from corpuscrawl.cluster.generation import finish_generation
 from corpuscrawl.cluster.limit import shared_document_count
+from corpuscrawl.cluster.redis_dedup import release_claims
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.export_state import existing_state
-from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
-from corpuscrawl.crawlstate.recrawl import existing_recrawl_state
+from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
+from corpuscrawl.crawlstate.scrapy_glue.recrawl import existing_recrawl_state
 from corpuscrawl.items import Document
 
 __all__ = ["LEASE_META", "LeasingScheduler"]

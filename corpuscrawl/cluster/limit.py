@@ -18,7 +18,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from corpuscrawl.cluster.addon import active_config
+from corpuscrawl.cluster.cluster_addon import active_config
 from corpuscrawl.cluster.config import redis_retry
 
 __all__ = ["SharedDocumentCount", "shared_document_count"]

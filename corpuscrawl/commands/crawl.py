@@ -71,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
         run_crawl,
         set_command_line_settings,
     )
-    from corpuscrawl.crawlstate.output_failure import output_failure_exit
-    from corpuscrawl.export.output_checks import command_line_problem
+    from corpuscrawl.crawlstate.scrapy_glue.output_failure import output_failure_exit
+    from corpuscrawl.export.scrapy_glue.output_checks import command_line_problem
     from corpuscrawl.extensions import summary_of
     from corpuscrawl.report.summary import EXIT_NOTHING_FETCHED
 

@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"corpuscrawl evaluate: error: {exc}", file=sys.stderr)
             return 2
     if args.report:
-        from corpuscrawl.evaluation.report import write_report
+        from corpuscrawl.evaluation.html_report import write_report
 
         index = write_report(datasets, results, Path(args.report),
                              methods_dir=args.methods_dir, ascii_only=args.ascii)

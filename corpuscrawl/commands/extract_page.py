@@ -10,7 +10,7 @@ The page is extracted as a crawl would extract it (the project's settings with
 ``-s NAME=VALUE`` on top: domain rules and templates, the default extractor or
 ``-e NAME``, metadata, language), so the one-page answer is the corpus's answer.
 A URL is fetched by Scrapy with the crawl's own network guard
-(:mod:`corpuscrawl.net.guard`: the URL's host is the seed; a redirect to another
+(:mod:`corpuscrawl.net.scrapy_glue.guard`: the URL's host is the seed; a redirect to another
 private address is refused), robots.txt, size cap and charset handling; nothing else
 of the crawl runs (no pipelines, state, summary or feeds).
 
@@ -62,8 +62,8 @@ def fetch_page(url: str, settings: Any) -> Any:
     for name, value in {
         "ITEM_PIPELINES": {}, "SPIDER_MIDDLEWARES": {}, "ADDONS": {}, "FEEDS": {},
         "EXTENSIONS": {"corpuscrawl.extensions.CrawlSummaryExtension": None,
-                       "corpuscrawl.report.progress.ProgressExtension": None},
-        "DOWNLOADER_MIDDLEWARES": {"corpuscrawl.net.guard.NetworkGuardMiddleware": 560},
+                       "corpuscrawl.report.scrapy_glue.progress.ProgressExtension": None},
+        "DOWNLOADER_MIDDLEWARES": {"corpuscrawl.net.scrapy_glue.guard.NetworkGuardMiddleware": 560},
         "AUTOTHROTTLE_ENABLED": False, "LOGSTATS_INTERVAL": 0, "LOG_LEVEL": "ERROR",
         "RETRY_TIMES": 1, "TELNETCONSOLE_ENABLED": False, "LOG_ENABLED": False,
         "LOG_INSTALL_ROOT_HANDLER": False,
@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     """Extract one page; returns the exit code."""
     from corpuscrawl.commands.extract_warc import extractor_setting, settings_from
     from corpuscrawl.extract.base import ExtractorError
-    from corpuscrawl.extract.structure import roles_for
+    from corpuscrawl.extract.lines.structure import roles_for
     from corpuscrawl.pagetext.extraction import ConfigError, Extraction
 
     def fail(message: str, code: int = 2) -> int:

@@ -6,7 +6,7 @@
 The page is rendered in Chromium (the interaction loop runs, so elements that
 appear after reveals and scrolls are listed too).  Records are appended to
 ``-o`` in the training-record format (see ``corpuscrawl/browse/elements.py``);
-retrain with ``python -m corpuscrawl.learn.elements train --set my-set.jsonl``.
+retrain with ``python -m corpuscrawl.learn.element_trainer train --set my-set.jsonl``.
 Each answer is appended as soon as it is given, so the end of the input (Ctrl-D, a
 closed pipe) or Ctrl-C loses none.
 Exit codes: 0 done, 2 bad arguments or model, 1 the page could not be rendered,

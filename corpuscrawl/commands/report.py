@@ -10,7 +10,7 @@ with the crawl's plots (:mod:`corpuscrawl.report.crawl_report`).  Given dataset 
 scores the method directories afresh (same scorer as ``evaluate``, without
 rewriting ``evaluation.csv``) and writes ``OUT/index.html`` with P/R/F1 plots,
 per-document F1 distributions and the worst documents with side-by-side diffs
-(see :mod:`corpuscrawl.evaluation.report`).  Exit codes: 0 done, 2 bad
+(see :mod:`corpuscrawl.evaluation.html_report`).  Exit codes: 0 done, 2 bad
 arguments or nothing to report, 3 matplotlib missing.
 """
 
@@ -23,7 +23,7 @@ from typing import Any
 
 from corpuscrawl.commands.evaluate import add_common_arguments, evaluate_all
 from corpuscrawl.evaluation.datasets import DatasetError
-from corpuscrawl.evaluation.report import WORST_DEFAULT
+from corpuscrawl.evaluation.html_report import WORST_DEFAULT
 
 
 def register(subparsers: Any) -> None:
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import matplotlib  # noqa: F401
 
-        from corpuscrawl.evaluation.report import write_report
+        from corpuscrawl.evaluation.html_report import write_report
     except ImportError:
         print("corpuscrawl report: error: needs matplotlib (pip install 'corpuscrawl[report]')",
               file=sys.stderr)

@@ -135,8 +135,8 @@ def train_own(name: str, args: argparse.Namespace) -> int:
     out = models_write_dir(args.models_dir)
     started = time.monotonic()
     if name == "page-type":
-        from corpuscrawl.extract.page_type import MODEL_FILE
-        from corpuscrawl.learn import page_type
+        from corpuscrawl.extract.page_typing.page_type import MODEL_FILE
+        from corpuscrawl.learn import page_type_trainer as page_type
 
         root = datasets_root()
         print(f"training page-type on the labelled pages under {root}", file=sys.stderr)
@@ -148,14 +148,14 @@ def train_own(name: str, args: argparse.Namespace) -> int:
             return 2
         written = [out / MODEL_FILE, out / page_type.CARD_FILE]
     else:
-        from corpuscrawl.learn import elements
+        from corpuscrawl.learn import element_trainer as elements
 
         # the set beside the models written (a user's own), else on the search path
         labelled = ((args.models_dir and find_model(elements.TRAIN_SET_NAME, args.models_dir))
                     or find_model(elements.TRAIN_SET_NAME))
         if labelled is None:
             print(f"corpuscrawl train: no labelled set {elements.TRAIN_SET_NAME} on the models' "
-                  "search path (build one: python -m corpuscrawl.learn.elements build --bed)",
+                  "search path (build one: python -m corpuscrawl.learn.element_trainer build --bed)",
                   file=sys.stderr)
             return 2
         print(f"training element-classifier on {labelled}", file=sys.stderr)

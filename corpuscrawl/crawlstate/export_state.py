@@ -1,8 +1,8 @@
-"""Where a crawl's export state is found: one :class:`~corpuscrawl.export.scrapy_glue.ExportState`
+"""Where a crawl's export state is found: one :class:`~corpuscrawl.export.scrapy_glue.stage_pipeline.ExportState`
 (a :class:`HeldExports`) per crawler.
 
-The export stage's pipeline and feed exporters (:mod:`corpuscrawl.export.scrapy_glue`,
-:mod:`corpuscrawl.export.exporters`) create and share it; the resume, recrawl and
+The export stage's pipeline and feed exporters (:mod:`corpuscrawl.export.scrapy_glue.stage_pipeline`,
+:mod:`corpuscrawl.export.scrapy_glue.exporters`) create and share it; the resume, recrawl and
 cluster components (:mod:`corpuscrawl.crawlstate`, :mod:`corpuscrawl.cluster`)
 only look it up, to learn which documents the export stage still holds.  This
 lookup lives below the export room so that those components need not import it,

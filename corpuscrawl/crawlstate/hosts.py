@@ -5,13 +5,13 @@ generation) would otherwise spend requests of its budget on answers the
 generation already has, each one finding nothing:
 
 * **robots.txt** — the file as fetched (status, body, fetch time) per origin
-  (``scheme://host:port``).  :class:`corpuscrawl.net.robots.BoundedRobotsTxtMiddleware`
+  (``scheme://host:port``).  :class:`corpuscrawl.net.scrapy_glue.robots.BoundedRobotsTxtMiddleware`
   answers from it while it is younger than ``CORPUSCRAWL_ROBOTSTXT_MAX_AGE``
   (24 h at most: RFC 9309 §2.4 lets a crawler cache robots.txt that long) and
   keeps what it fetched.  Only a file that was read is kept (2xx, or a 4xx
   meaning "no rules"); an unreachable or oversized one is asked again;
 * **the error-page probe** of a domain
-  (:class:`corpuscrawl.export.scrapy_glue.ErrorPageSeeder`) — recorded when the
+  (:class:`corpuscrawl.export.scrapy_glue.stage_pipeline.ErrorPageSeeder`) — recorded when the
   probe is scheduled, in the same batch as its frontier row, and again with its
   outcome (``seeded``, ``unusable``, ``failed``) once answered.  A probe whose
   record survived a kill is either answered or still in the frontier, so the

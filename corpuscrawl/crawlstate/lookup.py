@@ -1,9 +1,9 @@
 """The crawl's run state, found through the crawler.
 
-The crawl-state opener (:mod:`corpuscrawl.crawlstate.addon`) opens one
-:class:`~corpuscrawl.crawlstate.addon.RunState` per crawler and attaches it here; the
-durable scheduler and duplicate filter (:mod:`corpuscrawl.crawlstate.frontier`), the
-ledger pipeline (:mod:`corpuscrawl.crawlstate.ledger`), the exporters and the spider's
+The crawl-state opener (:mod:`corpuscrawl.crawlstate.scrapy_glue.state_addon`) opens one
+:class:`~corpuscrawl.crawlstate.scrapy_glue.state_addon.RunState` per crawler and attaches it here; the
+durable scheduler and duplicate filter (:mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`), the
+ledger pipeline (:mod:`corpuscrawl.crawlstate.scrapy_glue.ledger`), the exporters and the spider's
 sources look it up by crawler.  The add-on builds on those components, so they find
 its state here instead of importing it.
 """

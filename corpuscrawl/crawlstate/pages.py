@@ -5,7 +5,7 @@ texts adds ``#unit=N`` for its later units):
 
 * ``etag`` / ``last_modified`` — the validators of the response whose text
   was recorded, sent back as ``If-None-Match`` / ``If-Modified-Since`` on a
-  recrawl (:mod:`corpuscrawl.crawlstate.recrawl`);
+  recrawl (:mod:`corpuscrawl.crawlstate.scrapy_glue.recrawl`);
 * ``text_hash`` / ``words`` — SHA-1 and word count of the page's *extracted*
   text (before the export stage's boilerplate removal; see the README,
   "Incremental recrawls");

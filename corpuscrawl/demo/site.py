@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpuscrawl.demo.content import ARTICLES, Article
+from corpuscrawl.demo.articles import ARTICLES, Article
 
 SITE_NAME = "The Alder Valley Chronicle"
 SECTIONS = (("town", "Town"), ("culture", "Culture"), ("business", "Business"))

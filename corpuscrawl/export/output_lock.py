@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.crawlstate.ledger import local_feed_path
+from corpuscrawl.crawlstate.feed_paths import local_feed_path
 
 __all__ = ["lock_outputs"]
 

@@ -2,8 +2,8 @@
 
 This is the decision-making half of the export path (the feeds get cleaned
 documents: boilerplate that repeats across a domain's history is detected and
-removed); the Scrapy half (:mod:`corpuscrawl.export.scrapy_glue`,
-:mod:`corpuscrawl.export.exporters`) only feeds it and writes what it releases.
+removed); the Scrapy half (:mod:`corpuscrawl.export.scrapy_glue.stage_pipeline`,
+:mod:`corpuscrawl.export.scrapy_glue.exporters`) only feeds it and writes what it releases.
 Plain library code: no Scrapy.
 
 For every submitted document, in order:

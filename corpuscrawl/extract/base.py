@@ -10,7 +10,7 @@ Every extractor built through the registry is wrapped in
 is in the normal form of :func:`corpuscrawl.html.text.normalize_text` (NFC, no
 soft hyphens or stray zero-width characters, white space collapsed, one
 paragraph per line), without the page-furniture lines of
-:mod:`corpuscrawl.extract.furniture` (reading-time badges, related-content lists).
+:mod:`corpuscrawl.extract.lines.furniture` (reading-time badges, related-content lists).
 
 An extractor that finds a page's reader comments (``auto``, whose comment cut
 finds the section: :mod:`corpuscrawl.extract.segment.sections`) may also have
@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from corpuscrawl.extract.furniture import drop_furniture
+from corpuscrawl.extract.lines.furniture import drop_furniture
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import normalize_text
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from corpuscrawl.extract.structure import Role
-from corpuscrawl.formats.blocks import (
+from corpuscrawl.extract.lines.structure import Role
+from corpuscrawl.formats.line_blocks import (
     Block,
     CodeBlock,
     Heading,

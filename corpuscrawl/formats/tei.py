@@ -27,8 +27,8 @@ from typing import Any
 
 from lxml import etree
 
-from corpuscrawl.extract.structure import Role
-from corpuscrawl.formats.blocks import (
+from corpuscrawl.extract.lines.structure import Role
+from corpuscrawl.formats.line_blocks import (
     Block,
     CodeBlock,
     Heading,

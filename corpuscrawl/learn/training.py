@@ -23,11 +23,11 @@ from corpuscrawl.evaluation.names import GOLD_DATASETS, LEARNED_EXTRACTORS
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.base import Extractor
 from corpuscrawl.extract.learned.models import LearnedModel, model_class
-from corpuscrawl.learn.auto import AutoEstimator
+from corpuscrawl.learn.auto_trainer import AutoEstimator
 from corpuscrawl.learn.estimator import estimator_class
-from corpuscrawl.learn.hybrid import HybridAEstimator, HybridBEstimator, SegmentSVMEstimator
+from corpuscrawl.learn.hybrid_trainer import HybridAEstimator, HybridBEstimator, SegmentSVMEstimator
 from corpuscrawl.learn.model_files import ModelCard, model_path, save_model, write_card
-from corpuscrawl.learn.sequence import SequenceEstimator
+from corpuscrawl.learn.sequence_trainer import SequenceEstimator
 from corpuscrawl.learn.trainset import Doc, documents
 
 #: Models ``corpuscrawl train all`` trains, in this order.

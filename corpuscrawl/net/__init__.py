@@ -2,10 +2,10 @@
 
 * :mod:`~corpuscrawl.net.addresses` — which IP addresses are public, and the
   address a URL host spells (plain library, no Scrapy).
-* :mod:`~corpuscrawl.net.guard` — the private-network guard: a DNS resolver
+* :mod:`~corpuscrawl.net.scrapy_glue.guard` — the private-network guard: a DNS resolver
   that refuses non-public answers and a downloader middleware for IP-literal
-  hosts, redirects and counting; :mod:`~corpuscrawl.net.browser` applies the
+  hosts, redirects and counting; :mod:`~corpuscrawl.net.browser_guard` applies the
   same policy to the requests Chromium makes when rendering.
-* :mod:`~corpuscrawl.net.politeness` — robots.txt ``Crawl-delay`` and
+* :mod:`~corpuscrawl.net.scrapy_glue.politeness` — robots.txt ``Crawl-delay`` and
   ``Retry-After`` applied to Scrapy's download slots.
 """

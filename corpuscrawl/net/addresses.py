@@ -1,7 +1,7 @@
 """IP addresses a crawler may connect to, and the IP a URL host spells.
 
 Pure functions on :mod:`ipaddress` (no Scrapy): the guard in
-:mod:`corpuscrawl.net.guard` and the URL normalizer in :mod:`corpuscrawl.net.urls`
+:mod:`corpuscrawl.net.scrapy_glue.guard` and the URL normalizer in :mod:`corpuscrawl.net.urls`
 both use them.
 
 * :func:`ip_of_host` reads a URL host the way browsers do (WHATWG URL

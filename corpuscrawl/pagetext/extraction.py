@@ -37,13 +37,13 @@ from corpuscrawl.extract import get_extractor, load_factory, names, registry
 from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extract_parts, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
 from corpuscrawl.extract.classic.template import TemplateError, TemplateExtractor, load_template
-from corpuscrawl.extract.listing import listing_verdict
+from corpuscrawl.extract.lines.structure import encode_roles, roles_for
 from corpuscrawl.extract.meta.metadata import extract_metadata
 from corpuscrawl.extract.meta.page_info import PageInfo, extract_page_info
 from corpuscrawl.extract.meta.title import own_title
-from corpuscrawl.extract.page_type import page_type
+from corpuscrawl.extract.page_typing.listing import listing_verdict
+from corpuscrawl.extract.page_typing.page_type import page_type
 from corpuscrawl.extract.segment.cdom import page_blocks
-from corpuscrawl.extract.structure import encode_roles, roles_for
 from corpuscrawl.html.language import detect
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import normalize_line, normalize_text
@@ -85,11 +85,11 @@ class ExtractionResult:
     language_prob: float = 0.0
     date: str = ""
     author: str = ""
-    #: The page's type (:mod:`corpuscrawl.extract.page_type`: article, forum, ...; "" when
+    #: The page's type (:mod:`corpuscrawl.extract.page_typing.page_type`: article, forum, ...; "" when
     #: not predicted).
     page_type: str = ""
     #: Why the page is a listing (teasers of other pages of its site:
-    #: :func:`corpuscrawl.extract.listing.listing_verdict`), "" when it is not (or in split
+    #: :func:`corpuscrawl.extract.page_typing.listing.listing_verdict`), "" when it is not (or in split
     #: mode, whose units are the page's coherent texts).
     listing: str = ""
     error: str = ""
@@ -102,7 +102,7 @@ class ExtractionResult:
     #: Site name, description, categories, tags, licence, image, modified date, canonical URL.
     info: PageInfo = field(default_factory=PageInfo)
     #: With ``ExtractionConfig.structure``: the role of each line of ``text`` then of
-    #: ``comments`` (:func:`corpuscrawl.extract.structure.encode_roles`), else [].
+    #: ``comments`` (:func:`corpuscrawl.extract.lines.structure.encode_roles`), else [].
     structure: list[str] = field(default_factory=list)
     #: The same for each of ``units``' texts.
     unit_structures: list[list[str]] = field(default_factory=list)
@@ -211,7 +211,7 @@ def thread_parts(parts: Extracted) -> Extracted:
 
 
 def _page_type(page: Page) -> str:
-    """:func:`~corpuscrawl.extract.page_type.page_type`, "" when it fails (the type is
+    """:func:`~corpuscrawl.extract.page_typing.page_type.page_type`, "" when it fails (the type is
     best effort; the text is kept)."""
     try:
         return page_type(page)
@@ -221,7 +221,7 @@ def _page_type(page: Page) -> str:
 
 
 def _listing(page: Page, text: str, page_type: str) -> str:
-    """:func:`~corpuscrawl.extract.listing.listing_verdict` of the page's main text, or of
+    """:func:`~corpuscrawl.extract.page_typing.listing.listing_verdict` of the page's main text, or of
     its whole visible text when the extractor kept nothing (a front page made of links
     alone), "" when it fails (the verdict is best effort; the page is kept)."""
     try:

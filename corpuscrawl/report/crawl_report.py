@@ -11,7 +11,7 @@ Plots (matplotlib, Agg backend, PNGs embedded in the page so it is one file):
   ``removed_boilerplate`` and the documents extracted but not exported);
 * errors by type — from the summary;
 * fetch rate and documents exported over time — from the summary's ``timeline``
-  (:mod:`corpuscrawl.report.progress`).
+  (:mod:`corpuscrawl.report.scrapy_glue.progress`).
 
 A plot whose data is missing (no summary, an empty corpus) is replaced by a sentence saying
 what it needs.  Plain library code: no Scrapy.
@@ -243,7 +243,7 @@ def render_html(data: CrawlData) -> str:
                 if errors else None, "no errors" if summary else no_summary),
         _figure("Fetch rate over time", timeline_plot(timeline)
                 if len(timeline.get("rows") or []) >= 2 else None,
-                "needs a summary with a timeline (corpuscrawl.report.progress)" if not summary
+                "needs a summary with a timeline (corpuscrawl.report.scrapy_glue.progress)" if not summary
                 else "the crawl was too short for a timeline"),
     ]
     head = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"

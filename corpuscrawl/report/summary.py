@@ -27,12 +27,12 @@ What the figures mean (keys of the JSON):
   cleaned, documents dropped because nothing but boilerplate was left;
   ``duplicates_dropped`` — near-duplicates not written.
 * ``page_types`` — extracted documents by page type (article, forum, documentation,
-  service, product, listing, collection, other; :mod:`corpuscrawl.extract.page_type`).
+  service, product, listing, collection, other; :mod:`corpuscrawl.extract.page_typing.page_type`).
 * ``dropped`` — documents not written, by reason (``duplicate``,
   ``boilerplate``, ``listing``, ``too_short``, ``empty``, ``language``,
   ``binary``, ``charset_undecodable``, ``truncated``, ``extraction_error``, ``robots``): the
   counts of the records in
-  ``<feed>.dropped.jsonl`` (:mod:`corpuscrawl.report.dropped`), which name each URL.
+  ``<feed>.dropped.jsonl`` (:mod:`corpuscrawl.report.scrapy_glue.dropped`), which name each URL.
 * ``sources`` — sitemaps and feeds read, the URLs they listed that were queued
   (``urls``), and the sources cut at ``CORPUSCRAWL_MAX_URLS_PER_SOURCE`` (``capped``).
 * ``errors`` — by type: requests that failed for good (``http <status>`` or
@@ -64,7 +64,7 @@ What the figures mean (keys of the JSON):
   ``heartbeat_lost`` and ``unserializable`` requests.  None on one machine.
 * ``timeline`` — ``columns`` (seconds since the start, pages fetched, documents exported,
   errors, frontier size) and ``rows``, sampled every ``CORPUSCRAWL_PROGRESS_INTERVAL``
-  seconds by :mod:`corpuscrawl.report.progress` (at most 720 rows, thinned evenly): what the crawl
+  seconds by :mod:`corpuscrawl.report.scrapy_glue.progress` (at most 720 rows, thinned evenly): what the crawl
   report plots over time.
 * ``nothing_fetched`` — true when not one page could be fetched (every seed
   failing; in cluster mode, by any worker of the generation): ``corpuscrawl
@@ -107,7 +107,7 @@ CLUSTER_PREFIX = "corpuscrawl/cluster/"
 #: Totals over all workers of a cluster generation (set by the lease scheduler at close).
 CLUSTER_ALL_PREFIX = CLUSTER_PREFIX + "all/"
 EXPORT_PREFIX = "corpuscrawl/export/"
-#: Documents dropped, by reason (corpuscrawl.report.dropped.STATS_PREFIX).
+#: Documents dropped, by reason (corpuscrawl.report.scrapy_glue.dropped.STATS_PREFIX).
 DROPS_PREFIX = "corpuscrawl/drops/"
 #: Final request failures by type (the spider's errback; after retries).
 REQUEST_ERROR_PREFIX = "corpuscrawl/request_errors/"
@@ -146,7 +146,7 @@ def _iso(value: Any) -> str | None:
 def error_type(exc: BaseException) -> str:
     """The type a failed request is counted under: ``http <status>`` or the exception's class;
     a page not fetched because its host's robots.txt could not be read, under that failure's
-    (``corpuscrawl.net.robots.HostClosedByRobots.cause``)."""
+    (``corpuscrawl.net.scrapy_glue.robots.HostClosedByRobots.cause``)."""
     cause = getattr(exc, "cause", None)
     if isinstance(cause, str) and cause:
         return cause

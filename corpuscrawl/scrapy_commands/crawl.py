@@ -10,7 +10,7 @@ A crawl that cannot start as asked (a bad argument, setting, output or template)
 with the same one line and exit status as ``corpuscrawl crawl``
 (:func:`corpuscrawl.config.crawl_checks.run_crawl`), not with asyncio's "Task exception
 was never retrieved" traceback; a crawl stopped because an output could not be written
-exits with :data:`corpuscrawl.crawlstate.output_failure.EXIT_OUTPUT_FAILED`.  Everything else is
+exits with :data:`corpuscrawl.crawlstate.scrapy_glue.output_failure.EXIT_OUTPUT_FAILED`.  Everything else is
 Scrapy's command.
 """
 
@@ -31,8 +31,8 @@ from corpuscrawl.config.crawl_checks import (
     run_crawl,
     set_command_line_settings,
 )
-from corpuscrawl.crawlstate.output_failure import output_failure_exit
-from corpuscrawl.export.output_checks import command_line_problem
+from corpuscrawl.crawlstate.scrapy_glue.output_failure import output_failure_exit
+from corpuscrawl.export.scrapy_glue.output_checks import command_line_problem
 from corpuscrawl.extensions import summary_of
 from corpuscrawl.report.summary import EXIT_NOTHING_FETCHED
 

@@ -22,7 +22,7 @@ Arguments (``-a name=value``):
   run again with the same command.
 * ``recrawl=changed|full|off`` — a later crawl of the collection exports only new and
   changed documents (default), every document again, or keeps no page store
-  (``corpuscrawl.crawlstate.recrawl``; setting ``CORPUSCRAWL_RECRAWL``).
+  (``corpuscrawl.crawlstate.scrapy_glue.recrawl``; setting ``CORPUSCRAWL_RECRAWL``).
 * ``languages``, ``keywords`` — focus (comma-separated); see ``corpuscrawl.focus``.
   ``languages`` is the ``CORPUSCRAWL_LANGUAGES`` setting (the argument wins): pages in
   them are crawled first, and with ``language_filter=1`` (``CORPUSCRAWL_LANGUAGE_FILTER``)
@@ -38,7 +38,7 @@ An argument not listed here is refused naming the closest one (``-a seed=`` → 
 names starting with ``_``, such as Scrapyd's ``_job``, pass), and so are unknown
 ``CORPUSCRAWL_*`` settings, unreadable setting values, outputs that cannot be written and
 broken templates, all before anything is fetched (:mod:`corpuscrawl.config.crawl_checks`,
-:mod:`corpuscrawl.export.output_checks`, :mod:`corpuscrawl.export.output_lock`).
+:mod:`corpuscrawl.export.scrapy_glue.output_checks`, :mod:`corpuscrawl.export.output_lock`).
 
 The spider's parts: its arguments (:mod:`~corpuscrawl.spiders.arguments`), where URLs come
 from (:mod:`~corpuscrawl.spiders.sources`), how links are followed
@@ -69,9 +69,9 @@ from corpuscrawl.config.crawl_checks import (
     check_setting_names,
     environment_warnings,
 )
-from corpuscrawl.crawlstate.location import check_collection, collection_from_seeds
-from corpuscrawl.export.output_checks import check_outputs, existing_corpus
+from corpuscrawl.crawlstate.scrapy_glue.location import check_collection, collection_from_seeds
 from corpuscrawl.export.output_lock import lock_outputs
+from corpuscrawl.export.scrapy_glue.output_checks import check_outputs, existing_corpus
 from corpuscrawl.focus import Focus, FocusConfig
 from corpuscrawl.html.page import UNREADABLE_REASONS
 from corpuscrawl.html.robots_meta import RobotsDirectives
@@ -89,7 +89,7 @@ from corpuscrawl.net.sites import domain_of, offsite_domains
 from corpuscrawl.pagetext.crawled import CrawledPage, crawled_pages
 from corpuscrawl.pagetext.extraction import Extraction, ExtractionResult, TextShapes
 from corpuscrawl.pagetext.rules import DomainRules
-from corpuscrawl.report.dropped import record_drop
+from corpuscrawl.report.scrapy_glue.dropped import record_drop
 from corpuscrawl.spiders.arguments import (
     SeedError,
     check_argument_names,
@@ -126,7 +126,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
                  language_filter: str = "", **kwargs: Any):
         check_argument_names(kwargs, spider_arguments())
         super().__init__(**kwargs)
-        if recrawl:  # read by corpuscrawl.crawlstate.recrawl (over CORPUSCRAWL_RECRAWL)
+        if recrawl:  # read by corpuscrawl.crawlstate.scrapy_glue.recrawl (over CORPUSCRAWL_RECRAWL)
             self.recrawl = recrawl
         # Scope arguments (corpuscrawl.net.scope), compiled in from_crawler with the settings.
         self._scope_args = {"allow": allow, "deny": deny, "blocklist": blocklist,
@@ -211,7 +211,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
         if not spider.seed_urls:
             from corpuscrawl.demo.server import DemoServer
-            from corpuscrawl.net.politeness import relax_for_local_demo
+            from corpuscrawl.net.scrapy_glue.politeness import relax_for_local_demo
 
             spider.demo_server = DemoServer().start()
             spider.seed_urls = [spider.demo_server.url]

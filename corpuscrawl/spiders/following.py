@@ -21,8 +21,8 @@ from typing import Any
 import scrapy
 
 from corpuscrawl.browse.rendered import REASON_META_KEY
-from corpuscrawl.crawlstate.recrawl import NotModified
-from corpuscrawl.crawlstate.stopping import STOPPED_META, StoppedBeforeDownload
+from corpuscrawl.crawlstate.scrapy_glue.recrawl import NotModified
+from corpuscrawl.crawlstate.scrapy_glue.stopping import STOPPED_META, StoppedBeforeDownload
 from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META, anchors_in_content, url_shape
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.robots_meta import (
@@ -33,7 +33,7 @@ from corpuscrawl.html.robots_meta import (
 )
 from corpuscrawl.html.scrapy_glue import count_failure
 from corpuscrawl.net.urls import check_url, has_non_html_extension
-from corpuscrawl.report.dropped import record_drop
+from corpuscrawl.report.scrapy_glue.dropped import record_drop
 from corpuscrawl.report.summary import error_type
 from corpuscrawl.spiders.discovery import Link, feed_links, page_links
 from corpuscrawl.spiders.sources import SEED_PRIORITY
@@ -80,7 +80,7 @@ class FollowingMixin:
 
         Offsite URLs are dropped by Scrapy's OffsiteMiddleware (``allowed_domains``;
         ``allow_offsite=True`` in ``meta`` lets one through), URLs already requested
-        by the scheduler's duplicate filter (durable: :mod:`corpuscrawl.crawlstate.frontier`).
+        by the scheduler's duplicate filter (durable: :mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`).
         """
         url, reason = check_url(url)
         stats = self.crawler.stats

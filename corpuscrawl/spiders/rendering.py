@@ -24,7 +24,7 @@ from corpuscrawl.browse.rendered import (
     retry_meta,
 )
 from corpuscrawl.browse.static import without_overlays
-from corpuscrawl.crawlstate.recrawl import NotModified
+from corpuscrawl.crawlstate.scrapy_glue.recrawl import NotModified
 from corpuscrawl.html.page import Page
 from corpuscrawl.spiders.following import ROBOTS_META_KEY, linked_url
 

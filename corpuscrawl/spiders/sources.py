@@ -3,7 +3,7 @@
 ``start`` yields the seeds and, per seed host, its ``/sitemap.xml`` and robots.txt
 ``Sitemap:`` lines (read by Scrapy's RobotsTxtMiddleware when it fetches robots.txt, else
 fetched here); a recrawl then re-queues the collection's known pages
-(:func:`corpuscrawl.crawlstate.recrawl.revisit`).  Sitemap and feed entries are queued like
+(:func:`corpuscrawl.crawlstate.scrapy_glue.recrawl.revisit`).  Sitemap and feed entries are queued like
 content links of a fair page (:meth:`SourcesMixin.listed_priority`).
 """
 
@@ -20,7 +20,7 @@ from scrapy.utils.misc import load_object
 from corpuscrawl.cluster.limit import shared_document_count
 from corpuscrawl.config.setting_values import whole_number_setting
 from corpuscrawl.crawlstate.lookup import run_info
-from corpuscrawl.crawlstate.recrawl import REVISIT_PRIORITY, revisit
+from corpuscrawl.crawlstate.scrapy_glue.recrawl import REVISIT_PRIORITY, revisit
 from corpuscrawl.net.urls import site_root
 from corpuscrawl.spiders.discovery import (
     SitemapRobotParser,

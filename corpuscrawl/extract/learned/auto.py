@@ -57,7 +57,7 @@ the model reads rows of a kind it was trained on.
 The model is :class:`AutoModel`, the predictor (parameters in ``__init__``,
 fitted attributes ``unary_``, ``pairwise_``, ``lambda_``, ... and the feature
 names it was fitted on; no ``fit``: its estimator, which adds ``fit``, is
-``corpuscrawl.learn.auto.AutoEstimator``); :class:`AutoExtractor` is its
+``corpuscrawl.learn.auto_trainer.AutoEstimator``); :class:`AutoExtractor` is its
 registry entry.  The measurements behind each step and each default are in
 ``benchmarks/results/learned.md``.
 """
@@ -279,7 +279,7 @@ class AutoModel(LearnedModel):
     (``comment_link_headings``), and the share of a page's blocks at which a class/id
     keyword bit is cleared before prediction (``page_wide_share``, None: never).
 
-    Fitted attributes (set by ``corpuscrawl.learn.auto.fit_auto``): ``unary_``, ``stage2_``
+    Fitted attributes (set by ``corpuscrawl.learn.auto_trainer.fit_auto``): ``unary_``, ``stage2_``
     (None without stacking), ``pairwise_``, ``lambda_``, ``bias_``, ``page_check_`` (a :class:`PageCheck` or None),
     ``feature_names_in_`` (the block columns, votes and headline features included),
     ``pair_columns_`` (the block columns the pairwise rows repeat),

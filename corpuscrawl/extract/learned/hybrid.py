@@ -24,7 +24,7 @@ whole training split is used, capped at :data:`MAX_SEGMENTS_DEFAULT` segments
 The models are :class:`HybridAModel`, :class:`SegmentSVMModel` and
 :class:`HybridBModel`, predictors (parameters and fitted attributes, no
 ``fit``: their estimators, which add ``fit``, are in
-``corpuscrawl.learn.hybrid``); the ``*Extractor`` classes are their registry
+``corpuscrawl.learn.hybrid_trainer``); the ``*Extractor`` classes are their registry
 entries.
 """
 

@@ -5,7 +5,7 @@ scikit-learn ``BaseEstimator``: its parameters named in ``__init__``, fitted
 attributes ending in ``_``, ``extract``/``predict``), one class per learned
 extractor, saved with skops.  Predictors have no ``fit``: each one's
 estimator (the predictor subclassed with ``fit``, e.g.
-``corpuscrawl.learn.auto.AutoEstimator``) lives in :mod:`corpuscrawl.learn`,
+``corpuscrawl.learn.auto_trainer.AutoEstimator``) lives in :mod:`corpuscrawl.learn`,
 which imports this package and is never imported by it, and what it saves is
 the predictor again.  Loading never executes code from the file: skops
 rebuilds only types it trusts by default (scikit-learn estimators, numpy

@@ -23,7 +23,7 @@ function that accepts or rejects):
 3. The consensus output replaces ``auto``'s text.
 
 The two thresholds of step 1 (the kept share and the model's confidence) are
-learned by ``corpuscrawl.learn.page_check.learn_thresholds`` on the
+learned by ``corpuscrawl.learn.page_check_trainer.learn_thresholds`` on the
 *out-of-fold* decoding of the training pages (``auto``'s decoding folds: every
 page decoded by models that never saw it): the pair with the best summed F1
 over all training pages after the replacement, fewer replacements on a tie;
@@ -142,8 +142,8 @@ class PageCheck(BaseEstimator):
 
     Parameters: the ``robust`` extractors consulted, the running text a page needs
     (``min_running_words``), and step 2's ``min_consensus_words`` and ``min_agreement``.
-    A predictor, no ``fit`` (its estimator: ``corpuscrawl.learn.page_check.PageCheckEstimator``).
-    Fitted attributes (learned by ``corpuscrawl.learn.page_check.learn_thresholds`` on
+    A predictor, no ``fit`` (its estimator: ``corpuscrawl.learn.page_check_trainer.PageCheckEstimator``).
+    Fitted attributes (learned by ``corpuscrawl.learn.page_check_trainer.learn_thresholds`` on
     ``auto``'s out-of-fold decoding): step 1's ``keep_share_`` and ``confidence_``, and
     ``fit_info_`` (what the check does on the training pages).
     """

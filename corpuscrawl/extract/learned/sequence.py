@@ -23,7 +23,7 @@ with other models and extra vote features, is reused by :mod:`.auto`.
 
 The model is :class:`SequenceModel`, the predictor (parameters and fitted
 attributes, no ``fit``: its estimator, which adds ``fit``, is
-``corpuscrawl.learn.sequence.SequenceEstimator``); :class:`SequenceExtractor`
+``corpuscrawl.learn.sequence_trainer.SequenceEstimator``); :class:`SequenceExtractor`
 is its registry entry.
 """
 

@@ -28,9 +28,9 @@ card), and the same model then serves rendered pages and the static HTML that
 
 Usage::
 
-    python -m corpuscrawl.learn.elements build --bed   # -> models/elements-train.jsonl
-    python -m corpuscrawl.learn.elements train   # -> models/element-classifier.{json,md}
-    python -m corpuscrawl.learn.elements all     # both
+    python -m corpuscrawl.learn.element_trainer build --bed   # -> models/elements-train.jsonl
+    python -m corpuscrawl.learn.element_trainer train   # -> models/element-classifier.{json,md}
+    python -m corpuscrawl.learn.element_trainer all     # both
 
 The card reports per-class precision/recall from leave-one-site-out and from
 stratified 5-fold cross-validation.
@@ -346,7 +346,7 @@ Stored as plain JSON (`element-classifier.json`: node arrays, no pickle); the tr
   dynamic-pattern test bed ({', '.join(sites)}),
   each rendered in headless Chromium and collected at every step of the interaction loop.
 - Class counts: {', '.join(f'{k}: {v}' for k, v in sorted(counts.items()))}
-- Rebuild: `python -m corpuscrawl.learn.elements all --bed` (the bed pages are
+- Rebuild: `python -m corpuscrawl.learn.element_trainer all --bed` (the bed pages are
   `tests/dynamic_bed.py` with seed {BED_SEED_DEFAULT}, one site `bed` in the grouping)
 
 ## Cross-validation: leave one site out
@@ -404,7 +404,7 @@ def train(set_path: Path, out_dir: Path) -> ElementClassifierEstimator:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: ``build``, ``train`` or ``all``."""
-    parser = argparse.ArgumentParser(prog="python -m corpuscrawl.learn.elements",
+    parser = argparse.ArgumentParser(prog="python -m corpuscrawl.learn.element_trainer",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("step", choices=("build", "train", "all"))
     parser.add_argument("--pages", type=Path, default=PAGES_DIR_DEFAULT,

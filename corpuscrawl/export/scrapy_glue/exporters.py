@@ -8,7 +8,7 @@ cleaned documents.
 
 They are thin: the decisions (boilerplate removal, cold-start holding,
 near-duplicates, stats) are made once per document by the export stage,
-driven by :class:`corpuscrawl.export.scrapy_glue.ExportStagePipeline`;
+driven by :class:`corpuscrawl.export.scrapy_glue.stage_pipeline.ExportStagePipeline`;
 an exporter writes, for each item Scrapy hands it, the documents the stage
 released with that item, and at the end of the crawl the documents released
 by the final flush (see that module's docstring for why this shape).  Items
@@ -42,12 +42,12 @@ from scrapy.exporters import (
     XmlItemExporter,
 )
 
-from corpuscrawl.crawlstate.ledger import ExportLedger
 from corpuscrawl.crawlstate.lookup import run_state
-from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
-from corpuscrawl.export.scrapy_glue import ExportState, existing_state
+from corpuscrawl.crawlstate.scrapy_glue.ledger import ExportLedger
+from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
+from corpuscrawl.export.scrapy_glue.stage_pipeline import ExportState, existing_state
 from corpuscrawl.export.stage import ExportStage
-from corpuscrawl.extract.structure import decode_roles
+from corpuscrawl.extract.lines.structure import decode_roles
 from corpuscrawl.formats.markdown import to_markdown
 from corpuscrawl.formats.tei import CORPUS_END, corpus_start, tei_document, tei_string
 from corpuscrawl.items import Document
@@ -110,7 +110,7 @@ class CleaningExporterMixin:
     def export_item(self, item: Any) -> None:
         """Write the documents released with ``item`` (itself when the stage did not see it).
 
-        In a crawl, a failed write stops the crawl (:mod:`corpuscrawl.crawlstate.output_failure`) and
+        In a crawl, a failed write stops the crawl (:mod:`corpuscrawl.crawlstate.scrapy_glue.output_failure`) and
         nothing more is written: the documents not written stay pending."""
         if self._failed():
             return

@@ -45,8 +45,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from corpuscrawl.crawlstate.ledger import local_feed_path
-from corpuscrawl.crawlstate.recrawl import collection_run
+from corpuscrawl.crawlstate.feed_paths import local_feed_path
+from corpuscrawl.crawlstate.scrapy_glue.recrawl import collection_run
 
 __all__ = ["DROPPED_SUFFIX", "REASONS", "STATS_PREFIX", "DroppedLog", "dropped_path_for",
            "drop_log", "record_drop"]

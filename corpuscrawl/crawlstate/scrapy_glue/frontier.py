@@ -3,12 +3,12 @@
 Plugged by Scrapy's own settings (the crawl-state add-on sets them at add-on
 priority, so a project setting wins)::
 
-    SCHEDULER = "corpuscrawl.crawlstate.frontier.DurableScheduler"
-    DUPEFILTER_CLASS = "corpuscrawl.crawlstate.frontier.DurableDupeFilter"
+    SCHEDULER = "corpuscrawl.crawlstate.scrapy_glue.frontier.DurableScheduler"
+    DUPEFILTER_CLASS = "corpuscrawl.crawlstate.scrapy_glue.frontier.DurableDupeFilter"
 
 Every request the engine schedules is written to the ``requests`` table of
 the collection's state database (:mod:`corpuscrawl.crawlstate.store`) as
-JSON (:mod:`corpuscrawl.crawlstate.requests_json`), with its state:
+JSON (:mod:`corpuscrawl.crawlstate.scrapy_glue.requests_json`), with its state:
 
 * **pending** (0) — waiting; handed out like Scrapy's
   ``DownloaderAwarePriorityQueue`` does: from the download slot (host) with
@@ -50,7 +50,11 @@ from scrapy.dupefilters import BaseDupeFilter
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from corpuscrawl.crawlstate.lookup import crawl_state
-from corpuscrawl.crawlstate.requests_json import RequestCodecError, decode_request, encode_request
+from corpuscrawl.crawlstate.scrapy_glue.requests_json import (
+    RequestCodecError,
+    decode_request,
+    encode_request,
+)
 from corpuscrawl.crawlstate.store import StateStore
 from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META
 

@@ -1,12 +1,12 @@
 """A feed that fails mid-crawl stops the crawl, and what it did not write stays pending.
 
-Before the crawl starts every output is opened once (:mod:`corpuscrawl.export.output_checks`);
+Before the crawl starts every output is opened once (:mod:`corpuscrawl.export.scrapy_glue.output_checks`);
 what can still go wrong is a write later on: a full disk, a file system gone read-only,
 a storage that raises.  Scrapy logs such an error and goes on crawling, so every later
 page was fetched, accounted as exported (crawl state, recrawl page store, cluster
 leases) and lost.  Here instead:
 
-* the corpus exporters (:mod:`corpuscrawl.export.exporters`) catch the failed write and call
+* the corpus exporters (:mod:`corpuscrawl.export.scrapy_glue.exporters`) catch the failed write and call
   :func:`output_failed`: one ERROR line names the output and the reason, the stat
   ``corpuscrawl/export/feed_errors`` counts it and the spider is closed with the finish
   reason :data:`FEED_FAILED_REASON`;

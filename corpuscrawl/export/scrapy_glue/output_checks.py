@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError, did_you_mean
-from corpuscrawl.crawlstate.ledger import local_feed_path
+from corpuscrawl.crawlstate.feed_paths import local_feed_path
 
 __all__ = ["check_outputs", "command_line_problem", "existing_corpus", "local_output_paths"]
 

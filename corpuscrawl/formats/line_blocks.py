@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from corpuscrawl.extract.structure import Role
+from corpuscrawl.extract.lines.structure import Role
 
 
 @dataclass

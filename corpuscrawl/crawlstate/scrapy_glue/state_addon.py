@@ -3,17 +3,17 @@
 Installed by :class:`corpuscrawl.Addon`.  When the crawl names a collection
 (``CORPUSCRAWL_COLLECTION``, which the corpus spider sets), the add-on's
 ``update_settings`` sets, at add-on priority, ``SCHEDULER`` and ``DUPEFILTER_CLASS``
-to the durable ones (:mod:`corpuscrawl.crawlstate.frontier`), adds the
-:class:`~corpuscrawl.crawlstate.ledger.ExportLedgerPipeline` and the
+to the durable ones (:mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`), adds the
+:class:`~corpuscrawl.crawlstate.scrapy_glue.ledger.ExportLedgerPipeline` and the
 :class:`CrawlStateOpener` extension; it touches no file.  The opener, the first
 extension Scrapy builds (after every add-on, before the settings freeze):
 
 1. locks the collection's state directory
-   (:func:`corpuscrawl.crawlstate.location.state_dir`) and opens its state
+   (:func:`corpuscrawl.crawlstate.scrapy_glue.location.state_dir`) and opens its state
    database (:mod:`corpuscrawl.crawlstate.store`);
 2. decides whether this run resumes or starts a new generation
    (:mod:`corpuscrawl.crawlstate.runs`) — the decision is :func:`corpuscrawl.crawlstate.lookup.run_info`;
-3. prepares the local feed files (:func:`corpuscrawl.crawlstate.ledger.repair_feeds`)
+3. prepares the local feed files (:func:`corpuscrawl.crawlstate.scrapy_glue.ledger.repair_feeds`)
    and, on a resume, switches their ``overwrite`` off so ``-O`` appends (the feed
    exporter, built after it, reads the result).
 
@@ -43,18 +43,18 @@ from twisted.internet.task import LoopingCall
 
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.export_state import existing_state
-from corpuscrawl.crawlstate.frontier import FRONTIER_META, Frontier
+from corpuscrawl.crawlstate.feed_paths import local_feed_path
 from corpuscrawl.crawlstate.hosts import SqliteHostRecords
-from corpuscrawl.crawlstate.ledger import (
-    ExportLedger,
-    FeedNotDurable,
-    local_feed_path,
-    repair_feeds,
-)
-from corpuscrawl.crawlstate.location import COLLECTION_SETTING, STATE_DIR_SETTING, state_dir
 from corpuscrawl.crawlstate.lookup import StateConfigError, attach_host_records, attach_run_state
-from corpuscrawl.crawlstate.output_failure import failure_of, output_failed
 from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
+from corpuscrawl.crawlstate.scrapy_glue.frontier import FRONTIER_META, Frontier
+from corpuscrawl.crawlstate.scrapy_glue.ledger import ExportLedger, FeedNotDurable, repair_feeds
+from corpuscrawl.crawlstate.scrapy_glue.location import (
+    COLLECTION_SETTING,
+    STATE_DIR_SETTING,
+    state_dir,
+)
+from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
 from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
 from corpuscrawl.items import Document
 
@@ -75,10 +75,10 @@ COMMIT_MIN_GAP = 0.02
 #: redoes a little more.
 COMMIT_TIME_SHARE = 0.05
 COMMIT_COST_WINDOW = 15
-LEDGER_PIPELINE = "corpuscrawl.crawlstate.ledger.ExportLedgerPipeline"
+LEDGER_PIPELINE = "corpuscrawl.crawlstate.scrapy_glue.ledger.ExportLedgerPipeline"
 #: Before the export stage (900): a document exported before never reaches it again.
 LEDGER_PIPELINE_ORDER = 850
-OPENER = "corpuscrawl.crawlstate.addon.CrawlStateOpener"
+OPENER = "corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateOpener"
 #: The first extension built (Scrapy's own start at 0): the state is open before the feed
 #: exporter reads FEEDS and before any other component looks it up.
 OPENER_ORDER = -1000
@@ -202,7 +202,7 @@ class RunState:
     def commit(self) -> None:
         """Make everything done so far durable (feeds flushed first, then one SQLite commit).
 
-        Nothing once an output failed (:mod:`corpuscrawl.crawlstate.output_failure`)."""
+        Nothing once an output failed (:mod:`corpuscrawl.crawlstate.scrapy_glue.output_failure`)."""
         if self._closed or failure_of(self.crawler):
             return
         self.tracker.settle()
@@ -344,9 +344,9 @@ class CrawlStateAddon:
         if settings.get("CORPUSCRAWL_REDIS_URL"):  # cluster mode keeps the state in Redis
             raise NotConfigured("cluster mode (CORPUSCRAWL_REDIS_URL): see corpuscrawl.cluster")
         StateConfig.from_settings(settings)  # a bad value fails here, naming the key
-        settings.set("SCHEDULER", "corpuscrawl.crawlstate.frontier.DurableScheduler",
+        settings.set("SCHEDULER", "corpuscrawl.crawlstate.scrapy_glue.frontier.DurableScheduler",
                      priority="addon")
-        settings.set("DUPEFILTER_CLASS", "corpuscrawl.crawlstate.frontier.DurableDupeFilter",
+        settings.set("DUPEFILTER_CLASS", "corpuscrawl.crawlstate.scrapy_glue.frontier.DurableDupeFilter",
                      priority="addon")
         _setdefault_component(settings, "ITEM_PIPELINES", LEDGER_PIPELINE, LEDGER_PIPELINE_ORDER)
         _setdefault_component(settings, "EXTENSIONS", OPENER, OPENER_ORDER)

@@ -9,7 +9,7 @@ recrawl:
 * the spider re-queues the known pages from the store (:func:`revisit`): hubs
   first, then every page that gave a document, so an edited article is found
   even when no page links to it any more;
-* :class:`~corpuscrawl.crawlstate.conditional.ConditionalRequests`
+* :class:`~corpuscrawl.crawlstate.scrapy_glue.conditional.ConditionalRequests`
   (downloader middleware) sends ``If-None-Match`` / ``If-Modified-Since`` with
   the stored validators of a known page; a 304 ends the request there
   (:class:`NotModified`, no body, no extraction, no links).  Seeds, sitemaps,
@@ -36,7 +36,7 @@ generation): a crawl killed before that leaves the page unknown, so it is
 exported again instead of lost.  A generation compares with the hashes stored
 before it (:meth:`~corpuscrawl.crawlstate.pages.PageRecord.baseline`), so a
 run resuming a killed recrawl decides as the killed run did.
-:class:`~corpuscrawl.crawlstate.conditional.FoundOn` (spider middleware)
+:class:`~corpuscrawl.crawlstate.scrapy_glue.conditional.FoundOn` (spider middleware)
 records which page each request was found on, which is how hubs are
 recognised.
 
@@ -48,7 +48,7 @@ Sitemaps and feeds that listed pages are remembered too and fetched again,
 in full, by every recrawl (also those only a page now answering 304 linked).
 
 In cluster mode (``CORPUSCRAWL_REDIS_URL``) the page store is
-``corpuscrawl.cluster.pages.RedisPageStore``, shared by the workers, and the
+``corpuscrawl.cluster.redis_pages.RedisPageStore``, shared by the workers, and the
 generation is the one the cluster agreed in Redis (``crawlstate.lookup.run_record``):
 the known pages are re-queued by the workers that start before one of them has
 queued them all (the shared seen-set drops the copies).
@@ -75,14 +75,14 @@ from scrapy.utils.misc import load_object
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.export_state import existing_state
-from corpuscrawl.crawlstate.location import (
+from corpuscrawl.crawlstate.lookup import run_info, run_record
+from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
+from corpuscrawl.crawlstate.scrapy_glue.location import (
     COLLECTION_SETTING,
     collection_from_seeds,
     state_dir,
 )
-from corpuscrawl.crawlstate.lookup import run_info, run_record
-from corpuscrawl.crawlstate.output_failure import failure_of
-from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
+from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of
 from corpuscrawl.items import Document, content_hash
 
 __all__ = ["REVISIT_PRIORITY", "ChangeFilter", "Fetched", "NotModified", "RecrawlConfig",

@@ -2,7 +2,7 @@
 :class:`corpuscrawl.extract.learned.page_check.PageCheck` with ``fit``.
 
 The check's two step-1 thresholds are chosen on the *out-of-fold* decoding of
-the training pages (``auto``'s decoding folds, :mod:`corpuscrawl.learn.auto`):
+the training pages (``auto``'s decoding folds, :mod:`corpuscrawl.learn.auto_trainer`):
 every candidate pair of :data:`KEEP_SHARE_GRID` × :data:`CONFIDENCE_GRID` is
 applied to every training page, the pages where it fires and the robust
 extractors agree get the consensus text, and the pair with the best summed F1

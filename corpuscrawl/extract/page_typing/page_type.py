@@ -2,10 +2,10 @@
 or other, predicted from the page.
 
 A multinomial logistic regression over the features of
-:mod:`corpuscrawl.extract.page_type_features` (standardised), stored as plain
+:mod:`corpuscrawl.extract.page_typing.page_type_features` (standardised), stored as plain
 parameters in ``models/page-type.json`` (no pickle: class names, feature names, the
 scaler's means and scales, coefficients and intercepts), trained by
-``python -m corpuscrawl.learn.page_type`` on WCXB's typed pages and the article sets'
+``python -m corpuscrawl.learn.page_type_trainer`` on WCXB's typed pages and the article sets'
 pages (all articles), cross-validated with folds grouped by site; the card
 ``models/page-type.md`` has its out-of-fold accuracy and confusion matrix.
 
@@ -25,7 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from corpuscrawl.extract.page_type_features import FEATURE_NAMES, PAGE_TYPES, feature_row
+from corpuscrawl.extract.page_typing.page_type_features import (
+    FEATURE_NAMES,
+    PAGE_TYPES,
+    feature_row,
+)
 from corpuscrawl.html.page import Page
 from corpuscrawl.resources.shipped import find_model
 
@@ -68,7 +72,7 @@ class PageTypeModel:
             raise PageTypeModelError(f"not a page-type model ({exc})") from exc
         if model.features != FEATURE_NAMES:
             raise PageTypeModelError("the page-type model was fitted on other features; "
-                                     "retrain it (python -m corpuscrawl.learn.page_type)")
+                                     "retrain it (python -m corpuscrawl.learn.page_type_trainer)")
         k, n = len(model.classes), len(model.features)
         if model.coef.shape != (k, n) or model.intercept.shape != (k,) \
                 or model.mean.shape != (n,) or model.scale.shape != (n,) \
@@ -111,7 +115,7 @@ def load_page_type_model(path: str | Path | None = None) -> PageTypeModel:
     found = Path(path) if path else find_model(MODEL_FILE)
     if found is None or not found.is_file():
         raise PageTypeModelError(f"page-type model {found or MODEL_FILE} not found; train it "
-                                 "with `python -m corpuscrawl.learn.page_type`")
+                                 "with `python -m corpuscrawl.learn.page_type_trainer`")
     try:
         data = json.loads(found.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:

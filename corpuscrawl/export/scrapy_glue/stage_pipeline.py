@@ -12,7 +12,7 @@ feed, and the stats must count each document once.  So:
   (an attribute of the item, :data:`RELEASED_ATTRIBUTE`, not one of its fields:
   the feeds read it and never write it; it goes when the item goes).  It never drops an item: a held cold-start document still
   travels to the feeds, which simply write nothing for it yet.
-* the feed exporters (:mod:`corpuscrawl.export.exporters`; in Scrapy 2.12+ they are
+* the feed exporters (:mod:`corpuscrawl.export.scrapy_glue.exporters`; in Scrapy 2.12+ they are
   built with ``from_crawler``) write, for each item they are handed, the
   exported documents attached to it — possibly earlier held documents of a
   domain that just became warm.  Every feed therefore writes the same
@@ -67,8 +67,8 @@ from corpuscrawl.boilerplate.history import DomainHistory, HistoryError
 from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
 from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.export_state import existing_state, register_state, registered_state
-from corpuscrawl.crawlstate.location import COLLECTION_SETTING, state_dir
 from corpuscrawl.crawlstate.lookup import host_records
+from corpuscrawl.crawlstate.scrapy_glue.location import COLLECTION_SETTING, state_dir
 from corpuscrawl.export.dedup import (
     NUM_PERM_DEFAULT,
     SHINGLE_WORDS_DEFAULT,
@@ -90,7 +90,7 @@ from corpuscrawl.html.dom import render_text
 from corpuscrawl.html.page import Page
 from corpuscrawl.items import Document
 from corpuscrawl.net.sites import domain_of, state_key
-from corpuscrawl.report.dropped import record_drop
+from corpuscrawl.report.scrapy_glue.dropped import record_drop
 
 __all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportState",
            "existing_state", "state_for"]
@@ -98,7 +98,7 @@ __all__ = ["ErrorPageSeeder", "ExportConfig", "ExportStagePipeline", "ExportStat
 logger = logging.getLogger("corpuscrawl.export")
 
 #: File name of the default SQLite history, in the collection's state directory
-#: (corpuscrawl.crawlstate.location.state_dir; the working directory outside a collection).
+#: (corpuscrawl.crawlstate.scrapy_glue.location.state_dir; the working directory outside a collection).
 HISTORY_FILE_DEFAULT = "corpuscrawl-history.sqlite3"
 #: Request meta key marking an error-page probe.
 PROBE_META = "corpuscrawl_error_probe"

@@ -1,7 +1,7 @@
 """Conditional requests of a recrawl: validators out, 304s and gone pages in, pages' origins.
 
 :class:`ConditionalRequests` (downloader middleware) and :class:`FoundOn`
-(spider middleware) of :mod:`corpuscrawl.crawlstate.recrawl`, whose module
+(spider middleware) of :mod:`corpuscrawl.crawlstate.scrapy_glue.recrawl`, whose module
 docstring tells the whole story.
 """
 
@@ -17,7 +17,12 @@ from scrapy.http import Response
 from scrapy.http.request import NO_CALLBACK
 
 from corpuscrawl.crawlstate.pages import PageRecord
-from corpuscrawl.crawlstate.recrawl import Fetched, NotModified, RecrawlState, required_state
+from corpuscrawl.crawlstate.scrapy_glue.recrawl import (
+    Fetched,
+    NotModified,
+    RecrawlState,
+    required_state,
+)
 
 __all__ = ["CONDITIONAL_META", "FOUND_ON_META", "GONE_STATUSES", "PROBE_META",
            "ConditionalRequests", "FoundOn"]

@@ -5,7 +5,7 @@ written in this generation) and the ``feeds`` table (per local feed file,
 the size up to which the file agrees with the ledger), in the collection's
 state database.
 
-* Writing.  The corpus exporters (:mod:`corpuscrawl.export.exporters`) register
+* Writing.  The corpus exporters (:mod:`corpuscrawl.export.scrapy_glue.exporters`) register
   their file and report each document they write (:meth:`ExportLedger.written`);
   before every commit of the state database the ledger flushes and fsyncs
   those files and records their sizes (:meth:`ExportLedger.pre_commit`).
@@ -36,11 +36,11 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
-from urllib.parse import unquote, urlsplit
 
 from scrapy.exceptions import DropItem, NotConfigured
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
+from corpuscrawl.crawlstate.feed_paths import local_feed_path
 from corpuscrawl.crawlstate.lookup import run_state
 from corpuscrawl.crawlstate.store import StateStore
 from corpuscrawl.items import Document
@@ -62,20 +62,6 @@ class FeedNotDurable(OSError):
 
 class FeedRepairError(CrawlSetupError):
     """A feed that a resumed run cannot continue (the message names it and says what to do)."""
-
-
-def local_feed_path(uri: str) -> Path | None:
-    """The absolute path of a local feed URI (plain path or ``file://``), else None."""
-    if "%(" in uri:  # one file per run or batch: nothing to continue
-        return None
-    parts = urlsplit(uri)
-    if parts.scheme == "file":
-        return Path(unquote(parts.path)).resolve()
-    if parts.scheme and len(parts.scheme) > 1:  # s3://, ftp://, stdout:, ... (C:\ is a path)
-        return None
-    if uri in ("-", ""):
-        return None
-    return Path(uri).resolve()
 
 
 def _doc_key(item: Any) -> tuple[str, int] | None:

@@ -4,7 +4,7 @@ A front page, a section page, a tag or archive page, a product category: its tex
 of items, each a headline linking to another page of the same site, with at most a short
 teaser under it (a lede cut short or whole, a price line, a date).  A corpus wants the
 pages the items link to, not the listing: the crawl drops it with reason ``listing``
-(:mod:`corpuscrawl.report.dropped`).
+(:mod:`corpuscrawl.report.scrapy_glue.dropped`).
 
 The verdict reads the extracted text against the page's links (:func:`listing_shape`):
 

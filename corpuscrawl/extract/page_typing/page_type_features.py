@@ -17,7 +17,7 @@ included, since structured data lives in ``<script type="application/ld+json">``
 * **text**: words, the longest paragraph, prices and rating words in the text.
 
 The families are generic vocabulary of the web's page kinds, not site rules: the model
-(:mod:`corpuscrawl.extract.page_type`) learns how much each one says.
+(:mod:`corpuscrawl.extract.page_typing.page_type`) learns how much each one says.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ not text are counted and dropped; what was unusual about a page (a charset
 label not believed, control characters removed, a parse repaired at the
 parser's limits, markup trimmed to fit the size cap) is counted under
 ``corpuscrawl/page/<note>``; listings (front and section pages: teasers of other
-pages of the site, :mod:`corpuscrawl.extract.listing`) are dropped with reason ``listing``
+pages of the site, :mod:`corpuscrawl.extract.page_typing.listing`) are dropped with reason ``listing``
 unless ``CORPUSCRAWL_DROP_LISTINGS`` is off; empty extractions are counted and not written; the
 rest become documents with a content hash (those with reader comments in their
 ``comments`` field are counted in ``corpuscrawl/documents_with_comments``).
@@ -30,7 +30,7 @@ from corpuscrawl.extract.meta.page_info import page_info_fields
 from corpuscrawl.items import Document, FailedPage, content_hash
 from corpuscrawl.net.sites import domain_of
 from corpuscrawl.pagetext.crawled import CrawledPage
-from corpuscrawl.report.dropped import drop_log, record_drop
+from corpuscrawl.report.scrapy_glue.dropped import drop_log, record_drop
 from corpuscrawl.report.summary import PAGE_TYPE_PREFIX
 
 logger = logging.getLogger("corpuscrawl.pipelines")

@@ -1,8 +1,8 @@
-"""Training the page-type classifier (:mod:`corpuscrawl.extract.page_type`), with its
+"""Training the page-type classifier (:mod:`corpuscrawl.extract.page_typing.page_type`), with its
 cross-validation grouped by site and its card.
 
     corpuscrawl train page-type [--models-dir DIR]      # from the datasets root
-    python -m corpuscrawl.learn.page_type [--models-dir models] [--datasets-root DIR]
+    python -m corpuscrawl.learn.page_type_trainer [--models-dir models] [--datasets-root DIR]
 
 Labelled pages: every page of a dataset whose manifest records a ``page_type``
 (WCXB's dev pages: article, service, forum, documentation, listing, collection,
@@ -32,8 +32,12 @@ from threadpoolctl import threadpool_limits
 from corpuscrawl.evaluation.datasets import Dataset, datasets_root, grouped_fold
 from corpuscrawl.evaluation.names import GOLD_DATASETS
 from corpuscrawl.evaluation.tables import markdown_table
-from corpuscrawl.extract.page_type import MIN_PROBABILITY_DEFAULT, MODEL_FILE, PageTypeModel
-from corpuscrawl.extract.page_type_features import (
+from corpuscrawl.extract.page_typing.page_type import (
+    MIN_PROBABILITY_DEFAULT,
+    MODEL_FILE,
+    PageTypeModel,
+)
+from corpuscrawl.extract.page_typing.page_type_features import (
     FEATURE_NAMES,
     PAGE_TYPES,
     URL_FEATURES,
@@ -163,8 +167,8 @@ def card(data: Labelled, predicted: Sequence[str], model: PageTypeModel,
     lines = ["# Model card: page type (`page-type.json`)", "",
              "Multinomial logistic regression (scikit-learn `LogisticRegression`, C "
              f"{C_DEFAULT}) over the {len(FEATURE_NAMES)} standardised features of "
-             "`corpuscrawl/extract/page_type_features.py`, stored as plain parameters "
-             "(`corpuscrawl/extract/page_type.py`).", "",
+             "`corpuscrawl/extract/page_typing/page_type_features.py`, stored as plain parameters "
+             "(`corpuscrawl/extract/page_typing/page_type.py`).", "",
              f"- Trained: {datetime.now(UTC):%Y-%m-%d}; rebuild: `{command}`",
              f"- Pages: {len(y)} from {len(set(data.groups))} sites: "
              + ", ".join(f"{d} {int((datasets == d).sum())}" for d in dict.fromkeys(datasets)),

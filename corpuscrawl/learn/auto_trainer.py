@@ -46,8 +46,8 @@ from corpuscrawl.extract.segment.sections import (
 )
 from corpuscrawl.learn.estimator import Estimator
 from corpuscrawl.learn.folds import FOLDS_DEFAULT, cross_fit, out_of_fold
-from corpuscrawl.learn.page_check import fit_page_check
-from corpuscrawl.learn.sequence import PageRows, collect, pair_targets, sample_rows
+from corpuscrawl.learn.page_check_trainer import fit_page_check
+from corpuscrawl.learn.sequence_trainer import PageRows, collect, pair_targets, sample_rows
 from corpuscrawl.learn.trainset import (
     BaseOutputs,
     Doc,
@@ -183,7 +183,7 @@ def _held_out_probabilities(keys: Sequence[str], rows: PageRows,
 def _fit_check(docs: Sequence[Doc], blocks: Sequence[Sequence[Block]],
                held_out: Sequence[tuple[np.ndarray, np.ndarray] | None], lam: float,
                bias: float, check: BaseOutputs) -> tuple[PageCheck | None, dict[str, Any]]:
-    """The page-level check (:mod:`corpuscrawl.learn.page_check`) learned on the held-out
+    """The page-level check (:mod:`corpuscrawl.learn.page_check_trainer`) learned on the held-out
     decoding of every training page with the chosen λ and bias."""
     labels: list[list[int]] = []
     texts: list[str] = []

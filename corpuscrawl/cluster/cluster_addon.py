@@ -11,7 +11,7 @@ the user gave wins), without contacting Redis:
 * ``CORPUSCRAWL_BOILERPLATE_HISTORY`` — the Redis history under
   ``corpuscrawl:<collection>:bp:``;
 * ``CORPUSCRAWL_PAGE_STORE_CLASS`` — the recrawl page store in Redis
-  (:class:`corpuscrawl.cluster.pages.RedisPageStore`, ``:pages``);
+  (:class:`corpuscrawl.cluster.redis_pages.RedisPageStore`, ``:pages``);
 * the :class:`ClusterJoiner` extension.
 
 The joiner, the first extension Scrapy builds, connects: it sets
@@ -20,7 +20,7 @@ The joiner, the first extension Scrapy builds, connects: it sets
 a collection shares one frontier and one seen-set per run generation (the seeds are
 therefore fetched once per generation, by whichever worker pushes them first: the
 others' copies are filtered as seen) — and registers the export's de-duplication,
-:class:`corpuscrawl.cluster.dedup.RedisNearDuplicateIndex` (see :func:`cluster_index`),
+:class:`corpuscrawl.cluster.redis_dedup.RedisNearDuplicateIndex` (see :func:`cluster_index`),
 and the generation's host records (robots.txt copies and error-page probes shared by the
 workers, :class:`corpuscrawl.crawlstate.hosts.RedisHostRecords`).
 
@@ -60,8 +60,8 @@ logger = logging.getLogger("corpuscrawl.cluster")
 
 SCHEDULER = "corpuscrawl.cluster.lease.LeasingScheduler"
 DUPEFILTER = "scrapy_redis.dupefilter.RFPDupeFilter"
-PAGE_STORE = "corpuscrawl.cluster.pages.RedisPageStore"
-JOINER = "corpuscrawl.cluster.addon.ClusterJoiner"
+PAGE_STORE = "corpuscrawl.cluster.redis_pages.RedisPageStore"
+JOINER = "corpuscrawl.cluster.cluster_addon.ClusterJoiner"
 #: Among the first extensions built (Scrapy's own start at 0): the generation is joined
 #: before the feed exporter reads FEEDS and the scheduler reads its keys.
 JOINER_ORDER = -1000
@@ -215,7 +215,7 @@ def cluster_index(crawler: Any, threshold: float, num_perm: int, shingle_words: 
         return None
     import redis
 
-    from corpuscrawl.cluster.dedup import RedisNearDuplicateIndex
+    from corpuscrawl.cluster.redis_dedup import RedisNearDuplicateIndex
 
     client = redis.Redis.from_url(config.url)
     return RedisNearDuplicateIndex(client, config.run_prefix + "dedup:", config.worker, threshold,

@@ -25,7 +25,7 @@ Seed hosts and ``CORPUSCRAWL_ALLOWED_NETWORKS`` are allowed
 once per process, without a crawler, so the crawls' guards are registered
 process-wide (:func:`~corpuscrawl.net.policy.register`); with no guard registered (``scrapy
 shell``, another project's spider) the resolvers behave like Scrapy's own.
-Rendering is guarded by :mod:`corpuscrawl.net.browser`.
+Rendering is guarded by :mod:`corpuscrawl.net.browser_guard`.
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ class NetworkGuardMiddleware:
         self.resolver_guarded = _is_guarded_resolver(resolver)
         if not self.resolver_guarded:
             logger.warning("TWISTED_DNS_RESOLVER is %s: names that resolve to private "
-                           "addresses are not blocked (use corpuscrawl.net.guard.GuardedResolver)",
+                           "addresses are not blocked (use corpuscrawl.net.scrapy_glue.guard.GuardedResolver)",
                            resolver)
 
     @classmethod

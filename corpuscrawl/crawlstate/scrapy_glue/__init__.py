@@ -1,0 +1,1 @@
+"""The crawl state's Scrapy glue: the durable scheduler, the export ledger, the recrawl and stop components, conditional requests, the part add-on; the only modules of crawlstate that import Scrapy."""
