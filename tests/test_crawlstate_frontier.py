@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import sqlite3
 
 import pytest
 import scrapy
@@ -125,24 +124,6 @@ def test_the_spread_of_learned_shapes_and_the_priors_misses_are_kept_too(store):
     assert Frontier(store).learned_squares() == {} and Frontier(store).learned_misses() is None
 
 
-def test_a_state_database_from_before_the_squares_gets_the_column(tmp_path):
-    path = tmp_path / "state.sqlite3"
-    old = sqlite3.connect(path)
-    old.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                      "INSERT INTO meta VALUES ('schema', '1');"
-                      "CREATE TABLE focus_shapes (shape TEXT PRIMARY KEY, pages INTEGER NOT NULL,"
-                      " total REAL NOT NULL) WITHOUT ROWID;"
-                      "INSERT INTO focus_shapes VALUES ('x/tag/W', 3, 1.5);")
-    old.commit()
-    old.close()
-    store = StateStore(path)
-    frontier = Frontier(store)
-    assert frontier.learned() == {"x/tag/W": (3, 1.5)} and frontier.learned_squares() == {}
-    frontier.save_learned("x/tag/W", 4, 2.0, 1.0)
-    assert frontier.learned_squares() == {"x/tag/W": 1.0}
-    store.close()
-
-
 def test_a_full_download_slot_gets_nothing_until_it_has_room(store):
     frontier = Frontier(store)
     frontier.push(10, "http://a/0", "a0", slot="a")
@@ -162,12 +143,18 @@ def test_a_state_database_from_before_the_focus_columns_gets_them(tmp_path):
     db.executescript("CREATE TABLE requests (id INTEGER PRIMARY KEY, state INTEGER NOT NULL, "
                      "priority INTEGER NOT NULL, url TEXT NOT NULL, slot TEXT NOT NULL DEFAULT '', "
                      "data TEXT NOT NULL); INSERT INTO requests (state, priority, url, data) "
-                     "VALUES (0, 5, 'http://x/', 'x');")
+                     "VALUES (0, 5, 'http://x/', 'x');"
+                     "CREATE TABLE focus_shapes (shape TEXT PRIMARY KEY, pages INTEGER NOT NULL,"
+                     " total REAL NOT NULL) WITHOUT ROWID;"
+                     "INSERT INTO focus_shapes VALUES ('x/tag/W', 3, 1.5);")
     db.close()
     store = StateStore(path)
     frontier = Frontier(store)
     assert frontier.pending == 1 and frontier.pop()[1] == "x"  # the waiting request kept
     frontier.push(1, "http://y/", "y", shape="y/", prior=0.1)
+    assert frontier.learned() == {"x/tag/W": (3, 1.5)} and frontier.learned_squares() == {}
+    frontier.save_learned("x/tag/W", 4, 2.0, 1.0)  # the squares column was added
+    assert frontier.learned_squares() == {"x/tag/W": 1.0}
     store.close()
 
 
