@@ -17,11 +17,14 @@ never taken for navigation, whether or not the extractor kept the pager.
 What a link's parent says about it is only a prior.  The crawl also learns,
 per *URL shape* (host plus the path and query with numbers, slugs and words
 abstracted: ``/2024/05/13/some-story/`` -> ``/D/D/D/S/``), the mean score of
-the pages of that shape it fetched, and a link's score is its prior shrunk
-towards that mean (:class:`ShapeLearning`; the online learning of link
-predicates of Aggarwal, Al-Garawi and Yu, "Intelligent crawling on the World
-Wide Web with arbitrary predicates", WWW 2001, reduced to one predicate with a
-Bayesian average).  On a news site whose articles hide among link-heavy tag and
+the pages of that shape it fetched, and a link's score is its prior combined
+with that mean, each weighed by how well it predicted the pages fetched so far
+(:class:`ShapeLearning`; the online learning of link predicates of Aggarwal,
+Al-Garawi and Yu, "Intelligent crawling on the World Wide Web with arbitrary
+predicates", WWW 2001, reduced to one predicate with an empirical-Bayes
+average).  A shape whose pages all score alike is ranked by its mean; where
+they differ (full and empty months of one calendar), the prior says which is
+which.  On a news site whose articles hide among link-heavy tag and
 calendar pages, a few fetched articles and listings teach the crawl which
 pending links are articles.  What is learned reaches requests already waiting
 in the durable frontier (:data:`FOCUS_LEARNED`,
@@ -55,7 +58,8 @@ SHAPE_PRIOR_PAGES_DEFAULT = 0.5
 #: Request meta key holding a followed link's URL shape and prior score.
 FOCUS_META = "corpuscrawl_focus"
 #: Scrapy signal sent when the learned score of a URL shape changed: ``shape``, ``pages``
-#: and ``total`` (pages fetched and the sum of their scores), ``rank`` (prior -> priority now).
+#: and ``total`` (pages fetched and the sum of their scores), ``rank`` (prior -> priority now),
+#: ``squares`` (the sum of their squared scores) and ``misses`` (:attr:`ShapeLearning.misses`).
 FOCUS_LEARNED = object()
 
 
@@ -190,37 +194,94 @@ def url_shape(url: str) -> str:
 
 @dataclass
 class ShapeLearning:
-    """Mean score of the fetched pages per URL shape; a link's prior shrunk towards it.
+    """What the pages of each URL shape scored; a link's prior combined with it.
 
-    ``estimate(prior, shape) = (weight * prior + total) / (weight + pages)``: a
-    Bayesian average where the prior counts as ``weight`` pages.  Monotonic in
-    the prior, so requests of one shape keep their order among themselves.
+    Two predictions of a linked page's score are combined, each weighed by how
+    reliable the crawl found it (precision weighting, the normal-normal model of
+    empirical Bayes): the link's *prior* (its score from the page it is on), off
+    by ``tau2`` on average (the mean squared error of the priors of the pages
+    fetched so far), and its *shape's mean*, off by the shape's variance
+    ``sigma2 * (1 + 1 / pages)`` (the spread of its pages' scores, one
+    pseudo-page of the variance pooled over all shapes, plus the mean's own
+    uncertainty).  A shape whose pages all score alike (articles, the pages of
+    a tag) is ranked by its mean; one whose pages differ (a calendar whose
+    months are full or empty) leaves more to the prior, so the month after an
+    empty month is not ranked like the full ones.  Before any prior was checked
+    against a fetched page, the prior counts as ``weight`` pages (a Bayesian
+    average).  ``estimate`` is ``a * prior + b`` (:meth:`coefficients`): linear
+    and monotonic in the prior, so requests of one shape keep their order among
+    themselves and queued requests can be re-ranked away from this object.
     """
 
     weight: float = SHAPE_PRIOR_PAGES_DEFAULT
     #: shape -> (pages fetched, sum of their scores)
     shapes: dict[str, tuple[int, float]] = field(default_factory=dict)
+    #: shape -> sum of its pages' squared scores
+    squares: dict[str, float] = field(default_factory=dict)
+    #: (pages whose prior was known, sum of the priors' squared errors)
+    misses: tuple[int, float] = (0, 0.0)
+    _pooled: tuple[float, int] = field(default=(0.0, 0), repr=False)  # within-shape SS, dof
 
-    def load(self, shapes: Mapping[str, tuple[int, float]]) -> None:
+    def load(self, shapes: Mapping[str, tuple[int, float]],
+             squares: Mapping[str, float] | None = None,
+             misses: tuple[int, float] | None = None) -> None:
         """Start from what an earlier run of the crawl learned."""
         self.shapes.update({k: (int(n), float(t)) for k, (n, t) in shapes.items()})
+        if squares is not None:
+            self.squares.update({k: float(v) for k, v in squares.items()})
+        if misses is not None:
+            self.misses = (int(misses[0]), float(misses[1]))
+        self.repool()
 
-    def observe(self, shape: str, score: float) -> tuple[int, float]:
-        """Count a fetched page of ``shape`` that scored ``score``; return (pages, total)."""
+    def _within(self, shape: str) -> tuple[float, int]:
+        """The sum of squared deviations from the mean of ``shape``'s pages, and its dof."""
+        pages, total = self.shapes.get(shape, (0, 0.0))
+        if pages < 2 or shape not in self.squares:
+            return 0.0, 0
+        return max(0.0, self.squares[shape] - total * total / pages), pages - 1
+
+    def repool(self) -> None:
+        """Recompute the variance pooled over shapes (after ``shapes`` or ``squares`` were set)."""
+        within = [self._within(shape) for shape in self.shapes]
+        self._pooled = (sum(ss for ss, _ in within), sum(dof for _, dof in within))
+
+    def observe(self, shape: str, score: float, prior: float | None = None) -> tuple[int, float]:
+        """Count a fetched page of ``shape`` that scored ``score``, reached by a link whose
+        prior was ``prior`` (None: not a followed link); return (pages, total)."""
+        ss, dof = self._within(shape)
         pages, total = self.shapes.get(shape, (0, 0.0))
         self.shapes[shape] = learned = (pages + 1, total + score)
+        if pages == 0 or shape in self.squares:  # not for a shape learned before squares were kept
+            self.squares[shape] = self.squares.get(shape, 0.0) + score * score
+        new_ss, new_dof = self._within(shape)
+        self._pooled = (self._pooled[0] - ss + new_ss, self._pooled[1] - dof + new_dof)
+        if prior is not None:
+            self.misses = (self.misses[0] + 1, self.misses[1] + (prior - score) ** 2)
         return learned
 
     def coefficients(self, shape: str) -> tuple[float, float]:
         """``(a, b)`` with ``estimate(prior, shape) == a * prior + b``, for re-ranking queued
         requests where the estimate is computed away from this object (a Redis script)."""
         pages, total = self.shapes.get(shape, (0, 0.0))
-        return self.weight / (self.weight + pages), total / (self.weight + pages)
+        if pages == 0:
+            return 1.0, 0.0
+        mean = total / pages
+        checked, errors = self.misses
+        pooled_ss, pooled_dof = self._pooled
+        if checked == 0 or pooled_dof == 0 or shape not in self.squares:
+            return self.weight / (self.weight + pages), total / (self.weight + pages)
+        ss, _ = self._within(shape)
+        sigma2 = (ss + pooled_ss / pooled_dof) / pages
+        spread = sigma2 * (1 + 1 / pages)
+        tau2 = errors / checked
+        if spread + tau2 <= 0:
+            return 0.0, mean
+        return spread / (spread + tau2), tau2 * mean / (spread + tau2)
 
     def estimate(self, prior: float, shape: str) -> float:
-        """A link's score: its ``prior`` shrunk towards what pages of its ``shape`` scored."""
-        pages, total = self.shapes.get(shape, (0, 0.0))
-        return (self.weight * prior + total) / (self.weight + pages)
+        """A link's score: its ``prior`` combined with what pages of its ``shape`` scored."""
+        a, b = self.coefficients(shape)
+        return a * prior + b
 
 
 def anchor_words(anchors: Iterable[str], text: str, min_chars: int = 4) -> int:

@@ -65,3 +65,38 @@ def test_a_learned_priority_reranks_the_shared_queue_and_reaches_other_workers(
     assert worker.focus.learning.shapes[DAY] == (3, pytest.approx(0.06))
     assert server.hget(prefix + "focus_pages", DAY) == b"3"
     assert server.zscore(queue, b"day2") == -worker.focus.rank(0.44, DAY)
+
+
+@pytest.mark.redis
+def test_the_spread_of_a_shape_and_the_priors_misses_are_shared_too(redis_url: str) -> None:  # noqa: F811
+    server = redis.Redis.from_url(redis_url)
+    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
+    queue = prefix + "requests"
+    workers = [SimpleNamespace(focus=Focus()) for _ in range(2)]
+    rankings = [ClusterFocusRanking(server, prefix, queue) for _ in workers]
+    for worker, ranking in zip(workers, rankings, strict=True):
+        ranking.load(worker)
+
+    def fetched(i: int, shape: str, score: float, prior: float) -> None:
+        learning = workers[i].focus.learning
+        pages, total = learning.observe(shape, score, prior)
+        rankings[i].learned(shape, pages, total, squares=learning.squares[shape],
+                            misses=learning.misses)
+
+    for i, (shape, score) in enumerate([(DAY, 0.5), (DAY, 0.01), (TAG, 0.5), (TAG, 0.52),
+                                        (DAY, 0.5), (TAG, 0.49)]):
+        fetched(i % 2, shape, score, 0.42)  # the two workers take turns
+    whole = Focus().learning
+    for shape, score in [(DAY, 0.5), (DAY, 0.01), (TAG, 0.5), (TAG, 0.52), (DAY, 0.5), (TAG, 0.49)]:
+        whole.observe(shape, score, 0.42)  # one process fetching all six
+
+    joined = SimpleNamespace(focus=Focus())
+    ClusterFocusRanking(server, prefix, queue).load(joined)
+    learning = joined.focus.learning
+    assert learning.misses == (6, pytest.approx(whole.misses[1]))
+    for shape in (DAY, TAG):  # a joining worker starts from the whole cluster's sums
+        assert learning.squares[shape] == pytest.approx(whole.squares[shape])
+        assert learning.coefficients(shape) == pytest.approx(whole.coefficients(shape))
+    # the worker that fetched the last tag page sees the cluster's sums of that shape
+    assert workers[1].focus.learning.squares[TAG] == pytest.approx(whole.squares[TAG])
+    assert workers[1].focus.learning.misses == (6, pytest.approx(whole.misses[1]))

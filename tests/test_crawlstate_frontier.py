@@ -110,6 +110,20 @@ def test_learned_shapes_are_kept_for_a_resumed_run_and_cleared_by_a_new_generati
     assert Frontier(store).learned() == {}
 
 
+def test_the_spread_of_learned_shapes_and_the_priors_misses_are_kept_too(store):
+    frontier = Frontier(store)
+    frontier.save_learned("x/calendar/D/D", 4, 1.02, 0.5002)
+    frontier.save_learned("x/tag/W", 2, 1.0)  # no squares known
+    frontier.save_misses(6, 0.31)
+    store.commit()
+    resumed = Frontier(store)
+    assert resumed.learned_squares() == {"x/calendar/D/D": pytest.approx(0.5002)}
+    assert resumed.learned_misses() == (6, pytest.approx(0.31))
+    finish_run(store, begin_run(store), "finished")
+    begin_run(store)  # a new generation
+    assert Frontier(store).learned_squares() == {} and Frontier(store).learned_misses() is None
+
+
 def test_a_full_download_slot_gets_nothing_until_it_has_room(store):
     frontier = Frontier(store)
     frontier.push(10, "http://a/0", "a0", slot="a")
@@ -129,12 +143,18 @@ def test_a_state_database_from_before_the_focus_columns_gets_them(tmp_path):
     db.executescript("CREATE TABLE requests (id INTEGER PRIMARY KEY, state INTEGER NOT NULL, "
                      "priority INTEGER NOT NULL, url TEXT NOT NULL, slot TEXT NOT NULL DEFAULT '', "
                      "data TEXT NOT NULL); INSERT INTO requests (state, priority, url, data) "
-                     "VALUES (0, 5, 'http://x/', 'x');")
+                     "VALUES (0, 5, 'http://x/', 'x');"
+                     "CREATE TABLE focus_shapes (shape TEXT PRIMARY KEY, pages INTEGER NOT NULL,"
+                     " total REAL NOT NULL) WITHOUT ROWID;"
+                     "INSERT INTO focus_shapes VALUES ('x/tag/W', 3, 1.5);")
     db.close()
     store = StateStore(path)
     frontier = Frontier(store)
     assert frontier.pending == 1 and frontier.pop()[1] == "x"  # the waiting request kept
     frontier.push(1, "http://y/", "y", shape="y/", prior=0.1)
+    assert frontier.learned() == {"x/tag/W": (3, 1.5)} and frontier.learned_squares() == {}
+    frontier.save_learned("x/tag/W", 4, 2.0, 1.0)  # the squares column was added
+    assert frontier.learned_squares() == {"x/tag/W": 1.0}
     store.close()
 
 

@@ -63,6 +63,51 @@ def test_shape_learning_shrinks_a_links_prior_towards_what_its_shape_scored() ->
     assert other.estimate(0.9, "tag") == learning.estimate(0.9, "tag")
 
 
+def _calendar_and_tags() -> ShapeLearning:
+    """A crawl that fetched stories, tag pages and calendar months, all reached by links
+    whose priors it checked: months are full or empty, tag pages alike."""
+    learning = ShapeLearning()
+    for _ in range(6):
+        learning.observe("story", 0.85, prior=0.8)
+    for score in (0.5, 0.51, 0.5, 0.49, 0.5):
+        learning.observe("tag", score, prior=0.42)
+    for score in (0.5, 0.01, 0.5, 0.5, 0.01, 0.5):
+        learning.observe("month", score, prior=0.42)
+    return learning
+
+
+def test_a_shape_whose_pages_differ_leaves_more_to_the_links_prior() -> None:
+    learning = _calendar_and_tags()
+    after_empty, after_full = learning.estimate(0.005, "month"), learning.estimate(0.42, "month")
+    assert after_full - after_empty > 0.2, "an empty month's link is not ranked like a full one's"
+    assert after_empty < learning.estimate(0.005, "tag")
+    # pages that all score alike: the shape's mean decides more than the prior
+    assert learning.coefficients("tag")[0] < learning.coefficients("month")[0] / 3
+    assert learning.coefficients("story")[0] < learning.coefficients("month")[0] / 3
+    assert learning.estimate(0.0, "story") > learning.estimate(0.9, "tag")
+    for shape in ("story", "tag", "month", "never-seen"):  # linear, so re-rankable in Redis
+        a, b = learning.coefficients(shape)
+        assert 0 <= a <= 1
+        assert learning.estimate(0.3, shape) == pytest.approx(a * 0.3 + b)
+        assert learning.estimate(0.4, shape) >= learning.estimate(0.3, shape)  # monotonic
+    assert learning.estimate(0.7, "never-seen") == 0.7
+
+
+def test_what_was_learned_ranks_alike_once_loaded_in_a_resumed_run() -> None:
+    learning = _calendar_and_tags()
+    resumed = ShapeLearning()
+    resumed.load(learning.shapes, learning.squares, learning.misses)
+    for shape in ("story", "tag", "month"):
+        assert resumed.coefficients(shape) == pytest.approx(learning.coefficients(shape))
+    # sums from a run that kept no squares: those shapes get the Bayesian average
+    old = ShapeLearning()
+    old.load(learning.shapes, {}, learning.misses)
+    old.observe("month", 0.5, prior=0.42)
+    pages, total = old.shapes["month"]
+    assert "month" not in old.squares
+    assert old.estimate(0.1, "month") == pytest.approx((old.weight * 0.1 + total) / (old.weight + pages))
+
+
 def test_a_focus_rank_is_the_priority_of_the_estimate() -> None:
     focus = Focus()
     focus.learning.observe("s", 0.8)

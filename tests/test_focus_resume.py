@@ -21,8 +21,11 @@ from tests.focus_site import FocusSite, measure
 #: with the default extractor and ``bte`` alike; killed at half and resumed 147-152 with
 #: either (a kill redoes the 2-5 requests in flight or done in the last ~20 ms; robots.txt
 #: and the error-page probe are kept in the crawl state); before the resumed crawl kept its
-#: learning, killed and resumed: 139-142.  ``bte`` killed and resumed is left out: at
-#: 147-152 it is too near the floor for a shared CI machine (benchmarks/results/focus.md).
+#: learning, killed and resumed: 139-142.  Since a link's prior is weighed against the
+#: spread of its shape's pages (no more runs of empty calendar months), seeds 1, 3 and 5:
+#: fresh 153-158, killed at half and resumed 149-154 with either extractor (seed 3, this
+#: test's: 153-156), so ``bte`` killed and resumed is checked too
+#: (benchmarks/results/focus.md).
 FLOOR_DEFAULT = 145
 
 
@@ -35,8 +38,9 @@ def test_killed_and_resumed_crawl_keeps_what_the_focus_learned() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("extractor", "resume"), [("", ""), ("", "killed"), ("bte", "")],
-                         ids=["fresh", "killed-and-resumed", "fresh-bte"])
+@pytest.mark.parametrize(("extractor", "resume"), [("", ""), ("", "killed"), ("bte", ""),
+                                                   ("bte", "killed")],
+                         ids=["fresh", "killed-and-resumed", "fresh-bte", "killed-and-resumed-bte"])
 def test_focused_crawl_on_a_site_of_query_ids_dated_archives_and_endless_calendar(
         extractor: str, resume: str) -> None:
     """The default extractor, and ``bte``, which keeps a listing's headlines but not its pager."""

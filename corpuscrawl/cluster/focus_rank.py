@@ -7,15 +7,18 @@ scrapy-redis priority queue (a sorted set of encoded requests, score = -priority
 
 * every request followed with a focus prior is also recorded in the hash
   ``focus:<shape>`` (encoded request -> prior) of the generation;
-* what the workers learn per shape is summed in the hashes ``focus_pages`` and
-  ``focus_total`` (pages fetched, sum of their scores), so every worker ranks by what
-  the whole cluster learned, and a worker that joins or restarts starts from it;
+* what the workers learn per shape is summed in the hashes ``focus_pages``,
+  ``focus_total`` and ``focus_squares`` (pages fetched, sum of their scores and of their
+  squares), and how far the link priors missed in ``focus_priors`` (``checked``,
+  ``errors``), so every worker ranks by what the whole cluster learned, and a worker
+  that joins or restarts starts from it;
 * when a shape's rank moves by a priority unit, one Lua script gives the shape's
   requests still queued their new score (``ZADD XX``) and forgets those already popped.
 
-:class:`corpuscrawl.focus.ShapeLearning` is a Bayesian average, linear in the prior:
-``rank(prior) = round(scale * (a * prior + b))`` with ``a = w / (w + pages)`` and
-``b = total / (w + pages)``, which the script computes without decoding a request.
+:class:`corpuscrawl.focus.ShapeLearning`'s estimate is linear in the prior:
+``rank(prior) = round(scale * (a * prior + b))`` with ``(a, b)`` from
+:meth:`~corpuscrawl.focus.ShapeLearning.coefficients`, which the script applies without
+decoding a request.
 """
 
 from __future__ import annotations
@@ -67,9 +70,13 @@ class ClusterFocusRanking:
         self.queue_key = queue_key
         self.retry = retry
         self.k_pages, self.k_total = prefix + "focus_pages", prefix + "focus_total"
+        self.k_squares, self.k_priors = prefix + "focus_squares", prefix + "focus_priors"
         self._rerank = server.register_script(_RERANK_LUA)
         #: shape -> (pages, total) of the cluster as this worker last saw it
         self._synced: dict[str, tuple[int, float]] = {}
+        #: shape -> sum of squared scores, and the priors' misses, as this worker last saw them
+        self._synced_squares: dict[str, float] = {}
+        self._synced_misses: tuple[int, float] = (0, 0.0)
         #: shape -> ranks (at prior 0 and a high prior) last applied to the queue
         self._ranked: dict[str, tuple[int, int]] = {}
         self.focus: Any = None
@@ -91,9 +98,15 @@ class ClusterFocusRanking:
             return 0
         pages = self.retry(lambda: self.server.hgetall(self.k_pages), "reading the focus")
         totals = self.retry(lambda: self.server.hgetall(self.k_total), "reading the focus")
+        squares = self.retry(lambda: self.server.hgetall(self.k_squares), "reading the focus")
+        priors = self.retry(lambda: self.server.hgetall(self.k_priors), "reading the focus")
         learned = {k.decode(): (int(v), float(totals.get(k, 0.0))) for k, v in pages.items()}
-        self.focus.learning.load(learned)
+        learned_squares = {k.decode(): float(v) for k, v in squares.items()}
+        misses = (int(priors.get(b"checked", 0)), float(priors.get(b"errors", 0.0)))
+        self.focus.learning.load(learned, learned_squares, misses)
         self._synced.update(learned)
+        self._synced_squares.update(learned_squares)
+        self._synced_misses = misses
         if learned:
             logger.info("the cluster's focus knows %d URL shapes", len(learned))
         return len(learned)
@@ -110,24 +123,41 @@ class ClusterFocusRanking:
         self.retry(lambda: self.server.hset(key, data, float(prior)), "recording a request's shape")
 
     def learned(self, shape: str, pages: int, total: float,
-                rank: Callable[[float], int] | None = None) -> None:
+                rank: Callable[[float], int] | None = None, squares: float | None = None,
+                misses: tuple[int, float] | None = None) -> None:
         """The focus of this worker fetched a page of ``shape``: add it to the cluster's sums,
         rank by those, and re-rank the shape's queued requests when its ranks moved."""
         if self.focus is None:
             return
         before_pages, before_total = self._synced.get(shape, (0, 0.0))
         add_pages, add_total = pages - before_pages, total - before_total
+        add_squares = None if squares is None else squares - self._synced_squares.get(shape, 0.0)
+        add_misses = None if misses is None else (misses[0] - self._synced_misses[0],
+                                                  misses[1] - self._synced_misses[1])
 
         def add() -> list[Any]:
             pipe = self.server.pipeline(transaction=True)
             pipe.hincrby(self.k_pages, shape, add_pages)
             pipe.hincrbyfloat(self.k_total, shape, add_total)
+            if add_squares is not None:
+                pipe.hincrbyfloat(self.k_squares, shape, add_squares)
+            if add_misses is not None:
+                pipe.hincrby(self.k_priors, "checked", add_misses[0])
+                pipe.hincrbyfloat(self.k_priors, "errors", add_misses[1])
             return pipe.execute()
 
-        shared_pages, shared_total = self.retry(add, "sharing what the focus learned")
-        shared = (int(shared_pages), float(shared_total))
+        replies = self.retry(add, "sharing what the focus learned")
+        shared = (int(replies[0]), float(replies[1]))
         self._synced[shape] = shared
-        self.focus.learning.shapes[shape] = shared  # new links are ranked by the cluster's view
+        learning = self.focus.learning
+        learning.shapes[shape] = shared  # new links are ranked by the cluster's view
+        if add_squares is not None:
+            self._synced_squares[shape] = learning.squares[shape] = float(replies[2])
+        else:
+            learning.squares.pop(shape, None)  # sums without squares: ranked by the average
+        if add_misses is not None:
+            self._synced_misses = learning.misses = (int(replies[-2]), float(replies[-1]))
+        learning.repool()
         ranks = (self.focus.rank(0.0, shape), self.focus.rank(RERANK_HIGH_PRIOR, shape))
         if self._ranked.get(shape) == ranks:
             return

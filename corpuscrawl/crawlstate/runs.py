@@ -106,7 +106,8 @@ def begin_run(store: StateStore, policy: str = "auto", collection: str = "",
         exported = store.read("SELECT COUNT(*) FROM exported").fetchone()[0]
     else:
         generation = (last[0] + 1) if last is not None else 1
-        for table in ("requests", "seen", "exported", "feeds", "focus_shapes", "robots_txt",
+        for table in ("requests", "seen", "exported", "feeds", "focus_shapes", "focus_priors",
+                      "robots_txt",
                       "error_probes"):
             store.write(f"DELETE FROM {table}")
         left = exported = 0

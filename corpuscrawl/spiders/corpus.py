@@ -101,6 +101,7 @@ from corpuscrawl.spiders.following import (
     ROBOTS_META_KEY,
     FollowingMixin,
     RobotsMetaMixin,
+    followed_prior,
     linked_url,
 )
 from corpuscrawl.spiders.rendering import RenderingMixin
@@ -392,7 +393,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             if self.becomes_document(result):
                 self.scope.count_document(response.url)
         page_score = self.learn_page(linked_url(response), result.text, result.language,
-                                     result.title, anchors)
+                                     result.title, anchors, followed_prior(response.meta))
         if not robots.noindex:
             self.count_document(result)
         if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):

@@ -102,19 +102,24 @@ class FollowingMixin:
         return self._request(url, priority, callback, **meta)
 
     def learn_page(self, url: str, text: str, language: str, title: str,
-                   anchors: Iterable[str] = ()) -> float:
+                   anchors: Iterable[str] = (), prior: float | None = None) -> float:
         """Score a fetched page and teach the focus what its URL shape leads to; return the score.
 
         ``url`` is the one the link named (before redirects: :func:`linked_url`), as
         links are judged by it; ``anchors``: the anchor texts of the page's links
-        (their words in ``text`` are not the page's own).  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
+        (their words in ``text`` are not the page's own); ``prior``: the score the link to
+        the page was followed with (:func:`followed_prior`), checked against the page's
+        own to learn how far priors can be trusted.  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
         (the durable frontier) re-rank the requests of that shape still waiting.
         """
         score = self.focus.page_score(text, language, title, anchors)
         shape = url_shape(url)
-        pages, total = self.focus.learning.observe(shape, score)
+        pages, total = self.focus.learning.observe(shape, score, prior)
+        learning = self.focus.learning
         self.crawler.signals.send_catch_log(FOCUS_LEARNED, shape=shape, pages=pages, total=total,
-                                            rank=partial(self.focus.rank, shape=shape))
+                                            rank=partial(self.focus.rank, shape=shape),
+                                            squares=learning.squares.get(shape),
+                                            misses=learning.misses)
         return score
 
     def found_links(self, page: Page) -> tuple[list[Link], list[str]]:
@@ -143,6 +148,13 @@ class FollowingMixin:
             request = self.follow(url, SEED_PRIORITY, self.parse_xml)
             if request is not None:
                 yield request
+
+
+def followed_prior(meta: Any) -> float | None:
+    """The prior score a request's link was followed with (its focus meta), or None."""
+    focus = meta.get(FOCUS_META) if meta is not None else None
+    prior = focus.get("prior") if isinstance(focus, dict) else None
+    return float(prior) if isinstance(prior, int | float) else None
 
 
 def linked_url(response: Any) -> str:

@@ -26,7 +26,7 @@ from corpuscrawl.browse.rendered import (
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawlstate.scrapy_glue.recrawl import NotModified
 from corpuscrawl.html.page import Page
-from corpuscrawl.spiders.following import ROBOTS_META_KEY, linked_url
+from corpuscrawl.spiders.following import ROBOTS_META_KEY, followed_prior, linked_url
 
 
 class RenderingMixin:
@@ -116,7 +116,8 @@ class RenderingMixin:
                 yield item
         page_score = self.learn_page(linked_url(response), final_result.text,
                                      final_result.language, final_result.title,
-                                     [link.text for link in outcome.links])
+                                     [link.text for link in outcome.links],
+                                     followed_prior(response.meta))
         if not robots.noindex:
             self.count_document(final_result)
         if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
@@ -146,7 +147,7 @@ class RenderingMixin:
                                     render_reason="rendering failed: plain version")
         links, feeds = self.found_links(page)
         page_score = self.learn_page(url, result.text, result.language, result.title,
-                                     [link.text for link in links])
+                                     [link.text for link in links], followed_prior(meta))
         if not robots.noindex:
             self.count_document(result)
         if not robots.nofollow and (self.depth_limit is None or depth < self.depth_limit):

@@ -123,14 +123,32 @@ class Frontier:
             "AND prior IS NOT NULL AND priority != corpuscrawl_rank(prior)", (shape,))
         return max(0, cursor.rowcount)
 
-    def save_learned(self, shape: str, pages: int, total: float) -> None:
-        """Keep what the focus learned of ``shape`` for a resumed run."""
-        self.store.write("INSERT OR REPLACE INTO focus_shapes VALUES (?, ?, ?)", (shape, pages, total))
+    def save_learned(self, shape: str, pages: int, total: float,
+                     squares: float | None = None) -> None:
+        """Keep what the focus learned of ``shape`` for a resumed run (``squares``: the sum
+        of its pages' squared scores)."""
+        self.store.write("INSERT OR REPLACE INTO focus_shapes (shape, pages, total, squares) "
+                         "VALUES (?, ?, ?, ?)", (shape, pages, total, squares))
 
     def learned(self) -> dict[str, tuple[int, float]]:
         """What the focus learned per URL shape in this generation's earlier runs."""
         return {str(shape): (int(pages), float(total)) for shape, pages, total in
                 self.store.read("SELECT shape, pages, total FROM focus_shapes").fetchall()}
+
+    def learned_squares(self) -> dict[str, float]:
+        """Per URL shape, the sum of its pages' squared scores (shapes that have it)."""
+        return {str(shape): float(squares) for shape, squares in self.store.read(
+            "SELECT shape, squares FROM focus_shapes WHERE squares IS NOT NULL").fetchall()}
+
+    def save_misses(self, checked: int, errors: float) -> None:
+        """Keep how far the focus's link priors missed: pages checked, sum of squared errors."""
+        self.store.write("INSERT OR REPLACE INTO focus_priors VALUES ('links', ?, ?)",
+                         (checked, errors))
+
+    def learned_misses(self) -> tuple[int, float] | None:
+        """What :meth:`save_misses` kept in this generation's earlier runs, or None."""
+        row = self.store.read("SELECT checked, errors FROM focus_priors WHERE key = 'links'").fetchone()
+        return (int(row[0]), float(row[1])) if row is not None else None
 
     def pop(self, active: Callable[[str], int] | None = None,
             full: Callable[[str], bool] | None = None) -> tuple[int, str] | None:
@@ -258,12 +276,13 @@ class DurableScheduler(BaseScheduler):
         learning = getattr(getattr(spider, "focus", None), "learning", None)
         learned = self.frontier.learned()
         if learning is not None and learned:  # a resumed run goes on from what was learned
-            learning.load(learned)
+            learning.load(learned, self.frontier.learned_squares(), self.frontier.learned_misses())
             logger.info("resuming: the focus knows %d URL shapes", len(learned))
         return self.df.open()
 
     def _focus_learned(self, shape: str, pages: int, total: float,
-                       rank: Callable[[float], int]) -> None:
+                       rank: Callable[[float], int], squares: float | None = None,
+                       misses: tuple[int, float] | None = None) -> None:
         """Keep what the focus learned of a URL shape and re-rank that shape's pending requests.
 
         ``rank(prior)`` is a link's priority now (:meth:`corpuscrawl.focus.Focus.rank`:
@@ -271,7 +290,9 @@ class DurableScheduler(BaseScheduler):
         only when it moved by a priority unit, so a shape whose mean has settled
         costs nothing.
         """
-        self.frontier.save_learned(shape, pages, total)
+        self.frontier.save_learned(shape, pages, total, squares)
+        if misses is not None:
+            self.frontier.save_misses(*misses)
         ranks = (rank(0.0), rank(RERANK_HIGH_PRIOR))
         if self._ranked.get(shape) == ranks:
             return
