@@ -20,7 +20,7 @@ process may run a collection at a time: :class:`RunLock` holds an exclusive
 ``flock`` on ``<state dir>/run.lock`` (released by the kernel when the
 process dies, so a killed run never blocks the next one).
 
-Components read the decision from :class:`RunInfo` (``crawlstate.addon.run_info(crawler)``).
+Components read the decision from :class:`RunInfo` (``crawlstate.lookup.run_info(crawler)``).
 """
 
 from __future__ import annotations
