@@ -18,6 +18,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import IO, Any
@@ -75,10 +76,22 @@ class ForkedProcess:
         deadline = None if timeout is None else time.monotonic() + timeout
         while self.poll() is None:
             if deadline is not None and time.monotonic() >= deadline:
+                print(f"ForkedProcess.wait: {self._state()}", file=sys.stderr)  # shown by pytest
                 raise subprocess.TimeoutExpired(self.args, timeout or 0)
             time.sleep(POLL_INTERVAL)
         assert self.returncode is not None
         return self.returncode
+
+    def _state(self) -> str:
+        """What the run's pid is now (``/proc``), so that a status never published can be
+        told from a run still running: a timeout's diagnosis."""
+        try:
+            stat = Path(f"/proc/{self.pid}/stat").read_bytes()
+        except OSError:
+            return f"pid {self.pid}: gone, no status published in {self._status_dir}"
+        fields = stat[stat.rindex(b")") + 2:].split()
+        return (f"pid {self.pid}: state {fields[0].decode()}, parent {int(fields[1])}, "
+                f"status dir exists: {self._status_dir.exists()}")
 
     def send_signal(self, sig: int) -> None:
         """Send ``sig`` to the run, unless it has ended (as ``Popen.send_signal``)."""
