@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import crawl_forks
 from tests.support.crawl_forks import FRESH_VARIABLE, _get_server, popen_command
 from tests.support.forked_process import ForkedProcess
 
@@ -67,6 +68,31 @@ def test_a_signal_ends_a_fork_as_it_ends_a_fresh_interpreter(tmp_path, sig):
         results.append((proc.wait(timeout=60), proc.poll(), proc.returncode))
         proc.kill()  # after the end: nothing happens, as with Popen
     assert results[0] == results[1] == (-sig, -sig, -sig)
+
+
+def test_a_fork_has_the_signal_dispositions_of_a_run_the_client_starts_now(tmp_path,
+                                                                           monkeypatch):
+    """A server started while its client ignored SIGINT (the suite run as a shell's
+    background job, or under nohup) inherited SIG_IGN; a fork must not: a run the client
+    starts once it handles SIGINT again ends by SIGINT, as a fresh interpreter would."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        monkeypatch.setattr(crawl_forks, "_server", None)
+        server = _get_server()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert server is not None
+    try:
+        server_status = Path(f"/proc/{server.proc.pid}/status").read_text(encoding="ascii")
+        ignored = int(server_status.split("SigIgn:")[1].split()[0], 16)
+        assert ignored & (1 << (signal.SIGINT - 1))  # the server itself ignores SIGINT
+        log = tmp_path / "run.log"
+        proc = _start(tmp_path, True, log)
+        _wait_for(log, "to stderr")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == -signal.SIGINT
+    finally:
+        server.close()
 
 
 def test_what_a_killed_fork_leaves_is_adopted_and_reaped_by_the_server(tmp_path):

@@ -89,6 +89,31 @@ def _exit_status(exc: SystemExit) -> int:
     return 1
 
 
+#: Signals whose disposition a new process inherits when it is ignored (``exec`` keeps
+#: ``SIG_IGN`` and resets a handler): a shell's background job ignores SIGINT and SIGQUIT,
+#: ``nohup`` ignores SIGHUP.  The fork server's own were fixed when it started.
+INHERITED_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM)
+
+
+def ignored_signals() -> list[int]:
+    """The signals of ``INHERITED_SIGNALS`` this process ignores now: what a fresh
+    interpreter it started would ignore."""
+    return [int(sig) for sig in INHERITED_SIGNALS if signal.getsignal(sig) == signal.SIG_IGN]
+
+
+def _as_started_by_client(ignored: list[int]) -> None:
+    """Give the fork the dispositions a fresh interpreter started by the client would
+    have: ignored where the client ignores, else the default (SIGINT: Python's
+    ``KeyboardInterrupt``, installed by the interpreter when SIGINT is not ignored)."""
+    for sig in INHERITED_SIGNALS:
+        if int(sig) in ignored:
+            signal.signal(sig, signal.SIG_IGN)
+        elif sig == signal.SIGINT:
+            signal.signal(sig, signal.default_int_handler)
+        else:
+            signal.signal(sig, signal.SIG_DFL)
+
+
 def _run_in_child(request: dict, fds: list[int] | None = None) -> None:
     """In the forked process: become ``python -m module args`` and never return.  Its
     standard streams are ``fds`` (stdin, stdout, stderr) or the request's files."""
@@ -97,6 +122,7 @@ def _run_in_child(request: dict, fds: list[int] | None = None) -> None:
     try:
         if _socket_fd is not None:
             os.close(_socket_fd)
+        _as_started_by_client(request.get("ignored", []))
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
@@ -297,6 +323,7 @@ def run_module(module: str, args: list[str], *, cwd: Path, env: dict[str, str],
         out.touch()
         err.touch()
         request = {"module": module, "args": list(args), "cwd": str(cwd), "env": dict(env),
+                   "ignored": ignored_signals(),
                    "stdout": str(out), "stderr": str(err)}
         if input is not None:
             stdin = Path(tmp) / "stdin"
@@ -346,6 +373,7 @@ def popen_command(cmd: list[str], *, cwd: Path, env: dict[str, str], stdin: Stre
         fds.append(stream_fd(stderr, 2, stdout_fd=fds[1]))
         status_dir = Path(tempfile.mkdtemp(prefix="crawl-fork-"))
         request = {"module": cmd[2], "args": list(cmd[3:]), "cwd": str(cwd), "env": dict(env),
+                   "ignored": ignored_signals(),
                    "status": str(status_dir / "status")}
         pid = server.start(request, fds)
     finally:

@@ -13,7 +13,6 @@ would be a ``Popen`` child's.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import signal
@@ -59,6 +58,7 @@ class ForkedProcess:
         self.stdin = self.stdout = self.stderr = None
         self._status_dir = status_dir
         self._status = status_dir / "status"
+        self._sent: list[int | str] = []  # signals sent, for a timeout's diagnosis
 
     def poll(self) -> int | None:
         """The returncode once the run has ended (and its status is published), else None."""
@@ -90,14 +90,24 @@ class ForkedProcess:
         except OSError:
             return f"pid {self.pid}: gone, no status published in {self._status_dir}"
         fields = stat[stat.rindex(b")") + 2:].split()
+        try:
+            status = Path(f"/proc/{self.pid}/status").read_text(encoding="ascii")
+        except OSError:
+            status = ""
+        kept = ("NSpid", "TracerPid", "SigPnd", "ShdPnd", "SigBlk", "SigIgn")
+        lines = [line for line in status.splitlines() if line.split(":")[0] in kept]
         return (f"pid {self.pid}: state {fields[0].decode()}, parent {int(fields[1])}, "
-                f"status dir exists: {self._status_dir.exists()}")
+                f"status dir exists: {self._status_dir.exists()}, signals sent: "
+                f"{self._sent}, {'; '.join(lines)}")
 
     def send_signal(self, sig: int) -> None:
         """Send ``sig`` to the run, unless it has ended (as ``Popen.send_signal``)."""
         if self.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
+            try:
                 os.kill(self.pid, sig)
+                self._sent.append(int(sig))
+            except ProcessLookupError:
+                self._sent.append(f"{int(sig)}: no such process")
 
     def terminate(self) -> None:
         """SIGTERM, as ``Popen.terminate``."""
