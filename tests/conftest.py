@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -89,6 +90,19 @@ def data_dir() -> Path:
 def tinyset(data_dir: Path) -> Path:
     """A tiny gold dataset (html/ + clean/) for training the learned models in tests."""
     return data_dir / "learned" / "tinyset"
+
+
+@pytest.fixture
+def ctrl_c_delivered() -> Iterator[None]:
+    """SIGINT handled by Python in this process for the test, so the processes it starts
+    get SIGINT as from a terminal.  A suite run as a shell's background job (``cmd &``,
+    ``nohup``) ignores SIGINT, and a child inherits an ignored SIGINT: a Ctrl-C test would
+    test nothing there."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ def test_version_is_the_package_metadata(capsys):
     assert capsys.readouterr().out.strip() == f"corpuscrawl {version('corpuscrawl')}"
 
 
-def test_ctrl_c_during_the_start_up_imports_is_one_line():
+def test_ctrl_c_during_the_start_up_imports_is_one_line(ctrl_c_delivered):
     """Ctrl-C while the subcommands load ends with one line and status 130.  A signal that
     lands after the command has finished (the help is printed, the interpreter is shutting
     down) is Python's own: the process ends by SIGINT, which a shell also reports as 130, with

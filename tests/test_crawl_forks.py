@@ -54,7 +54,7 @@ def _wait_for(log: Path, text: str) -> str:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-def test_a_signal_ends_a_fork_as_it_ends_a_fresh_interpreter(tmp_path, sig):
+def test_a_signal_ends_a_fork_as_it_ends_a_fresh_interpreter(tmp_path, sig, ctrl_c_delivered):
     results = []
     for forked in (False, True):
         log = tmp_path / f"{forked}.log"
@@ -70,8 +70,8 @@ def test_a_signal_ends_a_fork_as_it_ends_a_fresh_interpreter(tmp_path, sig):
     assert results[0] == results[1] == (-sig, -sig, -sig)
 
 
-def test_a_fork_has_the_signal_dispositions_of_a_run_the_client_starts_now(tmp_path,
-                                                                           monkeypatch):
+def test_a_fork_has_the_signal_dispositions_of_a_run_the_client_starts_now(
+        tmp_path, monkeypatch, ctrl_c_delivered):
     """A server started while its client ignored SIGINT (the suite run as a shell's
     background job, or under nohup) inherited SIG_IGN; a fork must not: a run the client
     starts once it handles SIGINT again ends by SIGINT, as a fresh interpreter would."""
