@@ -38,6 +38,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 #: Words of main text at which the length part of a page's score reaches ~63%.
@@ -61,6 +62,16 @@ FOCUS_META = "corpuscrawl_focus"
 #: and ``total`` (pages fetched and the sum of their scores), ``rank`` (prior -> priority now),
 #: ``squares`` (the sum of their squared scores) and ``misses`` (:attr:`ShapeLearning.misses`).
 FOCUS_LEARNED = object()
+
+
+def followed_link(meta: Mapping[str, Any] | None) -> tuple[str, float | None]:
+    """The URL shape and prior score the focus gave a followed link, read from its request's
+    ``meta`` (:data:`FOCUS_META`); ``""`` and None for a request the focus did not rank."""
+    focus = meta.get(FOCUS_META) if meta is not None else None
+    if not isinstance(focus, dict):
+        return "", None
+    prior = focus.get("prior")
+    return str(focus.get("shape") or ""), float(prior) if isinstance(prior, int | float) else None
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from corpuscrawl.crawlstate.scrapy_glue.frontier import RERANK_HIGH_PRIOR
-from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META, PRIORITY_SCALE_DEFAULT
+from corpuscrawl.focus import FOCUS_LEARNED, PRIORITY_SCALE_DEFAULT, followed_link
 
 __all__ = ["ClusterFocusRanking"]
 
@@ -113,14 +113,11 @@ class ClusterFocusRanking:
 
     def remember(self, data: bytes | str, request: Any) -> None:
         """Record a queued request's shape and prior (links the focus ranked), for re-ranking."""
-        focus = request.meta.get(FOCUS_META)
-        if not isinstance(focus, dict) or not focus.get("shape"):
+        shape, prior = followed_link(request.meta)
+        if not shape or prior is None:
             return
-        prior = focus.get("prior")
-        if not isinstance(prior, int | float):
-            return
-        key = self.shape_key(str(focus["shape"]))
-        self.retry(lambda: self.server.hset(key, data, float(prior)), "recording a request's shape")
+        key = self.shape_key(shape)
+        self.retry(lambda: self.server.hset(key, data, prior), "recording a request's shape")
 
     def learned(self, shape: str, pages: int, total: float,
                 rank: Callable[[float], int] | None = None, squares: float | None = None,

@@ -72,7 +72,7 @@ from corpuscrawl.config.crawl_checks import (
 from corpuscrawl.crawlstate.scrapy_glue.location import check_collection, collection_from_seeds
 from corpuscrawl.export.output_lock import lock_outputs
 from corpuscrawl.export.scrapy_glue.output_checks import check_outputs, existing_corpus
-from corpuscrawl.focus import Focus, FocusConfig
+from corpuscrawl.focus import Focus, FocusConfig, followed_link
 from corpuscrawl.html.page import UNREADABLE_REASONS
 from corpuscrawl.html.robots_meta import RobotsDirectives
 from corpuscrawl.html.scrapy_glue import (
@@ -101,7 +101,6 @@ from corpuscrawl.spiders.following import (
     ROBOTS_META_KEY,
     FollowingMixin,
     RobotsMetaMixin,
-    followed_prior,
     linked_url,
 )
 from corpuscrawl.spiders.rendering import RenderingMixin
@@ -393,7 +392,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             if self.becomes_document(result):
                 self.scope.count_document(response.url)
         page_score = self.learn_page(linked_url(response), result.text, result.language,
-                                     result.title, anchors, followed_prior(response.meta))
+                                     result.title, anchors, followed_link(response.meta)[1])
         if not robots.noindex:
             self.count_document(result)
         if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):

@@ -108,14 +108,14 @@ class FollowingMixin:
         ``url`` is the one the link named (before redirects: :func:`linked_url`), as
         links are judged by it; ``anchors``: the anchor texts of the page's links
         (their words in ``text`` are not the page's own); ``prior``: the score the link to
-        the page was followed with (:func:`followed_prior`), checked against the page's
+        the page was followed with (:func:`corpuscrawl.focus.followed_link`), checked against the page's
         own to learn how far priors can be trusted.  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
         (the durable frontier) re-rank the requests of that shape still waiting.
         """
         score = self.focus.page_score(text, language, title, anchors)
         shape = url_shape(url)
-        pages, total = self.focus.learning.observe(shape, score, prior)
         learning = self.focus.learning
+        pages, total = learning.observe(shape, score, prior)
         self.crawler.signals.send_catch_log(FOCUS_LEARNED, shape=shape, pages=pages, total=total,
                                             rank=partial(self.focus.rank, shape=shape),
                                             squares=learning.squares.get(shape),
@@ -148,13 +148,6 @@ class FollowingMixin:
             request = self.follow(url, SEED_PRIORITY, self.parse_xml)
             if request is not None:
                 yield request
-
-
-def followed_prior(meta: Any) -> float | None:
-    """The prior score a request's link was followed with (its focus meta), or None."""
-    focus = meta.get(FOCUS_META) if meta is not None else None
-    prior = focus.get("prior") if isinstance(focus, dict) else None
-    return float(prior) if isinstance(prior, int | float) else None
 
 
 def linked_url(response: Any) -> str:

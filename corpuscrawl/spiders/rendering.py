@@ -25,8 +25,9 @@ from corpuscrawl.browse.rendered import (
 )
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.crawlstate.scrapy_glue.recrawl import NotModified
+from corpuscrawl.focus import followed_link
 from corpuscrawl.html.page import Page
-from corpuscrawl.spiders.following import ROBOTS_META_KEY, followed_prior, linked_url
+from corpuscrawl.spiders.following import ROBOTS_META_KEY, linked_url
 
 
 class RenderingMixin:
@@ -117,7 +118,7 @@ class RenderingMixin:
         page_score = self.learn_page(linked_url(response), final_result.text,
                                      final_result.language, final_result.title,
                                      [link.text for link in outcome.links],
-                                     followed_prior(response.meta))
+                                     followed_link(response.meta)[1])
         if not robots.noindex:
             self.count_document(final_result)
         if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
@@ -147,7 +148,7 @@ class RenderingMixin:
                                     render_reason="rendering failed: plain version")
         links, feeds = self.found_links(page)
         page_score = self.learn_page(url, result.text, result.language, result.title,
-                                     [link.text for link in links], followed_prior(meta))
+                                     [link.text for link in links], followed_link(meta)[1])
         if not robots.noindex:
             self.count_document(result)
         if not robots.nofollow and (self.depth_limit is None or depth < self.depth_limit):

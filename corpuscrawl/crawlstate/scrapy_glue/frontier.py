@@ -56,7 +56,7 @@ from corpuscrawl.crawlstate.scrapy_glue.requests_json import (
     encode_request,
 )
 from corpuscrawl.crawlstate.store import StateStore
-from corpuscrawl.focus import FOCUS_LEARNED, FOCUS_META
+from corpuscrawl.focus import FOCUS_LEARNED, followed_link
 
 __all__ = ["FRONTIER_META", "DurableDupeFilter", "DurableScheduler", "Frontier"]
 
@@ -201,15 +201,6 @@ class Frontier:
         return self.store.read("SELECT COUNT(*) FROM requests WHERE state = 1").fetchone()[0]
 
 
-def focus_of(request: Request) -> tuple[str, float | None]:
-    """The URL shape and prior score the focus gave a followed link (``""``, None for others)."""
-    focus = request.meta.get(FOCUS_META)
-    if not isinstance(focus, dict):
-        return "", None
-    prior = focus.get("prior")
-    return str(focus.get("shape") or ""), float(prior) if isinstance(prior, int | float) else None
-
-
 class DurableDupeFilter(BaseDupeFilter):
     """Scrapy duplicate filter over the collection's ``seen`` table (request fingerprints)."""
 
@@ -330,7 +321,7 @@ class DurableScheduler(BaseScheduler):
             logger.debug("meta %s of %s not stored: not JSON data", dropped, request.url)
         row_id = request.meta.get(FRONTIER_META)
         slot = self._slot_key(request)
-        shape, prior = focus_of(request)
+        shape, prior = followed_link(request.meta)
         if isinstance(row_id, int) and self.tracker.continues(row_id):
             self.frontier.requeue(row_id, request.priority, request.url, data, slot, shape, prior)
         else:
