@@ -40,14 +40,12 @@ from typing import IO, Any
 from scrapy.exceptions import DropItem, NotConfigured
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.crawlstate.feed_paths import local_feed_path
 from corpuscrawl.crawlstate.lookup import run_state
 from corpuscrawl.crawlstate.store import StateStore
 from corpuscrawl.items import Document
 
 __all__ = ["APPENDABLE_FORMATS", "ExportLedger", "ExportLedgerPipeline", "FeedNotDurable",
-           "FeedRepairError",
-           "local_feed_path", "repair_feeds"]
+           "FeedRepairError", "repair_feeds"]
 
 logger = logging.getLogger("corpuscrawl.crawlstate")
 
