@@ -17,6 +17,7 @@ import pytest
 
 from tests.support import crawl_forks
 from tests.support.crawl_forks import FRESH_VARIABLE, _get_server, popen_command
+from tests.support.fork_reaping import proc_stat
 from tests.support.forked_process import ForkedProcess
 
 pytestmark = pytest.mark.skipif(os.environ.get(FRESH_VARIABLE) == "1" or not hasattr(os, "fork"),
@@ -104,9 +105,9 @@ def test_what_a_killed_fork_leaves_is_adopted_and_reaped_by_the_server(tmp_path)
     assert proc.wait(timeout=60) == -signal.SIGKILL
     server = _get_server()
     assert server is not None
-    stat = Path(f"/proc/{child}/stat").read_bytes()  # the child sleeps on: not ended yet
-    parent = int(stat[stat.rindex(b")") + 2:].split()[1])
-    assert parent == server.proc.pid  # adopted by the server, not by the machine's init
+    stat = proc_stat(child)  # the child sleeps on: not ended yet
+    assert stat is not None
+    assert stat[1] == server.proc.pid  # adopted by the server, not by the machine's init
     deadline = time.monotonic() + 60
     while Path(f"/proc/{child}").exists():  # a zombie would stay: nobody would reap it
         assert time.monotonic() < deadline, Path(f"/proc/{child}/status").read_text()

@@ -74,6 +74,17 @@ def reap(pid: int) -> None:
         os.waitpid(pid, 0)
 
 
+def proc_stat(pid: int) -> tuple[str, int] | None:
+    """A process's state letter (``S``, ``R``, ``Z``, ...) and parent pid, from
+    ``/proc/<pid>/stat``; None when there is no such process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(b")") + 2:].split()  # the command name may hold spaces
+    return fields[0].decode(), int(fields[1])
+
+
 def orphans(known: set[int]) -> list[int]:
     """This process's children that it did not fork itself: adopted from an ended run."""
     me = os.getpid()
@@ -81,12 +92,8 @@ def orphans(known: set[int]) -> list[int]:
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) in known:
             continue
-        try:
-            stat = Path(entry.path, "stat").read_bytes()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(b")") + 2:].split()
-        if int(fields[1]) == me:
+        stat = proc_stat(int(entry.name))
+        if stat is not None and stat[1] == me:
             found.append(int(entry.name))
     return found
 

@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from tests.support.fork_reaping import proc_stat
+
 #: How often :meth:`ForkedProcess.wait` looks for the status (seconds).
 POLL_INTERVAL = 0.01
 
@@ -85,18 +87,16 @@ class ForkedProcess:
     def _state(self) -> str:
         """What the run's pid is now (``/proc``), so that a status never published can be
         told from a run still running: a timeout's diagnosis."""
-        try:
-            stat = Path(f"/proc/{self.pid}/stat").read_bytes()
-        except OSError:
+        stat = proc_stat(self.pid)
+        if stat is None:
             return f"pid {self.pid}: gone, no status published in {self._status_dir}"
-        fields = stat[stat.rindex(b")") + 2:].split()
         try:
             status = Path(f"/proc/{self.pid}/status").read_text(encoding="ascii")
         except OSError:
             status = ""
         kept = ("NSpid", "TracerPid", "SigPnd", "ShdPnd", "SigBlk", "SigIgn")
         lines = [line for line in status.splitlines() if line.split(":")[0] in kept]
-        return (f"pid {self.pid}: state {fields[0].decode()}, parent {int(fields[1])}, "
+        return (f"pid {self.pid}: state {stat[0]}, parent {stat[1]}, "
                 f"status dir exists: {self._status_dir.exists()}, signals sent: "
                 f"{self._sent}, {'; '.join(lines)}")
 
