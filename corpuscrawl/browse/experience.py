@@ -270,7 +270,7 @@ class ExperienceConfig:
                                       settings.getbool("CORPUSCRAWL_STATE_TEMPORARY")):
             return MemoryExperienceStore()
         if self.where == "state":
-            from corpuscrawl.cluster.cluster_addon import cluster_config
+            from corpuscrawl.cluster.scrapy_glue.cluster_addon import cluster_config
 
             cluster = cluster_config(settings)
             if cluster is not None:
