@@ -64,11 +64,8 @@ from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.cluster.config import expand_worker
-from corpuscrawl.config.crawl_checks import (
-    check_scrapy_setting_values,
-    check_setting_names,
-    environment_warnings,
-)
+from corpuscrawl.config.crawl_checks import check_setting_names, environment_warnings
+from corpuscrawl.config.scrapy_glue import check_scrapy_setting_values
 from corpuscrawl.crawlstate.scrapy_glue.location import project_state_root
 from corpuscrawl.crawlstate.state_paths import check_collection, collection_from_seeds
 from corpuscrawl.export.output_lock import lock_outputs
