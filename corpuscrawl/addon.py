@@ -18,7 +18,7 @@ Everything is set so that the project's own choice wins:
 ``update_settings`` sets settings and nothing else: no file is opened and no server
 contacted.  The crawl state (SQLite) and the cluster's generation (Redis) are opened by
 extensions the parts add (:class:`~corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateOpener`,
-:class:`~corpuscrawl.cluster.cluster_addon.ClusterJoiner`) when Scrapy builds the crawl's
+:class:`~corpuscrawl.cluster.scrapy_glue.cluster_addon.ClusterJoiner`) when Scrapy builds the crawl's
 components.  This module holds import paths only, so loading it imports no component.
 """
 
@@ -93,9 +93,9 @@ COMPONENTS: tuple[tuple[str, str, int, str | None], ...] = (
     # Before Scrapy's RedirectMiddleware (600) follows a loop.
     ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.html.scrapy_glue.RedirectLoopMiddleware", 650, None),
     # Near the downloader: records the bytes as exchanged (before decompression, 590).
-    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.archive.scrapy_glue.WarcMiddleware", 950, None),
+    ("DOWNLOADER_MIDDLEWARES", "corpuscrawl.archive.scrapy_glue.middlewares.WarcMiddleware", 950, None),
     # WARC conversion records of the extracted text.
-    ("SPIDER_MIDDLEWARES", "corpuscrawl.archive.scrapy_glue.WarcConversionMiddleware", 500, None),
+    ("SPIDER_MIDDLEWARES", "corpuscrawl.archive.scrapy_glue.middlewares.WarcConversionMiddleware", 500, None),
     # Remembers on which page a URL was found (recrawls, hubs).
     ("SPIDER_MIDDLEWARES", "corpuscrawl.crawlstate.scrapy_glue.conditional.FoundOn", 600, None),
     # Last: counts and drops the requests a page yields beyond the link limits.
@@ -137,7 +137,7 @@ PARTS: tuple[str, ...] = (
     # A collection's durable state: frontier, run generations, export ledger (one machine).
     "corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateAddon",
     # With CORPUSCRAWL_REDIS_URL: scrapy-redis, shared history, pages and near-duplicates.
-    "corpuscrawl.cluster.cluster_addon.ClusterAddon",
+    "corpuscrawl.cluster.scrapy_glue.cluster_addon.ClusterAddon",
     # scrapy-playwright's handlers only when a crawl may render.
     "corpuscrawl.browse.render.RenderingAddon",
     # A User-Agent naming corpuscrawl and CORPUSCRAWL_CONTACT.

@@ -33,11 +33,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from w3lib.url import file_uri_to_path
 
-from corpuscrawl.crawlstate.scrapy_glue.location import (
-    CollectionNameError,
-    collection_from_seeds,
-    state_dir,
-)
+from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
+from corpuscrawl.crawlstate.state_paths import CollectionNameError, collection_from_seeds
 from corpuscrawl.export.scrapy_glue.stage_pipeline import PROBE_META, existing_state
 from corpuscrawl.export.stage import BOILERPLATE, DUPLICATE
 from corpuscrawl.items import Document

@@ -153,7 +153,7 @@ CORPUSCRAWL_RENDER_MAX_PAGES = 4
 #: ``.scrapy/corpuscrawl/``).  A collection's state lives in ``<this>/<collection>/``.
 CORPUSCRAWL_STATE_DIR = ""
 #: The collection this crawl builds; the spider sets it from ``-a collection=NAME`` or
-#: derives it from the seeds (corpuscrawl.crawlstate.scrapy_glue.location.collection_from_seeds).
+#: derives it from the seeds (corpuscrawl.crawlstate.state_paths.collection_from_seeds).
 CORPUSCRAWL_COLLECTION = ""
 
 # --- end-of-crawl summary and server runs (corpuscrawl.extensions, deploy/) ----------------

@@ -146,15 +146,15 @@ def test_cluster_mode_contacts_no_redis_in_update_settings():
         crawler.addons.load_settings(crawler.settings)
         with pytest.raises(BlockingIOError):
             server.accept()
-    assert crawler.settings["SCHEDULER"] == "corpuscrawl.cluster.lease.LeasingScheduler"
+    assert crawler.settings["SCHEDULER"] == "corpuscrawl.cluster.scrapy_glue.lease.LeasingScheduler"
     assert crawler.settings["CORPUSCRAWL_BOILERPLATE_HISTORY"] == url
-    assert "corpuscrawl.cluster.cluster_addon.ClusterJoiner" in crawler.settings.getdict("EXTENSIONS")
+    assert "corpuscrawl.cluster.scrapy_glue.cluster_addon.ClusterJoiner" in crawler.settings.getdict("EXTENSIONS")
     assert "corpuscrawl.crawlstate.scrapy_glue.state_addon.CrawlStateOpener" not in \
         crawler.settings.getdict("EXTENSIONS")
 
 
 def test_an_unreachable_redis_is_reported_when_the_crawl_is_built():
-    from corpuscrawl.cluster.cluster_addon import ClusterJoiner
+    from corpuscrawl.cluster.scrapy_glue.cluster_addon import ClusterJoiner
 
     with socket.socket() as probe:  # a free port nobody listens on
         probe.bind(("127.0.0.1", 0))

@@ -27,7 +27,7 @@ from corpuscrawl.archive.records import (
     exchange_records,
     warc_date,
 )
-from corpuscrawl.archive.scrapy_glue import WarcConfig, WarcConfigError
+from corpuscrawl.archive.scrapy_glue.middlewares import WarcConfig, WarcConfigError
 
 WARCIO = str(Path(sys.executable).parent / "warcio")
 

@@ -14,7 +14,7 @@ from scrapy.utils.test import get_crawler
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from corpuscrawl.archive.scrapy_glue import WarcConversionMiddleware, WarcMiddleware
+from corpuscrawl.archive.scrapy_glue.middlewares import WarcConversionMiddleware, WarcMiddleware
 from corpuscrawl.cli import main
 
 ARTICLE = ("<html><head><title>River report</title></head><body><nav><a href='/'>Home</a>"

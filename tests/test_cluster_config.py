@@ -8,13 +8,9 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import Settings
 
-from corpuscrawl.cluster.cluster_addon import (
-    ClusterAddon,
-    ClusterJoiner,
-    active_config,
-    cluster_run,
-)
 from corpuscrawl.cluster.config import ClusterConfig, ClusterConfigError
+from corpuscrawl.cluster.generation import active_config, cluster_run
+from corpuscrawl.cluster.scrapy_glue.cluster_addon import ClusterAddon, ClusterJoiner
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 
 
@@ -55,7 +51,7 @@ def test_addon_plugs_scrapy_redis_and_keeps_the_users_own_settings(redis_url, tm
     generation = joiner.config.generation
     assert generation >= 1 and joiner.run.generation == generation
     assert active_config(crawler) is joiner.config and cluster_run(crawler) is joiner.run
-    assert settings["SCHEDULER"] == "corpuscrawl.cluster.lease.LeasingScheduler"
+    assert settings["SCHEDULER"] == "corpuscrawl.cluster.scrapy_glue.lease.LeasingScheduler"
     assert settings["DUPEFILTER_CLASS"] == "scrapy_redis.dupefilter.RFPDupeFilter"
     assert settings.getbool("SCHEDULER_PERSIST")
     assert settings["REDIS_URL"] == redis_url

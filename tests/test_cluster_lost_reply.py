@@ -18,8 +18,8 @@ import redis
 from scrapy import Request
 from scrapy.utils.test import get_crawler
 
-from corpuscrawl.cluster.lease import LEASE_META, LeasingScheduler
 from corpuscrawl.cluster.redis_dedup import RedisNearDuplicateIndex
+from corpuscrawl.cluster.scrapy_glue.lease import LEASE_META, LeasingScheduler
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
 from tests.resume_site import article_text
 

@@ -7,13 +7,13 @@ from scrapy.settings import Settings
 
 from corpuscrawl.config.crawl_checks import (
     CrawlSetupError,
-    check_scrapy_setting_values,
     check_setting_names,
     did_you_mean,
     is_user_error,
     known_settings,
     one_line,
 )
+from corpuscrawl.config.scrapy_glue import check_scrapy_setting_values
 from corpuscrawl.pagetext.rules import RulesError
 from corpuscrawl.spiders.arguments import SeedError, check_argument_names, read_seeds
 from corpuscrawl.spiders.corpus import spider_arguments

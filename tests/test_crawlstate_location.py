@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from scrapy.settings import Settings
 
-from corpuscrawl.crawlstate.scrapy_glue.location import (
+from corpuscrawl.crawlstate import state_paths
+from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
+from corpuscrawl.crawlstate.state_paths import (
     CollectionNameError,
+    StateDirUnknown,
     check_collection,
     collection_from_seeds,
-    state_dir,
 )
 
 
@@ -46,3 +48,14 @@ def test_default_is_scrapy_project_data_dir(tmp_path, monkeypatch) -> None:
     (tmp_path / "scrapy.cfg").write_text("[settings]\ndefault = corpuscrawl.settings\n")
     path = state_dir(Settings({"CORPUSCRAWL_COLLECTION": "demo"}), create=False)
     assert path == tmp_path / ".scrapy" / "corpuscrawl" / "demo"
+
+
+def test_the_plain_state_dir_takes_the_project_root_from_its_caller(tmp_path) -> None:
+    """The plain module never asks Scrapy where its project is: a crawl passes the root."""
+    settings = Settings({"CORPUSCRAWL_COLLECTION": "demo"})
+    with pytest.raises(StateDirUnknown, match="CORPUSCRAWL_STATE_DIR"):
+        state_paths.state_dir(settings, create=False)
+    assert state_paths.state_dir(settings, create=False,
+                                 project_root=lambda: tmp_path) == tmp_path / "demo"
+    jobdir = Settings({"JOBDIR": str(tmp_path / "job")})
+    assert state_paths.state_dir(jobdir) == tmp_path / "job" and (tmp_path / "job").is_dir()

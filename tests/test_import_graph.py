@@ -1,7 +1,8 @@
 """The package's import graph: the import-linter contracts of ``.importlinter`` (no import
 cycle anywhere, rooms layered, crawl-time code never importing training or evaluation
-code) hold, and the checks the contracts cannot state: that the crawl-time contracts leave
-no module out, that no crawl-time module imports training code by name, that a crawl
+code, Scrapy reached only by the glue) hold, and the checks the contracts cannot state:
+that the crawl-time contracts leave no module out, that the two glue contracts name the
+same glue, that no crawl-time module imports training code by name, that a crawl
 running ``auto`` loads none, and that ``import corpuscrawl`` installs no import hook.
 
 import-linter (on grimp) reads every ``import`` statement, inside functions and under
@@ -13,6 +14,7 @@ from __future__ import annotations
 import ast
 import configparser
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -66,7 +68,7 @@ def lint_imports_in(config: Path, cwd: Path) -> subprocess.CompletedProcess[str]
 def test_the_import_contracts_are_kept() -> None:
     out = lint_imports_in(CONTRACTS, REPO)
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "5 kept, 0 broken" in out.stdout
+    assert "6 kept, 0 broken" in out.stdout
 
 
 def crawl_time_modules() -> list[str]:
@@ -141,6 +143,34 @@ def test_the_contract_types_catch_what_they_must(
     assert f"{broken}" in out.stdout.split("Broken contracts")[-1], out.stdout
 
 
+#: The two glue contracts on a throw-away package: Scrapy only in ``scrapy_glue``, and glue
+#: imported only by glue.
+GLUE_CONTRACTS = """
+    [importlinter]
+    root_package = fake_pkg
+    include_external_packages = True
+
+    [importlinter:contract:scrapy-glue]
+    name = A room's pure core never imports Scrapy
+    type = forbidden
+    allow_indirect_imports = True
+    source_modules =
+        fake_pkg
+    forbidden_modules =
+        scrapy
+    ignore_imports =
+        fake_pkg.*.scrapy_glue -> scrapy
+
+    [importlinter:contract:pure-cores]
+    name = A pure module never reaches Scrapy, not even through another module
+    type = protected
+    protected_modules =
+        fake_pkg.*.scrapy_glue
+    allowed_importers =
+        fake_pkg.*.scrapy_glue
+    """
+
+
 @pytest.mark.parametrize(("core", "broken"), [
     ("def f() -> None:\n    return None\n", False),
     # a pure core importing Scrapy, even inside a function
@@ -153,26 +183,63 @@ def test_the_scrapy_glue_contract_allows_scrapy_in_the_glue_only(
     _write_package(tmp_path / "fake_pkg", {
         "__init__.py": "", "room/__init__.py": "", "room/core.py": core,
         "room/scrapy_glue.py": "from scrapy import signals\nfrom fake_pkg.room import core\n"})
-    (tmp_path / ".importlinter").write_text(textwrap.dedent("""
-        [importlinter]
-        root_package = fake_pkg
-        include_external_packages = True
-
-        [importlinter:contract:scrapy-glue]
-        name = A room's pure core never imports Scrapy
-        type = forbidden
-        allow_indirect_imports = True
-        source_modules =
-            fake_pkg
-        forbidden_modules =
-            scrapy
-        ignore_imports =
-            fake_pkg.*.scrapy_glue -> scrapy
-        """), encoding="utf-8")
+    (tmp_path / ".importlinter").write_text(textwrap.dedent(GLUE_CONTRACTS), encoding="utf-8")
     out = lint_imports_in(tmp_path / ".importlinter", tmp_path)
     assert out.returncode == int(broken), out.stdout + out.stderr
     if broken:
         assert "fake_pkg.room.core -> scrapy" in out.stdout, out.stdout
+
+
+@pytest.mark.parametrize(("helper", "broken"), [
+    ("import json\n", ""),
+    # a pure module reaching Scrapy through another room's glue, inside a function
+    ("def f():\n    from fake_pkg.room import scrapy_glue\n    return scrapy_glue\n",
+     "fake_pkg.other.helper -> fake_pkg.room.scrapy_glue"),
+])
+def test_the_pure_cores_contract_catches_scrapy_reached_through_glue(
+        tmp_path: Path, helper: str, broken: str) -> None:
+    """``room.core`` imports ``other.helper``, which imports Scrapy only through ``room``'s
+    glue: the direct contract keeps that, the pure-cores contract does not."""
+    _write_package(tmp_path / "fake_pkg", {
+        "__init__.py": "", "room/__init__.py": "", "other/__init__.py": "",
+        "room/core.py": "def g():\n    from fake_pkg.other import helper\n    return helper\n",
+        "room/scrapy_glue.py": "from scrapy import signals\n",
+        "other/helper.py": helper})
+    (tmp_path / ".importlinter").write_text(textwrap.dedent(GLUE_CONTRACTS), encoding="utf-8")
+    out = lint_imports_in(tmp_path / ".importlinter", tmp_path)
+    assert out.returncode == int(bool(broken)), out.stdout + out.stderr
+    assert "A room's pure core never imports Scrapy KEPT" in out.stdout, out.stdout
+    if broken:
+        assert broken in out.stdout.split("Broken contracts")[-1], out.stdout
+
+
+def _expression(pattern: str) -> re.Pattern[str]:
+    """import-linter's module expression as a regex: ``*`` one name, ``**`` one or more."""
+    names = [r"[^.]+(\.[^.]+)*" if n == "**" else "[^.]+" if n == "*" else re.escape(n)
+             for n in pattern.split(".")]
+    return re.compile(r"\.".join(names))
+
+
+def test_both_glue_contracts_name_the_same_glue() -> None:
+    """The modules allowed to import Scrapy (the scrapy-glue contract's ignored imports) are
+    the modules the pure-cores contract protects, packages with their modules."""
+    config = configparser.ConfigParser()
+    config.read(CONTRACTS, encoding="utf-8")
+    importers = {line.split("->")[0].strip() for line in
+                 _lines(config["importlinter:contract:scrapy-glue"]["ignore_imports"])
+                 if not line.startswith("#")}
+    protected = _lines(config["importlinter:contract:pure-cores"]["protected_modules"])
+    allowed = _lines(config["importlinter:contract:pure-cores"]["allowed_importers"])
+    assert set(protected) <= set(allowed)
+    # a room named with ``.**`` (spiders) is glue with its ``__init__``
+    importers |= {p.removesuffix(".**") for p in importers if p.endswith(".**")}
+    modules = grimp.build_graph(ROOT, cache_dir=None).modules
+    may_import_scrapy = {m for m in modules
+                         if any(_expression(p).fullmatch(m) for p in importers)}
+    glue = {m for m in modules if any(_expression(p).fullmatch(m)
+                                      or _expression(p + ".**").fullmatch(m)
+                                      for p in protected)}
+    assert may_import_scrapy == glue, (sorted(may_import_scrapy ^ glue))
 
 
 def dynamic_offline_imports(source: str) -> list[tuple[int, str]]:

@@ -74,6 +74,10 @@ def test_settings_choose_the_store_and_bad_values_name_the_key(tmp_path: Path) -
     assert isinstance(store, SqliteExperienceStore)
     assert store.path == tmp_path / "c1" / EXPERIENCE_FILE
     store.close()
+    in_project = open_experience_store(Settings({"CORPUSCRAWL_COLLECTION": "c2"}),
+                                       project_root=lambda: tmp_path / "project")
+    assert in_project.path == tmp_path / "project" / "c2" / EXPERIENCE_FILE
+    in_project.close()
     demo = Settings({"CORPUSCRAWL_STATE_TEMPORARY": True, "CORPUSCRAWL_COLLECTION": "demo"})
     assert isinstance(open_experience_store(demo), MemoryExperienceStore)
     memory = Settings({"CORPUSCRAWL_RENDER_EXPERIENCE": "memory"})

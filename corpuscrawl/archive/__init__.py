@@ -9,11 +9,11 @@
   another crawler's), with errors naming the file and the byte offset.
 * :mod:`~corpuscrawl.archive.navigation` — the HTML a browser fetch received,
   captured from Playwright.
-* :mod:`~corpuscrawl.archive.scrapy_glue` — the Scrapy side: a downloader
-  middleware writing every fetched response, a spider middleware writing the
-  rendered DOM of browser pages.
-* :mod:`~corpuscrawl.archive.replay` — ``corpuscrawl extract FILE.warc.gz``:
-  the crawl's extraction, pipeline and export stage run over archived responses.
+* :mod:`~corpuscrawl.archive.scrapy_glue` — the Scrapy side: ``middlewares`` (a
+  downloader middleware writing every fetched response, a spider middleware writing
+  the rendered DOM of browser pages) and ``replay`` (``corpuscrawl extract
+  FILE.warc.gz``: the crawl's extraction, pipeline and export stage run over archived
+  responses).
 
-Everything but ``scrapy_glue`` and ``replay`` is plain library code.
+Everything but ``scrapy_glue`` is plain library code.
 """

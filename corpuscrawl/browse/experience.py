@@ -10,7 +10,7 @@ The counts live in an :class:`ExperienceStore`, so that a second crawl of a
 site whose pages needed rendering renders them directly from its first page:
 
 * :class:`SqliteExperienceStore` — ``render-experience.sqlite3`` in the
-  collection's state directory (:func:`corpuscrawl.crawlstate.scrapy_glue.location.state_dir`);
+  collection's state directory (:func:`corpuscrawl.crawlstate.state_paths.state_dir`);
 * :class:`RedisExperienceStore` — in cluster mode, hashes under the
   collection's Redis prefix, shared by every worker;
 * :class:`MemoryExperienceStore` — this crawl only (the demo crawl, or
@@ -27,12 +27,14 @@ import logging
 import sqlite3
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from corpuscrawl.cluster.config import ClusterConfig
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
+from corpuscrawl.crawlstate.state_paths import state_dir
 from corpuscrawl.net.sites import state_key
 
 logger = logging.getLogger("corpuscrawl.browse")
@@ -264,28 +266,30 @@ class ExperienceConfig:
                                         "'memory', a SQLite file path or a redis:// URL")
         return cls(where, max_age)
 
-    def open(self, settings: Any) -> ExperienceStore:
-        """The store (see the module docstring); ``settings`` locate the collection's state."""
+    def open(self, settings: Any, project_root: Callable[[], Path] | None = None) -> ExperienceStore:
+        """The store (see the module docstring); ``settings`` locate the collection's state,
+        under ``project_root`` when no setting names its directory
+        (:func:`corpuscrawl.crawlstate.state_paths.state_dir`)."""
         if self.where == "memory" or (self.where == "state" and
                                       settings.getbool("CORPUSCRAWL_STATE_TEMPORARY")):
             return MemoryExperienceStore()
         if self.where == "state":
-            from corpuscrawl.cluster.cluster_addon import cluster_config
-
-            cluster = cluster_config(settings)
+            cluster = ClusterConfig.from_settings(settings)
             if cluster is not None:
                 return _redis_store(cluster.url, cluster.prefix + "render:", self.max_age_days)
 
-            return SqliteExperienceStore(state_dir(settings) / EXPERIENCE_FILE,
+            return SqliteExperienceStore(state_dir(settings, project_root=project_root)
+                                         / EXPERIENCE_FILE,
                                          self.max_age_days)
         if self.where.startswith(("redis://", "rediss://", "unix://")):
             return _redis_store(self.where, "corpuscrawl:render:", self.max_age_days)
         return SqliteExperienceStore(self.where, self.max_age_days)
 
 
-def open_experience_store(settings: Any) -> ExperienceStore:
+def open_experience_store(settings: Any,
+                          project_root: Callable[[], Path] | None = None) -> ExperienceStore:
     """The store the settings ask for (:class:`ExperienceConfig`)."""
-    return ExperienceConfig.from_settings(settings).open(settings)
+    return ExperienceConfig.from_settings(settings).open(settings, project_root)
 
 
 def _redis_store(url: str, prefix: str, max_age: float) -> RedisExperienceStore:

@@ -15,7 +15,9 @@ No Scrapy import: the spider turns the results into requests and items.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -75,17 +77,20 @@ class Renderer:
         self.decider = RenderDecider(self._classify_static, experience)
 
     @classmethod
-    def from_settings(cls, plan: RenderPlan, settings: Any) -> Renderer:
+    def from_settings(cls, plan: RenderPlan, settings: Any,
+                      project_root: Callable[[], Path] | None = None) -> Renderer:
         """The crawl's renderer: domain rules, and the site experience of the collection.
 
         The experience store (:mod:`corpuscrawl.browse.experience`) is opened only when
-        some page may be rendered; its settings are validated in any case.
+        some page may be rendered, in the collection's state directory (under
+        ``project_root`` when no setting names it: a crawl passes Scrapy's project data
+        directory); its settings are validated in any case.
         """
         config = ExperienceConfig.from_settings(settings)
         rules = DomainRules.from_settings(settings)
         experience = None
         if plan.render != "never" or may_render(settings):
-            experience = RenderExperience(store=config.open(settings))
+            experience = RenderExperience(store=config.open(settings, project_root))
         return cls(plan, rules, experience=experience)
 
     def close(self) -> None:

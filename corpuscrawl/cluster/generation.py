@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpuscrawl.cluster.config import ClusterConfig, redis_retry
+from corpuscrawl.crawlstate.lookup import run_record
 
-__all__ = ["FINISHING_REASONS", "ClusterRun", "begin_generation", "finish_generation",
+__all__ = ["FINISHING_REASONS", "ClusterRun", "active_config", "cluster_run", "begin_generation", "finish_generation",
            "remove_old_generations"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
@@ -102,6 +103,20 @@ class ClusterRun:
     def revisited(self) -> None:
         """This worker queued every known page (the next workers to start need not)."""
         redis_retry(lambda: self.client.hset(self.key, "revisited", 1), "recording the revisit")
+
+
+def cluster_run(crawler: Any) -> ClusterRun | None:
+    """The generation this worker crawls, as the cluster's joiner attached it to the
+    crawler (:func:`corpuscrawl.crawlstate.lookup.attach_run_record`); None outside
+    cluster mode."""
+    record = run_record(crawler)
+    return record if isinstance(record, ClusterRun) else None
+
+
+def active_config(crawler: Any) -> ClusterConfig | None:
+    """The running worker's config, with its generation (None outside cluster mode)."""
+    run = cluster_run(crawler)
+    return run.config if run is not None else None
 
 
 def begin_generation(client: Any, config: ClusterConfig, user_keys: list[str]) -> ClusterRun:

@@ -5,7 +5,7 @@ On one machine the spider counts the pages that gave a document and stops at
 ``corpuscrawl:<collection>:gen<N>:documents`` (``INCR``), so the limit holds
 for the whole cluster: the worker whose count reaches it closes with the
 reason ``max_pages``; every other worker sees the total at its next count or
-at its next commit round (:class:`corpuscrawl.cluster.lease.LeasingScheduler`,
+at its next commit round (:class:`corpuscrawl.cluster.scrapy_glue.lease.LeasingScheduler`,
 every ``CORPUSCRAWL_CLUSTER_COMMIT_INTERVAL`` seconds), stops taking requests
 from the queue and closes with the same reason, which completes the
 generation.  A worker restarted in the same generation continues the count.
@@ -18,8 +18,8 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from corpuscrawl.cluster.cluster_addon import active_config
 from corpuscrawl.cluster.config import redis_retry
+from corpuscrawl.cluster.generation import active_config
 
 __all__ = ["SharedDocumentCount", "shared_document_count"]
 

@@ -7,7 +7,7 @@
 The crawl's project settings apply (domain rules, templates, boilerplate and
 near-duplicate settings, feed formats) with ``-s NAME=VALUE`` on top; ``-e``
 is the default extractor, as the spider argument ``extractor`` is in a crawl
-(domain rules still win).  See :mod:`corpuscrawl.archive.replay`.  Exit
+(domain rules still win).  See :mod:`corpuscrawl.archive.scrapy_glue.replay`.  Exit
 codes: 0 done, 1 some file had unreadable data (reported with its byte
 offset; everything before it was extracted), 2 bad arguments.
 """
@@ -95,7 +95,7 @@ def extractor_setting(spec: str, settings: Any) -> str:
 
 def run(args: argparse.Namespace, inputs: list[str]) -> int:
     """Run the WARC re-extraction; returns the exit code."""
-    from corpuscrawl.archive.replay import Replay, feed_format
+    from corpuscrawl.archive.scrapy_glue.replay import Replay, feed_format
     from corpuscrawl.pagetext.extraction import ConfigError
 
     def fail(message: str) -> int:

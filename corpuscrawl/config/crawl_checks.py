@@ -3,7 +3,8 @@
 A typo must not crawl silently with a default: ``-a seed=URL`` is not ``seeds`` (without
 the check the bundled demo site is crawled), ``-s CORPUSCRAWL_EXTRACTER=bte`` is read by
 nothing, and ``-s CONCURRENT_REQUESTS=abc`` would fail deep inside Scrapy with ``invalid
-literal for int()``.  The corpus spider runs
+literal for int()`` (that check reads Scrapy's defaults:
+:mod:`corpuscrawl.config.scrapy_glue`).  The corpus spider runs
 these checks in ``from_crawler`` (before the add-ons run, the crawl state is opened or any
 request is made), so ``scrapy crawl corpus``, ``corpuscrawl crawl``, Scrapyd and scripts all refuse
 the same mistakes with the same message.
@@ -22,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 __all__ = ["ERROR_PREFIX", "EXIT_SETUP", "KNOWN_ENVIRONMENT", "SETTING_PREFIX", "CrawlSetupError",
-           "check_scrapy_setting_values", "check_setting_names", "collect_start_failure",
+           "check_setting_names", "collect_start_failure",
            "did_you_mean", "environment_warnings", "is_user_error", "known_settings", "one_line",
            "report_start_failure", "run_crawl", "set_command_line_settings",
            "unknown_name"]
@@ -84,32 +85,6 @@ def check_setting_names(settings: Any) -> None:
     for name in sorted(str(k) for k in settings):
         if name.startswith(SETTING_PREFIX) and name not in known:
             raise unknown_name("setting", name, known)
-
-
-# Scrapy reads some settings whose default is a whole number as floats (DOWNLOAD_DELAY,
-# DOWNLOAD_TIMEOUT), so a whole-number default only requires a number.
-_KINDS = {bool: ("getbool", "True or False (1/0)"), int: ("getfloat", "a number"),
-          float: ("getfloat", "a number"), dict: ("getdict", "a dict (JSON)")}
-
-
-def check_scrapy_setting_values(settings: Any) -> None:
-    """Refuse a Scrapy setting whose value cannot be read as the type of its default
-    (``-s CONCURRENT_REQUESTS=abc``), naming the setting."""
-    from scrapy.settings import default_settings
-
-    for name in dir(default_settings):
-        if not name.isupper() or name not in settings:
-            continue
-        default = getattr(default_settings, name)
-        kind = _KINDS.get(type(default))
-        if kind is None or settings.get(name) is None:
-            continue
-        getter, expected = kind
-        try:
-            getattr(settings, getter)(name)
-        except (TypeError, ValueError):
-            raise CrawlSetupError(f"setting {name}={settings.get(name)!r}: expected "
-                                  f"{expected}") from None
 
 
 #: How the crawl commands begin a one-line error (the same for ``scrapy crawl corpus``).

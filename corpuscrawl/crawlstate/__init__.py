@@ -3,7 +3,7 @@
 A *collection* is one named corpus that a crawl builds and later recrawls.  Its
 state (frontier, seen requests, exported documents, per-URL validators and text
 hashes, domain boilerplate history) lives in one directory, chosen by
-:func:`corpuscrawl.crawlstate.scrapy_glue.location.state_dir`.
+:func:`corpuscrawl.crawlstate.state_paths.state_dir`.
 
 Resume after a kill (one SQLite file, ``state.sqlite3``, committed in step with
 the feed files):

@@ -10,7 +10,7 @@ A request handed out by the durable scheduler is *in flight* until both
    yielded were enqueued (durably) before;
 2. none of its documents is still *held* by the export stage (a cold
    domain's documents wait there for the domain's boilerplate evidence;
-   :mod:`corpuscrawl.crawlstate.scrapy_glue.ledger` reports holds and releases).
+   :mod:`corpuscrawl.crawlstate.export_ledger` reports holds and releases).
 
 Only then is its frontier row deleted, in the same commit that makes its
 documents durable.  Being late is always safe (a kill re-runs the request

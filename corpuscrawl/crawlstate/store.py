@@ -11,7 +11,7 @@ Everything that must stay consistent across a kill lives in one file,
   its link priors missed (:mod:`corpuscrawl.focus`);
 * ``exported`` and ``feeds`` — the export ledger: the documents written in
   this generation and, per feed file, the byte offset up to which that file
-  agrees with the ledger (:mod:`corpuscrawl.crawlstate.scrapy_glue.ledger`);
+  agrees with the ledger (:mod:`corpuscrawl.crawlstate.export_ledger`);
 * ``robots_txt`` and ``error_probes`` — each host's robots.txt as fetched and
   its error-page probe, so a resumed run does not ask again
   (:mod:`corpuscrawl.crawlstate.hosts`).
@@ -22,7 +22,7 @@ there) and then commits.  So a commit is a consistent snapshot: every
 document the committed ledger lists is on disk in the feed files, and every
 request it marks done has all its output in the feed files or in the
 frontier.  A SIGKILL loses only the work since the last commit, which the
-next run redoes (see :mod:`corpuscrawl.crawlstate.scrapy_glue.ledger` for how the feed
+next run redoes (see :mod:`corpuscrawl.crawlstate.export_ledger` for how the feed
 files are cut back to the snapshot).
 
 SQLite runs in WAL mode with ``synchronous=NORMAL``: a commit survives the

@@ -2,7 +2,7 @@
 
 By default the export stage keeps its own index on disk
 (:class:`~corpuscrawl.export.dedup_store.SQLiteNearDuplicateIndex`).  Cluster mode
-(:mod:`corpuscrawl.cluster.cluster_addon`) registers a factory of its Redis index for the
+(:mod:`corpuscrawl.cluster.scrapy_glue.cluster_addon`) registers a factory of its Redis index for the
 crawler, so every worker drops the near-duplicates of every other one; the stage asks
 for it here instead of importing the cluster room, which builds on the export room.
 Registering opens nothing: the factory connects when the stage calls it.

@@ -64,12 +64,10 @@ from corpuscrawl.browse.render import RenderPlan
 from corpuscrawl.browse.rendered import Renderer
 from corpuscrawl.browse.static import without_overlays
 from corpuscrawl.cluster.config import expand_worker
-from corpuscrawl.config.crawl_checks import (
-    check_scrapy_setting_values,
-    check_setting_names,
-    environment_warnings,
-)
-from corpuscrawl.crawlstate.scrapy_glue.location import check_collection, collection_from_seeds
+from corpuscrawl.config.crawl_checks import check_setting_names, environment_warnings
+from corpuscrawl.config.scrapy_glue import check_scrapy_setting_values
+from corpuscrawl.crawlstate.scrapy_glue.location import project_state_root
+from corpuscrawl.crawlstate.state_paths import check_collection, collection_from_seeds
 from corpuscrawl.export.output_lock import lock_outputs
 from corpuscrawl.export.scrapy_glue.output_checks import check_outputs, existing_corpus
 from corpuscrawl.focus import Focus, FocusConfig, followed_link
@@ -222,7 +220,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         spider.allowed_domains = [] if spider.any_domain else offsite_domains(
             {domain_of(u) for u in spider.seed_urls} | spider.extra_domains)
         spider._name_collection(settings)
-        spider.renderer = Renderer.from_settings(plan, settings)
+        spider.renderer = Renderer.from_settings(plan, settings, project_state_root)
         if spider._render_args["render"] and not settings.frozen:
             settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)

@@ -1,87 +1,24 @@
-"""Where a collection's crawl state lives, and how a collection is named.
+"""The crawl's state directory: Scrapy's project data directory as the default root.
 
-The state of a collection has one home:
-
-1. ``CORPUSCRAWL_STATE_DIR`` when set: ``<that directory>/<collection>/``;
-2. otherwise Scrapy's ``JOBDIR`` when set: that directory itself is the
-   state of this crawl (Scrapy's own ``spider.state`` sits beside it; its
-   ``requests.queue``/``requests.seen`` are not used: the durable frontier
-   replaces them, and unlike them it survives a kill);
-3. otherwise Scrapy's project data directory
-   (:func:`scrapy.utils.project.data_path`, i.e. ``.scrapy/`` beside
-   ``scrapy.cfg``, or in the working directory outside a project):
-   ``.scrapy/corpuscrawl/<collection>/`` (``.scrapy/`` in the working directory
-   when there is no ``scrapy.cfg``: an installed package, a Scrapyd job).
-
-The collection is the spider argument ``-a collection=NAME``; without it the
-name is derived from the seeds, so the same command always finds the same
-state and two different crawls never share one.
+Where a collection's state lives and how a collection is named is plain code,
+:mod:`corpuscrawl.crawlstate.state_paths`; the one part that asks Scrapy is where its
+project keeps data (``.scrapy/`` beside ``scrapy.cfg``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.project import data_path
 
-from corpuscrawl.config.crawl_checks import CrawlSetupError
+from corpuscrawl.crawlstate import state_paths
 
-#: Setting naming the parent directory of all collections' state.
-STATE_DIR_SETTING = "CORPUSCRAWL_STATE_DIR"
-#: Setting holding the crawl's collection name (the spider sets it from its arguments).
-COLLECTION_SETTING = "CORPUSCRAWL_COLLECTION"
+__all__ = ["DATA_SUBDIR", "project_state_root", "state_dir"]
+
 #: Sub-directory of Scrapy's project data directory that holds the collections.
 DATA_SUBDIR = "corpuscrawl"
-#: A collection name: letters, digits, ``.``, ``_``, ``-``; at most 100 characters.
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-
-
-class CollectionNameError(CrawlSetupError):
-    """A collection name that cannot be used as a directory name."""
-
-
-def check_collection(name: str) -> str:
-    """``name`` if it is a valid collection name, else :class:`CollectionNameError`."""
-    if not _NAME_RE.match(name or "") or name in (".", ".."):
-        raise CollectionNameError(
-            f"collection {name!r}: use 1-100 letters, digits, '.', '_' or '-', "
-            "starting with a letter or digit")
-    return name
-
-
-def _host_label(url: str) -> str:
-    """``host`` or ``host_port`` of a URL, in collection-name characters."""
-    parts = urlsplit(url)
-    host = (parts.hostname or "").removeprefix("www.")
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    label = f"{host}_{port}" if port else host
-    return re.sub(r"[^A-Za-z0-9._-]", "_", label).strip("._-") or "site"
-
-
-def collection_from_seeds(seeds: Sequence[str]) -> str:
-    """A stable collection name for a set of seed URLs.
-
-    One seed host gives its name (``example.com``, ``127.0.0.1_8080`` when the
-    URL names a port); several give the first host, the count of the others and
-    a short hash of the whole sorted seed list, so adding a seed makes a new
-    collection rather than silently mixing two corpora.
-    """
-    if not seeds:
-        raise CollectionNameError("no seeds to derive a collection name from")
-    hosts = sorted({_host_label(url) for url in seeds})
-    if len(seeds) == 1:
-        return check_collection(hosts[0][:100])
-    digest = hashlib.sha1("\n".join(sorted(seeds)).encode("utf-8")).hexdigest()[:8]
-    return check_collection(f"{hosts[0][:80]}-{len(seeds) - 1}more-{digest}")
 
 
 def project_state_root() -> Path:
@@ -95,22 +32,7 @@ def project_state_root() -> Path:
 
 
 def state_dir(settings: Any, collection: str | None = None, create: bool = True) -> Path:
-    """The state directory of ``collection`` (default: the ``CORPUSCRAWL_COLLECTION`` setting).
-
-    With ``JOBDIR`` set (and no ``CORPUSCRAWL_STATE_DIR``) the crawl's own
-    collection lives in JOBDIR itself; an explicitly named other collection
-    still goes to the project data directory.
-    """
-    parent = settings.get(STATE_DIR_SETTING) or ""
-    jobdir = settings.get("JOBDIR") or ""
-    if not parent and jobdir and collection is None:
-        path = Path(jobdir)
-        if create:
-            path.mkdir(parents=True, exist_ok=True)
-        return path
-    name = check_collection(collection or settings.get(COLLECTION_SETTING) or "")
-    base = Path(parent) if parent else project_state_root()
-    path = base / name
-    if create:
-        path.mkdir(parents=True, exist_ok=True)
-    return path
+    """The crawl's state directory of ``collection``
+    (:func:`corpuscrawl.crawlstate.state_paths.state_dir`, under
+    :func:`project_state_root` when no setting names one)."""
+    return state_paths.state_dir(settings, collection, create, project_root=project_state_root)

@@ -77,12 +77,9 @@ from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.lookup import run_info, run_record
 from corpuscrawl.crawlstate.pages import PageRecord, PageStore, unit_key
-from corpuscrawl.crawlstate.scrapy_glue.location import (
-    COLLECTION_SETTING,
-    collection_from_seeds,
-    state_dir,
-)
+from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
 from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of
+from corpuscrawl.crawlstate.state_paths import COLLECTION_SETTING, collection_from_seeds
 from corpuscrawl.items import Document, content_hash
 
 __all__ = ["REVISIT_PRIORITY", "ChangeFilter", "Fetched", "NotModified", "RecrawlConfig",

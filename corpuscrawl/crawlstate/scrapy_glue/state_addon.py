@@ -13,7 +13,7 @@ extension Scrapy builds (after every add-on, before the settings freeze):
    database (:mod:`corpuscrawl.crawlstate.store`);
 2. decides whether this run resumes or starts a new generation
    (:mod:`corpuscrawl.crawlstate.runs`) — the decision is :func:`corpuscrawl.crawlstate.lookup.run_info`;
-3. prepares the local feed files (:func:`corpuscrawl.crawlstate.scrapy_glue.ledger.repair_feeds`)
+3. prepares the local feed files (:func:`corpuscrawl.crawlstate.export_ledger.repair_feeds`)
    and, on a resume, switches their ``overwrite`` off so ``-O`` appends (the feed
    exporter, built after it, reads the result).
 
@@ -42,19 +42,16 @@ from scrapy.exceptions import NotConfigured
 from twisted.internet.task import LoopingCall
 
 from corpuscrawl.crawlstate.completion import CompletionTracker
+from corpuscrawl.crawlstate.export_ledger import ExportLedger, FeedNotDurable, repair_feeds
 from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.feed_paths import local_feed_path
 from corpuscrawl.crawlstate.hosts import SqliteHostRecords
 from corpuscrawl.crawlstate.lookup import StateConfigError, attach_host_records, attach_run_state
 from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
 from corpuscrawl.crawlstate.scrapy_glue.frontier import FRONTIER_META, Frontier
-from corpuscrawl.crawlstate.scrapy_glue.ledger import ExportLedger, FeedNotDurable, repair_feeds
-from corpuscrawl.crawlstate.scrapy_glue.location import (
-    COLLECTION_SETTING,
-    STATE_DIR_SETTING,
-    state_dir,
-)
+from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
 from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
+from corpuscrawl.crawlstate.state_paths import COLLECTION_SETTING, STATE_DIR_SETTING
 from corpuscrawl.crawlstate.store import STATE_FILE, StateStore
 from corpuscrawl.items import Document
 

@@ -42,8 +42,8 @@ from scrapy.exporters import (
     XmlItemExporter,
 )
 
+from corpuscrawl.crawlstate.export_ledger import ExportLedger
 from corpuscrawl.crawlstate.lookup import run_state
-from corpuscrawl.crawlstate.scrapy_glue.ledger import ExportLedger
 from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
 from corpuscrawl.export.scrapy_glue.stage_pipeline import ExportState, existing_state
 from corpuscrawl.export.stage import ExportStage

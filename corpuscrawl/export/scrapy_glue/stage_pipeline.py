@@ -68,7 +68,8 @@ from corpuscrawl.boilerplate.patterns import PATTERN_MAX_WORDS_DEFAULT
 from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.export_state import existing_state, register_state, registered_state
 from corpuscrawl.crawlstate.lookup import host_records
-from corpuscrawl.crawlstate.scrapy_glue.location import COLLECTION_SETTING, state_dir
+from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
+from corpuscrawl.crawlstate.state_paths import COLLECTION_SETTING
 from corpuscrawl.export.dedup import (
     NUM_PERM_DEFAULT,
     SHINGLE_WORDS_DEFAULT,

@@ -4,7 +4,7 @@ Installed by :class:`corpuscrawl.Addon`.  When the URL is set, the add-on's
 ``update_settings`` sets (with ``setdefault`` semantics: a scrapy-redis setting
 the user gave wins), without contacting Redis:
 
-* ``SCHEDULER`` — :class:`corpuscrawl.cluster.lease.LeasingScheduler`
+* ``SCHEDULER`` — :class:`corpuscrawl.cluster.scrapy_glue.lease.LeasingScheduler`
   (scrapy-redis's scheduler with leases), ``DUPEFILTER_CLASS`` —
   scrapy-redis's ``RFPDupeFilter``, ``SCHEDULER_PERSIST`` — True;
 * ``REDIS_URL`` — the URL;
@@ -38,30 +38,28 @@ part.
 from __future__ import annotations
 
 import logging
-import weakref
 from dataclasses import replace as replace_field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from corpuscrawl.cluster.config import ClusterConfig, unreachable
+from corpuscrawl.cluster.feeds import prepare_feeds
+from corpuscrawl.cluster.generation import ClusterRun, active_config, begin_generation
 from corpuscrawl.crawlstate.hosts import RedisHostRecords
 from corpuscrawl.crawlstate.lookup import attach_host_records, attach_run_record
 from corpuscrawl.export.shared import share_index
 
-if TYPE_CHECKING:
-    from corpuscrawl.cluster.generation import ClusterRun
-
-__all__ = ["ClusterAddon", "ClusterJoiner", "active_config", "cluster_config", "cluster_index", "cluster_run"]
+__all__ = ["ClusterAddon", "ClusterJoiner", "cluster_config", "cluster_index"]
 
 logger = logging.getLogger("corpuscrawl.cluster")
 
-SCHEDULER = "corpuscrawl.cluster.lease.LeasingScheduler"
+SCHEDULER = "corpuscrawl.cluster.scrapy_glue.lease.LeasingScheduler"
 DUPEFILTER = "scrapy_redis.dupefilter.RFPDupeFilter"
 PAGE_STORE = "corpuscrawl.cluster.redis_pages.RedisPageStore"
-JOINER = "corpuscrawl.cluster.cluster_addon.ClusterJoiner"
+JOINER = "corpuscrawl.cluster.scrapy_glue.cluster_addon.ClusterJoiner"
 #: Among the first extensions built (Scrapy's own start at 0): the generation is joined
 #: before the feed exporter reads FEEDS and the scheduler reads its keys.
 JOINER_ORDER = -1000
@@ -158,16 +156,12 @@ class ClusterJoiner:
             raise RuntimeError(problem)
         import redis
 
-        from corpuscrawl.cluster.feeds import prepare_feeds
-        from corpuscrawl.cluster.generation import begin_generation
-
         client = redis.Redis.from_url(config.url)
         run = begin_generation(client, config, _user_keys(crawler, settings))
         config = replace_field(config, generation=run.generation)
         run.config = config
         joiner = cls(crawler, config, run)
-        _JOINED[crawler] = joiner
-        attach_run_record(crawler, run)
+        attach_run_record(crawler, run)  # the worker's generation and config, by crawler
         attach_host_records(crawler, RedisHostRecords(client, config.run_prefix))
         share_index(crawler, partial(cluster_index, crawler))  # the export's index, in Redis
         # The prefix is %-formatted by scrapy-redis (%(spider)s): escape the collection.
@@ -191,21 +185,6 @@ def _user_keys(crawler: Any, settings: Any) -> list[str]:
             except (KeyError, ValueError, TypeError):
                 keys.append(str(settings.get(key)))
     return keys
-
-
-_JOINED: weakref.WeakKeyDictionary[Any, ClusterJoiner] = weakref.WeakKeyDictionary()
-
-
-def active_config(crawler: Any) -> ClusterConfig | None:
-    """The running worker's config, with its generation (None outside cluster mode)."""
-    joiner = _JOINED.get(crawler) if crawler is not None else None
-    return joiner.config if joiner is not None else None
-
-
-def cluster_run(crawler: Any) -> ClusterRun | None:
-    """The generation this worker crawls (None outside cluster mode)."""
-    joiner = _JOINED.get(crawler) if crawler is not None else None
-    return joiner.run if joiner is not None else None
 
 
 def cluster_index(crawler: Any, threshold: float, num_perm: int, shingle_words: int) -> Any:

@@ -48,11 +48,10 @@ from scrapy import signals
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 from twisted.internet.task import LoopingCall
 
-from corpuscrawl.cluster.cluster_addon import active_config, cluster_run
 from corpuscrawl.cluster.config import ClusterConfig, logging_retry, redis_retry
 from corpuscrawl.cluster.feeds import feed_sizes, feeds_key
 from corpuscrawl.cluster.focus_rank import ClusterFocusRanking
-from corpuscrawl.cluster.generation import finish_generation
+from corpuscrawl.cluster.generation import active_config, cluster_run, finish_generation
 from corpuscrawl.cluster.limit import shared_document_count
 from corpuscrawl.cluster.redis_dedup import release_claims
 from corpuscrawl.crawlstate.completion import CompletionTracker
