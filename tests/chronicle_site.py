@@ -21,8 +21,9 @@ What sets it apart from :mod:`tests.figures_site` and :mod:`tests.reports_site`:
   a "Share this:" block with its network labels, copyright lines whose form and
   years change from page to page ("© 2019–2026 …", "Copyright © 2025 …",
   "(c) 2024 …"), "All rights reserved" on its own line, a corrections notice, and
-  "This article was updated on …" with the story's own date and time on every third
-  story.
+  "This article was updated on …" with the story's own date and time on every sixth
+  story only (13 % of the domain's documents: below any share a sentence of prose
+  must reach to be history boilerplate).
 * **Robots** (:data:`ROBOTS_PAGES`): pages marked ``noindex, nofollow`` in several
   ways (lower case, ``NOINDEX,NOFOLLOW`` with upper-case attributes, ``none``, the
   ``X-Robots-Tag`` header only, two tags that add up, a space instead of a comma),
@@ -154,7 +155,7 @@ def make_story(index: int) -> Story:
         paragraphs.insert(rng.randint(1, len(paragraphs)), _report(rng, template))
     slug = "-".join(headline.lower().split())
     updated = (f"This article was updated on {day} {MONTHS[month - 1]} 2025 at "
-               f"{8 + index % 10}:{(index * 13) % 60:02d}." if index % 3 == 2 else "")
+               f"{8 + index % 10}:{(index * 13) % 60:02d}." if index % 6 == 2 else "")
     return Story(
         index=index, section=section, path=f"/{date}/{slug}/", headline=headline,
         dek=f"{_sentence(rng)[:-1]}, and not everyone is happy about it.",
