@@ -12,7 +12,8 @@ What sets it apart from :mod:`tests.figures_site` and :mod:`tests.reports_site`:
   with a ``<time>``, a figure with a caption and a dateline opening its first
   paragraph.
 * **Titles**: ``Headline | Site``, ``Site - Headline``, ``Site`` alone with an
-  ``og:title``, and ``Site`` alone with nothing but the page's heading.
+  ``og:title``, ``Site`` alone with nothing but the page's heading, ``Headline |
+  Section | Site`` with an ``og:title`` and ``Section - Headline - Site`` without.
 * **Report sentences**: a market line and a fuel-price line in every business and
   news story, a weather line in every weather story and every fourth other one, a
   match result in every sport story — each with other figures, in 20-45 % of the
@@ -111,7 +112,8 @@ class Story:
     paragraphs: tuple[str, ...]
     author: str
     date: str
-    #: 0 ``Headline | Site``, 1 ``Site - Headline``, 2 ``Site`` with og:title, 3 ``Site`` alone.
+    #: 0 ``Headline | Site``, 1 ``Site - Headline``, 2 ``Site`` with og:title, 3 ``Site`` alone,
+    #: 4 ``Headline | Section | Site`` with og:title, 5 ``Section - Headline - Site``.
     title_form: int
     #: True: the logo is the page's ``<h1>``, the headline an ``<h2 class="entry-title">``.
     logo_h1: bool
@@ -162,7 +164,7 @@ def make_story(index: int) -> Story:
         caption=f"{rng.choice(_OBJECTS).capitalize()} on a spring morning. Photo: "
                 f"{AUTHORS[(index + 2) % len(AUTHORS)]}",
         paragraphs=tuple(paragraphs), author=AUTHORS[index % len(AUTHORS)],
-        date=f"{day} {MONTHS[month - 1]} 2025", title_form=index % 4, logo_h1=index % 2 == 1,
+        date=f"{day} {MONTHS[month - 1]} 2025", title_form=index % 6, logo_h1=index % 2 == 1,
         updated=updated)
 
 
@@ -199,8 +201,10 @@ def _page(title: str, main: str, page: int, head: str = "", logo_h1: bool = Fals
 def _title(story: Story) -> tuple[str, str]:
     """The ``<title>`` and extra head markup of a story page."""
     og = f"<meta property='og:title' content='{escape(story.headline)}'>"
+    section = story.section.capitalize()
     return ((f"{story.headline} | {SITE}", og), (f"{SITE} - {story.headline}", ""),
-            (SITE, og), (SITE, ""))[story.title_form]
+            (SITE, og), (SITE, ""), (f"{story.headline} | {section} | {SITE}", og),
+            (f"{section} - {story.headline} - {SITE}", ""))[story.title_form]
 
 
 def story_html(story: Story, robots_head: str = "", extra_links: str = "") -> str:
