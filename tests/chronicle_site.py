@@ -14,8 +14,8 @@ What sets it apart from :mod:`tests.figures_site` and :mod:`tests.reports_site`:
 * **Titles**: ``Headline | Site``, ``Site - Headline``, ``Site`` alone with an
   ``og:title``, ``Site`` alone with nothing but the page's heading, ``Headline |
   Section | Site`` with an ``og:title`` and ``Section - Headline - Site`` without.
-* **Report sentences**: a market line and a fuel-price line in every business and
-  news story, a weather line in every weather story and every fourth other one, a
+* **Report sentences**: a market line, a fuel-price line and a six-word exchange
+  rate ("The euro stood at 1.84 dollars.") in every business and news story, a weather line in every weather story and every fourth other one, a
   match result in every sport story — each with other figures, in 20-45 % of the
   domain's documents (:data:`REPORT_SENTENCES`).
 * **Notices** (:data:`NOTICES`): a cookie banner, a consent line, a newsletter box,
@@ -70,7 +70,8 @@ WEATHER = ("Highs of {c}{a} degrees are expected along the river, with up to {b}
            "millimetres of rain and gusts of {d}{e} kilometres an hour in the hills.")
 RESULT = ("The home side won {a}-{b} in front of {c},{d}{e}{a} spectators and climbed to "
           "{b}th place in the regional league table.")
-_TEMPLATES = (MARKET, FUEL, WEATHER, RESULT)
+EURO = "The euro stood at 1.{d}{e} dollars."
+_TEMPLATES = (MARKET, FUEL, WEATHER, RESULT, EURO)
 
 _SUBJECTS = ("The city council", "A group of residents", "The regional transport office",
              "Shop owners in the old town", "The university hospital", "Local farmers",
@@ -132,7 +133,7 @@ def _report(rng: random.Random, template: str) -> str:
 def _reports_of(index: int, section: str) -> list[str]:
     out = []
     if section in ("business", "news"):
-        out += [MARKET, FUEL]
+        out += [MARKET, FUEL, EURO]
     if section == "weather" or index % 4 == 0:
         out.append(WEATHER)
     if section == "sport":

@@ -160,6 +160,17 @@ def test_a_sentence_repeated_with_other_figures_in_many_stories_is_kept(history)
     assert "share index" not in off.clean(DOMAIN, texts[0]).text
 
 
+def test_a_short_sentence_with_other_figures_in_every_story_is_kept(history):
+    """Six words ("The euro stood at 1.12 dollars."), in every story with other figures."""
+    texts = [_story(i, f"The euro stood at 1.{10 + i} dollars.") for i in range(10)]
+    detector = Detector(history, DetectorConfig(use_patterns=False))
+    observe_all(detector, texts)
+    for text in texts:
+        assert "The euro stood at" in detector.clean(DOMAIN, text).text
+    longer = Detector(history, DetectorConfig(use_patterns=False, figures_words=10))
+    assert "The euro stood at" not in longer.clean(DOMAIN, texts[0]).text
+
+
 def test_the_same_figures_on_every_page_are_template_text(history):
     detector = Detector(history, DetectorConfig(use_patterns=False))
     texts = [_story(i, MARKET.format(a=300, b=1)) for i in range(10)]

@@ -120,7 +120,7 @@ PROSE_MIN_FRACTION_DEFAULT = 0.2
 #: Words from which a sentence of prose whose figures are its own is not history
 #: boilerplate when it stands in the text's flow (0: never; see the module docstring;
 #: chosen in benchmarks/results/boilerplate.md, "figures").
-FIGURES_WORDS_DEFAULT = 10
+FIGURES_WORDS_DEFAULT = 6
 #: Where a kept sentence of prose must stand for a sentence with its own figures to be
 #: kept: "both" sides, "either" side (the default, measured), or "any" (anywhere:
 #: its own figures suffice).
