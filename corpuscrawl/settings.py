@@ -107,11 +107,11 @@ CORPUSCRAWL_BOILERPLATE_BUFFER_SIZE = 1000
 CORPUSCRAWL_BOILERPLATE_PROSE_WORDS = 4
 CORPUSCRAWL_BOILERPLATE_PROSE_MIN_DOCUMENTS = 2
 CORPUSCRAWL_BOILERPLATE_PROSE_MIN_FRACTION = 0.2
-#: A sentence of prose of this many words or more whose figures are its own (no other
-#: document has it with the same figures; years do not count) and that stands between the
+#: A sentence of prose of this many words or more whose figures are its own (too few
+#: documents have it with the same figures for template text; years do not count) and that stands between the
 #: text's sentences is never domain boilerplate, however many stories repeat it with other
 #: figures (a market, weather or results line); 0 turns this off.
-CORPUSCRAWL_BOILERPLATE_FIGURES_WORDS = 10
+CORPUSCRAWL_BOILERPLATE_FIGURES_WORDS = 6
 #: Built-in prior: short copyright / rights-reserved / cookie lines, share prompts and
 #: newsletter boxes are boilerplate at once (a domain's first page included).
 CORPUSCRAWL_BOILERPLATE_PATTERNS = True

@@ -35,6 +35,7 @@ def test_kinds():
     assert notice_kind("© 2020 Example") == "copyright"
     assert notice_kind("All rights reserved") == "rights"
     assert notice_kind("We use cookies on this site.") == "cookies"
+    assert notice_kind("This page was last modified on 4 March 2025.") == "stamp"
     assert notice_kind("An ordinary sentence.") is None
 
 

@@ -32,6 +32,10 @@ def _page(head: str) -> Page:
     ("all", False, False),
     ("index, follow", False, False),
     ("noarchive, max-snippet:50", False, False),
+    # spaces or semicolons instead of commas: still two directives
+    ("noindex nofollow", True, True),
+    ("NOINDEX;NOFOLLOW", True, True),
+    ("max-snippet: 50 nofollow", False, True),
 ])
 def test_directives_of_a_robots_meta_tag(content: str, noindex: bool, nofollow: bool) -> None:
     found = page_directives(_page(f'<meta name="robots" content="{content}">'), TOKEN)
@@ -50,6 +54,7 @@ def test_x_robots_tag_values_and_crawler_prefixes() -> None:
     assert header_directives([b"noindex"], TOKEN) == RobotsDirectives(noindex=True)
     assert header_directives(["googlebot: noindex, nofollow"], TOKEN) == RobotsDirectives()
     assert header_directives(["corpuscrawl: none"], TOKEN) == RobotsDirectives(True, True)
+    assert header_directives(["noindex nofollow"], TOKEN) == RobotsDirectives(True, True)
     assert header_directives(["unavailable_after: 25 Jun 2010 15:00:00 PST", "nofollow"],
                              TOKEN) == RobotsDirectives(nofollow=True)
 

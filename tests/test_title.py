@@ -114,3 +114,20 @@ def test_a_title_of_the_page_s_own_is_kept():
     named = _STORY.replace("Lifeboat crew rescues two kayakers", "The Quay Reporter")
     assert _own("The Quay Reporter", body=named,
                 text="The Quay Reporter\nTwo kayakers were brought ashore.") == "The Quay Reporter"
+
+
+def test_a_title_of_several_parts_is_the_part_the_page_states_as_its_headline():
+    # og:title names one part of "Headline | Section | Site"
+    page = Page.from_html(
+        "<html><head><title>Bridge reopens early | News | The Quay Reporter</title>"
+        "<meta property='og:title' content='Bridge reopens early'></head>"
+        "<body><p>Text.</p></body></html>", url="http://127.0.0.1:8000/news/bridge.html")
+    assert extract_title(page) == "Bridge reopens early"
+    # without og:title: the part the text starts with as a heading of the page, in any place
+    for title in ("Lifeboat crew rescues two kayakers | Town | The Quay Reporter",
+                  "Town - Lifeboat crew rescues two kayakers - The Quay Reporter",
+                  "Quay » Lifeboat crew rescues two kayakers"):
+        assert _own(title) == "Lifeboat crew rescues two kayakers", title
+    # a part the text does not start with stays where it is
+    assert _own("Town | Kayakers | The Quay Reporter", text="Two kayakers were brought ashore.") \
+        == "Town | Kayakers"

@@ -13,8 +13,8 @@ site's pages are template.  A paragraph is boilerplate of its domain when
    words ending like a sentence) needs more, at least ``prose_min_documents``
    documents and ``prose_min_fraction`` of the domain's documents; and a
    sentence of prose of at least ``figures_words`` words whose figures are
-   its own (:func:`figures_fingerprint`: fewer than ``min_documents`` documents
-   hold it with the same figures) and that stands in the text's flow (a
+   its own (:func:`figures_fingerprint`: too few documents hold it with the
+   same figures for the prose thresholds) and that stands in the text's flow (a
    sentence of prose that is kept comes before or after it, see
    ``figures_flow``) is never history boilerplate, or
 2. **template** — it was seen on one of the domain's HTTP error pages, or
@@ -45,7 +45,10 @@ lines; a sentence of a story differs in its figures from story to story and
 stands between the story's other sentences.  The history therefore also
 counts each long sentence of prose with figures under a second fingerprint
 that keeps its figures, and such a sentence is kept when this document's
-figures are its own and a kept sentence of prose neighbours it.  Chosen by
+figures are its own and a kept sentence of prose neighbours it.  "Its own"
+is judged by the prose thresholds, as if numbers were not folded: two stories
+of the same week may print the same fuel price, and their sentence is no more
+a template's than a quote two stories share.  Chosen by
 measurement (``benchmarks/results/boilerplate.md``, "figures").
 
 Deviation from the source: NewsFeed gives no rule, only the observation; the
@@ -117,7 +120,7 @@ PROSE_MIN_FRACTION_DEFAULT = 0.2
 #: Words from which a sentence of prose whose figures are its own is not history
 #: boilerplate when it stands in the text's flow (0: never; see the module docstring;
 #: chosen in benchmarks/results/boilerplate.md, "figures").
-FIGURES_WORDS_DEFAULT = 10
+FIGURES_WORDS_DEFAULT = 6
 #: Where a kept sentence of prose must stand for a sentence with its own figures to be
 #: kept: "both" sides, "either" side (the default, measured), or "any" (anywhere:
 #: its own figures suffice).
@@ -350,7 +353,7 @@ class Detector:
         if candidates and self.config.figures_words:
             kept = [r is None for r in reasons]
             for i in self._own_figures(paragraphs, kept, candidates, stats,
-                                       self.history_floor(domain, total)):
+                                       self.prose_floor(total)):
                 reasons[i] = None
         return [Verdict(p, r) for p, r in zip(paragraphs, reasons, strict=True)]
 
@@ -395,7 +398,7 @@ class Detector:
                 if notice is None and not known.template and p.words >= figures_words:
                     candidates.append(index)
         if candidates:
-            for index in self._own_figures(paragraphs, flags, candidates, stats, least):
+            for index in self._own_figures(paragraphs, flags, candidates, stats, prose_least):
                 flags[index] = True
         kept = [p.text for p, flag in zip(paragraphs, flags, strict=True) if flag]
         removed = tuple(p for p, flag in zip(paragraphs, flags, strict=True) if not flag)
@@ -406,7 +409,8 @@ class Detector:
                      least: float) -> list[int]:
         """Those of ``candidates`` (indexes of sentences of prose removed as history
         boilerplate) that are kept after all: at least ``figures_words`` words, figures
-        their own (their :func:`figures_fingerprint` in fewer than ``least`` documents) and
+        their own (their :func:`figures_fingerprint` in fewer than ``least`` documents: the
+        prose floor, :meth:`prose_floor`) and
         standing in the text's flow (``figures_flow``: a kept sentence of prose before and
         after them, or on either side, past other such sentences; "any": anywhere).
 

@@ -15,6 +15,12 @@ only when it is *short* (:data:`PATTERN_MAX_WORDS_DEFAULT`) and matches one of
   on Facebook", "Follow us on Twitter", "Send it to a friend by email");
 * a newsletter box ("Sign up for our weekly newsletter", "Get the day's top
   stories in your inbox", "Newsletter abonnieren").
+* an update stamp: a line that says when the article was changed and nothing
+  else ("This article was updated on 14 March 2025 at 10:32.", "This story has
+  been last modified on Tuesday, 4 March 2025, 14:05 GMT").
+  Its date changes from page to page and a template prints it on some pages only
+  (those changed since), so the history's share need not reach it; a line naming
+  anything else (an author, a place, what changed) is no stamp.
 
 Share prompts and newsletter boxes are held to a shorter limit
 (:data:`PROMPT_MAX_WORDS_DEFAULT`): a sentence of an article may mention a
@@ -29,6 +35,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+
+from corpuscrawl.boilerplate.normalize import CALENDAR_WORDS
 
 __all__ = ["PATTERN_MAX_WORDS_DEFAULT", "PROMPT_MAX_WORDS_DEFAULT", "is_notice", "keyword_lines", "notice_candidates",
            "notice_kind"]
@@ -141,6 +149,37 @@ _NEWSLETTER_OPENING_RE = re.compile(
     re.IGNORECASE,
 )
 
+# Update stamps: the opening (the page saying it was changed), then only a date or time
+# and its glue words (:func:`_is_stamp`).  Only "this article was updated" opens one: a
+# bare "Last updated: ...", "Updated on ...", "Published: ..." or "Posted on ..." is the
+# dateline of an article's header, which gold texts keep (benchmarks/results/boilerplate.md).
+_STAMP_RE = re.compile(
+    r"^\W*(?:this|the) (?:article|story|post|page|report|entry|piece) (?:was|has been|is) "
+    r"(?:last |first )?(?:updated|modified|edited|amended|revised)\b"
+    r"|^\W*cet article a été (?:modifié|mis à jour)\b"
+    r"|^\W*este artículo (?:fue|ha sido) (?:actualizado|modificado)\b",
+    re.IGNORECASE,
+)
+#: Words a stamp may hold after its opening besides digits: month and weekday names,
+#: a date's or time's glue, and the verbs of a second date ("..., published 3 March").
+_STAMP_WORDS = CALENDAR_WORDS | frozenset(
+    "on at am pm a m p h hr hrs uhr um le à el de del las y and und et ago hour hours minute "
+    "minutes min mins day days st nd rd th gmt utc cet cest bst est edt pst pdt cst cdt mez "
+    "mesz updated modified edited amended revised published posted last".split())
+#: Longest stamp (words).
+_STAMP_MAX_WORDS = 20
+
+
+def _is_stamp(text: str) -> bool:
+    """True for an update stamp: the opening, then a date or time only."""
+    match = _STAMP_RE.match(text)
+    if match is None or len(text.split()) > _STAMP_MAX_WORDS:
+        return False
+    rest = text[match.end():].lower()
+    return (any(c.isdigit() for c in rest)
+            and all(w in _STAMP_WORDS for w in re.findall(r"[^\W\d_]+", rest)))
+
+
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("rights", _RIGHTS_RE),
     ("copyright", _COPYRIGHT_RE),
@@ -153,13 +192,16 @@ _PROMPT_KINDS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
+#: A stamp's opening holds one of these (case-folded).
+_STAMP_KEYWORDS = ("updated", "modified", "edited", "amended", "revised", "modifié",
+                   "à jour", "actualizado", "modificado")
 # Every pattern above needs one of these (case-folded) substrings; looking for them
 # first is ~20 times cheaper than running the patterns on every paragraph.
 _NOTICE_KEYWORDS = (
     "©", "(c)", "copyright", "rights", "rechte", "droits", "derechos", "diritti", "direitos",
     "prawa", "práva", "prava", "jog ", "права", "rättigheter", "rettigheder", "oikeudet",
     "hakları", "cookie", "kolačić", "sütik", "版权", "权利", "著作権", "無断", "urheberrecht",
-    "auteursrecht", "autor")
+    "auteursrecht", "autor", *_STAMP_KEYWORDS)
 # ... and the share prompts and newsletter boxes one of these.
 _PROMPT_KEYWORDS = (
     "share", "mail", "print", "send", "follow", "newsletter", "inbox", "subscri", "inscri",
@@ -214,8 +256,8 @@ _MAX_CHARS_PER_WORD = 20
 
 @lru_cache(maxsize=1 << 16)
 def notice_kind(text: str, max_words: int = PATTERN_MAX_WORDS_DEFAULT) -> str | None:
-    """``"rights"``, ``"copyright"``, ``"cookies"``, ``"share"`` or ``"newsletter"`` when
-    ``text`` is a short notice or prompt, else None.
+    """``"rights"``, ``"copyright"``, ``"cookies"``, ``"stamp"``, ``"share"`` or
+    ``"newsletter"`` when ``text`` is a short notice or prompt, else None.
 
     Cached: a domain's notices recur on every page.
     """
@@ -236,6 +278,8 @@ def notice_kind(text: str, max_words: int = PATTERN_MAX_WORDS_DEFAULT) -> str | 
         for kind, pattern in _KINDS:
             if pattern.search(text):
                 return kind
+        if _is_stamp(text):
+            return "stamp"
     prompt_words = min(max_words, PROMPT_MAX_WORDS_DEFAULT)
     if (len(text) <= _MAX_CHARS_PER_WORD * prompt_words and _PROMPT_KEY_RE.search(folded)
             and (words or len(text.split())) <= prompt_words):

@@ -12,7 +12,9 @@ X-Robots-Tag specifications"):
 * an ``X-Robots-Tag`` value may start with ``TOKEN:`` to address one crawler;
 * directives are comma-separated, case-insensitive, and add up: the most
   restrictive one wins whatever tag or header it comes from; ``all`` and
-  ``index``/``follow`` restrict nothing.
+  ``index``/``follow`` restrict nothing.  Pages also separate them with spaces or
+  semicolons (``"noindex nofollow"``, ``"noindex;nofollow"``); those separate them
+  here too, as no directive's name holds one.
 
 Directives this crawler has no use for (``noarchive``, ``nosnippet``,
 ``max-snippet:``, ``unavailable_after:``, ...) are ignored.  Plain code: no Scrapy.
@@ -31,6 +33,8 @@ __all__ = ["RobotsDirectives", "agent_token", "header_directives", "page_directi
 #: Directives of the form ``name: value`` (so ``name:`` is not a crawler's token).
 VALUED_DIRECTIVES = frozenset({"unavailable_after", "max-snippet", "max-image-preview",
                                "max-video-preview"})
+#: What separates directives in a list: commas, and the spaces and semicolons some pages use.
+_SEPARATORS = re.compile(r"[\s,;]+")
 #: The meta name that addresses every crawler.
 ALL_CRAWLERS = "robots"
 
@@ -47,8 +51,8 @@ class RobotsDirectives:
 
     @classmethod
     def parse(cls, content: str) -> RobotsDirectives:
-        """The directives of one comma-separated list (``"noindex, nofollow"``, ``"none"``)."""
-        words = {w.strip().lower() for w in content.split(",")}
+        """The directives of one list (``"noindex, nofollow"``, ``"none"``, ``"noindex nofollow"``)."""
+        words = set(_SEPARATORS.split(content.lower()))
         none = "none" in words
         return cls(noindex=none or "noindex" in words, nofollow=none or "nofollow" in words)
 

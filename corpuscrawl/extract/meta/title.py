@@ -13,8 +13,9 @@ and a title that is nothing but the site name (``<title>The Harbour
 Gazette</title>`` on a story page) gives way to it.
 
 Once the page's text is extracted, :func:`own_title` goes one step further: a
-title that is still the site's name (or empty) gives way to the text's leading
-heading, the first of its top lines that the page marks up as a heading
+title of several parts ("Headline | Section | Site") is the part the text starts
+with as a heading of the page, and a title that is still the site's name (or empty)
+gives way to the text's leading heading, the first of its top lines that the page marks up as a heading
 (``<h1>``-``<h6>``, ``itemprop="headline"``, a ``*-title`` / ``*headline*`` class):
 a story whose only statement of its headline is ``<h2 class="story-title">``
 is titled by it, not by the site.
@@ -136,6 +137,10 @@ def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
             continue
         parts = [p.strip() for p in title.split(sep)]
         first, last = parts[0], parts[-1]
+        # "Headline | Section | Site": a middle or end part the page states as its headline
+        stated = [part for part in parts if part.lower() in hints]
+        if len(parts) > 2 and stated:
+            return stated[0]
         after_first, before_last = sep.join(parts[1:]), sep.join(parts[:-1])
         if before_last.lower() in hints:
             return before_last
@@ -216,6 +221,9 @@ def own_title(page: Page, title: str, text: str) -> str:
     if not lines or (title and title in lines[:1]) or (title and _is_home(page.url)):
         return title
     names = home_names(page) | logo_texts(page)
+    part = _leading_part(page, title, lines, names)
+    if part:
+        return part
     if title and title.lower() not in names and not _spells_host(title, page.domain) and (
             len(title.split()) > SITE_NAME_MAX_WORDS_DEFAULT
             or not _looks_like_site(title, _host_words(page.domain), names)):
@@ -227,6 +235,21 @@ def own_title(page: Page, title: str, text: str) -> str:
                 and len(key.split()) <= HEADING_MAX_WORDS and key.lower() != title.lower()):
             return key
     return title
+
+
+def _leading_part(page: Page, title: str, lines: list[str], names: set[str]) -> str:
+    """The part of a title of several parts ("Headline | Section | Site") that the text's
+    top lines start with as a heading of the page; "" when there is none."""
+    parts = next((title.split(sep) for sep in SEPARATORS if sep in title), [])
+    leading = {normalize_space(line) for line in lines}
+    candidates = [part.strip() for part in parts if part.strip() in leading]
+    if not candidates:
+        return ""
+    headings = heading_texts(page)
+    for part in candidates:
+        if part in headings and part.lower() not in names and _wordy(part):
+            return part
+    return ""
 
 
 def _wordy(line: str) -> bool:
