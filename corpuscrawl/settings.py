@@ -326,6 +326,14 @@ CORPUSCRAWL_RENDER_EXPERIENCE_MAX_AGE_DAYS = 90.0
 #: "drop".  Spider argument: -a comments=...  Anything else fails at start naming this key.
 CORPUSCRAWL_COMMENTS = "field"
 
+# --- a document's headline (corpuscrawl.pagetext.extraction, corpuscrawl.extract.meta.title) ---
+#: True: a document's text opens with its headline (the document's title) when the
+#: extractor left it out and the page shows it as a heading of its own, so every story of a
+#: site starts alike whatever its extractor's convention (`auto` follows its gold sets, most
+#: of which leave the headline out).  False: the text is the extractor's alone, as
+#: `corpuscrawl extract DATASET_DIR` and the benchmarks score it.
+CORPUSCRAWL_HEADLINE_IN_TEXT = True
+
 # --- structured output (corpuscrawl.extract.lines.structure, corpuscrawl.formats) ---
 #: True: every JSON Lines / JSON / CSV / XML document carries a `markdown` field, its text
 #: with headings, lists, tables, quotations and code as Markdown (trafilatura's

@@ -203,3 +203,23 @@ def test_teaser_listings_are_exported_when_listings_are_kept():
                                 "The ferry will run every half hour from March…")
         outcomes = stage.submit(listing) + stage.flush()
     assert [o.status for o in outcomes] == ["exported"]
+
+
+def test_a_headline_over_teasers_is_a_listing_and_a_headline_alone_is_boilerplate():
+    """A document's text opens with its headline (``with_headline``): a section page's
+    headline over teasers cut short is still a listing, and a page whose body was all
+    boilerplate is dropped as such, not exported as its headline alone."""
+    from corpuscrawl.export.stage import LISTING
+
+    with SQLiteHistory(":memory:") as h:
+        stage = ExportStage(Detector(h, CONFIG), None, min_words=0)
+        outcomes = [o for i in range(6) for o in stage.submit(doc(i))]
+        section = Document(url="http://news.example/section/town", domain="news.example",
+                           title="Town", text="Town\nThe council approved the new harbour "
+                           "budget on Tuesday after a long…\nFerry timetable changes from May…")
+        legal = Document(url="http://news.example/legal", domain="news.example",
+                         title="Legal notice", text=f"Legal notice\n{NOTICE.format(year=2024)}")
+        by_url = {o.document.url: o for d in (section, legal) for o in stage.submit(d)}
+    assert len(outcomes) == 6
+    assert by_url[section.url].status == LISTING
+    assert by_url[legal.url].status == BOILERPLATE

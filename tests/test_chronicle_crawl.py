@@ -115,9 +115,9 @@ def test_robots_pages_are_neither_exported_nor_followed_however_they_say_it(craw
                                       "nofollow": blocked.count("none") + blocked.count("nofollow")}
 
 
-@pytest.mark.xfail(strict=True, reason="auto leaves out the <h1 class='entry-title'> of 11 of "
-                   "the 24 stories of the theme without a logo <h1> (an extraction defect; "
-                   "bte keeps every one)")
-def test_the_default_extractor_keeps_every_headline(crawls):
+def test_every_story_opens_with_its_headline(crawls):
     docs = crawls["front"]
-    assert [s.path for s in ALL_STORIES if s.headline not in docs[s.path]["text"]] == []
+    """auto leaves out the <h1 class="entry-title"> of some stories (its gold sets mostly
+    leave headlines out); the document's text opens with it all the same."""
+    assert [s.path for s in ALL_STORIES
+            if not docs[s.path]["text"].startswith(s.headline)] == []

@@ -131,3 +131,27 @@ def test_a_title_of_several_parts_is_the_part_the_page_states_as_its_headline():
     # a part the text does not start with stays where it is
     assert _own("Town | Kayakers | The Quay Reporter", text="Two kayakers were brought ashore.") \
         == "Town | Kayakers"
+
+
+def test_a_text_opens_with_the_headline_the_page_shows_when_the_extractor_left_it_out():
+    from corpuscrawl.extract.meta.title import with_headline
+
+    html = ("<html><head><title>Bridge closes | The Chronicle</title></head><body>"
+            "<p class='site-title'><a href='/'>The Chronicle</a></p>"
+            "<article><h1 class='entry-title'>Bridge closes</h1><p>The bridge closed.</p>"
+            "</article></body></html>")
+    page = Page.from_html(html, url="http://127.0.0.1:8000/2025/bridge/")
+    assert with_headline(page, "Bridge closes", "The bridge closed.") == \
+        "Bridge closes\nThe bridge closed."
+    # already there (first line, or inside a leading line): unchanged
+    assert with_headline(page, "Bridge closes", "Bridge closes\nThe bridge closed.") == \
+        "Bridge closes\nThe bridge closed."
+    assert with_headline(page, "bridge closes", "News: Bridge closes\nText.") == \
+        "News: Bridge closes\nText."
+    # a title the page shows as no heading, the site's name, no title, an empty text: unchanged
+    assert with_headline(page, "Bridge shut", "The bridge closed.") == "The bridge closed."
+    assert with_headline(page, "The Chronicle", "The bridge closed.") == "The bridge closed."
+    assert with_headline(page, "", "The bridge closed.") == "The bridge closed."
+    assert with_headline(page, "Bridge closes", "") == ""
+    home = Page.from_html(html, url="http://127.0.0.1:8000/")
+    assert with_headline(home, "Bridge closes", "The bridge closed.") == "The bridge closed."

@@ -128,6 +128,15 @@ class _Held:
     replaced_by: str = ""
 
 
+def _body(title: str, text: str) -> str:
+    """``text`` without a first line that is the document's ``title`` (its headline, which
+    the text opens with: :func:`corpuscrawl.extract.meta.title.with_headline`), stripped:
+    a headline alone is no content, and a section page's headline over its teasers is
+    still a listing."""
+    first, _, rest = text.strip().partition("\n")
+    return rest.strip() if title and first.strip().lower() == title.strip().lower() else text.strip()
+
+
 #: Lines at the top of a document that may be its headline.
 HEADLINE_LINES = 3
 
@@ -326,16 +335,17 @@ class ExportStage:
                 boilerplate_hashes=cleaned.removed_hashes)
             self.stats["paragraphs_removed"] += len(cleaned.removed)
             self.stats["documents_cleaned"] += 1
-        if not cleaned.text.strip():
+        if not cleaned.text.strip() or (cleaned.removed and not _body(doc.title, cleaned.text)):
             return self._count(Outcome(doc, BOILERPLATE))
         return self._count(self._final(doc))
 
     def _final(self, doc: Document) -> Outcome:
         """Exported, unless only teasers (a listing) or fewer than ``min_words`` words are left."""
         text = doc.text
-        # every line a teaser: the last one is (one test for nearly every document)
+        # every line a teaser but the headline: the last one is (one test for nearly every
+        # document)
         if (self.drop_listings and text.rstrip().endswith(_TEASER_ENDS)
-                and all(map(is_teaser, text.split("\n")))):
+                and all(map(is_teaser, _body(doc.title, text).split("\n")))):
             return Outcome(doc, LISTING)
         # extracted text is normalized (single spaces, one paragraph a line), so the
         # separators count the words; the split only settles the rare short ones

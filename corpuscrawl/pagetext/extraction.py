@@ -40,7 +40,7 @@ from corpuscrawl.extract.classic.template import TemplateError, TemplateExtracto
 from corpuscrawl.extract.lines.structure import encode_roles, roles_for
 from corpuscrawl.extract.meta.metadata import extract_metadata
 from corpuscrawl.extract.meta.page_info import PageInfo, extract_page_info
-from corpuscrawl.extract.meta.title import own_title
+from corpuscrawl.extract.meta.title import own_title, with_headline
 from corpuscrawl.extract.page_typing.listing import listing_verdict
 from corpuscrawl.extract.page_typing.page_type import page_type
 from corpuscrawl.extract.segment.cdom import page_blocks
@@ -132,6 +132,9 @@ class ExtractionConfig:
     timeout: float = 0.0
     #: Extractor for pages still over the cap after trimming ("" = fail them, keeping the page).
     oversized_extractor: str = ""
+    #: A document's text opens with its headline when the extractor left it out
+    #: (:func:`~corpuscrawl.extract.meta.title.with_headline`): CORPUSCRAWL_HEADLINE_IN_TEXT.
+    headline_in_text: bool = True
     #: Find each text line's role (heading, list item, cell ...) for Markdown and TEI output:
     #: on with CORPUSCRAWL_MARKDOWN or a ``tei`` feed.
     structure: bool = False
@@ -148,8 +151,7 @@ class ExtractionConfig:
             raise ConfigError("CORPUSCRAWL_EXTRACTORS must be a dict of name -> 'module:Class'")
         if not isinstance(options, Mapping) or not all(isinstance(v, Mapping) for v in options.values()):
             raise ConfigError("CORPUSCRAWL_EXTRACTOR_OPTIONS must be a dict of name -> dict of options")
-        split = settings.get("CORPUSCRAWL_SPLIT_COHERENT", False)
-        split = split if isinstance(split, bool) else str(split).strip().lower() in ("1", "true", "yes")
+        split = _flag(settings, "CORPUSCRAWL_SPLIT_COHERENT", False)
         method = settings.get("CORPUSCRAWL_SPLIT_METHOD", "linkblocks") or "linkblocks"
         if method not in SPLIT_METHODS:
             raise ConfigError(f"CORPUSCRAWL_SPLIT_METHOD must be one of {SPLIT_METHODS}, got {method!r}")
@@ -157,10 +159,17 @@ class ExtractionConfig:
                    extractors=dict(extractors), options={k: dict(v) for k, v in options.items()},
                    comments=_comment_mode(settings, comments),
                    split_coherent=split, split_method=method,
+                   headline_in_text=_flag(settings, "CORPUSCRAWL_HEADLINE_IN_TEXT", True),
                    default_source=("spider argument extractor" if default_extractor
                                    else "CORPUSCRAWL_EXTRACTOR"),
                    structure=structure_wanted(settings),
                    **_budget_settings(settings))
+
+
+def _flag(settings: Any, key: str, default: bool) -> bool:
+    """A boolean setting given as a bool or as text ("1", "true", "yes" are true)."""
+    value = settings.get(key, default)
+    return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
 
 
 def structure_wanted(settings: Any) -> bool:
@@ -322,6 +331,8 @@ class TextShapes:
         else:
             parts["extractor"] = self._extractor_shape(rule.extractor
                                                        or config.default_extractor)
+            if config.headline_in_text:
+                parts["headline"] = True
         data = json.dumps(parts, sort_keys=True, default=str).encode("utf-8")
         return hashlib.blake2b(data, digest_size=8).hexdigest()
 
@@ -498,6 +509,9 @@ class Extraction:
             meta = extract_metadata(page)
             result.title, result.date = normalize_line(normalize_text(meta.title)), meta.date
             result.title = own_title(page, result.title, result.text)
+            if self.config.headline_in_text and result.title and not self.rules.for_url(
+                    page.url).template:  # a site's template states what its text is
+                result.text = with_headline(page, result.title, result.text)
             result.author = normalize_line(normalize_text(meta.author))
             if result.text:  # the article's language, not the comments'
                 result.language, result.language_prob = detect(parts.text or result.text)

@@ -290,6 +290,32 @@ def _spells_host(title: str, host: str) -> bool:
     return bool(joined) and (joined in labels or joined.removeprefix("the") in labels)
 
 
+def with_headline(page: Page, title: str, text: str) -> str:
+    """``text`` opening with the document's headline ``title`` when the extractor left it out.
+
+    Why: what an extractor keeps of a story's headline follows the gold set it was fitted
+    on (some keep the ``<h1>``, most of the whole-web gold leaves it out), so one story of a
+    site would start with its headline and the next one not.  A corpus document is the
+    page's own text, headline first: the title goes in front of the text when the page
+    shows it as a heading of its own (:func:`heading_texts`, compared case-blind), it is no
+    name of the site (:func:`home_names`, :func:`logo_texts`) and no line of the text already
+    holds it (a leading line or any whole line).  The site's home page, an empty text and a title without a word (a date) are
+    left as they are.
+    """
+    key = title.lower()
+    if (not text.strip() or not _wordy(title) or len(title.split()) > HEADING_MAX_WORDS
+            or _is_home(page.url)):
+        return text
+    lines = [normalize_space(line).lower() for line in text.split("\n") if line.strip()]
+    if key in lines or any(key in line for line in lines[:LEADING_LINES]):
+        return text
+    if key not in {heading.lower() for heading in heading_texts(page)}:
+        return text
+    if key in home_names(page) | logo_texts(page):
+        return text
+    return f"{title}\n{text}"
+
+
 def heading_texts(page: Page) -> set[str]:
     """Texts (spaces normalized) of the page's headings: ``<h1>``-``<h6>`` and the elements
     :data:`HEADING_XPATH` names."""
