@@ -137,7 +137,9 @@ def _choose_decoding(blocks: Sequence[Sequence[Block]], golds: Sequence[str],
     (:func:`~corpuscrawl.extract.segment.container.fill_container`): the fill reads the
     labels this threshold gives, and with it inside the choice the summed F1 is flat over
     the upper biases, so the choice would flip on noise (figures in
-    ``benchmarks/results/wholeweb.md``, "The bias is chosen without the fill")."""
+    ``benchmarks/results/wholeweb.md``, "The bias is chosen without the fill").  The
+    tail trim (:mod:`corpuscrawl.extract.segment.edges`), a step after the decoding like
+    the fill, is left out for the same reason."""
     best = (-1.0, LAMBDA_GRID_DEFAULT[0], 0.0)
     for lam in lambdas:
         for bias in biases:
@@ -146,7 +148,7 @@ def _choose_decoding(blocks: Sequence[Sequence[Block]], golds: Sequence[str],
                 text = ""
                 if probs is not None:
                     labels = decoded_labels(page_blocks, *probs, lam, bias,
-                                            container_fill=False)
+                                            container_fill=False, tail_trim=False)
                     text = "\n".join(b.text for b, lab in zip(page_blocks, labels, strict=True)
                                      if lab)
                 scores.append(score(text, gold, with_levenshtein=False))

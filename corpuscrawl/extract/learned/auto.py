@@ -27,12 +27,16 @@ each a function one can call alone:
    the best one.  Then the lists, tables and code blocks inside the element that
    holds the kept text, between its first and last kept block, are kept unless
    the model is nearly sure they are not text
-   (:func:`~corpuscrawl.extract.segment.container.fill_container`).
+   (:func:`~corpuscrawl.extract.segment.container.fill_container`), and so are the
+   lists between a kept heading or lead-in line and kept text after them
+   (:func:`~corpuscrawl.extract.segment.container.fill_list_gaps`).
 5. **Section cuts** (:mod:`corpuscrawl.extract.segment.sections`): kept blocks
    after a reader-comment heading outside the article's element, and kept
    related-content regions, are dropped.  The comment bodies of the section the
    heading opens are the page's reader comments (:meth:`AutoModel.extract_parts`),
-   given apart from the text.
+   given apart from the text.  Last, the kept blocks after the article that sit in
+   another region of the page, and the headings that end the text, are dropped
+   (:mod:`corpuscrawl.extract.segment.edges`).
 Before step 1, a page sent by streamed server rendering gets its hidden streamed
 segments moved where its inline script would move them
 (:func:`corpuscrawl.html.streamed.completed_stream`): the text a browser shows is read,
@@ -87,7 +91,8 @@ from corpuscrawl.extract.learned.sequence import (
 )
 from corpuscrawl.extract.learned.stacking import stage2_rows
 from corpuscrawl.extract.segment.cdom import Block
-from corpuscrawl.extract.segment.container import fill_container
+from corpuscrawl.extract.segment.container import fill_container, fill_list_gaps
+from corpuscrawl.extract.segment.edges import trim_tail
 from corpuscrawl.extract.segment.sections import (
     COMMENT_LINK_HEADINGS_DEFAULT,
     apply_comment_cut,
@@ -110,6 +115,12 @@ FALLBACK_RELATIVE_DEFAULT = 0.5
 #: Decoding: lists, tables and code blocks inside the main container that the model scored
 #: just under the threshold are kept (:mod:`corpuscrawl.extract.segment.container`).
 CONTAINER_FILL_DEFAULT = True
+#: ... and with it the lists that fill a gap of the kept text inside that container
+#: (:func:`~corpuscrawl.extract.segment.container.fill_list_gaps`).
+LIST_GAPS_DEFAULT = True
+#: Decoding, last step: kept blocks after the article in another region of the page, and
+#: headings that end the text, are dropped (:mod:`corpuscrawl.extract.segment.edges`).
+TAIL_TRIM_DEFAULT = True
 
 #: Base extractors whose votes are features (none by default: they did not help, ``benchmarks/results/learned.md``).
 VOTES_DEFAULT: tuple[str, ...] = ()
@@ -231,18 +242,24 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
                   lam: float, bias: float, fallback: bool = True,
                   comment_cut: bool = True, related_cut: bool = True,
                   comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
-                  container_fill: bool = CONTAINER_FILL_DEFAULT) -> Decoding:
+                  container_fill: bool = CONTAINER_FILL_DEFAULT,
+                  tail_trim: bool = TAIL_TRIM_DEFAULT) -> Decoding:
     """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
-    fallback, the lists, tables and code blocks of the main container
-    (``container_fill``, :func:`~corpuscrawl.extract.segment.container.fill_container`),
-    the comment cut (``comment_link_headings``: may a link be its heading) and the
-    related-content cut (:mod:`corpuscrawl.extract.segment.sections`); with the comment
-    bodies of the section the comment cut found."""
+    fallback, the lists, tables and code blocks of the main container and the lists that
+    fill a gap of the kept text there (``container_fill``,
+    :func:`~corpuscrawl.extract.segment.container.fill_container`,
+    :func:`~corpuscrawl.extract.segment.container.fill_list_gaps`), the comment cut
+    (``comment_link_headings``: may a link be its heading), the related-content cut
+    (:mod:`corpuscrawl.extract.segment.sections`) and the tail trim (``tail_trim``,
+    :func:`~corpuscrawl.extract.segment.edges.trim_tail`); with the comment bodies of
+    the section the comment cut found."""
     labels = viterbi(unary_p, pair_p, lam, bias)
     if fallback:
         labels = fallback_region(unary_p, labels)
     if container_fill:
         labels = fill_container(blocks, labels, unary_p)
+        if LIST_GAPS_DEFAULT:
+            labels = fill_list_gaps(blocks, labels, unary_p)
     comments: list[int] = []
     if comment_cut:
         cut = find_comment_cut(blocks, labels, unary_p, link_headings=comment_link_headings)
@@ -251,6 +268,8 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
             comments = comment_blocks(blocks, labels, cut)
     if related_cut:
         labels = cut_related(blocks, labels)
+    if tail_trim:
+        labels = trim_tail(blocks, labels)
     return Decoding(labels, comments)
 
 
@@ -258,10 +277,11 @@ def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndar
                    lam: float, bias: float, fallback: bool = True,
                    comment_cut: bool = True, related_cut: bool = True,
                    comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
-                   container_fill: bool = CONTAINER_FILL_DEFAULT) -> list[int]:
+                   container_fill: bool = CONTAINER_FILL_DEFAULT,
+                   tail_trim: bool = TAIL_TRIM_DEFAULT) -> list[int]:
     """The labels of :func:`decoded_parts`."""
     return decoded_parts(blocks, unary_p, pair_p, lam, bias, fallback, comment_cut,
-                         related_cut, comment_link_headings, container_fill).labels
+                         related_cut, comment_link_headings, container_fill, tail_trim).labels
 
 
 class AutoModel(LearnedModel):
@@ -504,8 +524,10 @@ class AutoExtractor(LearnedExtractor):
 __all__ = [
     "CONTAINER_FILL_DEFAULT",
     "FROM_MODEL",
+    "LIST_GAPS_DEFAULT",
     "PAGE_WIDE_SHARE_CHOSEN",
     "PAGE_WIDE_SHARE_DEFAULT",
+    "TAIL_TRIM_DEFAULT",
     "AutoExtractor",
     "AutoModel",
     "Decoding",

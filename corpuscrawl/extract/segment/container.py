@@ -25,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from corpuscrawl.extract.segment.cdom import TAG_BIT, Block
+from corpuscrawl.html.dom import HEADING_TAGS
 
 #: The main container holds at least this share of the kept words (the deepest such
 #: element); the shares tried scored alike out of fold, so the lowest that still names
@@ -39,6 +40,15 @@ FILL_MIN_PROBABILITY_DEFAULT = 0.15
 #: and preformatted (code) blocks.
 STRUCTURED_MASK = (TAG_BIT["li"] | TAG_BIT["dl"] | TAG_BIT["table"] | TAG_BIT["td"]
                    | TAG_BIT["th"] | TAG_BIT["pre"])
+#: The ancestor bit of list items.
+LIST_ITEM_BIT = TAG_BIT["li"]
+#: A list that fills a gap of the kept text is kept from this content probability up: a
+#: list of links between a kept lead-in and kept text after it scores as navigation
+#: (0.02-0.1), a menu the model is sure of lower still (``benchmarks/results/wholeweb.md``,
+#: "The text's tail and the list gaps of the main container").
+GAP_MIN_PROBABILITY_DEFAULT = 0.03
+#: A line ending so announces a list (ASCII and full-width colon).
+LEAD_IN_ENDS = (":", "\uff1a")
 
 
 def main_container(blocks: Sequence[Block], labels: Sequence[int],
@@ -80,10 +90,54 @@ def fill_container(blocks: Sequence[Block], labels: Sequence[int], unary_p: np.n
     return out
 
 
+def is_lead_in(block: Block) -> bool:
+    """Whether ``block`` announces what follows it: a heading, or a line that ends with a
+    colon (:data:`LEAD_IN_ENDS`)."""
+    return block.container_tag in HEADING_TAGS or block.text.rstrip().endswith(LEAD_IN_ENDS)
+
+
+def fill_list_gaps(blocks: Sequence[Block], labels: Sequence[int], unary_p: np.ndarray,
+                   min_probability: float = GAP_MIN_PROBABILITY_DEFAULT) -> list[int]:
+    """``labels`` with every gap of the kept text that is a list under a kept lead-in
+    inside the main container labelled text: a run of dropped blocks, each a list item
+    inside the container with a content probability of at least ``min_probability``,
+    after a kept heading or lead-in line (:func:`is_lead_in`) and before kept text.  Link
+    lists under a heading of the article (recommendations, a list of clips) look like
+    navigation block by block; the heading that announces them and the text going on
+    after them say they are part of it.  A list after a paragraph (a share bar between
+    two parts of a story) is not announced and stays out."""
+    out = list(labels)
+    probabilities = unary_p.tolist()
+    gaps: list[tuple[int, int]] = []  # candidate runs [start, end) before the container
+    start = None  # first block of the current run of dropped blocks
+    for i, label in enumerate(labels):
+        if not label:
+            if start is None:
+                start = i
+            continue
+        if start is not None and start > 0 and is_lead_in(blocks[start - 1]) and all(
+                blocks[j].mask & LIST_ITEM_BIT and probabilities[j] >= min_probability
+                for j in range(start, i)):
+            gaps.append((start, i))
+        start = None
+    if not gaps:
+        return out
+    container = main_container(blocks, labels)
+    for start, end in gaps:
+        if all(container in blocks[j].path for j in range(start, end)):
+            out[start:end] = [1] * (end - start)
+    return out
+
+
 __all__ = [
     "CONTAINER_SHARE_DEFAULT",
     "FILL_MIN_PROBABILITY_DEFAULT",
+    "GAP_MIN_PROBABILITY_DEFAULT",
+    "LEAD_IN_ENDS",
+    "LIST_ITEM_BIT",
     "STRUCTURED_MASK",
     "fill_container",
+    "fill_list_gaps",
+    "is_lead_in",
     "main_container",
 ]
