@@ -122,7 +122,9 @@ def test_a_title_of_several_parts_is_the_part_the_page_states_as_its_headline():
         "<html><head><title>Bridge reopens early | News | The Quay Reporter</title>"
         "<meta property='og:title' content='Bridge reopens early'></head>"
         "<body><p>Text.</p></body></html>", url="http://127.0.0.1:8000/news/bridge.html")
-    assert extract_title(page) == "Bridge reopens early"
+    assert own_title(page, extract_title(page), "Text.") == "Bridge reopens early"
+    # extract_title, an input of the learned extractors' features, keeps its two parts
+    assert extract_title(page) == "Bridge reopens early | News"
     # without og:title: the part the text starts with as a heading of the page, in any place
     for title in ("Lifeboat crew rescues two kayakers | Town | The Quay Reporter",
                   "Town - Lifeboat crew rescues two kayakers - The Quay Reporter",

@@ -13,8 +13,8 @@ and a title that is nothing but the site name (``<title>The Harbour
 Gazette</title>`` on a story page) gives way to it.
 
 Once the page's text is extracted, :func:`own_title` goes one step further: a
-title of several parts ("Headline | Section | Site") is the part the text starts
-with as a heading of the page, and a title that is still the site's name (or empty)
+title of several parts ("Headline | Section | Site") is the part ``og:title`` states
+or the text starts with as a heading of the page, and a title that is still the site's name (or empty)
 gives way to the text's leading heading, the first of its top lines that the page marks up as a heading
 (``<h1>``-``<h6>``, ``itemprop="headline"``, a ``*-title`` / ``*headline*`` class):
 a story whose only statement of its headline is ``<h2 class="story-title">``
@@ -137,10 +137,6 @@ def strip_site_name(title: str, host: str = "", names: set[str] | None = None,
             continue
         parts = [p.strip() for p in title.split(sep)]
         first, last = parts[0], parts[-1]
-        # "Headline | Section | Site": a middle or end part the page states as its headline
-        stated = [part for part in parts if part.lower() in hints]
-        if len(parts) > 2 and stated:
-            return stated[0]
         after_first, before_last = sep.join(parts[1:]), sep.join(parts[:-1])
         if before_last.lower() in hints:
             return before_last
@@ -221,7 +217,7 @@ def own_title(page: Page, title: str, text: str) -> str:
     if not lines or (title and title in lines[:1]) or (title and _is_home(page.url)):
         return title
     names = home_names(page) | logo_texts(page)
-    part = _leading_part(page, title, lines, names)
+    part = _stated_part(page, names) or _leading_part(page, title, lines, names)
     if part:
         return part
     if title and title.lower() not in names and not _spells_host(title, page.domain) and (
@@ -235,6 +231,23 @@ def own_title(page: Page, title: str, text: str) -> str:
                 and len(key.split()) <= HEADING_MAX_WORDS and key.lower() != title.lower()):
             return key
     return title
+
+
+def _stated_part(page: Page, names: set[str]) -> str:
+    """The part of a ``<title>`` of three parts or more ("Headline | Section | Site") that
+    the page states as its headline in ``og:title`` / ``twitter:title``; "" when none is.
+
+    Kept out of :func:`extract_title`, whose title is an input of the learned extractors'
+    features: the document's title follows the page's evidence without changing what the
+    shipped models were trained on."""
+    raw = raw_title(page)
+    parts = next((raw.split(sep) for sep in SEPARATORS if sep in raw), [])
+    if len(parts) < 3:
+        return ""
+    strong, _ = headline_hints(page)
+    stated = [part.strip() for part in parts
+              if part.strip().lower() in strong and part.strip().lower() not in names]
+    return stated[0] if stated else ""
 
 
 def _leading_part(page: Page, title: str, lines: list[str], names: set[str]) -> str:
