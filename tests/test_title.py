@@ -155,5 +155,9 @@ def test_a_text_opens_with_the_headline_the_page_shows_when_the_extractor_left_i
     assert with_headline(page, "The Chronicle", "The bridge closed.") == "The bridge closed."
     assert with_headline(page, "", "The bridge closed.") == "The bridge closed."
     assert with_headline(page, "Bridge closes", "") == ""
+    # a logo <h1> that names no home link is still the logo
+    logo = Page.from_html("<html><body><header class='masthead'><h1>Harbour Post</h1></header>"
+                          "<p>The bridge closed.</p></body></html>", url="http://h.example/a/")
+    assert with_headline(logo, "Harbour Post", "The bridge closed.") == "The bridge closed."
     home = Page.from_html(html, url="http://127.0.0.1:8000/")
     assert with_headline(home, "Bridge closes", "The bridge closed.") == "The bridge closed."

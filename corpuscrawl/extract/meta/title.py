@@ -310,10 +310,10 @@ def with_headline(page: Page, title: str, text: str) -> str:
     on (some keep the ``<h1>``, most of the whole-web gold leaves it out), so one story of a
     site would start with its headline and the next one not.  A corpus document is the
     page's own text, headline first: the title goes in front of the text when the page
-    shows it as a heading of its own (:func:`heading_texts`, compared case-blind), it is no
-    name of the site (:func:`home_names`, :func:`logo_texts`) and no line of the text already
-    holds it (a leading line or any whole line).  The site's home page, an empty text and a title without a word (a date) are
-    left as they are.
+    shows it as an ``<h1>``-``<h6>`` of its own, not its logo (:func:`_shows_heading`,
+    compared case-blind), it is no name of the site (:func:`home_names`) and no line of the
+    text already holds it (a leading line or any whole line).  The site's home page, an
+    empty text and a title without a word (a date) are left as they are.
     """
     key = title.lower()
     if (not text.strip() or not _wordy(title) or len(title.split()) > HEADING_MAX_WORDS
@@ -322,11 +322,35 @@ def with_headline(page: Page, title: str, text: str) -> str:
     lines = [normalize_space(line).lower() for line in text.split("\n") if line.strip()]
     if key in lines or any(key in line for line in lines[:LEADING_LINES]):
         return text
-    if key not in {heading.lower() for heading in heading_texts(page)}:
+    if not _shows_heading(page, key):
         return text
-    if key in home_names(page) | logo_texts(page):
+    if key in home_names(page):
         return text
     return f"{title}\n{text}"
+
+
+#: Class or id words that mark an element as the site's logo or brand (a logo ``<h1>``).
+_LOGO_RE = re.compile(r"logo|brand|site-?name|site-?title|masthead", re.IGNORECASE)
+
+
+def _shows_heading(page: Page, key: str) -> bool:
+    """Whether the page has an ``<h1>``-``<h6>`` whose text, case folded, is ``key`` and that
+    is not the site's logo (no class or id of it or its ancestors names a logo, a brand or
+    the site's name).
+
+    Only the heading tags: finding the class-marked headings of :data:`HEADING_XPATH` means
+    a search over every element, several times the cost of this tag walk on large pages
+    (``benchmarks/results/history_quality.md``)."""
+    if page.body is None:
+        return False
+    for el in page.body.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+        if normalize_space(el.text_content()).lower() != key:
+            continue
+        marks = " ".join(f"{a.get('class') or ''} {a.get('id') or ''}"
+                         for a in (el, *el.iterancestors()))
+        if not _LOGO_RE.search(marks):
+            return True
+    return False
 
 
 def heading_texts(page: Page) -> set[str]:
