@@ -24,7 +24,13 @@ DAY, TAG = "x.test/D/D/D/", "x.test/tag/W/"
 def _queued(server, queue: str, ranking: ClusterFocusRanking, member: bytes, shape: str,
             prior: float) -> None:
     server.zadd(queue, {member: -Focus.priority(prior)})  # as scrapy-redis's PriorityQueue
-    ranking.remember(member, SimpleNamespace(meta={FOCUS_META: {"shape": shape, "prior": prior}}))
+    ranking.remember(member, _link(member, shape, prior))
+
+
+def _link(member: bytes, shape: str, prior: float) -> SimpleNamespace:
+    """A followed link's request as the scheduler sees it (URL and focus meta)."""
+    return SimpleNamespace(url=f"http://x.test/{member.decode()}", priority=Focus.priority(prior),
+                           meta={FOCUS_META: {"shape": shape, "prior": prior}})
 
 
 @pytest.mark.redis
@@ -100,3 +106,35 @@ def test_the_spread_of_a_shape_and_the_priors_misses_are_shared_too(redis_url: s
     # the worker that fetched the last tag page sees the cluster's sums of that shape
     assert workers[1].focus.learning.squares[TAG] == pytest.approx(whole.squares[TAG])
     assert workers[1].focus.learning.misses == (6, pytest.approx(whole.misses[1]))
+
+
+@pytest.mark.redis
+def test_a_link_found_again_raises_its_queued_request_and_copies_are_known_cluster_wide(
+        redis_url: str) -> None:  # noqa: F811
+    server = redis.Redis.from_url(redis_url)
+    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
+    queue = prefix + "requests"
+    worker = SimpleNamespace(focus=Focus())
+    ranking = ClusterFocusRanking(server, prefix, queue)
+    ranking.load(worker)
+    _queued(server, queue, ranking, b"tag0", TAG, 0.02)  # found on the home page
+    _queued(server, queue, ranking, b"tag1", TAG, 0.3)
+    assert ranking.raise_prior(_link(b"tag0", TAG, 0.6)), "found again on an article"
+    assert not ranking.raise_prior(_link(b"tag0", TAG, 0.4)), "never lowered"
+    assert server.zrange(queue, 0, 0) == [b"tag0"]
+    assert float(server.hget(ranking.shape_key(TAG), b"tag0")) == pytest.approx(0.6)
+    server.zrem(queue, b"tag0")  # popped
+    assert not ranking.raise_prior(_link(b"tag0", TAG, 0.9))
+    assert not server.hexists(ranking.urls_key(TAG), "http://x.test/tag0"), "forgotten once popped"
+    # what the shape learns re-ranks the raised prior like any other
+    pages, total = worker.focus.learning.observe(TAG, 0.5)
+    ranking.learned(TAG, pages, total)
+    assert server.zscore(queue, b"tag1") == -worker.focus.rank(0.3, TAG)
+
+    # the text one worker saw makes a copy fetched by another a copy
+    story = "A first paragraph of the story.\nA second paragraph, as long as the first."
+    assert worker.focus.novelty.observe(story, "http://x.test/?p=1") == 1.0
+    other = SimpleNamespace(focus=Focus())
+    ClusterFocusRanking(server, prefix, queue).load(other)
+    assert other.focus.novelty.observe(story + "\nPrint", "http://x.test/?p=1&print=1") < 0.2
+    assert other.focus.novelty.observe(story, "http://x.test/?p=1") == 1.0, "fetched again"

@@ -110,6 +110,15 @@ class Frontier:
         self._slots[slot] += 1
         self.pending += 1
 
+    def raise_prior(self, url: str, shape: str, prior: float, priority: int) -> bool:
+        """A pending request for ``url`` found again by a link with a higher ``prior``: keep
+        that prior and its ``priority`` (a link is as promising as the best page linking
+        it).  True when a row changed."""
+        cursor = self.store.write(
+            "UPDATE requests SET prior = ?, priority = ? WHERE url = ? AND shape = ? "
+            "AND state = 0 AND prior < ?", (prior, priority, url, shape, prior))
+        return cursor.rowcount > 0
+
     def rerank(self, shape: str, rank: Callable[[float], int]) -> int:
         """Give the pending requests of URL shape ``shape`` the priority ``rank(prior)``.
 
@@ -149,6 +158,16 @@ class Frontier:
         """What :meth:`save_misses` kept in this generation's earlier runs, or None."""
         row = self.store.read("SELECT checked, errors FROM focus_priors WHERE key = 'links'").fetchone()
         return (int(row[0]), float(row[1])) if row is not None else None
+
+    def first_pages(self, hashes: list[int], page: int) -> dict[int, int]:
+        """Per text-line hash, the page that showed it first, ``page`` for those not recorded
+        before (the memory of :class:`corpuscrawl.focus.TextNovelty` in a durable crawl)."""
+        found = {}
+        for h in hashes:
+            self.store.write("INSERT OR IGNORE INTO focus_lines VALUES (?, ?)", (h, page))
+            found[h] = int(self.store.read("SELECT page FROM focus_lines WHERE hash = ?",
+                                           (h,)).fetchone()[0])
+        return found
 
     def pop(self, active: Callable[[str], int] | None = None,
             full: Callable[[str], bool] | None = None) -> tuple[int, str] | None:
@@ -264,7 +283,10 @@ class DurableScheduler(BaseScheduler):
         self.spider = spider
         if self.frontier.pending:
             logger.info("resuming: %d requests left in the frontier", self.frontier.pending)
-        learning = getattr(getattr(spider, "focus", None), "learning", None)
+        focus = getattr(spider, "focus", None)
+        if focus is not None:  # the lines seen by this generation's runs, and seen from now on
+            focus.novelty.memory = self.frontier
+        learning = getattr(focus, "learning", None)
         learned = self.frontier.learned()
         if learning is not None and learned:  # a resumed run goes on from what was learned
             learning.load(learned, self.frontier.learned_squares(), self.frontier.learned_misses())
@@ -307,6 +329,10 @@ class DurableScheduler(BaseScheduler):
         """Store a request unless the duplicate filter knows it; False when filtered."""
         if not request.dont_filter and self.df.request_seen(request):
             self.df.log(request, self.spider)  # type: ignore[arg-type]
+            shape, prior = followed_link(request.meta)
+            if prior is not None and self.frontier.raise_prior(request.url, shape, prior,
+                                                               request.priority):
+                self.stats.inc_value("corpuscrawl/frontier/raised")
             return False
         self.tracker.settle()
         try:
