@@ -33,8 +33,8 @@ from pathlib import Path
 
 from benchmarks.cluster import free_port
 from tests.bulletin_site import BulletinSite
-from tests.plain_site import PlainSite
 from tests.focus_site import INTERRUPTIONS, STYLES, BudgetRun, FocusSite, exported_articles, measure
+from tests.plain_site import PlainSite
 
 REPO = Path(__file__).resolve().parent.parent
 

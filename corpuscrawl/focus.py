@@ -29,6 +29,13 @@ calendar pages, a few fetched articles and listings teach the crawl which
 pending links are articles.  What is learned reaches requests already waiting
 in the durable frontier (:data:`FOCUS_LEARNED`,
 :mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`).
+
+What a page teaches is what it added: its score is scaled by its novelty
+(:class:`TextNovelty`), so the print view or comment-reply view of an article
+already fetched, whose text one earlier page showed, does not teach that pages
+of its shape are articles.  A link found again on a better page than the one
+that first showed it keeps the better prior (the frontier's ``raise_prior``):
+a link's prior is that of the best page linking it.
 """
 
 from __future__ import annotations

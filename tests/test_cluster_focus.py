@@ -27,6 +27,21 @@ def _queued(server, queue: str, ranking: ClusterFocusRanking, member: bytes, sha
     ranking.remember(member, _link(member, shape, prior))
 
 
+def _shared_queue(url: str) -> tuple[redis.Redis, str, str]:
+    """A Redis client, a fresh generation's key prefix and its request queue."""
+    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
+    return redis.Redis.from_url(url), prefix, prefix + "requests"
+
+
+def _joined(server: redis.Redis, prefix: str,
+            queue: str) -> tuple[SimpleNamespace, ClusterFocusRanking]:
+    """A worker's spider with a focus, and its ranking, joined to the generation."""
+    worker = SimpleNamespace(focus=Focus())
+    ranking = ClusterFocusRanking(server, prefix, queue)
+    ranking.load(worker)
+    return worker, ranking
+
+
 def _link(member: bytes, shape: str, prior: float) -> SimpleNamespace:
     """A followed link's request as the scheduler sees it (URL and focus meta)."""
     return SimpleNamespace(url=f"http://x.test/{member.decode()}", priority=Focus.priority(prior),
@@ -36,9 +51,7 @@ def _link(member: bytes, shape: str, prior: float) -> SimpleNamespace:
 @pytest.mark.redis
 def test_a_learned_priority_reranks_the_shared_queue_and_reaches_other_workers(
         redis_url: str) -> None:  # noqa: F811
-    server = redis.Redis.from_url(redis_url)
-    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
-    queue = prefix + "requests"
+    server, prefix, queue = _shared_queue(redis_url)
     worker = SimpleNamespace(focus=Focus())
     ranking = ClusterFocusRanking(server, prefix, queue)
     assert ranking.load(worker) == 0
@@ -75,9 +88,7 @@ def test_a_learned_priority_reranks_the_shared_queue_and_reaches_other_workers(
 
 @pytest.mark.redis
 def test_the_spread_of_a_shape_and_the_priors_misses_are_shared_too(redis_url: str) -> None:  # noqa: F811
-    server = redis.Redis.from_url(redis_url)
-    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
-    queue = prefix + "requests"
+    server, prefix, queue = _shared_queue(redis_url)
     workers = [SimpleNamespace(focus=Focus()) for _ in range(2)]
     rankings = [ClusterFocusRanking(server, prefix, queue) for _ in workers]
     for worker, ranking in zip(workers, rankings, strict=True):
@@ -111,12 +122,8 @@ def test_the_spread_of_a_shape_and_the_priors_misses_are_shared_too(redis_url: s
 @pytest.mark.redis
 def test_a_link_found_again_raises_its_queued_request_and_copies_are_known_cluster_wide(
         redis_url: str) -> None:  # noqa: F811
-    server = redis.Redis.from_url(redis_url)
-    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
-    queue = prefix + "requests"
-    worker = SimpleNamespace(focus=Focus())
-    ranking = ClusterFocusRanking(server, prefix, queue)
-    ranking.load(worker)
+    server, prefix, queue = _shared_queue(redis_url)
+    worker, ranking = _joined(server, prefix, queue)
     _queued(server, queue, ranking, b"tag0", TAG, 0.02)  # found on the home page
     _queued(server, queue, ranking, b"tag1", TAG, 0.3)
     assert ranking.raise_prior(_link(b"tag0", TAG, 0.6)), "found again on an article"
@@ -134,7 +141,6 @@ def test_a_link_found_again_raises_its_queued_request_and_copies_are_known_clust
     # the text one worker saw makes a copy fetched by another a copy
     story = "A first paragraph of the story.\nA second paragraph, as long as the first."
     assert worker.focus.novelty.observe(story, "http://x.test/?p=1") == 1.0
-    other = SimpleNamespace(focus=Focus())
-    ClusterFocusRanking(server, prefix, queue).load(other)
+    other, _ = _joined(server, prefix, queue)
     assert other.focus.novelty.observe(story + "\nPrint", "http://x.test/?p=1&print=1") < 0.2
     assert other.focus.novelty.observe(story, "http://x.test/?p=1") == 1.0, "fetched again"

@@ -174,7 +174,7 @@ class ClusterFocusRanking:
         queued request for its URL keeps that prior and the request's priority (a link is as
         promising as the best page linking it).  True when the queue changed."""
         shape, prior = followed_link(request.meta)
-        if not shape or prior is None:
+        if not shape or prior is None or self.focus is None or shape in self.focus.learning.shapes:
             return False
         raised = int(self.retry(lambda: self._raise(
             keys=[self.queue_key, self.shape_key(shape), self.urls_key(shape)],

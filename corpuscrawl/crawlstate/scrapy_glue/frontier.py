@@ -18,7 +18,8 @@ JSON (:mod:`corpuscrawl.crawlstate.scrapy_glue.requests_json`), with its state:
   ``CONCURRENT_REQUESTS_PER_DOMAIN``), so requests wait here, ranked, rather
   than in the downloader's queues.  What the focused crawl learns re-ranks
   pending requests (``shape`` and ``prior`` columns, :meth:`Frontier.rerank`,
-  :data:`corpuscrawl.focus.FOCUS_LEARNED`);
+  :data:`corpuscrawl.focus.FOCUS_LEARNED`), and a link the seen-set knows, found
+  again with a higher prior, raises its pending request (:meth:`Frontier.raise_prior`);
 * **in flight** (1) — given to the engine; the row is deleted (*done*) once
   the request and everything it produced are durable
   (:mod:`corpuscrawl.crawlstate.completion`).  A resumed run puts the
@@ -293,6 +294,11 @@ class DurableScheduler(BaseScheduler):
             logger.info("resuming: the focus knows %d URL shapes", len(learned))
         return self.df.open()
 
+    def _learned(self, shape: str) -> bool:
+        """True when the focus fetched pages of URL shape ``shape`` (its ranks are learned)."""
+        learning = getattr(getattr(self.spider, "focus", None), "learning", None)
+        return learning is not None and shape in learning.shapes
+
     def _focus_learned(self, shape: str, pages: int, total: float,
                        rank: Callable[[float], int], squares: float | None = None,
                        misses: tuple[int, float] | None = None) -> None:
@@ -330,8 +336,8 @@ class DurableScheduler(BaseScheduler):
         if not request.dont_filter and self.df.request_seen(request):
             self.df.log(request, self.spider)  # type: ignore[arg-type]
             shape, prior = followed_link(request.meta)
-            if prior is not None and self.frontier.raise_prior(request.url, shape, prior,
-                                                               request.priority):
+            if prior is not None and not self._learned(shape) \
+                    and self.frontier.raise_prior(request.url, shape, prior, request.priority):
                 self.stats.inc_value("corpuscrawl/frontier/raised")
             return False
         self.tracker.settle()
