@@ -17,9 +17,9 @@ scrapy-redis priority queue (a sorted set of encoded requests, score = -priority
   (:class:`corpuscrawl.focus.TextNovelty`);
 * when a shape's rank moves by a priority unit, one Lua script gives the shape's
   requests still queued their new score (``ZADD XX``) and forgets those already popped;
-* a link found again with a higher prior than its queued request's (the hash
-  ``focus_urls:<shape>``, URL -> encoded request) gives that request its prior and rank,
-  as the durable frontier does.
+* a link of a shape no worker fetched yet, found again with a higher prior than its
+  queued request's (the hash ``focus_urls:<shape>``, URL -> encoded request), gives that
+  request its prior and rank, as the durable frontier does.
 
 :class:`corpuscrawl.focus.ShapeLearning`'s estimate is linear in the prior:
 ``rank(prior) = round(scale * (a * prior + b))`` with ``(a, b)`` from
@@ -170,9 +170,9 @@ class ClusterFocusRanking:
         return f"{self.prefix}focus_urls:{shape}"
 
     def raise_prior(self, request: Any) -> bool:
-        """A request the duplicate filter knew, found again by a link with a higher prior: the
-        queued request for its URL keeps that prior and the request's priority (a link is as
-        promising as the best page linking it).  True when the queue changed."""
+        """A request the duplicate filter knew, found again by a link with a higher prior: while
+        no page of its shape was fetched (its rank is its prior alone), the queued request for
+        its URL takes that prior and the request's priority.  True when the queue changed."""
         shape, prior = followed_link(request.meta)
         if not shape or prior is None or self.focus is None or shape in self.focus.learning.shapes:
             return False

@@ -19,7 +19,8 @@ JSON (:mod:`corpuscrawl.crawlstate.scrapy_glue.requests_json`), with its state:
   than in the downloader's queues.  What the focused crawl learns re-ranks
   pending requests (``shape`` and ``prior`` columns, :meth:`Frontier.rerank`,
   :data:`corpuscrawl.focus.FOCUS_LEARNED`), and a link the seen-set knows, found
-  again with a higher prior, raises its pending request (:meth:`Frontier.raise_prior`);
+  again with a higher prior while no page of its shape was fetched, raises its
+  pending request (:meth:`Frontier.raise_prior`);
 * **in flight** (1) — given to the engine; the row is deleted (*done*) once
   the request and everything it produced are durable
   (:mod:`corpuscrawl.crawlstate.completion`).  A resumed run puts the
