@@ -33,11 +33,7 @@ in the durable frontier (:data:`FOCUS_LEARNED`,
 What a page teaches is what it added: its score is scaled by its novelty
 (:class:`TextNovelty`), so the print view or comment-reply view of an article
 already fetched, whose text one earlier page showed, does not teach that pages
-of its shape are articles.  Until pages of a URL shape were fetched, the prior
-is all that ranks its links, so a link of such a shape found again on a better
-page than the one that first showed it keeps the better prior (the frontier's
-``raise_prior``): tag links first seen on a near-empty home page are not left
-at its score.
+of its shape are articles.
 """
 
 from __future__ import annotations

@@ -120,25 +120,10 @@ def test_the_spread_of_a_shape_and_the_priors_misses_are_shared_too(redis_url: s
 
 
 @pytest.mark.redis
-def test_a_link_found_again_raises_its_queued_request_and_copies_are_known_cluster_wide(
+def test_the_text_lines_one_worker_saw_make_a_copy_another_fetches_a_copy(
         redis_url: str) -> None:  # noqa: F811
     server, prefix, queue = _shared_queue(redis_url)
-    worker, ranking = _joined(server, prefix, queue)
-    _queued(server, queue, ranking, b"tag0", TAG, 0.02)  # found on the home page
-    _queued(server, queue, ranking, b"tag1", TAG, 0.3)
-    assert ranking.raise_prior(_link(b"tag0", TAG, 0.6)), "found again on an article"
-    assert not ranking.raise_prior(_link(b"tag0", TAG, 0.4)), "never lowered"
-    assert server.zrange(queue, 0, 0) == [b"tag0"]
-    assert float(server.hget(ranking.shape_key(TAG), b"tag0")) == pytest.approx(0.6)
-    server.zrem(queue, b"tag0")  # popped
-    assert not ranking.raise_prior(_link(b"tag0", TAG, 0.9))
-    assert not server.hexists(ranking.urls_key(TAG), "http://x.test/tag0"), "forgotten once popped"
-    # what the shape learns re-ranks the raised prior like any other
-    pages, total = worker.focus.learning.observe(TAG, 0.5)
-    ranking.learned(TAG, pages, total)
-    assert server.zscore(queue, b"tag1") == -worker.focus.rank(0.3, TAG)
-
-    # the text one worker saw makes a copy fetched by another a copy
+    worker, _ = _joined(server, prefix, queue)
     story = "A first paragraph of the story.\nA second paragraph, as long as the first."
     assert worker.focus.novelty.observe(story, "http://x.test/?p=1") == 1.0
     other, _ = _joined(server, prefix, queue)

@@ -331,21 +331,6 @@ def test_a_document_exported_before_a_restart_still_catches_its_copies():
     assert fresh.status == EXPORTED
 
 
-def test_a_link_found_again_with_a_higher_prior_raises_its_pending_request(store):
-    frontier = Frontier(store)
-    frontier.push(2, "http://x/tag/a/", "tag-a", shape="x/tag/W/", prior=0.02)  # from the home page
-    frontier.push(30, "http://x/tag/b/", "tag-b", shape="x/tag/W/", prior=0.3)
-    assert frontier.raise_prior("http://x/tag/a/", "x/tag/W/", 0.6, 60)  # from an article
-    assert not frontier.raise_prior("http://x/tag/a/", "x/tag/W/", 0.4, 40), "never lowered"
-    assert not frontier.raise_prior("http://x/tag/c/", "x/tag/W/", 0.9, 90), "not pending"
-    assert [frontier.pop()[1] for _ in range(2)] == ["tag-a", "tag-b"]
-    assert not frontier.raise_prior("http://x/tag/a/", "x/tag/W/", 0.9, 90), "in flight"
-    # what the shape learns later re-ranks the raised prior
-    frontier.requeue(1, 60, "http://x/tag/a/", "tag-a", shape="x/tag/W/", prior=0.6)
-    assert frontier.rerank("x/tag/W/", lambda prior: round(prior * 10)) == 1
-    assert store.read("SELECT priority FROM requests WHERE id = 1").fetchone()[0] == 6
-
-
 def test_the_text_lines_seen_and_their_first_pages_are_kept_for_a_resumed_run(store):
     focus = Focus()
     focus.novelty.memory = Frontier(store)

@@ -16,10 +16,7 @@ scrapy-redis priority queue (a sorted set of encoded requests, score = -priority
   ``focus_lines``, so a page copying one another worker fetched is known as a copy
   (:class:`corpuscrawl.focus.TextNovelty`);
 * when a shape's rank moves by a priority unit, one Lua script gives the shape's
-  requests still queued their new score (``ZADD XX``) and forgets those already popped;
-* a link of a shape no worker fetched yet, found again with a higher prior than its
-  queued request's (the hash ``focus_urls:<shape>``, URL -> encoded request), gives that
-  request its prior and rank, as the durable frontier does.
+  requests still queued their new score (``ZADD XX``) and forgets those already popped.
 
 :class:`corpuscrawl.focus.ShapeLearning`'s estimate is linear in the prior:
 ``rank(prior) = round(scale * (a * prior + b))`` with ``(a, b)`` from
@@ -61,21 +58,6 @@ return changed
 """
 
 
-_RAISE_LUA = """
-local member = redis.call('HGET', KEYS[3], ARGV[1])
-if not member then return 0 end
-if not redis.call('ZSCORE', KEYS[1], member) then
-  redis.call('HDEL', KEYS[3], ARGV[1])
-  return 0
-end
-local prior = tonumber(redis.call('HGET', KEYS[2], member))
-if prior and prior >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[2], member, ARGV[2])
-redis.call('ZADD', KEYS[1], 'XX', tonumber(ARGV[3]), member)
-return 1
-"""
-
-
 class ClusterFocusRanking:
     """Shares the focus's learning through Redis and re-ranks the queued requests of a shape.
 
@@ -94,7 +76,6 @@ class ClusterFocusRanking:
         self.k_squares, self.k_priors = prefix + "focus_squares", prefix + "focus_priors"
         self.k_lines = prefix + "focus_lines"
         self._rerank = server.register_script(_RERANK_LUA)
-        self._raise = server.register_script(_RAISE_LUA)
         #: shape -> (pages, total) of the cluster as this worker last saw it
         self._synced: dict[str, tuple[int, float]] = {}
         #: shape -> sum of squared scores, and the priors' misses, as this worker last saw them
@@ -155,33 +136,8 @@ class ClusterFocusRanking:
         shape, prior = followed_link(request.meta)
         if not shape or prior is None:
             return
-        key, urls = self.shape_key(shape), self.urls_key(shape)
-
-        def record() -> list[Any]:
-            pipe = self.server.pipeline(transaction=True)
-            pipe.hset(key, data, prior)
-            pipe.hset(urls, request.url, data)
-            return pipe.execute()
-
-        self.retry(record, "recording a request's shape")
-
-    def urls_key(self, shape: str) -> str:
-        """The hash of the queued requests of URL shape ``shape`` by URL (URL -> encoded request)."""
-        return f"{self.prefix}focus_urls:{shape}"
-
-    def raise_prior(self, request: Any) -> bool:
-        """A request the duplicate filter knew, found again by a link with a higher prior: while
-        no page of its shape was fetched (its rank is its prior alone), the queued request for
-        its URL takes that prior and the request's priority.  True when the queue changed."""
-        shape, prior = followed_link(request.meta)
-        if not shape or prior is None or self.focus is None or shape in self.focus.learning.shapes:
-            return False
-        raised = int(self.retry(lambda: self._raise(
-            keys=[self.queue_key, self.shape_key(shape), self.urls_key(shape)],
-            args=[request.url, prior, -request.priority]), "raising a request's prior"))
-        if raised and self.stats is not None:
-            self.stats.inc_value("corpuscrawl/cluster/raised")
-        return bool(raised)
+        key = self.shape_key(shape)
+        self.retry(lambda: self.server.hset(key, data, prior), "recording a request's shape")
 
     def learned(self, shape: str, pages: int, total: float,
                 rank: Callable[[float], int] | None = None, squares: float | None = None,

@@ -18,9 +18,7 @@ JSON (:mod:`corpuscrawl.crawlstate.scrapy_glue.requests_json`), with its state:
   ``CONCURRENT_REQUESTS_PER_DOMAIN``), so requests wait here, ranked, rather
   than in the downloader's queues.  What the focused crawl learns re-ranks
   pending requests (``shape`` and ``prior`` columns, :meth:`Frontier.rerank`,
-  :data:`corpuscrawl.focus.FOCUS_LEARNED`), and a link the seen-set knows, found
-  again with a higher prior while no page of its shape was fetched, raises its
-  pending request (:meth:`Frontier.raise_prior`);
+  :data:`corpuscrawl.focus.FOCUS_LEARNED`);
 * **in flight** (1) — given to the engine; the row is deleted (*done*) once
   the request and everything it produced are durable
   (:mod:`corpuscrawl.crawlstate.completion`).  A resumed run puts the
@@ -111,15 +109,6 @@ class Frontier:
                          (priority, url, slot, data, shape, prior, row_id))
         self._slots[slot] += 1
         self.pending += 1
-
-    def raise_prior(self, url: str, shape: str, prior: float, priority: int) -> bool:
-        """A pending request for ``url`` found again by a link with a higher ``prior``: keep
-        that prior and its ``priority`` (a link is as promising as the best page linking
-        it).  True when a row changed."""
-        cursor = self.store.write(
-            "UPDATE requests SET prior = ?, priority = ? WHERE url = ? AND shape = ? "
-            "AND state = 0 AND prior < ?", (prior, priority, url, shape, prior))
-        return cursor.rowcount > 0
 
     def rerank(self, shape: str, rank: Callable[[float], int]) -> int:
         """Give the pending requests of URL shape ``shape`` the priority ``rank(prior)``.
@@ -295,11 +284,6 @@ class DurableScheduler(BaseScheduler):
             logger.info("resuming: the focus knows %d URL shapes", len(learned))
         return self.df.open()
 
-    def _learned(self, shape: str) -> bool:
-        """True when the focus fetched pages of URL shape ``shape`` (its ranks are learned)."""
-        learning = getattr(getattr(self.spider, "focus", None), "learning", None)
-        return learning is not None and shape in learning.shapes
-
     def _focus_learned(self, shape: str, pages: int, total: float,
                        rank: Callable[[float], int], squares: float | None = None,
                        misses: tuple[int, float] | None = None) -> None:
@@ -336,10 +320,6 @@ class DurableScheduler(BaseScheduler):
         """Store a request unless the duplicate filter knows it; False when filtered."""
         if not request.dont_filter and self.df.request_seen(request):
             self.df.log(request, self.spider)  # type: ignore[arg-type]
-            shape, prior = followed_link(request.meta)
-            if prior is not None and not self._learned(shape) \
-                    and self.frontier.raise_prior(request.url, shape, prior, request.priority):
-                self.stats.inc_value("corpuscrawl/frontier/raised")
             return False
         self.tracker.settle()
         try:
