@@ -34,6 +34,7 @@ from pathlib import Path
 from benchmarks.cluster import free_port
 from tests.bulletin_site import BulletinSite
 from tests.focus_site import INTERRUPTIONS, STYLES, BudgetRun, FocusSite, exported_articles, measure
+from tests.plain_site import PlainSite
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -89,7 +90,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=200)
     parser.add_argument("--extractors", default="auto,bte")
     parser.add_argument("--styles", default="wordpress", help=f"comma-separated: {','.join(STYLES)},bulletin "
-                        "(tests/bulletin_site.py: query-string ids, dated paths, endless calendar)")
+                        "(tests/bulletin_site.py: query-string ids, dated paths, endless calendar), plain "
+                        "(tests/plain_site.py: a blog on plain permalinks, print views, replies)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--related", type=int, default=0, help="related-article links per article")
     parser.add_argument("--resume", action=argparse.BooleanOptionalAction, default=True)
@@ -123,6 +125,8 @@ def made_site(style: str, args: argparse.Namespace) -> FocusSite:
     """The test site of ``style`` (not started)."""
     if style == "bulletin":
         return BulletinSite(args.articles, args.seed)
+    if style == "plain":
+        return PlainSite(args.articles, args.seed)
     return FocusSite(args.articles, style, args.seed, args.related)
 
 

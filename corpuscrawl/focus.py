@@ -29,16 +29,22 @@ calendar pages, a few fetched articles and listings teach the crawl which
 pending links are articles.  What is learned reaches requests already waiting
 in the durable frontier (:data:`FOCUS_LEARNED`,
 :mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`).
+
+What a page teaches is what it added: its score is scaled by its novelty
+(:class:`TextNovelty`), so the print view or comment-reply view of an article
+already fetched, whose text one earlier page showed, does not teach that pages
+of its shape are articles.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 #: Words of main text at which the length part of a page's score reaches ~63%.
@@ -104,6 +110,8 @@ class Focus:
     config: FocusConfig = field(default_factory=FocusConfig)
     #: What the crawl learned of the URL shapes it fetched.
     learning: ShapeLearning = field(default_factory=lambda: ShapeLearning())
+    #: The text lines the crawl has seen, and so how much of a page is new.
+    novelty: TextNovelty = field(default_factory=lambda: TextNovelty())
 
     def __post_init__(self) -> None:
         kws = [re.escape(k) for k in self.config.keywords]
@@ -293,6 +301,72 @@ class ShapeLearning:
         """A link's score: its ``prior`` combined with what pages of its ``shape`` scored."""
         a, b = self.coefficients(shape)
         return a * prior + b
+
+
+class LineMemory(Protocol):
+    """Where a crawl keeps, per text line it has seen, the page that showed it first
+    (:class:`TextNovelty`)."""
+
+    def first_pages(self, hashes: list[int], page: int) -> dict[int, int]:
+        """Record ``page`` as the first page of the lines ``hashes`` not recorded before;
+        return, per hash, the page that showed it first."""
+        ...
+
+
+@dataclass
+class SeenLines:
+    """A :class:`LineMemory` in this process (a crawl without a durable state)."""
+
+    first: dict[int, int] = field(default_factory=dict)
+
+    def first_pages(self, hashes: list[int], page: int) -> dict[int, int]:
+        """Record ``page`` as the first page of the lines ``hashes`` not recorded before;
+        return, per hash, the page that showed it first."""
+        return {h: self.first.setdefault(h, page) for h in hashes}
+
+
+def stable_hash(text: str) -> int:
+    """A signed 64-bit hash of ``text``, the same in every process and run (SQLite's
+    INTEGER, a Redis hash field)."""
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+@dataclass
+class TextNovelty:
+    """How much of a fetched page's text is not a copy of one page fetched before.
+
+    A page's extracted text is cut into its lines (an extractor's paragraphs, a listing's
+    teasers), each hashed (:func:`stable_hash`, whitespace collapsed and case folded), and
+    ``memory`` keeps the page that showed each line first.  The novelty is one minus the
+    largest share of the page's words that one earlier page showed first (the containment
+    of Broder, "On the resemblance and containment of documents", 1997, over lines): the
+    print view or comment-reply view of an article already fetched is near 0, so it does
+    not teach the crawl that pages like it are worth fetching, while a listing whose
+    teasers appeared on several other listings, or a page fetched again, stays new.
+    Which documents are exported as duplicates is the export's decision; this is only
+    what the focus learns from.
+    """
+
+    memory: LineMemory = field(default_factory=SeenLines)
+
+    def observe(self, text: str, url: str) -> float:
+        """``text``'s novelty in [0, 1] (1.0 for no text); its lines are known from now on
+        as first shown by the page at ``url`` where no earlier page showed them."""
+        words: Counter[int] = Counter()
+        for line in text.splitlines():
+            n = len(line.split())
+            if n:
+                words[stable_hash(" ".join(line.casefold().split()))] += n
+        total = sum(words.values())
+        if not total:
+            return 1.0
+        page = stable_hash(url)
+        shown: Counter[int] = Counter()
+        for h, first in self.memory.first_pages(list(words), page).items():
+            if first != page:
+                shown[first] += words[h]
+        return 1.0 - max(shown.values(), default=0) / total
 
 
 def anchor_words(anchors: Iterable[str], text: str, min_chars: int = 4) -> int:

@@ -24,15 +24,34 @@ DAY, TAG = "x.test/D/D/D/", "x.test/tag/W/"
 def _queued(server, queue: str, ranking: ClusterFocusRanking, member: bytes, shape: str,
             prior: float) -> None:
     server.zadd(queue, {member: -Focus.priority(prior)})  # as scrapy-redis's PriorityQueue
-    ranking.remember(member, SimpleNamespace(meta={FOCUS_META: {"shape": shape, "prior": prior}}))
+    ranking.remember(member, _link(member, shape, prior))
+
+
+def _shared_queue(url: str) -> tuple[redis.Redis, str, str]:
+    """A Redis client, a fresh generation's key prefix and its request queue."""
+    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
+    return redis.Redis.from_url(url), prefix, prefix + "requests"
+
+
+def _joined(server: redis.Redis, prefix: str,
+            queue: str) -> tuple[SimpleNamespace, ClusterFocusRanking]:
+    """A worker's spider with a focus, and its ranking, joined to the generation."""
+    worker = SimpleNamespace(focus=Focus())
+    ranking = ClusterFocusRanking(server, prefix, queue)
+    ranking.load(worker)
+    return worker, ranking
+
+
+def _link(member: bytes, shape: str, prior: float) -> SimpleNamespace:
+    """A followed link's request as the scheduler sees it (URL and focus meta)."""
+    return SimpleNamespace(url=f"http://x.test/{member.decode()}", priority=Focus.priority(prior),
+                           meta={FOCUS_META: {"shape": shape, "prior": prior}})
 
 
 @pytest.mark.redis
 def test_a_learned_priority_reranks_the_shared_queue_and_reaches_other_workers(
         redis_url: str) -> None:  # noqa: F811
-    server = redis.Redis.from_url(redis_url)
-    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
-    queue = prefix + "requests"
+    server, prefix, queue = _shared_queue(redis_url)
     worker = SimpleNamespace(focus=Focus())
     ranking = ClusterFocusRanking(server, prefix, queue)
     assert ranking.load(worker) == 0
@@ -69,9 +88,7 @@ def test_a_learned_priority_reranks_the_shared_queue_and_reaches_other_workers(
 
 @pytest.mark.redis
 def test_the_spread_of_a_shape_and_the_priors_misses_are_shared_too(redis_url: str) -> None:  # noqa: F811
-    server = redis.Redis.from_url(redis_url)
-    prefix = f"corpuscrawl:focus-{uuid.uuid4().hex[:8]}:gen1:"
-    queue = prefix + "requests"
+    server, prefix, queue = _shared_queue(redis_url)
     workers = [SimpleNamespace(focus=Focus()) for _ in range(2)]
     rankings = [ClusterFocusRanking(server, prefix, queue) for _ in workers]
     for worker, ranking in zip(workers, rankings, strict=True):
@@ -100,3 +117,15 @@ def test_the_spread_of_a_shape_and_the_priors_misses_are_shared_too(redis_url: s
     # the worker that fetched the last tag page sees the cluster's sums of that shape
     assert workers[1].focus.learning.squares[TAG] == pytest.approx(whole.squares[TAG])
     assert workers[1].focus.learning.misses == (6, pytest.approx(whole.misses[1]))
+
+
+@pytest.mark.redis
+def test_the_text_lines_one_worker_saw_make_a_copy_another_fetches_a_copy(
+        redis_url: str) -> None:  # noqa: F811
+    server, prefix, queue = _shared_queue(redis_url)
+    worker, _ = _joined(server, prefix, queue)
+    story = "A first paragraph of the story.\nA second paragraph, as long as the first."
+    assert worker.focus.novelty.observe(story, "http://x.test/?p=1") == 1.0
+    other, _ = _joined(server, prefix, queue)
+    assert other.focus.novelty.observe(story + "\nPrint", "http://x.test/?p=1&print=1") < 0.2
+    assert other.focus.novelty.observe(story, "http://x.test/?p=1") == 1.0, "fetched again"

@@ -17,6 +17,7 @@ from corpuscrawl.crawlstate.scrapy_glue.frontier import Frontier
 from corpuscrawl.crawlstate.scrapy_glue.requests_json import decode_request, encode_request
 from corpuscrawl.crawlstate.scrapy_glue.state_addon import StateConfig, StateConfigError
 from corpuscrawl.crawlstate.store import StateStore, StateStoreError
+from corpuscrawl.focus import Focus
 
 
 class _Spider(scrapy.Spider):
@@ -328,3 +329,19 @@ def test_a_document_exported_before_a_restart_still_catches_its_copies():
     (fresh,) = ExportStage(None, NearDuplicateIndex()).submit(
         Document(url="http://a/copy", text=text))
     assert fresh.status == EXPORTED
+
+
+def test_the_text_lines_seen_and_their_first_pages_are_kept_for_a_resumed_run(store):
+    focus = Focus()
+    focus.novelty.memory = Frontier(store)
+    article = "A long first paragraph of the story.\nAnd a second one, as long as the first."
+    assert focus.novelty.observe(article, "http://x/?p=1") == 1.0
+    store.commit()
+    resumed = Focus()
+    resumed.novelty.memory = Frontier(store)
+    assert resumed.novelty.observe(article + "\nBack to the article", "http://x/?p=1&print=1") \
+        < 0.3, "the print view of a fetched article is a copy of it"
+    assert resumed.novelty.observe(article, "http://x/?p=1") == 1.0, "a page fetched again"
+    finish_run(store, begin_run(store), "finished")
+    begin_run(store)  # a new generation
+    assert store.read("SELECT COUNT(*) FROM focus_lines").fetchone()[0] == 0

@@ -2,7 +2,14 @@
 
 import pytest
 
-from corpuscrawl.focus import Focus, FocusConfig, ShapeLearning, anchors_in_content, url_shape
+from corpuscrawl.focus import (
+    Focus,
+    FocusConfig,
+    ShapeLearning,
+    TextNovelty,
+    anchors_in_content,
+    url_shape,
+)
 
 
 def test_longer_text_scores_higher_and_language_matters():
@@ -167,3 +174,18 @@ def test_anchor_text_does_not_lengthen_a_page() -> None:
     assert anchor_words(["Weather"], "no such word") == 0
     article = "word " * 500
     assert focus.page_score(article, anchors=["Home", "Weather news"]) == focus.page_score(article)
+
+
+def test_a_page_copying_one_fetched_page_is_not_new_and_one_quoting_many_is():
+    novelty = TextNovelty()
+    stories = [f"Story {i} opens with a paragraph of its own words.\nIts second paragraph {i}."
+               for i in range(4)]
+    for i, story in enumerate(stories):
+        assert novelty.observe(story, f"http://x/?p={i}") == 1.0
+    print_view = "Story 0 opens WITH a paragraph   of its own words.\nIts second paragraph 0."
+    assert novelty.observe(print_view, "http://x/?p=0&print=1") == 0.0
+    # a listing of the four stories' first lines: each earlier page showed a quarter of it
+    listing = "\n".join(story.splitlines()[0] for story in stories)
+    assert novelty.observe(listing, "http://x/?tag=a") == pytest.approx(0.75)
+    assert novelty.observe("", "http://x/empty") == 1.0
+    assert novelty.observe(stories[2], "http://x/?p=2") == 1.0, "a page fetched again is new"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.focus_site import FocusSite, measure
+from tests.plain_site import PlainSite
 
 #: Articles among the exported documents a 200-response crawl must reach (of 200 on the site).
 #: The site's ceiling is about 160: the first pages of its 33 tags reach 135 articles, so
@@ -29,4 +30,14 @@ def test_focused_crawl_finds_articles_hidden_among_listings(style: str, resume: 
         got = measure(site, budget=200, resume=resume)
     if resume:
         assert got.resumed, "the second run did not resume the killed one"
+    assert got.exported >= FLOOR_DEFAULT, got
+
+
+def test_copies_of_fetched_articles_do_not_eat_the_budget() -> None:
+    """A blog on plain permalinks (tests/plain_site.py): every page is ``/?...``, and each
+    article has a print view and comment-reply views with the article's text; the floor
+    holds only when those copies teach the focus nothing (measured: the crawl that
+    learned from them as from articles got 75-83)."""
+    with PlainSite(200, seed=3) as site:
+        got = measure(site, budget=200)
     assert got.exported >= FLOOR_DEFAULT, got

@@ -12,6 +12,9 @@ scrapy-redis priority queue (a sorted set of encoded requests, score = -priority
   squares), and how far the link priors missed in ``focus_priors`` (``checked``,
   ``errors``), so every worker ranks by what the whole cluster learned, and a worker
   that joins or restarts starts from it;
+* per text line the workers saw (a hash), the page that showed it first is in the hash
+  ``focus_lines``, so a page copying one another worker fetched is known as a copy
+  (:class:`corpuscrawl.focus.TextNovelty`);
 * when a shape's rank moves by a priority unit, one Lua script gives the shape's
   requests still queued their new score (``ZADD XX``) and forgets those already popped.
 
@@ -71,6 +74,7 @@ class ClusterFocusRanking:
         self.retry = retry
         self.k_pages, self.k_total = prefix + "focus_pages", prefix + "focus_total"
         self.k_squares, self.k_priors = prefix + "focus_squares", prefix + "focus_priors"
+        self.k_lines = prefix + "focus_lines"
         self._rerank = server.register_script(_RERANK_LUA)
         #: shape -> (pages, total) of the cluster as this worker last saw it
         self._synced: dict[str, tuple[int, float]] = {}
@@ -96,6 +100,7 @@ class ClusterFocusRanking:
         self.focus = getattr(spider, "focus", None)
         if self.focus is None:
             return 0
+        self.focus.novelty.memory = self
         pages = self.retry(lambda: self.server.hgetall(self.k_pages), "reading the focus")
         totals = self.retry(lambda: self.server.hgetall(self.k_total), "reading the focus")
         squares = self.retry(lambda: self.server.hgetall(self.k_squares), "reading the focus")
@@ -110,6 +115,21 @@ class ClusterFocusRanking:
         if learned:
             logger.info("the cluster's focus knows %d URL shapes", len(learned))
         return len(learned)
+
+    def first_pages(self, hashes: list[int], page: int) -> dict[int, int]:
+        """Per text-line hash, the page that showed it first to any worker (``page`` for the
+        lines no worker recorded before, now recorded)."""
+        def record() -> list[Any]:
+            pipe = self.server.pipeline(transaction=True)
+            for h in hashes:
+                pipe.hsetnx(self.k_lines, h, page)
+            pipe.hmget(self.k_lines, hashes)
+            return pipe.execute()
+
+        if not hashes:
+            return {}
+        firsts = self.retry(record, "recording the text lines seen")[-1]
+        return {h: int(first) for h, first in zip(hashes, firsts, strict=True)}
 
     def remember(self, data: bytes | str, request: Any) -> None:
         """Record a queued request's shape and prior (links the focus ranked), for re-ranking."""

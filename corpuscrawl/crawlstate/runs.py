@@ -107,8 +107,7 @@ def begin_run(store: StateStore, policy: str = "auto", collection: str = "",
     else:
         generation = (last[0] + 1) if last is not None else 1
         for table in ("requests", "seen", "exported", "feeds", "focus_shapes", "focus_priors",
-                      "robots_txt",
-                      "error_probes"):
+                      "focus_lines", "robots_txt", "error_probes"):
             store.write(f"DELETE FROM {table}")
         left = exported = 0
     cursor = store.write(

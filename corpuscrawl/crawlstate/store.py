@@ -6,9 +6,10 @@ Everything that must stay consistent across a kill lives in one file,
 * ``runs`` — one row per run: generation, resumed or not, start, finish and
   its reason (:mod:`corpuscrawl.crawlstate.runs`);
 * ``requests`` and ``seen`` — the frontier and the seen-set
-  (:mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`); ``focus_shapes`` and
-  ``focus_priors`` — what the focused crawl learned per URL shape and how far
-  its link priors missed (:mod:`corpuscrawl.focus`);
+  (:mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`); ``focus_shapes``,
+  ``focus_priors`` and ``focus_lines`` — what the focused crawl learned per URL
+  shape, how far its link priors missed, and per text line it saw (a hash) the
+  page that showed it first (:mod:`corpuscrawl.focus`);
 * ``exported`` and ``feeds`` — the export ledger: the documents written in
   this generation and, per feed file, the byte offset up to which that file
   agrees with the ledger (:mod:`corpuscrawl.crawlstate.export_ledger`);
@@ -82,6 +83,10 @@ CREATE TABLE IF NOT EXISTS focus_priors (
     key TEXT PRIMARY KEY,
     checked INTEGER NOT NULL,
     errors REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS focus_lines (
+    hash INTEGER PRIMARY KEY,
+    page INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS exported (
     url TEXT NOT NULL,

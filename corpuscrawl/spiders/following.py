@@ -105,17 +105,21 @@ class FollowingMixin:
                    anchors: Iterable[str] = (), prior: float | None = None) -> float:
         """Score a fetched page and teach the focus what its URL shape leads to; return the score.
 
-        ``url`` is the one the link named (before redirects: :func:`linked_url`), as
-        links are judged by it; ``anchors``: the anchor texts of the page's links
-        (their words in ``text`` are not the page's own); ``prior``: the score the link to
+        The score is the page's relevance times its novelty
+        (:class:`~corpuscrawl.focus.TextNovelty`): another view of a page already fetched
+        (a print view, a comment-reply view) adds nothing to the corpus.  ``url`` is the one the link named (before redirects:
+        :func:`linked_url`), as links are judged by it; ``anchors``: the anchor texts of the
+        page's links (their words in ``text`` are not the page's own); ``prior``: the score the link to
         the page was followed with (:func:`corpuscrawl.focus.followed_link`), checked against the page's
         own to learn how far priors can be trusted.  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
         (the durable frontier) re-rank the requests of that shape still waiting.
         """
-        score = self.focus.page_score(text, language, title, anchors)
+        score = self.focus.page_score(text, language, title, anchors) \
+            * self.focus.novelty.observe(text, url)
         shape = url_shape(url)
         learning = self.focus.learning
         pages, total = learning.observe(shape, score, prior)
+
         self.crawler.signals.send_catch_log(FOCUS_LEARNED, shape=shape, pages=pages, total=total,
                                             rank=partial(self.focus.rank, shape=shape),
                                             squares=learning.squares.get(shape),

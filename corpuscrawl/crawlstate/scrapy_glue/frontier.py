@@ -150,6 +150,16 @@ class Frontier:
         row = self.store.read("SELECT checked, errors FROM focus_priors WHERE key = 'links'").fetchone()
         return (int(row[0]), float(row[1])) if row is not None else None
 
+    def first_pages(self, hashes: list[int], page: int) -> dict[int, int]:
+        """Per text-line hash, the page that showed it first, ``page`` for those not recorded
+        before (the memory of :class:`corpuscrawl.focus.TextNovelty` in a durable crawl)."""
+        found = {}
+        for h in hashes:
+            self.store.write("INSERT OR IGNORE INTO focus_lines VALUES (?, ?)", (h, page))
+            found[h] = int(self.store.read("SELECT page FROM focus_lines WHERE hash = ?",
+                                           (h,)).fetchone()[0])
+        return found
+
     def pop(self, active: Callable[[str], int] | None = None,
             full: Callable[[str], bool] | None = None) -> tuple[int, str] | None:
         """The next request (row id, data), now in flight; None when none is pending.
@@ -264,7 +274,10 @@ class DurableScheduler(BaseScheduler):
         self.spider = spider
         if self.frontier.pending:
             logger.info("resuming: %d requests left in the frontier", self.frontier.pending)
-        learning = getattr(getattr(spider, "focus", None), "learning", None)
+        focus = getattr(spider, "focus", None)
+        if focus is not None:  # the lines seen by this generation's runs, and seen from now on
+            focus.novelty.memory = self.frontier
+        learning = getattr(focus, "learning", None)
         learned = self.frontier.learned()
         if learning is not None and learned:  # a resumed run goes on from what was learned
             learning.load(learned, self.frontier.learned_squares(), self.frontier.learned_misses())
