@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from corpuscrawl.html.content import (
+    Charset,
     decide_encoding,
     decode_body,
     has_binary_signature,
@@ -28,6 +29,28 @@ def test_meta_naming_utf16_is_not_believed_on_ascii_compatible_bytes():
     utf8 = LATIN.format(meta='<meta http-equiv="Content-Type" content="text/html; charset=UTF-32">')
     text, charset = decode_body(utf8.encode("utf-8"))
     assert "café naïve résumé" in text and charset.source == "detected"
+
+
+def test_a_utf16_declaration_is_found_as_written_and_a_commented_one_is_not():
+    one_byte = '<meta charset="UTF-16"><p>Un caf\xe9 au port, rien de plus.</p>'.encode("latin-1")
+    text, charset = decode_body(one_byte)  # one legacy byte: UTF-8 would make it U+FFFD
+    assert "café" in text and (charset.codec, charset.ignored_label) == ("cp1252", "utf-16")
+    xml = ('<?xml version="1.0" encoding="utf-16"?>' + LATIN.format(meta="")).encode("latin-1")
+    assert decide_encoding(xml).ignored_label == "utf-16"
+    commented = LATIN.format(meta='<!-- <meta charset="utf-16"> --><meta charset="windows-1252">')
+    assert decide_encoding(commented.encode("cp1252")) == Charset("cp1252", "meta")
+
+
+def test_labels_decode_with_the_codec_that_reads_their_pages():
+    chinese = "<p>汉字 € \U00020000</p>".encode("gb18030")  # GBK's decoder is GB18030's
+    assert decode_body(chinese, "gbk")[0] == "<p>汉字 € \U00020000</p>"
+    western = LATIN.format(meta="")
+    assert decide_encoding(western.encode("cp850"), "cp850").codec == "cp850"  # no browser label
+    for textless in ("base64", "x-user-defined", "utf-7"):
+        assert decode_body(western.encode("utf-8"), textless)[1].source == "detected", textless
+    for codec in ("utf-32-le", "utf-32-be"):
+        bom = codecs.BOM_UTF32_LE if codec.endswith("le") else codecs.BOM_UTF32_BE
+        assert decode_body(bom + western.encode(codec))[0] == western, codec
 
 
 def test_bom_then_header_then_meta_then_detection():

@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from corpuscrawl.net.policy import NetworkPolicy, NetworkPolicyError
+from corpuscrawl.net.policy import NetworkGuard, NetworkPolicy, NetworkPolicyError
 
 ip = ipaddress.ip_address
 
@@ -43,3 +43,14 @@ def test_allow_list_of_hosts_and_networks():
 def test_a_bad_allow_list_entry_names_the_setting(bad):
     with pytest.raises(NetworkPolicyError, match="CORPUSCRAWL_ALLOWED_NETWORKS"):
         NetworkPolicy.from_setting([bad] if bad != 42 else bad)
+
+
+def test_a_blocked_host_is_logged_once_in_any_spelling(caplog):
+    guard = NetworkGuard(NetworkPolicy())
+    with caplog.at_level("WARNING", logger="corpuscrawl.net.guard"):
+        for host in ("2852039166", "0xa9.0xfe.0xa9.0xfe", "169.254.169.254", "Metadata.Test",
+                     "metadata.test"):
+            guard.record(host, "169.254.169.254", "link_local")
+    lines = [r.getMessage() for r in caplog.records]
+    assert [line.split("blocked request to ", 1)[1].split(": ", 1)[0] for line in lines] == [
+        "169.254.169.254", "metadata.test"]

@@ -83,3 +83,10 @@ def test_a_redirect_back_into_the_chain_is_dropped_and_counted():
         mw.process_response(Request("http://a.com/s"), resp(b"", None, "http://a.com/s", 301,
                                                             Location="http://a.com/s"))
     assert stats["corpuscrawl/hostile/redirect_loop"] == 2
+
+
+def test_a_redirect_to_a_url_w3lib_refuses_is_left_to_the_redirect_middleware():
+    stats = Stats()
+    onward = resp(b"", None, "http://a.com/b", 302, Location="http://exa mple.com/x")
+    assert RedirectLoopMiddleware(stats).process_response(Request("http://a.com/b"), onward) is onward
+    assert stats["corpuscrawl/hostile/redirect_loop"] == 0

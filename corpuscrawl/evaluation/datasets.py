@@ -37,8 +37,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from w3lib.encoding import read_bom
-
+from corpuscrawl.html.content import read_bom
 from corpuscrawl.html.page import Page
 from corpuscrawl.net.sites import domain_of
 
@@ -87,7 +86,7 @@ def decode_text_file(data: bytes) -> str:
     character is NUL.  Read naively, such a file is garbage that no extraction
     can match; :func:`utf16le_resync` reads it.
     """
-    codec, bom = read_bom(data)  # w3lib's, as Scrapy uses for pages
+    codec, bom = read_bom(data)
     if codec:
         return data[len(bom):].decode(codec, errors="replace")
     text = data.decode("utf-8", errors="replace")

@@ -14,7 +14,16 @@ Decisions follow the browsers (WHATWG Encoding and MIME Sniffing standards):
   reads it as UTF-8, since a page whose ``<meta>`` can be read as ASCII is not
   UTF-16; when the bytes are not valid UTF-8 either, detection decides.  An HTTP
   header naming UTF-16/32 is believed only when the bytes look like it (no BOM
-  but the zero bytes of UTF-16 text).
+  but the zero bytes of UTF-16 text).  Such a ``<meta>`` is found from the label
+  as written (:func:`utf16_32_declaration`), since the prescan gives the
+  standard's UTF-8 in its place.
+* **Labels** resolve through w3lib's table of the browsers' names, else as
+  Python codec names (``cp850``, ``utf-32``; the Encoding Standard reads
+  ISO-2022-KR and HZ as ``replacement``, one U+FFFD for the whole body).  A
+  label for GBK decodes with GB18030 (the Encoding Standard's GBK decoder is
+  GB18030's, and pages labelled ``gb2312`` or ``gbk`` hold GB18030
+  characters); ``x-user-defined`` (bytes as private-use characters), UTF-7 and
+  non-text codecs are no label.  Byte-order marks include UTF-32's.
 * **Binary** — a known file signature (images, archives, PDF, fonts, media,
   executables) or a sample dominated by the WHATWG "binary data bytes" (C0
   controls other than whitespace), C1 controls or undecodable bytes while
@@ -32,11 +41,13 @@ Plain library code: no Scrapy.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from html.parser import HTMLParser
 
-from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding
+from w3lib.encoding import html_body_declared_encoding, resolve_encoding
 
 from corpuscrawl.html.charset_evidence import check_label
 
@@ -71,24 +82,119 @@ _SPACED_RE = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f]")
 #: default for undeclared Western pages.
 CENTRAL_EUROPEAN_CODECS = frozenset({"cp1250", "iso8859-2"})
 _UTF16_32 = ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be")
+#: The Encoding Standard's labels of UTF-16 that are no Python codec name.
+_UTF16_LABELS = frozenset({"csunicode", "iso-10646-ucs-2", "ucs-2", "unicode", "unicodefeff",
+                           "unicodefffe"})
+#: Codecs a label may resolve to that give no text: the Encoding Standard's
+#: ``replacement`` (one U+FFFD for the whole body) and ``x-user-defined`` (bytes as
+#: private-use characters).
+_TEXTLESS_CODECS = frozenset({"replacement", "x-user-defined"})
+#: Codecs decoded with a superset that browsers use in their place.
+_WIDER_CODECS = {"gbk": "gb18030"}
+#: Byte-order marks, UTF-32's before UTF-16's (``FF FE 00 00`` starts with ``FF FE``).
+_BOMS = ((codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF32_LE, "utf-32-le"),
+         (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+         (codecs.BOM_UTF8, "utf-8"))
+#: Where a ``<meta>`` or XML declaration may name UTF-16/32: pages that do are rare,
+#: so the declaration is parsed only when the prescanned bytes match this.
+_UTF16_32_HINT_RE = re.compile(
+    rb"(?:charset|encoding)\s*=\s*[\"']?\s*(?:utf[-_]?(?:16|32)|ucs-?2|unicode|iso-10646-ucs-2|"
+    rb"csunicode)", re.IGNORECASE)
+_XML_ENCODING_RE = re.compile(r"""\bencoding\s*=\s*["']([^"']*)""", re.IGNORECASE)
+_CONTENT_CHARSET_RE = re.compile(r"""charset\s*=\s*["']?\s*([\w.:-]+)""", re.IGNORECASE)
+#: Bytes of a body the ``<meta>`` prescan reads (the HTML standard's 1,024, w3lib's 4,096).
+PRESCAN_BYTES = 4096
 
 
+def read_bom(body: bytes) -> tuple[str, bytes] | tuple[None, None]:
+    """``(codec, BOM)`` of the byte-order mark ``body`` starts with, else ``(None, None)``."""
+    for bom, codec in _BOMS:
+        if body.startswith(bom):
+            return codec, bom
+    return None, None
+
+
+def _python_codec(name: str) -> str | None:
+    """Python's canonical name of text codec ``name``, or None (unknown, non-text, UTF-7)."""
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, TypeError, ValueError):
+        return None
+    if not getattr(info, "_is_text_encoding", True):  # base64, zlib, rot13 ...
+        return None
+    return None if info.name == "utf-7" or info.name in _TEXTLESS_CODECS else info.name
+
+
+@functools.lru_cache(maxsize=256)
 def _codec(name: str | None) -> str | None:
-    """Python's canonical codec name for ``name`` (after w3lib's browser aliases), or None."""
+    """The Python codec that decodes charset label ``name``, or None.
+
+    w3lib's table of the browsers' labels first; a label it has no text codec for
+    (``cp850``, ``utf-32``, ``iso-2022-kr``) as a Python codec name, which the
+    bytes must then bear out like any label.
+    """
     if not name:
         return None
     resolved = resolve_encoding(name)
-    if not resolved:
-        return None
-    try:
-        return codecs.lookup(resolved).name
-    except LookupError:
-        return None
+    codec = (_python_codec(resolved) if resolved else None) or _python_codec(name.strip())
+    return _WIDER_CODECS.get(codec, codec) if codec else None
+
+
+def _label_name(label: str) -> str:
+    """``label`` as reported: the Python codec name when there is one, else as written."""
+    label = label.strip().lower()
+    return _python_codec(label) or label
 
 
 def is_utf16_32(name: str | None) -> bool:
-    """True for UTF-16 and UTF-32 in any byte order."""
-    return (_codec(name) or "") in _UTF16_32
+    """True when charset label ``name`` names UTF-16 or UTF-32 in any byte order."""
+    if not name:
+        return False
+    label = name.strip().lower()
+    return label in _UTF16_LABELS or (_python_codec(label) or "") in _UTF16_32
+
+
+class _DeclarationParser(HTMLParser):
+    """The label of the first ``<meta>`` or XML declaration naming a charset, before ``<body>``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.label: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.label is not None:
+            return
+        if tag == "body":
+            self.label = ""
+        elif tag == "meta":
+            values = {name: value or "" for name, value in attrs}
+            if "charset" in values:
+                self.label = values["charset"].strip()
+            elif "content-type" in values.get("http-equiv", "").lower():
+                match = _CONTENT_CHARSET_RE.search(values.get("content", ""))
+                if match:
+                    self.label = match.group(1)
+
+    handle_startendtag = handle_starttag
+
+    def handle_pi(self, data: str) -> None:
+        match = _XML_ENCODING_RE.search(data) if data.lower().startswith("xml") else None
+        if self.label is None and match:
+            self.label = match.group(1).strip()
+
+
+def utf16_32_declaration(head: bytes) -> str:
+    """The label (as written) of ``head``'s first charset declaration when it names UTF-16
+    or UTF-32, else "".
+
+    The prescan (w3lib's) resolves such a ``<meta>`` to the standard's UTF-8, or
+    skips a UTF-32 one, so the label is read here, only from heads that spell one.
+    """
+    if _UTF16_32_HINT_RE.search(head) is None:
+        return ""
+    parser = _DeclarationParser()
+    parser.feed(head.decode("latin-1"))
+    return parser.label if parser.label and is_utf16_32(parser.label) else ""
 
 
 def looks_utf16(body: bytes) -> str | None:
@@ -175,18 +281,23 @@ def decide_encoding(body: bytes, declared: str | None = None) -> Charset:
     """
     bom, _ = read_bom(body)
     if bom:
-        return Charset(_codec(bom) or "utf-8", "bom")
-    header = _codec(declared)
-    meta = _codec(html_body_declared_encoding(body[:4096]))
-    if header and not is_utf16_32(header):
+        return Charset(bom, "bom")
+    head = body[:PRESCAN_BYTES]
+    meta = _codec(html_body_declared_encoding(head))
+    lying_meta = utf16_32_declaration(head) or (meta if is_utf16_32(meta) else "")
+    if lying_meta:
+        meta = None
+    header_utf16_32 = is_utf16_32(declared)
+    header = None if header_utf16_32 else _codec(declared)
+    if header:
         return _checked(body, header, "header", meta)
     utf16 = looks_utf16(body)
     if utf16:
         return Charset(utf16, "utf16-sniffed")
-    if meta and not is_utf16_32(meta):
+    if meta:
         return _checked(body, meta, "meta", None)
-    ignored = header if is_utf16_32(header) else meta if is_utf16_32(meta) else ""
-    return Charset(detect_encoding(body), "detected", ignored or "")
+    ignored = declared if header_utf16_32 and declared else lying_meta
+    return Charset(detect_encoding(body), "detected", _label_name(ignored) if ignored else "")
 
 
 def _checked(body: bytes, label: str, source: str, other: str | None) -> Charset:

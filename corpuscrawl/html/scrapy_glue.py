@@ -170,7 +170,13 @@ def count_failure(stats: Any, failure: Any, log: logging.Logger | logging.Logger
 
 
 def _same(url: str) -> str:
-    return safe_url_string(url.split("#", 1)[0])
+    """``url`` without its fragment, spelled as requests spell it (as written when w3lib
+    refuses its host, as w3lib from 2.6 on does for a space or a bad IPv4 number)."""
+    url = url.split("#", 1)[0]
+    try:
+        return safe_url_string(url)
+    except ValueError:
+        return url
 
 
 class RedirectLoopMiddleware:

@@ -126,10 +126,16 @@ class NetworkGuard:
         return self.policy.blocked_reason(host, ip)
 
     def record(self, host: str, address: str, reason: str, what: str = "request") -> None:
-        """Count one blocked request; log the first one per host."""
+        """Count one blocked request; log the first one per host.
+
+        The host is logged in one spelling (:func:`_host_key`): ``2852039166``,
+        ``0xa9.0xfe.0xa9.0xfe`` and ``169.254.169.254`` are one host, whether or not
+        Scrapy's URL handling (w3lib, from 2.6 on) already rewrote the request's URL.
+        """
         if self.stats is not None:
             self.stats.inc_value(BLOCKED_STAT)
             self.stats.inc_value(f"{BLOCKED_STAT}/{reason}")
+        host = _host_key(host)
         if host not in self._logged:
             self._logged.add(host)
             if self.stats is not None:

@@ -99,7 +99,10 @@ def _check_url(url: str, max_length: int) -> tuple[str, str]:
     query = "&".join(p for p in parts.query.split("&")
                      if p and not is_tracking_param(unquote_plus(p.split("=", 1)[0])))
     path = remove_dot_segments(parts.path or "/")
-    out = safe_url_string(canonicalize_url(urlunsplit((scheme, netloc, path, query, ""))))
+    try:
+        out = safe_url_string(canonicalize_url(urlunsplit((scheme, netloc, path, query, ""))))
+    except ValueError:  # what w3lib refuses (from 2.6 on it raises for more URLs)
+        return "", "unparsable"
     if len(out) > max_length:
         return "", "too_long"
     return out, ""
