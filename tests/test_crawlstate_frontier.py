@@ -12,8 +12,8 @@ from scrapy.utils.test import get_crawler
 from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.export_ledger import FeedRepairError, repair_feeds
 from corpuscrawl.crawlstate.feed_paths import local_feed_path
+from corpuscrawl.crawlstate.frontier import Frontier
 from corpuscrawl.crawlstate.runs import RunLock, RunLockedError, begin_run, finish_run
-from corpuscrawl.crawlstate.scrapy_glue.frontier import Frontier
 from corpuscrawl.crawlstate.scrapy_glue.requests_json import decode_request, encode_request
 from corpuscrawl.crawlstate.scrapy_glue.state_addon import StateConfig, StateConfigError
 from corpuscrawl.crawlstate.store import StateStore, StateStoreError

@@ -81,7 +81,7 @@ def test_a_resumed_frontier_ranks_with_what_the_killed_run_learned(tmp_path) -> 
     its re-ranked priorities; after a kill the resumed run loads it and hands out what the
     run it resumes would have (the articles, then topics, the empty day archives last),
     where a cold start would take the day archives first."""
-    from corpuscrawl.crawlstate.scrapy_glue.frontier import Frontier
+    from corpuscrawl.crawlstate.frontier import Frontier
     from corpuscrawl.crawlstate.store import StateStore
     from corpuscrawl.focus import Focus
 

@@ -2,7 +2,7 @@
 the shared Redis queue.
 
 The durable frontier re-ranks its pending rows when the focus learns more about a URL
-shape (:mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`); this is the same for the cluster's
+shape (:mod:`corpuscrawl.crawlstate.frontier`); this is the same for the cluster's
 scrapy-redis priority queue (a sorted set of encoded requests, score = -priority):
 
 * every request followed with a focus prior is also recorded in the hash
@@ -30,7 +30,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from corpuscrawl.crawlstate.scrapy_glue.frontier import RERANK_HIGH_PRIOR
+from corpuscrawl.crawlstate.frontier import RERANK_HIGH_PRIOR
 from corpuscrawl.focus import FOCUS_LEARNED, PRIORITY_SCALE_DEFAULT, followed_link
 
 __all__ = ["ClusterFocusRanking"]

@@ -5,8 +5,8 @@ Everything that must stay consistent across a kill lives in one file,
 
 * ``runs`` — one row per run: generation, resumed or not, start, finish and
   its reason (:mod:`corpuscrawl.crawlstate.runs`);
-* ``requests`` and ``seen`` — the frontier and the seen-set
-  (:mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`); ``focus_shapes``,
+* ``requests`` and ``seen`` — the frontier (:mod:`corpuscrawl.crawlstate.frontier`) and
+  the seen-set (:mod:`corpuscrawl.crawlstate.scrapy_glue.frontier`); ``focus_shapes``,
   ``focus_priors`` and ``focus_lines`` — what the focused crawl learned per URL
   shape, how far its link priors missed, and per text line it saw (a hash) the
   page that showed it first (:mod:`corpuscrawl.focus`);

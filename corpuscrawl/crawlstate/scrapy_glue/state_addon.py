@@ -45,10 +45,11 @@ from corpuscrawl.crawlstate.completion import CompletionTracker
 from corpuscrawl.crawlstate.export_ledger import ExportLedger, FeedNotDurable, repair_feeds
 from corpuscrawl.crawlstate.export_state import existing_state
 from corpuscrawl.crawlstate.feed_paths import local_feed_path
+from corpuscrawl.crawlstate.frontier import Frontier
 from corpuscrawl.crawlstate.hosts import SqliteHostRecords
 from corpuscrawl.crawlstate.lookup import StateConfigError, attach_host_records, attach_run_state
 from corpuscrawl.crawlstate.runs import RunInfo, RunLock, begin_run, finish_run
-from corpuscrawl.crawlstate.scrapy_glue.frontier import FRONTIER_META, Frontier
+from corpuscrawl.crawlstate.scrapy_glue.frontier import FRONTIER_META
 from corpuscrawl.crawlstate.scrapy_glue.location import state_dir
 from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
 from corpuscrawl.crawlstate.state_paths import COLLECTION_SETTING, STATE_DIR_SETTING
