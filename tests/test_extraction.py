@@ -90,3 +90,13 @@ def test_the_shape_of_a_text_follows_extractor_template_model_and_settings(
     auto.shapes._shapes.clear()
     auto.shapes._extractors.clear()
     assert auto.shape_for("http://other.org/a") != shape
+
+
+@pytest.mark.parametrize(("value", "wanted"), [(True, True), ("on", True), ("1", True),
+                                               ("yes", True), ("off", False), ("0", False),
+                                               (False, False)])
+def test_boolean_settings_read_text_alike(value, wanted):
+    settings = {"CORPUSCRAWL_MARKDOWN": value, "CORPUSCRAWL_SPLIT_COHERENT": value,
+                "CORPUSCRAWL_HEADLINE_IN_TEXT": value}
+    config = ExtractionConfig.from_settings(settings)
+    assert (config.structure, config.split_coherent, config.headline_in_text) == (wanted,) * 3

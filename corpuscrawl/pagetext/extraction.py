@@ -167,16 +167,16 @@ class ExtractionConfig:
 
 
 def _flag(settings: Any, key: str, default: bool) -> bool:
-    """A boolean setting given as a bool or as text ("1", "true", "yes" are true)."""
+    """A boolean setting given as a bool or as text ("1", "true", "yes", "on" are true)."""
     value = settings.get(key, default)
-    return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
+    return value if isinstance(value, bool) else str(value).strip().lower() in (
+        "1", "true", "yes", "on")
 
 
 def structure_wanted(settings: Any) -> bool:
     """True when a document needs its lines' roles: ``CORPUSCRAWL_MARKDOWN`` is on or a feed
     (``FEEDS``, ``-O out.xml:tei``) has the ``tei`` format."""
-    value = settings.get("CORPUSCRAWL_MARKDOWN", False)
-    if value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes", "on"):
+    if _flag(settings, "CORPUSCRAWL_MARKDOWN", False):
         return True
     feeds = settings.get("FEEDS") or {}
     if isinstance(feeds, str):
@@ -407,8 +407,9 @@ class Extraction:
         page = Page.from_html(WARM_UP_HTML, url="http://warm-up.invalid/")
         extractors = {id(e): e for e in (self.default, self.oversized, *self._by_name.values(),
                                          *self._by_template.values()) if e is not None}
+        rule = self.rules.for_url(page.url)
         for extractor in extractors.values():
-            self._extract(page, extractor)
+            self._extract(page, extractor, rule)
 
     @classmethod
     def from_settings(cls, settings: Any, default_extractor: str | None = None,
@@ -451,7 +452,8 @@ class Extraction:
 
     def run(self, page: Page) -> ExtractionResult:
         """Extract text, title/date/author and language of ``page``; errors are returned, never raised."""
-        extractor = self.extractor_for(page.url)
+        rule = self.rules.for_url(page.url)
+        extractor = self.extractor_for_rule(rule)
         if page.unreadable:
             return ExtractionResult(extractor=extractor.name, skipped=page.unreadable,
                                     notes=page.notes)
@@ -462,7 +464,7 @@ class Extraction:
                 return ExtractionResult(extractor=extractor.name, error=error, notes=tuple(notes))
         try:
             with time_limit(self.config.timeout):
-                result = self._extract(page, extractor)
+                result = self._extract(page, extractor, rule)
         except ExtractionTimeout:
             logger.warning("extraction of %s by %s took over %s s: given up, page kept",
                            page.url, extractor.name, self.config.timeout)
@@ -490,7 +492,8 @@ class Extraction:
         notes.append("oversized")
         return trimmed, self.oversized, ""  # type: ignore[return-value]
 
-    def _extract(self, page: Page, extractor: Extractor) -> ExtractionResult:
+    def _extract(self, page: Page, extractor: Extractor, rule: DomainRule) -> ExtractionResult:
+        """``extractor``'s result on ``page``, with metadata; ``rule``: the page's domain rule."""
         result = ExtractionResult(extractor=extractor.name)
         try:
             parts = extract_parts(extractor, page)
@@ -509,8 +512,8 @@ class Extraction:
             meta = extract_metadata(page)
             result.title, result.date = normalize_line(normalize_text(meta.title)), meta.date
             result.title = own_title(page, result.title, result.text)
-            if self.config.headline_in_text and result.title and not self.rules.for_url(
-                    page.url).template:  # a site's template states what its text is
+            if self.config.headline_in_text and result.title and not rule.template:
+                # a site's template states what its text is
                 result.text = with_headline(page, result.title, result.text)
             result.author = normalize_line(normalize_text(meta.author))
             if result.text:  # the article's language, not the comments'
