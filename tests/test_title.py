@@ -1,6 +1,12 @@
 """NewsFeed title heuristic: first title source, site name stripped."""
 
-from corpuscrawl.extract.meta.title import extract_title, own_title, raw_title, strip_site_name
+from corpuscrawl.extract.meta.title import (
+    extract_title,
+    logo_texts,
+    own_title,
+    raw_title,
+    strip_site_name,
+)
 from corpuscrawl.html.page import Page
 
 
@@ -161,3 +167,11 @@ def test_a_text_opens_with_the_headline_the_page_shows_when_the_extractor_left_i
     assert with_headline(logo, "Harbour Post", "The bridge closed.") == "The bridge closed."
     home = Page.from_html(html, url="http://127.0.0.1:8000/")
     assert with_headline(home, "Bridge closes", "The bridge closed.") == "The bridge closed."
+
+
+def test_a_logo_is_marked_by_its_class_or_id_in_any_case():
+    body = ("<body><div class='MastHeadLogo'>Cape Gazette</div><span id='brand'>Gazette"
+            "</span><p class='siteName'>The Gazette</p><div class='masthead'><a href='/'>"
+            "<img alt='Gazette logo' src='/l.png'></a></div><p class='intro'>Ferries</p>")
+    page = Page.from_html(f"<html>{body}</body></html>", url="https://gazette.example/a")
+    assert logo_texts(page) == {"cape gazette", "gazette", "the gazette", "gazette logo"}

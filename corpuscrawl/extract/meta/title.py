@@ -50,10 +50,12 @@ HEADING_MAX_WORDS = 30
 #: the class names themes give it (``entry-title``, ``story-title``, ``article-headline``).
 HEADING_XPATH = ('//h1 | //h2 | //h3 | //h4 | //h5 | //h6 | //*[@itemprop="headline"]'
                  ' | //*[contains(@class, "title") or contains(@class, "headline")]')
-#: Elements naming the site in the page's chrome: a logo or brand (its text or image's alt).
-LOGO_XPATH = ('//*[contains(@class, "logo") or contains(@id, "logo") or contains(@class, '
-              '"brand") or contains(@class, "site-name") or contains(@class, "site-title") '
-              'or contains(@id, "site-name") or contains(@id, "site-title")]')
+#: Class or id words that mark an element as the site's logo or brand, in any case, a ``-``
+#: in them optional (``siteName``): its text or image's alt names the site, and a heading
+#: inside it is the logo, not a headline.
+LOGO_MARKERS = ("logo", "brand", "site-name", "site-title", "masthead")
+_LOGO_RE = re.compile("|".join(marker.replace("-", "-?") for marker in LOGO_MARKERS),
+                      re.IGNORECASE)
 #: Link targets that lead to the site's home page (besides the page's own URL).
 HOME_HREFS = frozenset(("/", "./", "index.html", "/index.html"))
 
@@ -329,10 +331,6 @@ def with_headline(page: Page, title: str, text: str) -> str:
     return f"{title}\n{text}"
 
 
-#: Class or id words that mark an element as the site's logo or brand (a logo ``<h1>``).
-_LOGO_RE = re.compile(r"logo|brand|site-?name|site-?title|masthead", re.IGNORECASE)
-
-
 def _shows_heading(page: Page, key: str) -> bool:
     """Whether the page has an ``<h1>``-``<h6>`` whose text, case folded, is ``key`` and that
     is not the site's logo (no class or id of it or its ancestors names a logo, a brand or
@@ -364,12 +362,14 @@ def heading_texts(page: Page) -> set[str]:
 
 
 def logo_texts(page: Page) -> set[str]:
-    """Lower-cased texts of the page's logo and brand elements and of their images' ``alt``
-    (at most 8 words each: a whole masthead is not a name)."""
+    """Lower-cased texts of the page's logo and brand elements (:data:`LOGO_MARKERS`) and of
+    their images' ``alt`` (at most 8 words each: a whole masthead is not a name)."""
     if page.body is None:
         return set()
     out = set()
-    for el in page.body.xpath(LOGO_XPATH):
+    for el in page.body.xpath("//*[@class or @id]"):
+        if _LOGO_RE.search(f"{el.get('class') or ''} {el.get('id') or ''}") is None:
+            continue
         for value in (el.text_content(), *el.xpath(".//img/@alt"), el.get("alt") or ""):
             value = normalize_space(value).lower()
             if value and len(value.split()) <= 8:
