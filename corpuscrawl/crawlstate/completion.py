@@ -116,6 +116,22 @@ class CompletionTracker:
         if key not in final and isinstance(row_id, int):
             self.held(key, row_id)
 
+    def reached(self, request: Any, meta_key: str) -> None:
+        """:meth:`reached_spider` for the row in meta ``meta_key`` of ``request`` (if any)."""
+        row_id = request.meta.get(meta_key)
+        if isinstance(row_id, int):
+            self.reached_spider(row_id)
+
+    def account_released(self, item: Any, outcomes: list[Any], response: Any,
+                         meta_key: str) -> None:
+        """:meth:`account` for document ``item``, which the export stage took, and the
+        ``outcomes`` it released with it (each with its ``document``, written or dropped);
+        the row is in meta ``meta_key`` of the response's request."""
+        request = getattr(response, "request", None)
+        self.account((item.url, int(item.unit_index or 0)),
+                     [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes],
+                     request.meta.get(meta_key) if request is not None else None)
+
     def release_all(self) -> None:
         """The export stage released every document (the crawl's end): no hold is left."""
         self._held_docs.clear()

@@ -353,9 +353,7 @@ class LeasingScheduler(RedisScheduler):
         self._loop.start(self.cluster.commit_interval, now=False)
 
     def _response_received(self, response: Any, request: Any, spider: Any) -> None:
-        lease = request.meta.get(LEASE_META)
-        if isinstance(lease, int):
-            self.tracker.reached_spider(lease)
+        self.tracker.reached(request, LEASE_META)
 
     def _item_scraped(self, item: Any, response: Any, spider: Any) -> None:
         """Hold a lease while the export stage holds its documents; mark final documents
@@ -370,11 +368,7 @@ class LeasingScheduler(RedisScheduler):
         index = getattr(export.stage, "dedup", None)
         if hasattr(index, "final"):
             index.final(o.document.url for o in outcomes)
-        request = getattr(response, "request", None)
-        self.tracker.account(
-            (item.url, int(item.unit_index or 0)),
-            [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes],
-            request.meta.get(LEASE_META) if request is not None else None)
+        self.tracker.account_released(item, outcomes, response, LEASE_META)
 
     def _flush_feeds(self) -> list[Any]:
         """Flush the feed files (to the OS: a killed process loses nothing written); return them."""

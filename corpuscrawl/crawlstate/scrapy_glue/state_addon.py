@@ -271,9 +271,7 @@ class RunState:
         self.commit()
 
     def _response_received(self, response: Any, request: Any, spider: Any) -> None:
-        row_id = request.meta.get(FRONTIER_META)
-        if isinstance(row_id, int):
-            self.tracker.reached_spider(row_id)
+        self.tracker.reached(request, FRONTIER_META)
 
     def _item_scraped(self, item: Any, response: Any, spider: Any) -> None:
         """Account documents the export stage holds or released with ``item`` (already written;
@@ -283,13 +281,8 @@ class RunState:
 
         export = existing_state(self.crawler)
         outcomes = export.released_with(item) if export is not None else None
-        if outcomes is None:
-            return
-        request = getattr(response, "request", None)
-        self.tracker.account(
-            (item.url, int(item.unit_index or 0)),
-            [(o.document.url, int(o.document.unit_index or 0)) for o in outcomes],
-            request.meta.get(FRONTIER_META) if request is not None else None)
+        if outcomes is not None:
+            self.tracker.account_released(item, outcomes, response, FRONTIER_META)
 
     def _engine_stopped(self) -> None:
         if self._closed:
