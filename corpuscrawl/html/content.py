@@ -15,8 +15,8 @@ Decisions follow the browsers (WHATWG Encoding and MIME Sniffing standards):
   UTF-16; when the bytes are not valid UTF-8 either, detection decides.  An HTTP
   header naming UTF-16/32 is believed only when the bytes look like it (no BOM
   but the zero bytes of UTF-16 text).  Such a ``<meta>`` is found from the label
-  as written (:func:`utf16_32_declaration`), since the prescan gives the
-  standard's UTF-8 in its place.
+  as written (:func:`utf16_32_declaration`): w3lib's prescan (from 2.6 on) gives
+  the standard's UTF-8 in its place.
 * **Labels** resolve through w3lib's table of the browsers' names, else as
   Python codec names (``cp850``, ``utf-32``; the Encoding Standard reads
   ISO-2022-KR and HZ as ``replacement``, one U+FFFD for the whole body).  A
@@ -187,8 +187,8 @@ def utf16_32_declaration(head: bytes) -> str:
     """The label (as written) of ``head``'s first charset declaration when it names UTF-16
     or UTF-32, else "".
 
-    The prescan (w3lib's) resolves such a ``<meta>`` to the standard's UTF-8, or
-    skips a UTF-32 one, so the label is read here, only from heads that spell one.
+    w3lib's prescan (from 2.6 on) resolves such a ``<meta>`` to the standard's UTF-8,
+    or skips a UTF-32 one, so the label is read here, only from heads that spell one.
     """
     if _UTF16_32_HINT_RE.search(head) is None:
         return ""
