@@ -100,3 +100,11 @@ def test_boolean_settings_read_text_alike(value, wanted):
                 "CORPUSCRAWL_HEADLINE_IN_TEXT": value}
     config = ExtractionConfig.from_settings(settings)
     assert (config.structure, config.split_coherent, config.headline_in_text) == (wanted,) * 3
+
+
+@pytest.mark.parametrize("key", ["CORPUSCRAWL_HEADLINE_IN_TEXT", "CORPUSCRAWL_SPLIT_COHERENT",
+                                 "CORPUSCRAWL_MARKDOWN"])
+def test_a_typo_in_a_switch_stops_the_crawl_naming_the_key(key: str) -> None:
+    with pytest.raises(ConfigError, match=f"{key}='ture': expected 1/0"):
+        ExtractionConfig.from_settings({key: "ture"})
+

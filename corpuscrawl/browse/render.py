@@ -28,6 +28,7 @@ from typing import Any
 from corpuscrawl.browse.browser import launch_options
 from corpuscrawl.browse.interaction import MAX_SCROLLS_DEFAULT, InteractionOptions
 from corpuscrawl.config.crawl_checks import CrawlSetupError
+from corpuscrawl.config.setting_values import YES_NO, yes_no
 from corpuscrawl.html.dom import normalize_space
 from corpuscrawl.html.page import Page
 from corpuscrawl.net.browser_guard import guarded
@@ -125,10 +126,10 @@ class RenderPlan:
                 raise RenderConfigError(f"{name}={value!r}: expected a whole number") from None
 
         def flag(name: str, value: Any) -> bool:
-            text = str(value).strip().lower()
-            if text not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
-                raise RenderConfigError(f"{name}={value!r}: expected 1/0, true/false, yes/no")
-            return text in ("1", "true", "yes", "on")
+            try:
+                return yes_no(value)
+            except ValueError:
+                raise RenderConfigError(f"{name}={value!r}: expected {YES_NO}") from None
 
         scrolls = number("max_scrolls", arg("max_scrolls", "CORPUSCRAWL_MAX_SCROLLS",
                                             MAX_SCROLLS_DEFAULT))

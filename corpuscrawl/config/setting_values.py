@@ -10,6 +10,22 @@ from typing import Any
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
 
+YES_NO = "1/0, true/false, yes/no, on/off"
+
+
+def yes_no(value: Any) -> bool:
+    """``value`` (a bool, or text such as ``1``/``0``, ``true``/``false``, ``yes``/``no``,
+    ``on``/``off``, any case) as a bool; a ``ValueError`` for any other text, so a typo'd
+    switch stops the crawl instead of silently reading as off."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{value!r}: expected {YES_NO}")
+
 
 def whole_number_setting(settings: Any, key: str, default: int, minimum: int = 0) -> int:
     """Setting ``key`` (default ``default``) as a whole number >= ``minimum``; a

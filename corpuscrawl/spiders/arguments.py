@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError, unknown_name
+from corpuscrawl.config.setting_values import YES_NO, yes_no
 from corpuscrawl.net.urls import check_url
 
 #: The scope arguments of the ``corpus`` spider (corpuscrawl.net.scope), among its known arguments.
@@ -33,15 +34,12 @@ def check_argument_names(given: Iterable[str], known: Iterable[str]) -> None:
 
 
 def flag_arg(value: Any, name: str) -> bool:
-    """A yes/no argument (``1``/``0``, ``true``/``false``, ``yes``/``no``, ``on``/``off``)."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off", ""):
-        return False
-    raise SeedError(f"argument {name}={value!r}: expected 1/0, true/false, yes/no")
+    """A yes/no argument (``1``/``0``, ``true``/``false``, ``yes``/``no``, ``on``/``off``; empty
+    is no)."""
+    try:
+        return yes_no(value if str(value).strip() else False)
+    except ValueError:
+        raise SeedError(f"argument {name}={value!r}: expected {YES_NO}") from None
 
 
 def int_arg(value: Any, name: str) -> int | None:

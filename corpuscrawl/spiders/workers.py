@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpuscrawl.browse.static import without_overlays
+from corpuscrawl.config.setting_values import yes_no
 from corpuscrawl.html.page import Page
 from corpuscrawl.html.robots_meta import RobotsDirectives, page_directives
 from corpuscrawl.html.scrapy_glue import body_cut_short
@@ -188,8 +189,7 @@ class _Settings(dict):
         return value.split(",") if isinstance(value, str) else list(value)
 
     def getbool(self, key: str, default: bool = False) -> bool:
-        value = self.get(key, default)
-        return value if isinstance(value, bool) else str(value).strip().lower() in ("1", "true", "yes")
+        return yes_no(self.get(key, default))
 
 
 def worker_count(value: Any, cpus: int | None = None) -> int:
