@@ -99,6 +99,17 @@ def _scrapy_project_unchanged() -> Iterator[None]:
         os.environ["SCRAPY_SETTINGS_MODULE"] = before
 
 
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The package built (sdist -> wheel) and installed into a fresh venv
+    (:func:`tests.packaging_helpers.build_and_install`).  Its users share one
+    ``xdist_group`` (``installed_package``), so it is built once per run; they only read it
+    and run its commands."""
+    from tests.packaging_helpers import build_and_install
+
+    return build_and_install(tmp_path_factory.mktemp("install"))
+
+
 @pytest.fixture
 def data_dir() -> Path:
     """Directory of small hand-written test fixtures."""
