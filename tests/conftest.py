@@ -55,6 +55,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = [items[i] for i in order]
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Fail the run if ``--dist loadgroup`` did not put the group names in the node ids.
+
+    xdist's worker hook writes a test's group into its node id (``...::test@group``), and
+    the scheduler groups by that suffix alone; when it is missing, every grouped test is
+    handed out on its own and each module-scoped crawl, server or build is made again on
+    every worker (pytest 9.2 keeps node ids where xdist 3.8 cannot change them; pyproject
+    pins below it).
+    """
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not session.config.getvalue("loadgroup"):
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(
+            f"--dist loadgroup: {len(lost)} grouped tests have no @group in their node id "
+            f"(e.g. {lost[0]}); this pytest and pytest-xdist do not group tests")
+
+
 def _unit(item: pytest.Item) -> str:
     """The xdist work unit of ``item``: its group's name, or its own node id."""
     group = item.get_closest_marker("xdist_group")
@@ -78,6 +97,17 @@ def _scrapy_project_unchanged() -> Iterator[None]:
         os.environ.pop("SCRAPY_SETTINGS_MODULE", None)
     else:
         os.environ["SCRAPY_SETTINGS_MODULE"] = before
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The package built (sdist -> wheel) and installed into a fresh venv
+    (:func:`tests.packaging_helpers.build_and_install`).  Its users share one
+    ``xdist_group`` (``installed_package``), so it is built once per run; they only read it
+    and run its commands."""
+    from tests.packaging_helpers import build_and_install
+
+    return build_and_install(tmp_path_factory.mktemp("install"))
 
 
 @pytest.fixture

@@ -75,3 +75,17 @@ def pip_install(python: Path, *args: str) -> None:
                            "--no-deps", "--no-index", "--disable-pip-version-check", "-q", *args],
                           capture_output=True, text=True, timeout=300, env=clean_env())
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+
+def build_and_install(base: Path) -> dict[str, Path]:
+    """Copy the sources, build sdist -> wheel, install the wheel into a fresh venv under
+    ``base``; the paths of interest (``sdist``, ``wheel``, ``python``, ``venv``, and
+    ``work``: an empty directory outside the repository, no scrapy.cfg, no models/ or
+    templates/)."""
+    sdist, wheel = build_sdist_and_wheel(copy_sources(base / "src"), base / "dist")
+    python = make_venv(base / "venv")
+    pip_install(python, str(wheel))
+    work = base / "work"
+    work.mkdir()
+    return {"sdist": sdist, "wheel": wheel, "python": python, "venv": base / "venv",
+            "work": work}

@@ -104,7 +104,7 @@ def test_two_workers_share_the_site_and_export_every_page_once(tmp_path, redis_u
 @pytest.mark.slow
 @pytest.mark.redis
 def test_a_worker_killed_mid_crawl_and_restarted_loses_nothing(tmp_path, redis_url):  # noqa: F811
-    with ResumeSite(articles=1000, delay=0.01) as site:
+    with ResumeSite(articles=400, delay=0.01) as site:
         killed, other = tmp_path / "k.jsonl", tmp_path / "o.jsonl"
         victim = start(command(redis_url, "killing", "victim", killed, site.url),
                        tmp_path / "victim.log")
@@ -224,7 +224,7 @@ def test_a_dead_worker_never_restarted_is_recovered_by_the_other(tmp_path, redis
     worker's output is valid up to the size committed in ``feeds:<worker>``."""
     import redis as redis_client
 
-    with ResumeSite(articles=1000, delay=0.01) as site:
+    with ResumeSite(articles=400, delay=0.01) as site:
         dead, other = tmp_path / "d.jsonl", tmp_path / "p.jsonl"
         victim = start(command(redis_url, "orphan", "gone", dead, site.url),
                        tmp_path / "gone.log")

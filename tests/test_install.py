@@ -20,32 +20,14 @@ from pathlib import Path
 import pytest
 
 from corpuscrawl.extract.learned.block_features import BLOCKTEXT_API
-from tests.packaging_helpers import (
-    REPO,
-    build_sdist_and_wheel,
-    clean_env,
-    copy_sources,
-    make_venv,
-    pip_install,
-)
+from tests.packaging_helpers import REPO, clean_env
 
-pytestmark = pytest.mark.slow
+# the installed package (``installed``, tests/conftest.py) is built once, on one worker,
+# for this module and tests/test_scrapyd_redeploy.py
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed_package")]
 
 SHIPPED_MODELS = sorted(p.name for p in (REPO / "models").iterdir() if p.is_file())
 SHIPPED_TEMPLATES = sorted(p.name for p in (REPO / "templates").iterdir() if p.is_file())
-
-
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Build sdist -> wheel, install the wheel into a fresh venv; paths of interest."""
-    base = tmp_path_factory.mktemp("install")
-    sdist, wheel = build_sdist_and_wheel(copy_sources(base / "src"), base / "dist")
-    python = make_venv(base / "venv")
-    pip_install(python, str(wheel))
-    work = base / "work"  # outside the repository, no scrapy.cfg, no models/ or templates/
-    work.mkdir()
-    return {"sdist": sdist, "wheel": wheel, "python": python, "venv": base / "venv",
-            "work": work}
 
 
 def run(installed: dict[str, Path], *cmd: str, **env: str) -> subprocess.CompletedProcess:

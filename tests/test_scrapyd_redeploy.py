@@ -8,17 +8,12 @@ import subprocess
 
 import pytest
 
-from tests.packaging_helpers import (
-    build_sdist_and_wheel,
-    clean_env,
-    copy_sources,
-    make_venv,
-    pip_install,
-)
+from tests.packaging_helpers import clean_env, copy_sources
 from tests.small_site import SmallSite
 from tests.test_scrapyd import PASSWORD, USER, Scrapyd, _script
 
-pytestmark = pytest.mark.slow
+# ``installed`` (tests/conftest.py) is shared with tests/test_install.py, on one worker
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed_package")]
 
 
 def deploy(src, scrapyd: Scrapyd, version: str) -> None:
@@ -46,13 +41,11 @@ def user_agent_version(log: str) -> str:
     return match.group(1)
 
 
-def test_a_redeployed_change_is_what_the_next_job_runs(tmp_path):
-    src = copy_sources(tmp_path / "src")
-    _, wheel = build_sdist_and_wheel(src, tmp_path / "dist")
-    python = make_venv(tmp_path / "venv")
-    pip_install(python, str(wheel))  # the README's install: corpuscrawl in Scrapyd's venv
+def test_a_redeployed_change_is_what_the_next_job_runs(tmp_path, installed):
+    src = copy_sources(tmp_path / "src")  # what is deployed, then changed and redeployed
+    # the README's install: the built wheel in Scrapyd's venv
     (tmp_path / "scrapyd").mkdir()
-    scrapyd = Scrapyd(tmp_path / "scrapyd", python=str(python))
+    scrapyd = Scrapyd(tmp_path / "scrapyd", python=str(installed["python"]))
     try:
         scrapyd.wait_ready()
         deploy(src, scrapyd, "r1")
