@@ -108,3 +108,11 @@ def test_a_typo_in_a_switch_stops_the_crawl_naming_the_key(key: str) -> None:
     with pytest.raises(ConfigError, match=f"{key}='ture': expected 1/0"):
         ExtractionConfig.from_settings({key: "ture"})
 
+
+
+@pytest.mark.parametrize("text", ["yes", "on", "1", "True", "no", "off", "0", "false", ""])
+def test_the_feed_reads_markdown_as_the_extraction_does(text: str) -> None:
+    from corpuscrawl.export.scrapy_glue.exporters import markdown_setting
+
+    settings = {"CORPUSCRAWL_MARKDOWN": text}
+    assert markdown_setting(settings) is ExtractionConfig.from_settings(settings).structure

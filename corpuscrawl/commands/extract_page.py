@@ -176,6 +176,7 @@ def render(document: dict[str, Any], fmt: str, roles: Any, comment_roles: Any) -
 def run(args: argparse.Namespace) -> int:
     """Extract one page; returns the exit code."""
     from corpuscrawl.commands.extract_warc import extractor_setting, settings_from
+    from corpuscrawl.config.setting_values import flag_setting
     from corpuscrawl.extract.base import ExtractorError
     from corpuscrawl.extract.lines.structure import roles_for
     from corpuscrawl.pagetext.extraction import ConfigError, Extraction
@@ -211,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
         extractor = extraction.extractor_for(page.url)
         roles = roles_for(extractor, page, result.text)
         comment_roles = roles_for(None, page, result.comments)
-    elif fmt == "json" and settings.getbool("CORPUSCRAWL_MARKDOWN"):
+    elif fmt == "json" and flag_setting(settings, "CORPUSCRAWL_MARKDOWN", False):
         from corpuscrawl.formats.markdown import to_markdown
 
         document["markdown"] = to_markdown(result.text, roles_for(

@@ -27,6 +27,17 @@ def yes_no(value: Any) -> bool:
     raise ValueError(f"{value!r}: expected {YES_NO}")
 
 
+def flag_setting(settings: Any, key: str, default: bool,
+                 error: type[Exception] = CrawlSetupError) -> bool:
+    """Setting ``key`` (default ``default``, also when empty) as a bool (:func:`yes_no`); an
+    ``error`` naming the key and the value given otherwise."""
+    value = settings.get(key, default)
+    try:
+        return yes_no(default if value in (None, "") else value)
+    except ValueError:
+        raise error(f"{key}={value!r}: expected {YES_NO}") from None
+
+
 def whole_number_setting(settings: Any, key: str, default: int, minimum: int = 0) -> int:
     """Setting ``key`` (default ``default``) as a whole number >= ``minimum``; a
     :class:`~corpuscrawl.config.crawl_checks.CrawlSetupError` (a ``ValueError``) naming the key

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.config.setting_values import YES_NO, yes_no
+from corpuscrawl.config.setting_values import flag_setting
 from corpuscrawl.extract import get_extractor, load_factory, names, registry
 from corpuscrawl.extract.base import Extracted, Extractor, ExtractorError, extract_parts, normalized
 from corpuscrawl.extract.classic.linkblocks import coherent_texts
@@ -170,11 +170,7 @@ class ExtractionConfig:
 def _flag(settings: Any, key: str, default: bool) -> bool:
     """A boolean setting given as a bool or as yes/no text; a :class:`ConfigError` naming the
     key for any other text."""
-    value = settings.get(key, default)
-    try:
-        return yes_no(default if value in (None, "") else value)
-    except ValueError:
-        raise ConfigError(f"{key}={value!r}: expected {YES_NO}") from None
+    return flag_setting(settings, key, default, ConfigError)
 
 
 def structure_wanted(settings: Any) -> bool:

@@ -42,6 +42,7 @@ from scrapy.exporters import (
     XmlItemExporter,
 )
 
+from corpuscrawl.config.setting_values import flag_setting
 from corpuscrawl.crawlstate.export_ledger import ExportLedger
 from corpuscrawl.crawlstate.lookup import run_state
 from corpuscrawl.crawlstate.scrapy_glue.output_failure import failure_of, output_failed
@@ -187,11 +188,9 @@ class CleaningExporterMixin:
 
 
 def markdown_setting(settings: Any) -> bool:
-    """``CORPUSCRAWL_MARKDOWN`` as a bool (a bad value fails naming the setting)."""
-    try:
-        return settings.getbool("CORPUSCRAWL_MARKDOWN", False)
-    except ValueError as exc:
-        raise ValueError(f"CORPUSCRAWL_MARKDOWN must be true or false: {exc}") from exc
+    """``CORPUSCRAWL_MARKDOWN`` as a bool, read as the extraction reads it (a bad value fails
+    naming the setting)."""
+    return flag_setting(settings, "CORPUSCRAWL_MARKDOWN", False, ValueError)
 
 
 #: Document fields no feed writes as they are (the line roles become ``markdown`` or TEI).
