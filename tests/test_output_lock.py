@@ -13,7 +13,7 @@ from scrapy.settings import Settings
 
 from corpuscrawl.cluster.config import expand_worker
 from corpuscrawl.config.crawl_checks import CrawlSetupError
-from corpuscrawl.export.output_lock import lock_outputs
+from corpuscrawl.export.output_lock import lock_outputs, release_outputs
 from tests.command_runs import REPO, crawl
 from tests.crawl_helpers import TEST_CRAWL_OPTIONS
 from tests.redis_server import redis_url  # noqa: F401 (fixture)
@@ -58,6 +58,33 @@ def test_worker_placeholder_is_the_cluster_worker_name_and_needs_cluster_mode(tm
     assert settings.get("CORPUSCRAWL_SUMMARY_FILE") == str(tmp_path / "box-2.json")
     with pytest.raises(CrawlSetupError, match="needs cluster mode"):
         expand_worker(settings_with(feeds))
+
+
+def test_released_outputs_lose_only_the_empty_files_the_lock_created(tmp_path):
+    new, written, kept = (tmp_path / n for n in ("new.jsonl", "written.jsonl", "kept.jsonl"))
+    kept.write_text('{"url": "u"}\n')
+    crawler = Crawler()
+    lock_outputs(settings_with({str(p): {} for p in (new, written, kept)}), crawler)
+    assert new.exists() and written.exists()
+    written.write_text('{"url": "v"}\n')
+    release_outputs(crawler)
+    assert not new.exists()
+    assert written.read_text() == '{"url": "v"}\n' and kept.read_text() == '{"url": "u"}\n'
+    lock_outputs(settings_with({str(kept): {}}), Crawler())  # released: free to lock again
+
+
+@pytest.mark.parametrize("mistake", [("-s", "CORPUSCRAWL_HEADLINE_IN_TEXT=ture"),
+                                     ("-a", "follow=ture"), ("-a", "extractor=nosuch")])
+def test_a_crawl_that_cannot_start_leaves_no_new_output_and_keeps_an_old_one(tmp_path, mistake):
+    new, old = tmp_path / "out" / "new.jsonl", tmp_path / "old.jsonl"
+    old.write_text('{"url": "http://127.0.0.1:9/a"}\n')
+    for out in (new, old):
+        run = crawl("scrapy", tmp_path, "-a", "seeds=http://127.0.0.1:9/", "-O", str(out),
+                    *mistake)
+        assert run.code == 2, run.stderr[-2000:]
+        assert "corpuscrawl crawl: error:" in run.last_line
+    assert not new.exists()
+    assert old.read_text() == '{"url": "http://127.0.0.1:9/a"}\n'
 
 
 @pytest.mark.slow

@@ -8,6 +8,10 @@ it until the process ends; a second crawl on the same host asking for one of the
 refused with one line.  The lock is the kernel's: a killed crawl leaves none behind.
 In cluster mode the names are the ones :func:`corpuscrawl.cluster.config.expand_worker`
 gave each worker.
+
+Locking opens each file, which creates the ones that did not exist; a crawl that then
+fails to start calls :func:`release_outputs`, which removes the files the lock created
+while they are still empty, so a refused crawl leaves no empty corpus behind.
 """
 
 from __future__ import annotations
@@ -21,12 +25,13 @@ from typing import IO, Any
 from corpuscrawl.config.crawl_checks import CrawlSetupError
 from corpuscrawl.crawlstate.feed_paths import local_feed_path
 
-__all__ = ["lock_outputs"]
+__all__ = ["lock_outputs", "release_outputs"]
 
 _SUMMARY_SETTING = "CORPUSCRAWL_SUMMARY_FILE"
 
-# The open, locked files of each crawler: closed (unlocked) with the process or the crawler.
-_HELD: weakref.WeakKeyDictionary[Any, list[IO[bytes]]] = weakref.WeakKeyDictionary()
+# The open, locked files of each crawler, each with whether the lock created it: closed
+# (unlocked) with the process or the crawler.
+_HELD: weakref.WeakKeyDictionary[Any, list[tuple[IO[bytes], bool]]] = weakref.WeakKeyDictionary()
 
 
 def _locked_paths(settings: Any) -> list[Path]:
@@ -41,9 +46,10 @@ def _locked_paths(settings: Any) -> list[Path]:
 def lock_outputs(settings: Any, crawler: Any) -> None:
     """Lock every local output of the crawl (see the module docstring); a
     :class:`CrawlSetupError` when another crawl holds one."""
-    held: list[IO[bytes]] = []
+    held: list[tuple[IO[bytes], bool]] = []
     for path in _locked_paths(settings):
         try:
+            created = not path.exists()
             path.parent.mkdir(parents=True, exist_ok=True)
             file = path.open("ab")
         except OSError:
@@ -52,13 +58,30 @@ def lock_outputs(settings: Any, crawler: Any) -> None:
             fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             file.close()
-            for other in held:
-                other.close()
+            _release(held)
             raise CrawlSetupError(
                 f"output {path} is being written by another crawl on this host; give each "
                 "crawl its own output (cluster workers: -o 'name-%(worker)s.jsonl' "
                 "with CORPUSCRAWL_CLUSTER_WORKER set per worker)") from None
         os.set_inheritable(file.fileno(), False)
-        held.append(file)
+        held.append((file, created))
     if held:
         _HELD.setdefault(crawler, []).extend(held)
+
+
+def release_outputs(crawler: Any) -> None:
+    """Unlock the outputs :func:`lock_outputs` locked for ``crawler`` and remove the files it
+    created that are still empty: for a crawl that could not start."""
+    _release(_HELD.pop(crawler, []))
+
+
+def _release(held: list[tuple[IO[bytes], bool]]) -> None:
+    for file, created in held:
+        path = Path(file.name)
+        try:
+            if created and os.fstat(file.fileno()).st_size == 0:
+                path.unlink(missing_ok=True)
+        except OSError:
+            pass  # left as it is: removing an empty file is a courtesy
+        finally:
+            file.close()

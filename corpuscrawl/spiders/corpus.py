@@ -68,7 +68,7 @@ from corpuscrawl.config.crawl_checks import check_setting_names, environment_war
 from corpuscrawl.config.scrapy_glue import check_scrapy_setting_values
 from corpuscrawl.crawlstate.scrapy_glue.location import project_state_root
 from corpuscrawl.crawlstate.state_paths import check_collection, collection_from_seeds
-from corpuscrawl.export.output_lock import lock_outputs
+from corpuscrawl.export.output_lock import lock_outputs, release_outputs
 from corpuscrawl.export.scrapy_glue.output_checks import check_outputs, existing_corpus
 from corpuscrawl.focus import Focus, FocusConfig, followed_link
 from corpuscrawl.html.page import UNREADABLE_REASONS
@@ -178,54 +178,64 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
                 "without seeds crawls the bundled demo site; give seeds (-a seeds=URL,... or "
                 "-a seeds_file=FILE) or write the demo to another file")
         lock_outputs(settings, crawler)
-        spider._argument_settings(settings)
-        spider.scope = scope_from(settings, spider._scope_args, DomainRules.from_settings(settings))
-        spider.max_urls_per_source()  # a bad CORPUSCRAWL_MAX_URLS_PER_SOURCE fails at start
+        try:
+            spider._set_up(crawler)
+        except BaseException:
+            release_outputs(crawler)  # a crawl that cannot start leaves no empty output
+            raise
+        return spider
+
+    def _set_up(self, crawler: Any) -> None:
+        """The crawl's scope, rendering plan, extraction, focus and (without seeds) demo site,
+        from ``crawler``'s settings; raises what cannot be set up as asked."""
+        settings = crawler.settings
+        self._argument_settings(settings)
+        self.scope = scope_from(settings, self._scope_args, DomainRules.from_settings(settings))
+        self.max_urls_per_source()  # a bad CORPUSCRAWL_MAX_URLS_PER_SOURCE fails at start
         # The rendering plan; the add-on reads CORPUSCRAWL_RENDER (settings are not frozen
         # yet) to install scrapy-playwright only when needed.
-        plan = RenderPlan.from_args(settings, **spider._render_args)
+        plan = RenderPlan.from_args(settings, **self._render_args)
         # With workers, they load the models and check the extraction settings at start; this
         # process builds its own Extraction only if it extracts a page (a rendered one).
         if plan.render == "never":
-            spider.pool = ExtractionPool.from_crawler(crawler, spider._extractor or None,
-                                                      spider._comments or None)
-        if spider.pool is None:
-            spider.extraction = Extraction.from_settings(settings, spider._extractor or None,
-                                                         spider._comments or None)
+            self.pool = ExtractionPool.from_crawler(crawler, self._extractor or None,
+                                                    self._comments or None)
+        if self.pool is None:
+            self.extraction = Extraction.from_settings(settings, self._extractor or None,
+                                                       self._comments or None)
         else:  # not a property: Scrapy's request serialization reads every spider member
             def build_here() -> Extraction:
                 # counted: the models then take memory in this process as well as the workers'
                 crawler.stats.inc_value("corpuscrawl/workers/extraction_built_here")
-                return Extraction.from_settings(settings, spider._extractor or None,
-                                                spider._comments or None)
+                return Extraction.from_settings(settings, self._extractor or None,
+                                                self._comments or None)
 
-            shapes = TextShapes.from_settings(settings, spider._extractor or None,
-                                              spider._comments or None)
-            shapes.know(spider.pool.extractor_shapes)  # no extractor imported here
-            spider.extraction = LazyExtraction(build_here, shapes)
-        spider.drop_listings = settings.getbool("CORPUSCRAWL_DROP_LISTINGS", True)
-        spider.focus = Focus(FocusConfig.from_values(
+            shapes = TextShapes.from_settings(settings, self._extractor or None,
+                                              self._comments or None)
+            shapes.know(self.pool.extractor_shapes)  # no extractor imported here
+            self.extraction = LazyExtraction(build_here, shapes)
+        self.drop_listings = settings.getbool("CORPUSCRAWL_DROP_LISTINGS", True)
+        self.focus = Focus(FocusConfig.from_values(
             settings.getlist("CORPUSCRAWL_LANGUAGES"),
-            spider._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
-        if not spider.seed_urls:
+            self._keywords or settings.getlist("CORPUSCRAWL_KEYWORDS")))
+        if not self.seed_urls:
             from corpuscrawl.demo.server import DemoServer
             from corpuscrawl.net.scrapy_glue.politeness import relax_for_local_demo
 
-            spider.demo_server = DemoServer().start()
-            spider.seed_urls = [spider.demo_server.url]
+            self.demo_server = DemoServer().start()
+            self.seed_urls = [self.demo_server.url]
             relax_for_local_demo(settings)  # our own site on 127.0.0.1: no throttling
-            spider.logger.info("no seeds given: crawling the bundled demo site at %s",
-                               spider.demo_server.url)
+            self.logger.info("no seeds given: crawling the bundled demo site at %s",
+                             self.demo_server.url)
         # Scrapy's OffsiteMiddleware keeps the crawl on these domains and their subdomains.
-        spider.allowed_domains = [] if spider.any_domain else offsite_domains(
-            {domain_of(u) for u in spider.seed_urls} | spider.extra_domains)
-        spider._name_collection(settings)
-        spider.renderer = Renderer.from_settings(plan, settings, project_state_root)
-        if spider._render_args["render"] and not settings.frozen:
+        self.allowed_domains = [] if self.any_domain else offsite_domains(
+            {domain_of(u) for u in self.seed_urls} | self.extra_domains)
+        self._name_collection(settings)
+        self.renderer = Renderer.from_settings(plan, settings, project_state_root)
+        if self._render_args["render"] and not settings.frozen:
             settings.set("CORPUSCRAWL_RENDER", plan.render, priority="spider")
-        crawler.signals.connect(spider._closed, signal=signals.spider_closed)
-        crawler.signals.connect(spider._robots_parsed, signal=signals.robots_parsed)
-        return spider
+        crawler.signals.connect(self._closed, signal=signals.spider_closed)
+        crawler.signals.connect(self._robots_parsed, signal=signals.robots_parsed)
 
     def _argument_settings(self, settings: Any) -> None:
         """Make ``languages`` and ``language_filter`` the settings they stand for (the argument wins).
