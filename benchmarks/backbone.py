@@ -191,7 +191,8 @@ def rss_lines(last: Measured) -> list[str]:
 def main() -> None:
     """Run the benchmark and write benchmarks/results/backbone.md."""
     # here, not at the top: bare Scrapy runs this file and must not load corpuscrawl
-    from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+    from corpuscrawl.evaluation.results_file import write_run
+    from corpuscrawl.evaluation.tables import markdown_table
     from tests.support.processes import serve_child
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -281,7 +282,7 @@ def main() -> None:
                   f"peak RSS {last.peak_main_mb:.0f} MB (crawl process), "
                   f"{last.peak_tree_mb:.0f} MB with workers.", ""]
     lines += ["RSS by documents written (last default crawl):", "", *rss_lines(last), ""]
-    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+    write_run(args.out, lines)
     print("\n".join(lines))
 
 

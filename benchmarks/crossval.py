@@ -46,7 +46,8 @@ from corpuscrawl.evaluation.methods import PEER_SUFFIX, extractor_method, run_da
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, COMPARED, GOLD_DATASETS, PEERS
 from corpuscrawl.evaluation.peers import available_peers
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.models import (
     LearnedModel,
@@ -262,7 +263,7 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
                          f"{s.f1:.4f}", f"{s.mean_f1:.4f}", format_lost(ds_lost.get(m))])
         lines += markdown_table(["method", "docs", "P", "R", "F1", "mean F1", "lost articles"],
                                 rows) + [""]
-    write_keeping_notes(out, lines, ANALYSIS_MARKER)
+    write_run(out, lines)
 
 
 if __name__ == "__main__":

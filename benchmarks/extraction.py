@@ -40,13 +40,13 @@ from corpuscrawl.evaluation.lcs import lcs_length, levenshtein
 from corpuscrawl.evaluation.lost import LostArticles, format_lost
 from corpuscrawl.evaluation.methods import extractor_method, run_dataset
 from corpuscrawl.evaluation.peers import available_peers
+from corpuscrawl.evaluation.results_file import write_run
 from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
 from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_texts, scored_ids
 from corpuscrawl.evaluation.snippets import SnippetSummary
-from corpuscrawl.evaluation.tables import lost_by_method, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.tables import lost_by_method, markdown_table
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "extraction.md"
-NOTES_MARKER = "<!-- notes: everything below this line is kept when the file is regenerated -->"
 #: The issue's speed bar for the scorer: sequences of 20,000 words each.
 LCS_BENCH_WORDS = 20_000
 #: Vocabulary of the random texts for the scorer timing (a realistic share of repeated words).
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         evaluations=evaluations, seconds=seconds, failures=failures, methods=methods,
         notes=notes, elapsed=elapsed, peer_names={p.name for p in peers},
     )
-    write_keeping_notes(args.out, text.rstrip("\n").split("\n"), NOTES_MARKER)
+    write_run(args.out, text.rstrip("\n").split("\n"))
     for ev in evaluations:
         s = ev.summary
         extra = (f" with={s.with_found_share:.3f} without-absent={s.without_absent_share:.3f}"

@@ -24,7 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.support.processes import crawl_stat
 
 HERE = Path(__file__).resolve().parent
@@ -379,7 +380,7 @@ def main() -> None:
         sections += budget_section()
     if not args.no_server:
         sections += server_section()
-    write_keeping_notes(Path(args.out), sections, ANALYSIS_MARKER)
+    write_run(Path(args.out), sections)
 
 
 if __name__ == "__main__":

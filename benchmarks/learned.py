@@ -44,12 +44,13 @@ from corpuscrawl.evaluation.names import (
     SNIPPET_DATASETS,
     SPEED_REFERENCE,
 )
+from corpuscrawl.evaluation.results_file import write_run
 from corpuscrawl.evaluation.snippets import (
     SnippetScore,
     score_snippets,
     summarize_snippets,
 )
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.auto import AutoModel
 from corpuscrawl.extract.learned.models import load_model_file
@@ -260,7 +261,7 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
         lines += sampling_section(scores, list(doc_ids), COMPARED, MARGIN_DEFAULT)
     for ds_name, (snip_scores, snip_seconds, snip_failures) in (snippets or {}).items():
         lines += snippet_section(ds_name, snip_scores, snip_seconds, snip_failures)
-    write_keeping_notes(out, lines, ANALYSIS_MARKER)
+    write_run(out, lines)
 
 
 if __name__ == "__main__":

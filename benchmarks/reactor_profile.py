@@ -24,7 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.support.processes import crawl_stat, serve_child
 
 REPO = Path(__file__).resolve().parent.parent
@@ -146,7 +147,7 @@ def main() -> None:
              "",
              *markdown_table(["stage", "ms per page", "share"], rows, right_from=1), ""]
     if args.out:
-        write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+        write_run(args.out, lines)
     print("\n".join(lines))
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from corpuscrawl.evaluation.datasets import list_datasets
 from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.evaluation.regression import Case, check, load_cases, page_of
+from corpuscrawl.evaluation.results_file import write_run
 from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.html.page import Page
@@ -92,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     lines += ["", "Failed cases:", ""]
     for _, name, _, failed in sorted(rows, key=lambda r: (-r[0], r[1])):
         lines.append(f"- {name}: " + (", ".join(failed) if failed else "none"))
-    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_run(args.out, lines)
     print("\n".join(lines))
 
 

@@ -29,7 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.crawl_helpers import run_interrupted
 from tests.resume_site import ResumeSite
 from tests.support.processes import crawl_stat
@@ -131,8 +132,8 @@ def main() -> None:
     parser.add_argument("--seeds", default="1")
     parser.add_argument("--only", choices=("all", "random"), default="all")
     parser.add_argument("--out", type=Path,
-                        help="also write the results to this Markdown file (the notes after "
-                             f"its {ANALYSIS_MARKER} line are kept)")
+                        help="also write the results to this Markdown file (an existing "
+                             "file gets them as a dated section, the rest kept)")
     args = parser.parse_args()
     if args.only == "random":
         with tempfile.TemporaryDirectory() as tmp, ResumeSite(args.articles, args.delay) as site:
@@ -174,7 +175,7 @@ def main() -> None:
         ""]
     print("\n".join(lines_out))
     if args.out:
-        write_keeping_notes(args.out, lines_out, ANALYSIS_MARKER)
+        write_run(args.out, lines_out)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # tests/support: the measured process and the served site
@@ -98,7 +99,7 @@ def main() -> None:
         server.terminate()
         server.wait()
     lines = render(runs, args, command, load, os.getloadavg())
-    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+    write_run(args.out, lines)
     print("\n".join(lines))
 
 

@@ -46,7 +46,8 @@ from corpuscrawl.evaluation.lost import lost_flags
 from corpuscrawl.evaluation.methods import PEER_SUFFIX, build_methods, extractor_method, timed
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.peers import FACTORIES
-from corpuscrawl.evaluation.tables import markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.auto import AutoModel
 from corpuscrawl.extract.learned.models import load_model_file
@@ -54,7 +55,6 @@ from corpuscrawl.learn.trainset import cache_dir, package_hash
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "results" / "wcxb.md"
-NOTES_MARKER = "<!-- notes: everything below this line is kept when the file is regenerated -->"
 #: Methods of the default run, corpuscrawl's first, then the peers.
 METHODS = ("auto", "sequence", "readability", "boilerpipe-article", "justext",
            "trafilatura", "trafilatura-fast", "readability-lxml", "justext-raw",
@@ -289,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     if notes:
         lines += ["Not run: " + "; ".join(notes), ""]
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_keeping_notes(args.out, lines, NOTES_MARKER)
+    write_run(args.out, lines)
     print("\n".join(lines[:60]))
     return 0
 
