@@ -365,8 +365,7 @@ def main() -> None:
         "# Hostile pages and servers", "",
         "Produced by `PYTHONPATH=$PWD python benchmarks/hostile.py` "
         f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, 2 shared cores: times are "
-        "noisy, compare within one table).  Written by the script; the notes after the "
-        "tables are kept when it is re-run.", "",
+        "noisy, compare within one table).", "",
         "## Hostile pages x extractors", "",
         "The page is built from its bytes as the crawl builds it (`Page.from_html` with the "
         "page's HTTP charset; *parse s*), then each extractor runs in a forked child, by "
