@@ -104,13 +104,68 @@ def _f(x: float) -> str:
     return f"{x:.3f}"
 
 
+Evaluations = dict[tuple[str, str], MethodEvaluation]
+
+
+def summary_table(by_key: Evaluations, gold_names: list[str], snip_names: list[str],
+                  methods: list[str], seconds: dict[tuple[str, str], float],
+                  lost: dict[tuple[str, str], LostArticles], peer_names: set[str]) -> list[str]:
+    """Every method's F1 per dataset, macro and mean F1, lost articles and docs/s, best
+    macro F1 first."""
+    names = [*gold_names, *snip_names]
+    header = ["method", *gold_names, *(f"{n} (snippets)" for n in snip_names),
+              "macro F1 (gold sets)", "mean F1 (gold docs)", "lost articles", "docs/s"]
+    rows: list[list[str]] = []
+
+    def macro(m: str) -> float:
+        return statistics.fmean(by_key[n, m].summary.f1 for n in gold_names) if gold_names else 0.0
+
+    for m in sorted(methods, key=lambda m: -macro(m)):
+        docs = sum(by_key[n, m].summary.documents for n in names)
+        secs = sum(seconds[n, m] for n in names)
+        label = m + (" (peer)" if m in peer_names else "")
+        cells = [_f(by_key[n, m].summary.f1) for n in names if n in gold_names]
+        cells += [_f(by_key[n, m].summary.f1) for n in snip_names]
+        gold_docs = [d.score for n in gold_names for d in by_key[n, m].docs]
+        mean_f1 = statistics.fmean(x.f1 for x in gold_docs) if gold_docs else 0.0
+        lost_m = [lost[n, m] for n in gold_names if (n, m) in lost]
+        total = LostArticles(sum(x.pages for x in lost_m), sum(x.gold_words for x in lost_m),
+                             sum(x.documents for x in lost_m))
+        rows.append([label, *cells, _f(macro(m)), _f(mean_f1), format_lost(total),
+                     f"{docs / secs if secs else 0:.1f}"])
+    return markdown_table(header, rows, right_from=1)
+
+
+def dataset_table(n: str, snippets: bool, by_key: Evaluations, methods: list[str],
+                  seconds: dict[tuple[str, str], float], failures: dict[tuple[str, str], int],
+                  lost: dict[tuple[str, str], LostArticles], peer_names: set[str]) -> list[str]:
+    """One dataset's table: every method's precision, recall, F1, mean F1, lost articles
+    (snippet shares on a snippet set), docs/s and failures, best F1 first."""
+    cols = ["method", "docs", "precision", "recall", "F1", "mean F1"]
+    cols += ["with found", "without absent"] if snippets else ["lost articles"]
+    cols += ["docs/s", "failures"]
+    rows = []
+    for m in sorted(methods, key=lambda m: -by_key[n, m].summary.f1):
+        s = by_key[n, m].summary
+        label = m + (" (peer)" if m in peer_names else "")
+        row = [label, str(s.documents), _f(s.precision), _f(s.recall), _f(s.f1), _f(s.mean_f1)]
+        if isinstance(s, SnippetSummary):
+            row += [_f(s.with_found_share), _f(s.without_absent_share)]
+        else:
+            row.append(format_lost(lost.get((n, m))))
+        secs = seconds[n, m]
+        row += [f"{s.documents / secs if secs else 0:.1f}", str(failures[n, m])]
+        rows.append(row)
+    return markdown_table(cols, rows, right_from=1)
+
+
 def render_results(*, command: str, when: str, machine: str, versions: list[str],
                    scorer: tuple[float, float, int], split: str, ascii_only: bool,
                    limit: int | None, evaluations: list[MethodEvaluation],
                    seconds: dict[tuple[str, str], float], failures: dict[tuple[str, str], int],
                    methods: list[str], notes: list[str], elapsed: float,
                    peer_names: set[str]) -> str:
-    """The Markdown results file (everything above the notes marker)."""
+    """The run's Markdown report."""
     lcs_s, lev_s, n_words = scorer
     by_key = {(ev.dataset, ev.method): ev for ev in evaluations}
     names = sorted({ev.dataset for ev in evaluations})
@@ -146,46 +201,11 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
     out += ["Lost articles = pages where the method scores F1 < 0.5 while another method "
             "of the same dataset's table reaches ≥ 0.8 (`corpuscrawl.evaluation.lost`), "
             "summed over the gold sets, with the gold words it missed on them.", ""]
-    header = ["method", *gold_names, *(f"{n} (snippets)" for n in snip_names),
-              "macro F1 (gold sets)", "mean F1 (gold docs)", "lost articles", "docs/s"]
-    rows: list[list[str]] = []
-
-    def macro(m: str) -> float:
-        return statistics.fmean(by_key[n, m].summary.f1 for n in gold_names) if gold_names else 0.0
-
-    for m in sorted(methods, key=lambda m: -macro(m)):
-        docs = sum(by_key[n, m].summary.documents for n in names)
-        secs = sum(seconds[n, m] for n in names)
-        label = m + (" (peer)" if m in peer_names else "")
-        cells = [_f(by_key[n, m].summary.f1) for n in names if n in gold_names]
-        cells += [_f(by_key[n, m].summary.f1) for n in snip_names]
-        gold_docs = [d.score for n in gold_names for d in by_key[n, m].docs]
-        mean_f1 = statistics.fmean(x.f1 for x in gold_docs) if gold_docs else 0.0
-        lost_m = [lost[n, m] for n in gold_names if (n, m) in lost]
-        total = LostArticles(sum(x.pages for x in lost_m), sum(x.gold_words for x in lost_m),
-                             sum(x.documents for x in lost_m))
-        rows.append([label, *cells, _f(macro(m)), _f(mean_f1), format_lost(total),
-                     f"{docs / secs if secs else 0:.1f}"])
-    out += markdown_table(header, rows, right_from=1)
+    out += summary_table(by_key, gold_names, snip_names, methods, seconds, lost, peer_names)
     for n in names:
-        snippets = n in snip_names
-        out += ["", f"## {n}" + (" (snippets)" if snippets else ""), ""]
-        cols = ["method", "docs", "precision", "recall", "F1", "mean F1"]
-        cols += ["with found", "without absent"] if snippets else ["lost articles"]
-        cols += ["docs/s", "failures"]
-        rows = []
-        for m in sorted(methods, key=lambda m: -by_key[n, m].summary.f1):
-            s = by_key[n, m].summary
-            label = m + (" (peer)" if m in peer_names else "")
-            row = [label, str(s.documents), _f(s.precision), _f(s.recall), _f(s.f1), _f(s.mean_f1)]
-            if isinstance(s, SnippetSummary):
-                row += [_f(s.with_found_share), _f(s.without_absent_share)]
-            else:
-                row.append(format_lost(lost.get((n, m))))
-            secs = seconds[n, m]
-            row += [f"{s.documents / secs if secs else 0:.1f}", str(failures[n, m])]
-            rows.append(row)
-        out += markdown_table(cols, rows, right_from=1)
+        out += ["", f"## {n}" + (" (snippets)" if n in snip_names else ""), ""]
+        out += dataset_table(n, n in snip_names, by_key, methods, seconds, failures, lost,
+                             peer_names)
     if notes:
         out += ["", "## Not run", ""] + [f"- {note}" for note in notes]
     return "\n".join(out) + "\n"
