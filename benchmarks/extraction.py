@@ -211,18 +211,27 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
     return "\n".join(out) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    logging.basicConfig(level=logging.ERROR)
-    root = datasets_root(args.root)
-    datasets = [d for d in list_datasets(root) if d.has_gold or d.has_snippets]
-    if args.datasets:
-        wanted = args.datasets.split(",")
-        unknown = sorted(set(wanted) - {d.name for d in datasets})
+def chosen_datasets(root: str | None, wanted: str | None) -> list[Dataset] | None:
+    """The datasets with gold text or snippets under ``root``, only those named in
+    ``wanted`` (comma-separated) when given; None (after saying why) when one is unknown."""
+    datasets = [d for d in list_datasets(datasets_root(root)) if d.has_gold or d.has_snippets]
+    if wanted:
+        names = wanted.split(",")
+        unknown = sorted(set(names) - {d.name for d in datasets})
         if unknown:
             print(f"unknown datasets {unknown}; known: {[d.name for d in datasets]}", file=sys.stderr)
-            return 2
-        datasets = [d for d in datasets if d.name in wanted]
+            return None
+        datasets = [d for d in datasets if d.name in names]
+    return datasets
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every method on every chosen dataset and write the report to ``--out``."""
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)
+    datasets = chosen_datasets(args.root, args.datasets)
+    if datasets is None:
+        return 2
     specs, notes = available_specs(args.extractors.split(",") if args.extractors else None)
     extractors = build_extractors(specs)
     peer_names = None if args.peers is None else ([] if args.peers == "none" else args.peers.split(","))
