@@ -291,6 +291,25 @@ SERVER_CASES = (
 )
 
 
+def first_log_lines(log: str) -> list[str]:
+    """The crawl log's first line of each kind about the site: corpuscrawl's warnings and
+    notices, Scrapy's warnings; the host's address and port written HOST."""
+    import re
+
+    seen = set()
+    lines = []
+    for line in log.splitlines():
+        match = re.search(r"\[(corpus|corpuscrawl\.\w+|scrapy\.[\w.]+)\] (WARNING|INFO): (.*)", line)
+        if not match or match.group(2) == "INFO" and "corpuscrawl" not in match.group(1) \
+                and match.group(1) != "corpus":
+            continue
+        kind = re.sub(r"http\S+|\d+", "", match.group(3))[:40]
+        if kind not in seen and ("127.0.0.1" in line):
+            seen.add(kind)
+            lines.append(re.sub(r"127\.0\.0\.1:\d+", "HOST", line[20:])[:220])
+    return lines
+
+
 def server_section() -> list[str]:
     """Crawl the hostile site with the default settings; per case: counters, requests, times."""
     import re
@@ -332,17 +351,7 @@ def server_section() -> list[str]:
         cases.append([f"`{prefix}`", what, counted, str(len(hits)), span, str(n_exported)])
     rows += [*markdown_table(["case", "server does", "counter = value", "requests",
                               "first..last request s", "exported"], cases),
-             "", "Log lines (first of each kind):", "", "```"]
-    seen = set()
-    for line in log.splitlines():
-        match = re.search(r"\[(corpus|corpuscrawl\.\w+|scrapy\.[\w.]+)\] (WARNING|INFO): (.*)", line)
-        if not match or match.group(2) == "INFO" and "corpuscrawl" not in match.group(1) \
-                and match.group(1) != "corpus":
-            continue
-        kind = re.sub(r"http\S+|\d+", "", match.group(3))[:40]
-        if kind not in seen and ("127.0.0.1" in line):
-            seen.add(kind)
-            rows.append(re.sub(r"127\.0\.0\.1:\d+", "HOST", line[20:])[:220])
+             "", "Log lines (first of each kind):", "", "```", *first_log_lines(log)]
     return rows + ["```", ""]
 
 
