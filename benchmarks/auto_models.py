@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from corpuscrawl.evaluation.datasets import datasets_root
 from corpuscrawl.evaluation.metrics import Score, score, summarize
+from corpuscrawl.evaluation.results_file import write_run
 from corpuscrawl.evaluation.sampling import bootstrap_difference, influential_pages
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
@@ -86,6 +87,33 @@ def rows(labels: Sequence[str], scores: dict[str, list[Score]], strata: Sequence
     return table
 
 
+def difference_sections(labels: list[str], scores: dict[str, list[Score]], strata: list[str],
+                        keys: list[str]) -> list[str]:
+    """For every model after the first, its pooled F1 difference to the first on the article
+    sets and on wcxb, with the 95 % stratified-bootstrap interval and the pages that move it."""
+    lines: list[str] = []
+    base = labels[0]
+    for label in labels[1:]:
+        lines += [f"## `{label}` − `{base}`: pooled F1 difference, 95 % stratified bootstrap",
+                  "", "| pages | difference | interval | most influential pages |",
+                  "|---|---|---|---|"]
+        for group in ("article sets", WHOLE_WEB):
+            index = [i for i, s in enumerate(strata)
+                     if s.startswith(f"{WHOLE_WEB}:") == (group == WHOLE_WEB)]
+            if not index:
+                continue
+            a = [scores[label][i] for i in index]
+            b = [scores[base][i] for i in index]
+            st = [strata[i] for i in index]
+            interval = bootstrap_difference(a, b, st)
+            ids = [keys[i] for i in index]
+            lines.append(f"| {group} | {interval.observed * 100:+.2f} | "
+                         f"{interval.low * 100:+.2f} to {interval.high * 100:+.2f} | "
+                         f"{influential_pages(a, b, ids)} |")
+        lines.append("")
+    return lines
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Score the models, print and write the report; returns the exit code."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -113,29 +141,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "- models: " + ", ".join(f"{k} = `{v}`" for k, v in models.items()), "",
         *markdown_table(["pages", "model", "n", "pooled F1", "mean F1", "F1 < 0.5"],
                        rows(labels, scores, strata, groups)), ""]
-    base = labels[0]
-    for label in labels[1:]:
-        lines += [f"## `{label}` − `{base}`: pooled F1 difference, 95 % stratified bootstrap",
-                  "", "| pages | difference | interval | most influential pages |",
-                  "|---|---|---|---|"]
-        for group in ("article sets", WHOLE_WEB):
-            index = [i for i, s in enumerate(strata)
-                     if s.startswith(f"{WHOLE_WEB}:") == (group == WHOLE_WEB)]
-            if not index:
-                continue
-            a = [scores[label][i] for i in index]
-            b = [scores[base][i] for i in index]
-            st = [strata[i] for i in index]
-            interval = bootstrap_difference(a, b, st)
-            ids = [docs[i].key for i in index]
-            lines.append(f"| {group} | {interval.observed * 100:+.2f} | "
-                         f"{interval.low * 100:+.2f} to {interval.high * 100:+.2f} | "
-                         f"{influential_pages(a, b, ids)} |")
-        lines.append("")
+    lines += difference_sections(labels, scores, strata, [d.key for d in docs])
     report = "\n".join(lines)
     print(report)
     if args.out:
-        args.out.write_text(report, encoding="utf-8")
+        write_run(args.out, lines)
     return 0
 
 

@@ -188,12 +188,8 @@ def rss_lines(last: Measured) -> list[str]:
                            "RSS MB, with workers"], rows, right_from=1)
 
 
-def main() -> None:
-    """Run the benchmark and write benchmarks/results/backbone.md."""
-    # here, not at the top: bare Scrapy runs this file and must not load corpuscrawl
-    from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
-    from tests.support.processes import serve_child
-
+def parse_args() -> argparse.Namespace:
+    """The benchmark's options."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=2)
@@ -202,52 +198,77 @@ def main() -> None:
     parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
                         help="a Scrapy setting for the default crawl only (repeatable), to "
                              "measure what one setting costs")
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/backbone.md")
-    args = parser.parse_args()
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/backbone.md",
+                        help="results file: an existing one gets the run as a dated section")
+    return parser.parse_args()
+
+
+def run_rounds(args: argparse.Namespace, seed: str) -> tuple[list[Measured], list[Measured]]:
+    """The rounds, each bare Scrapy (unless ``--no-bare``) then the default crawl, in
+    fresh processes against the site at ``seed``: (default crawls, bare crawls)."""
     extra = [arg for setting in args.setting for arg in ("-s", setting)]
-    code = ("from corpuscrawl.demo.server import DemoServer; "
-            f"s = DemoServer(synthetic_pages={args.pages}); print(s.url, flush=True); "
-            "s.httpd.serve_forever()")
-    server, url = serve_child(code, REPO)
-    seed = url + "s/0.html"
     full: list[Measured] = []
     bare: list[Measured] = []
-    load_before = os.getloadavg()[0]
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            env = dict(os.environ, PYTHONPATH=str(REPO))
-            for i in range(args.rounds):
-                if not args.no_bare:
-                    out = Path(tmp) / f"bare{i}.jsonl"
-                    # outside the project: Scrapy's own settings, not corpuscrawl's
-                    bare.append(run([sys.executable, "-m", "scrapy", "runspider",
-                                     str(Path(__file__).resolve()), "-a",
-                                     f"seeds={seed}", "-O", f"{out}:jsonlines", *COMMON],
-                                    Path(tmp), out, env))
-                    print("bare", bare[-1].pages, bare[-1].wall, flush=True)
-                out = Path(tmp) / f"corpus{i}.jsonl"
-                full.append(run([sys.executable, "-m", "scrapy", "crawl", "corpus", "-a",
-                                 f"seeds={seed}", "-O", f"{out}:jsonlines",
-                                 "-s", f"CORPUSCRAWL_STATE_DIR={tmp}/state-{i}",
-                                 "-s", f"CORPUSCRAWL_FAILED_DIR={tmp}/failed-{i}", *COMMON,
-                                 *extra],
-                                REPO, out, env))
-                print("corpus", full[-1].pages, full[-1].wall, flush=True)
-                if os.environ.get("BACKBONE_LOGS"):
-                    Path(os.environ["BACKBONE_LOGS"]).write_text(full[-1].log)
-                (Path(tmp) / f"corpus{i}.jsonl").unlink(missing_ok=True)
-    finally:
-        server.terminate()
-    load_after = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PYTHONPATH=str(REPO))
+        for i in range(args.rounds):
+            if not args.no_bare:
+                out = Path(tmp) / f"bare{i}.jsonl"
+                # outside the project: Scrapy's own settings, not corpuscrawl's
+                bare.append(run([sys.executable, "-m", "scrapy", "runspider",
+                                 str(Path(__file__).resolve()), "-a",
+                                 f"seeds={seed}", "-O", f"{out}:jsonlines", *COMMON],
+                                Path(tmp), out, env))
+                print("bare", bare[-1].pages, bare[-1].wall, flush=True)
+            out = Path(tmp) / f"corpus{i}.jsonl"
+            full.append(run([sys.executable, "-m", "scrapy", "crawl", "corpus", "-a",
+                             f"seeds={seed}", "-O", f"{out}:jsonlines",
+                             "-s", f"CORPUSCRAWL_STATE_DIR={tmp}/state-{i}",
+                             "-s", f"CORPUSCRAWL_FAILED_DIR={tmp}/failed-{i}", *COMMON,
+                             *extra],
+                            REPO, out, env))
+            print("corpus", full[-1].pages, full[-1].wall, flush=True)
+            if os.environ.get("BACKBONE_LOGS"):
+                Path(os.environ["BACKBONE_LOGS"]).write_text(full[-1].log)
+            out.unlink(missing_ok=True)
+    return full, bare
+
+
+def comparison_lines(full: list[Measured], bare: list[Measured]) -> list[str]:
+    """Pages/s and CPU per page round by round, their ratio, and peak RSS of both crawls."""
+    from corpuscrawl.evaluation.tables import markdown_table
+
     rate = lambda m: m.pages / m.wall  # noqa: E731
+    ratios = [rate(f) / rate(b) for f, b in zip(full, bare, strict=True)]
+    rows = [[str(i + 1), f"{rate(b):.1f}", f"{rate(f):.1f}", f"{ratios[i]:.2f}",
+             f"{b.cpu / b.pages * 1000:.1f}", f"{f.cpu / f.pages * 1000:.1f}"]
+            for i, (f, b) in enumerate(zip(full, bare, strict=True))]
+    return [
+        *markdown_table(["round", "bare Scrapy pages/s", "default crawl pages/s", "ratio",
+                         "bare CPU ms/page", "default crawl CPU ms/page"], rows,
+                        right_from=1),
+        "", f"**Ratio default crawl / bare Scrapy: {statistics.median(ratios):.2f}** "
+        f"(median of rounds; target >= 0.8). Documents written by the last default "
+        f"crawl: {full[-1].documents}.", "",
+        *markdown_table(["crawl", "peak RSS MB, crawl process", "peak RSS MB, with workers"],
+                        [["bare Scrapy", f"{max(b.peak_main_mb for b in bare):.0f}",
+                          f"{max(b.peak_tree_mb for b in bare):.0f}"],
+                         ["default crawl", f"{max(f.peak_main_mb for f in full):.0f}",
+                          f"{max(f.peak_tree_mb for f in full):.0f}"]], right_from=1), "",
+    ]
+
+
+def report(args: argparse.Namespace, full: list[Measured], bare: list[Measured],
+           loads: tuple[float, float]) -> list[str]:
+    """The run's Markdown report: its command, the comparison and RSS by documents."""
     last = full[-1]
     command = (f"python benchmarks/backbone.py --pages {args.pages} --rounds {args.rounds}"
                + (" --no-bare" if args.no_bare else ""))
     lines = [
         "# Crawl throughput and memory: the default crawl vs bare Scrapy", "",
         f"Command: `PYTHONPATH=$PWD nice -n 5 {command}`; {time.strftime('%Y-%m-%d %H:%M')} "
-        f"UTC, 2 cores shared with other developers' jobs (load average {load_before:.1f} "
-        f"before, {load_after:.1f} after): absolute figures are noisy, compare the ratios "
+        f"UTC, 2 cores shared with other developers' jobs (load average {loads[0]:.1f} "
+        f"before, {loads[1]:.1f} after): absolute figures are noisy, compare the ratios "
         "of a round.", "",
         f"The demo site with {args.pages} generated articles served on 127.0.0.1 by its own "
         "process on the same cores. Each round runs bare Scrapy (`BareSpider` in this file), "
@@ -259,29 +280,32 @@ def main() -> None:
         "",
     ]
     if bare:
-        ratios = [rate(f) / rate(b) for f, b in zip(full, bare, strict=True)]
-        rows = [[str(i + 1), f"{rate(b):.1f}", f"{rate(f):.1f}", f"{ratios[i]:.2f}",
-                 f"{b.cpu / b.pages * 1000:.1f}", f"{f.cpu / f.pages * 1000:.1f}"]
-                for i, (f, b) in enumerate(zip(full, bare, strict=True))]
-        lines += [
-            *markdown_table(["round", "bare Scrapy pages/s", "default crawl pages/s", "ratio",
-                             "bare CPU ms/page", "default crawl CPU ms/page"], rows,
-                            right_from=1),
-            "", f"**Ratio default crawl / bare Scrapy: {statistics.median(ratios):.2f}** "
-            f"(median of rounds; target >= 0.8). Documents written by the last default "
-            f"crawl: {last.documents}.", "",
-            *markdown_table(["crawl", "peak RSS MB, crawl process", "peak RSS MB, with workers"],
-                            [["bare Scrapy", f"{max(b.peak_main_mb for b in bare):.0f}",
-                              f"{max(b.peak_tree_mb for b in bare):.0f}"],
-                             ["default crawl", f"{max(f.peak_main_mb for f in full):.0f}",
-                              f"{max(f.peak_tree_mb for f in full):.0f}"]], right_from=1), "",
-        ]
+        lines += comparison_lines(full, bare)
     else:
-        lines += [f"Default crawl only: {rate(last):.1f} pages/s, {last.documents} documents, "
-                  f"peak RSS {last.peak_main_mb:.0f} MB (crawl process), "
-                  f"{last.peak_tree_mb:.0f} MB with workers.", ""]
-    lines += ["RSS by documents written (last default crawl):", "", *rss_lines(last), ""]
-    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+        lines += [f"Default crawl only: {last.pages / last.wall:.1f} pages/s, "
+                  f"{last.documents} documents, peak RSS {last.peak_main_mb:.0f} MB (crawl "
+                  f"process), {last.peak_tree_mb:.0f} MB with workers.", ""]
+    return lines + ["RSS by documents written (last default crawl):", "", *rss_lines(last), ""]
+
+
+def main() -> None:
+    """Run the benchmark and add its report to ``--out`` (benchmarks/results/backbone.md)."""
+    # here, not at the top: bare Scrapy runs this file and must not load corpuscrawl
+    from corpuscrawl.evaluation.results_file import write_run
+    from tests.support.processes import serve_child
+
+    args = parse_args()
+    code = ("from corpuscrawl.demo.server import DemoServer; "
+            f"s = DemoServer(synthetic_pages={args.pages}); print(s.url, flush=True); "
+            "s.httpd.serve_forever()")
+    server, url = serve_child(code, REPO)
+    load_before = os.getloadavg()[0]
+    try:
+        full, bare = run_rounds(args, url + "s/0.html")
+    finally:
+        server.terminate()
+    lines = report(args, full, bare, (load_before, os.getloadavg()[0]))
+    write_run(args.out, lines)
     print("\n".join(lines))
 
 

@@ -46,7 +46,8 @@ from corpuscrawl.evaluation.methods import PEER_SUFFIX, extractor_method, run_da
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.names import CLASSIC_EXTRACTORS, COMPARED, GOLD_DATASETS, PEERS
 from corpuscrawl.evaluation.peers import available_peers
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.models import (
     LearnedModel,
@@ -182,20 +183,77 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def command_line(args: argparse.Namespace) -> str:
+    """The command of this run, its options that differ from the defaults."""
+    return ((f"CORPUSCRAWL_CACHE={os.environ['CORPUSCRAWL_CACHE']} "
+             if os.environ.get("CORPUSCRAWL_CACHE") else "")
+            + ".venv/bin/python benchmarks/crossval.py"
+            + (f" --folds {args.folds}" if args.folds != FOLDS_DEFAULT else "")
+            + (f" --models {args.models}" if args.models != ",".join(MODELS_DEFAULT) else "")
+            + (f" --limit {args.limit}" if args.limit else "")
+            + (f" --page-wide-share {args.page_wide_share}"
+               if args.page_wide_share is not None else ""))
+
+
+def who_is_first(models: list[str], methods: list[str], peer_names: list[str],
+                 ds_names: list[str], scores: dict) -> list[str]:
+    """Per learned model: its pooled lead over the best peer and the datasets it is not
+    first on."""
+    lines: list[str] = []
+    lines += ["## Who is first", ""]
+    for m in models:
+        behind = []
+        for ds in ds_names:
+            best = max(methods, key=lambda x, ds=ds: summarize(scores[x].get(ds, [])).f1)
+            if best != m:
+                gap = summarize(scores[best][ds]).f1 - summarize(scores[m][ds]).f1
+                behind.append(f"{ds} ({best} ahead by {gap * 100:.2f} points)")
+        lead = summarize(pooled(scores[m])).f1 - max(summarize(pooled(scores[p])).f1
+                                                      for p in peer_names) if peer_names else 0
+        lines.append(f"- `{m}`: pooled lead over the best peer {lead * 100:+.2f} points; "
+                     + ("first on every dataset" if not behind
+                        else "not first on " + "; ".join(behind)))
+    return lines
+
+
+def fold_table(folds: int, shown: list[str], methods: list[str], per_fold: dict) -> list[str]:
+    """The pooled summed F1 of each fold for the models and peers shown."""
+    lines: list[str] = []
+    lines += ["", "## Pooled summed F1 by fold", ""]
+    rows = []
+    for fold in range(folds):
+        label = f"{fold} (test split)" if fold == 0 and folds == FOLDS_DEFAULT else str(fold)
+        rows.append([label, str(len(per_fold[methods[0]].get(fold, []))),
+                     *(f"{summarize(per_fold[m].get(fold, [])).f1:.4f}" for m in shown)])
+    lines += markdown_table(["fold", "docs", *shown], rows) + [""]
+    return lines
+
+
+def dataset_tables(ds_names: list[str], order: list[str], methods: list[str],
+                   scores: dict) -> list[str]:
+    """One P/R/F1 table per dataset, methods in ``order``."""
+    lines: list[str] = []
+    lines += ["## By dataset, P/R/F1", ""]
+    for ds in ds_names:
+        lines += [f"### {ds}", ""]
+        ds_lost = lost_articles({m: scores[m].get(ds, []) for m in methods})
+        rows = []
+        for m in order:
+            s = summarize(scores[m].get(ds, []))
+            rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
+                         f"{s.f1:.4f}", f"{s.mean_f1:.4f}", format_lost(ds_lost.get(m))])
+        lines += markdown_table(["method", "docs", "P", "R", "F1", "mean F1", "lost articles"],
+                                rows) + [""]
+    return lines
+
+
 def write_report(out: Path, args, ds_names: list[str], models: list[str], methods: list[str],
                  scores, per_fold, doc_ids: list[str], notes: list[str], wall: float) -> None:
-    """Write the Markdown tables (analysis text below the marker is kept across runs)."""
+    """Write the run's Markdown report to ``out``."""
     order = sorted(methods, key=lambda m: -summarize(pooled(scores[m])).f1)
     peer_names = [m for m in methods if m.endswith("(peer)")]
     sizes = {ds: len(scores[methods[0]].get(ds, [])) for ds in ds_names}
-    command = ((f"CORPUSCRAWL_CACHE={os.environ['CORPUSCRAWL_CACHE']} "
-                if os.environ.get("CORPUSCRAWL_CACHE") else "")
-               + ".venv/bin/python benchmarks/crossval.py"
-               + (f" --folds {args.folds}" if args.folds != FOLDS_DEFAULT else "")
-               + (f" --models {args.models}" if args.models != ",".join(MODELS_DEFAULT) else "")
-               + (f" --limit {args.limit}" if args.limit else "")
-               + (f" --page-wide-share {args.page_wide_share}"
-                  if args.page_wide_share is not None else ""))
+    command = command_line(args)
     lines = [f"# Learned extractors vs base extractors vs peers ({args.folds}-fold "
              "cross-validation)", "",
              "Produced by (from the repository root):", "", "    " + command, "",
@@ -225,44 +283,15 @@ def write_report(out: Path, args, ds_names: list[str], models: list[str], method
                      f"{lost[m].per_200:.2f}"])
     lines += markdown_table(["method", *ds_names, "pooled F1", "pooled mean F1",
                              "lost articles", "lost per 200 pages"], rows) + [""]
-    lines += ["## Who is first", ""]
-    for m in models:
-        behind = []
-        for ds in ds_names:
-            best = max(methods, key=lambda x, ds=ds: summarize(scores[x].get(ds, [])).f1)
-            if best != m:
-                gap = summarize(scores[best][ds]).f1 - summarize(scores[m][ds]).f1
-                behind.append(f"{ds} ({best} ahead by {gap * 100:.2f} points)")
-        lead = summarize(pooled(scores[m])).f1 - max(summarize(pooled(scores[p])).f1
-                                                      for p in peer_names) if peer_names else 0
-        lines.append(f"- `{m}`: pooled lead over the best peer {lead * 100:+.2f} points; "
-                     + ("first on every dataset" if not behind
-                        else "not first on " + "; ".join(behind)))
-    lines += ["", "## Pooled summed F1 by fold", ""]
-    shown = [*models, *peer_names]
-    rows = []
-    for fold in range(args.folds):
-        label = f"{fold} (test split)" if fold == 0 and args.folds == FOLDS_DEFAULT else str(fold)
-        rows.append([label, str(len(per_fold[methods[0]].get(fold, []))),
-                     *(f"{summarize(per_fold[m].get(fold, [])).f1:.4f}" for m in shown)])
-    lines += markdown_table(["fold", "docs", *shown], rows) + [""]
+    lines += who_is_first(models, methods, peer_names, ds_names, scores)
+    lines += fold_table(args.folds, [*models, *peer_names], methods, per_fold)
     # the pooled scores run dataset by dataset; the ids in scoring order run fold by fold
     by_dataset = [k for ds in ds_names for k in doc_ids if k.split("/", 1)[0] == ds]
     lines += sampling_section(scores, by_dataset, COMPARED, MARGIN_DEFAULT,
                               f"all {len(doc_ids)} documents")
     lines += lost_pages_section({m: pooled(scores[m]) for m in methods}, by_dataset, models)
-    lines += ["## By dataset, P/R/F1", ""]
-    for ds in ds_names:
-        lines += [f"### {ds}", ""]
-        ds_lost = lost_articles({m: scores[m].get(ds, []) for m in methods})
-        rows = []
-        for m in order:
-            s = summarize(scores[m].get(ds, []))
-            rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
-                         f"{s.f1:.4f}", f"{s.mean_f1:.4f}", format_lost(ds_lost.get(m))])
-        lines += markdown_table(["method", "docs", "P", "R", "F1", "mean F1", "lost articles"],
-                                rows) + [""]
-    write_keeping_notes(out, lines, ANALYSIS_MARKER)
+    lines += dataset_tables(ds_names, order, methods, scores)
+    write_run(out, lines)
 
 
 if __name__ == "__main__":

@@ -40,13 +40,13 @@ from corpuscrawl.evaluation.lcs import lcs_length, levenshtein
 from corpuscrawl.evaluation.lost import LostArticles, format_lost
 from corpuscrawl.evaluation.methods import extractor_method, run_dataset
 from corpuscrawl.evaluation.peers import available_peers
+from corpuscrawl.evaluation.results_file import write_run
 from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
 from corpuscrawl.evaluation.scoring import MethodEvaluation, evaluate_texts, scored_ids
 from corpuscrawl.evaluation.snippets import SnippetSummary
-from corpuscrawl.evaluation.tables import lost_by_method, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.tables import lost_by_method, markdown_table
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "extraction.md"
-NOTES_MARKER = "<!-- notes: everything below this line is kept when the file is regenerated -->"
 #: The issue's speed bar for the scorer: sequences of 20,000 words each.
 LCS_BENCH_WORDS = 20_000
 #: Vocabulary of the random texts for the scorer timing (a realistic share of repeated words).
@@ -104,13 +104,68 @@ def _f(x: float) -> str:
     return f"{x:.3f}"
 
 
+Evaluations = dict[tuple[str, str], MethodEvaluation]
+
+
+def summary_table(by_key: Evaluations, gold_names: list[str], snip_names: list[str],
+                  methods: list[str], seconds: dict[tuple[str, str], float],
+                  lost: dict[tuple[str, str], LostArticles], peer_names: set[str]) -> list[str]:
+    """Every method's F1 per dataset, macro and mean F1, lost articles and docs/s, best
+    macro F1 first."""
+    names = [*gold_names, *snip_names]
+    header = ["method", *gold_names, *(f"{n} (snippets)" for n in snip_names),
+              "macro F1 (gold sets)", "mean F1 (gold docs)", "lost articles", "docs/s"]
+    rows: list[list[str]] = []
+
+    def macro(m: str) -> float:
+        return statistics.fmean(by_key[n, m].summary.f1 for n in gold_names) if gold_names else 0.0
+
+    for m in sorted(methods, key=lambda m: -macro(m)):
+        docs = sum(by_key[n, m].summary.documents for n in names)
+        secs = sum(seconds[n, m] for n in names)
+        label = m + (" (peer)" if m in peer_names else "")
+        cells = [_f(by_key[n, m].summary.f1) for n in names if n in gold_names]
+        cells += [_f(by_key[n, m].summary.f1) for n in snip_names]
+        gold_docs = [d.score for n in gold_names for d in by_key[n, m].docs]
+        mean_f1 = statistics.fmean(x.f1 for x in gold_docs) if gold_docs else 0.0
+        lost_m = [lost[n, m] for n in gold_names if (n, m) in lost]
+        total = LostArticles(sum(x.pages for x in lost_m), sum(x.gold_words for x in lost_m),
+                             sum(x.documents for x in lost_m))
+        rows.append([label, *cells, _f(macro(m)), _f(mean_f1), format_lost(total),
+                     f"{docs / secs if secs else 0:.1f}"])
+    return markdown_table(header, rows, right_from=1)
+
+
+def dataset_table(n: str, snippets: bool, by_key: Evaluations, methods: list[str],
+                  seconds: dict[tuple[str, str], float], failures: dict[tuple[str, str], int],
+                  lost: dict[tuple[str, str], LostArticles], peer_names: set[str]) -> list[str]:
+    """One dataset's table: every method's precision, recall, F1, mean F1, lost articles
+    (snippet shares on a snippet set), docs/s and failures, best F1 first."""
+    cols = ["method", "docs", "precision", "recall", "F1", "mean F1"]
+    cols += ["with found", "without absent"] if snippets else ["lost articles"]
+    cols += ["docs/s", "failures"]
+    rows = []
+    for m in sorted(methods, key=lambda m: -by_key[n, m].summary.f1):
+        s = by_key[n, m].summary
+        label = m + (" (peer)" if m in peer_names else "")
+        row = [label, str(s.documents), _f(s.precision), _f(s.recall), _f(s.f1), _f(s.mean_f1)]
+        if isinstance(s, SnippetSummary):
+            row += [_f(s.with_found_share), _f(s.without_absent_share)]
+        else:
+            row.append(format_lost(lost.get((n, m))))
+        secs = seconds[n, m]
+        row += [f"{s.documents / secs if secs else 0:.1f}", str(failures[n, m])]
+        rows.append(row)
+    return markdown_table(cols, rows, right_from=1)
+
+
 def render_results(*, command: str, when: str, machine: str, versions: list[str],
                    scorer: tuple[float, float, int], split: str, ascii_only: bool,
                    limit: int | None, evaluations: list[MethodEvaluation],
                    seconds: dict[tuple[str, str], float], failures: dict[tuple[str, str], int],
                    methods: list[str], notes: list[str], elapsed: float,
                    peer_names: set[str]) -> str:
-    """The Markdown results file (everything above the notes marker)."""
+    """The run's Markdown report."""
     lcs_s, lev_s, n_words = scorer
     by_key = {(ev.dataset, ev.method): ev for ev in evaluations}
     names = sorted({ev.dataset for ev in evaluations})
@@ -146,63 +201,37 @@ def render_results(*, command: str, when: str, machine: str, versions: list[str]
     out += ["Lost articles = pages where the method scores F1 < 0.5 while another method "
             "of the same dataset's table reaches ≥ 0.8 (`corpuscrawl.evaluation.lost`), "
             "summed over the gold sets, with the gold words it missed on them.", ""]
-    header = ["method", *gold_names, *(f"{n} (snippets)" for n in snip_names),
-              "macro F1 (gold sets)", "mean F1 (gold docs)", "lost articles", "docs/s"]
-    rows: list[list[str]] = []
-
-    def macro(m: str) -> float:
-        return statistics.fmean(by_key[n, m].summary.f1 for n in gold_names) if gold_names else 0.0
-
-    for m in sorted(methods, key=lambda m: -macro(m)):
-        docs = sum(by_key[n, m].summary.documents for n in names)
-        secs = sum(seconds[n, m] for n in names)
-        label = m + (" (peer)" if m in peer_names else "")
-        cells = [_f(by_key[n, m].summary.f1) for n in names if n in gold_names]
-        cells += [_f(by_key[n, m].summary.f1) for n in snip_names]
-        gold_docs = [d.score for n in gold_names for d in by_key[n, m].docs]
-        mean_f1 = statistics.fmean(x.f1 for x in gold_docs) if gold_docs else 0.0
-        lost_m = [lost[n, m] for n in gold_names if (n, m) in lost]
-        total = LostArticles(sum(x.pages for x in lost_m), sum(x.gold_words for x in lost_m),
-                             sum(x.documents for x in lost_m))
-        rows.append([label, *cells, _f(macro(m)), _f(mean_f1), format_lost(total),
-                     f"{docs / secs if secs else 0:.1f}"])
-    out += markdown_table(header, rows, right_from=1)
+    out += summary_table(by_key, gold_names, snip_names, methods, seconds, lost, peer_names)
     for n in names:
-        snippets = n in snip_names
-        out += ["", f"## {n}" + (" (snippets)" if snippets else ""), ""]
-        cols = ["method", "docs", "precision", "recall", "F1", "mean F1"]
-        cols += ["with found", "without absent"] if snippets else ["lost articles"]
-        cols += ["docs/s", "failures"]
-        rows = []
-        for m in sorted(methods, key=lambda m: -by_key[n, m].summary.f1):
-            s = by_key[n, m].summary
-            label = m + (" (peer)" if m in peer_names else "")
-            row = [label, str(s.documents), _f(s.precision), _f(s.recall), _f(s.f1), _f(s.mean_f1)]
-            if isinstance(s, SnippetSummary):
-                row += [_f(s.with_found_share), _f(s.without_absent_share)]
-            else:
-                row.append(format_lost(lost.get((n, m))))
-            secs = seconds[n, m]
-            row += [f"{s.documents / secs if secs else 0:.1f}", str(failures[n, m])]
-            rows.append(row)
-        out += markdown_table(cols, rows, right_from=1)
+        out += ["", f"## {n}" + (" (snippets)" if n in snip_names else ""), ""]
+        out += dataset_table(n, n in snip_names, by_key, methods, seconds, failures, lost,
+                             peer_names)
     if notes:
         out += ["", "## Not run", ""] + [f"- {note}" for note in notes]
     return "\n".join(out) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    logging.basicConfig(level=logging.ERROR)
-    root = datasets_root(args.root)
-    datasets = [d for d in list_datasets(root) if d.has_gold or d.has_snippets]
-    if args.datasets:
-        wanted = args.datasets.split(",")
-        unknown = sorted(set(wanted) - {d.name for d in datasets})
+def chosen_datasets(root: str | None, wanted: str | None) -> list[Dataset] | None:
+    """The datasets with gold text or snippets under ``root``, only those named in
+    ``wanted`` (comma-separated) when given; None (after saying why) when one is unknown."""
+    datasets = [d for d in list_datasets(datasets_root(root)) if d.has_gold or d.has_snippets]
+    if wanted:
+        names = wanted.split(",")
+        unknown = sorted(set(names) - {d.name for d in datasets})
         if unknown:
             print(f"unknown datasets {unknown}; known: {[d.name for d in datasets]}", file=sys.stderr)
-            return 2
-        datasets = [d for d in datasets if d.name in wanted]
+            return None
+        datasets = [d for d in datasets if d.name in names]
+    return datasets
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every method on every chosen dataset and write the report to ``--out``."""
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)
+    datasets = chosen_datasets(args.root, args.datasets)
+    if datasets is None:
+        return 2
     specs, notes = available_specs(args.extractors.split(",") if args.extractors else None)
     extractors = build_extractors(specs)
     peer_names = None if args.peers is None else ([] if args.peers == "none" else args.peers.split(","))
@@ -238,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         evaluations=evaluations, seconds=seconds, failures=failures, methods=methods,
         notes=notes, elapsed=elapsed, peer_names={p.name for p in peers},
     )
-    write_keeping_notes(args.out, text.rstrip("\n").split("\n"), NOTES_MARKER)
+    write_run(args.out, text.rstrip("\n").split("\n"))
     for ev in evaluations:
         s = ev.summary
         extra = (f" with={s.with_found_share:.3f} without-absent={s.without_absent_share:.3f}"

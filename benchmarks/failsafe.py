@@ -28,7 +28,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.resume_site import ResumeSite
 from tests.small_site import SmallSite
 
@@ -228,7 +229,7 @@ def main() -> None:
              + (f"--before {args.before} " if args.before else "") + "`; see its docstring.",
              "", *markdown_table(header, rows), ""]
     if args.out:
-        write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+        write_run(args.out, lines)
     else:
         print("\n".join(lines))
 

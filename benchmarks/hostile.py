@@ -24,7 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.support.processes import crawl_stat
 
 HERE = Path(__file__).resolve().parent
@@ -290,6 +291,25 @@ SERVER_CASES = (
 )
 
 
+def first_log_lines(log: str) -> list[str]:
+    """The crawl log's first line of each kind about the site: corpuscrawl's warnings and
+    notices, Scrapy's warnings; the host's address and port written HOST."""
+    import re
+
+    seen = set()
+    lines = []
+    for line in log.splitlines():
+        match = re.search(r"\[(corpus|corpuscrawl\.\w+|scrapy\.[\w.]+)\] (WARNING|INFO): (.*)", line)
+        if not match or match.group(2) == "INFO" and "corpuscrawl" not in match.group(1) \
+                and match.group(1) != "corpus":
+            continue
+        kind = re.sub(r"http\S+|\d+", "", match.group(3))[:40]
+        if kind not in seen and ("127.0.0.1" in line):
+            seen.add(kind)
+            lines.append(re.sub(r"127\.0\.0\.1:\d+", "HOST", line[20:])[:220])
+    return lines
+
+
 def server_section() -> list[str]:
     """Crawl the hostile site with the default settings; per case: counters, requests, times."""
     import re
@@ -331,17 +351,7 @@ def server_section() -> list[str]:
         cases.append([f"`{prefix}`", what, counted, str(len(hits)), span, str(n_exported)])
     rows += [*markdown_table(["case", "server does", "counter = value", "requests",
                               "first..last request s", "exported"], cases),
-             "", "Log lines (first of each kind):", "", "```"]
-    seen = set()
-    for line in log.splitlines():
-        match = re.search(r"\[(corpus|corpuscrawl\.\w+|scrapy\.[\w.]+)\] (WARNING|INFO): (.*)", line)
-        if not match or match.group(2) == "INFO" and "corpuscrawl" not in match.group(1) \
-                and match.group(1) != "corpus":
-            continue
-        kind = re.sub(r"http\S+|\d+", "", match.group(3))[:40]
-        if kind not in seen and ("127.0.0.1" in line):
-            seen.add(kind)
-            rows.append(re.sub(r"127\.0\.0\.1:\d+", "HOST", line[20:])[:220])
+             "", "Log lines (first of each kind):", "", "```", *first_log_lines(log)]
     return rows + ["```", ""]
 
 
@@ -364,8 +374,7 @@ def main() -> None:
         "# Hostile pages and servers", "",
         "Produced by `PYTHONPATH=$PWD python benchmarks/hostile.py` "
         f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, 2 shared cores: times are "
-        "noisy, compare within one table).  Written by the script; the notes after the "
-        "tables are kept when it is re-run.", "",
+        "noisy, compare within one table).", "",
         "## Hostile pages x extractors", "",
         "The page is built from its bytes as the crawl builds it (`Page.from_html` with the "
         "page's HTTP charset; *parse s*), then each extractor runs in a forked child, by "
@@ -379,7 +388,7 @@ def main() -> None:
         sections += budget_section()
     if not args.no_server:
         sections += server_section()
-    write_keeping_notes(Path(args.out), sections, ANALYSIS_MARKER)
+    write_run(Path(args.out), sections)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ from typing import Any
 
 from backbone import descendants, rss_mb  # this folder is sys.path[0] when run as a script
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # tests/support: the measured process and the served site
@@ -214,7 +215,7 @@ def main() -> None:
                               "peak RSS MB, crawl and workers together", "URLs queued",
                               "sources capped", "documents", "longest reactor stall s"],
                              rows, right_from=1), ""]
-    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+    write_run(args.out, lines)
     print("\n".join(lines))
 
 

@@ -44,12 +44,13 @@ from corpuscrawl.evaluation.names import (
     SNIPPET_DATASETS,
     SPEED_REFERENCE,
 )
+from corpuscrawl.evaluation.results_file import write_run
 from corpuscrawl.evaluation.snippets import (
     SnippetScore,
     score_snippets,
     summarize_snippets,
 )
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.auto import AutoModel
 from corpuscrawl.extract.learned.models import load_model_file
@@ -186,20 +187,64 @@ def snippet_section(ds_name: str, scores: dict[str, list[SnippetScore]],
          "failures"], rows) + [""]
 
 
+def command_line(args: argparse.Namespace) -> str:
+    """The command of this run, its options that differ from the defaults."""
+    return ((f"CORPUSCRAWL_CACHE={os.environ['CORPUSCRAWL_CACHE']} "
+             if os.environ.get("CORPUSCRAWL_CACHE") else "")
+            + ".venv/bin/python benchmarks/learned.py"
+            + (f" --limit {args.limit}" if args.limit else "")
+            + "".join(f" --auto-model {shlex.quote(m)}" for m in args.auto_model)
+            + (f" --snippets '{args.snippets}'" if args.snippets != ",".join(SNIPPET_DATASETS)
+               else ""))
+
+
+def summary_table(ds_names: list[str], order: list[str], scores: dict, seconds: dict,
+                  lost: dict) -> list[str]:
+    """Every method's summed F1 per dataset, pooled F1, lost articles and docs/s (with its
+    ratio to the speed reference), methods in ``order``."""
+    header = ["method", *ds_names, "pooled F1", "pooled mean F1", "lost articles", "docs/s",
+              "docs/s ratio"]
+    reference = seconds.get(SPEED_REFERENCE, 0.0)
+    rows = []
+    for m in order:
+        cells = [m]
+        for ds in ds_names:
+            cells.append(f"{summarize(scores[m].get(ds, [])).f1:.4f}")
+        p = summarize(pooled(scores[m]))
+        cells += [f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}", format_lost(lost.get(m)),
+                  f"{len(pooled(scores[m])) / seconds[m]:.1f}" if seconds[m] else "-",
+                  f"{reference / seconds[m]:.2f}" if seconds[m] and reference else "-"]
+        rows.append(cells)
+    return markdown_table(header, rows) + [""]
+
+
+def dataset_tables(ds_names: list[str], order: list[str], methods: list[str], scores: dict,
+                   failures: dict, lost: dict) -> list[str]:
+    """One P/R/F1 table per dataset and one pooled, methods in ``order``."""
+    lines: list[str] = []
+    for ds in [*ds_names, "pooled"]:
+        lines += [f"## {ds}", ""]
+        ds_lost = lost if ds == "pooled" else lost_articles(
+            {m: scores[m].get(ds, []) for m in methods})
+        rows = []
+        for m in order:
+            s = summarize(pooled(scores[m]) if ds == "pooled" else scores[m].get(ds, []))
+            rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
+                         f"{s.f1:.4f}", f"{s.mean_precision:.4f}", f"{s.mean_recall:.4f}",
+                         f"{s.mean_f1:.4f}", format_lost(ds_lost.get(m)), str(failures[m])])
+        lines += markdown_table(["method", "docs", "P", "R", "F1", "mean P", "mean R", "mean F1",
+                                 "lost articles", "failures"], rows) + [""]
+    return lines
+
+
 def write_report(out: Path, args, methods, scores, seconds, failures, choices, oracle,
                  n_docs, notes, wall, doc_ids=(), snippets=None) -> None:
-    """Write the Markdown tables (analysis text is appended by hand below the marker)."""
+    """Write the run's Markdown report to ``out``."""
     ds_names = args.datasets.split(",")
     order = sorted(methods, key=lambda m: -summarize(pooled(scores[m])).f1)
     lines = ["# Learned extractors vs base extractors vs peers (test split)", "",
              "Produced by (from the repository root):", "",
-             "    " + (f"CORPUSCRAWL_CACHE={os.environ['CORPUSCRAWL_CACHE']} "
-                      if os.environ.get("CORPUSCRAWL_CACHE") else "")
-             + ".venv/bin/python benchmarks/learned.py"
-             + (f" --limit {args.limit}" if args.limit else "")
-             + "".join(f" --auto-model {shlex.quote(m)}" for m in args.auto_model)
-             + (f" --snippets '{args.snippets}'" if args.snippets != ",".join(SNIPPET_DATASETS)
-                else ""), "",
+             "    " + command_line(args), "",
              f"- run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M')} UTC, {wall / 60:.1f} min "
              f"wall; {platform.platform()}, Python {platform.python_version()}; "
              "machine shared with other jobs (2 CPUs), so docs/s are comparable only within "
@@ -218,32 +263,8 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
               "of this table reaches ≥ 0.8 (`corpuscrawl.evaluation.lost`), with the gold "
               f"words it missed on them; docs/s ratio = docs/s over {SPEED_REFERENCE}'s in "
               "this run.", ""]
-    header = ["method", *ds_names, "pooled F1", "pooled mean F1", "lost articles", "docs/s",
-              "docs/s ratio"]
-    reference = seconds.get(SPEED_REFERENCE, 0.0)
-    rows = []
-    for m in order:
-        cells = [m]
-        for ds in ds_names:
-            cells.append(f"{summarize(scores[m].get(ds, [])).f1:.4f}")
-        p = summarize(pooled(scores[m]))
-        cells += [f"**{p.f1:.4f}**", f"{p.mean_f1:.4f}", format_lost(lost.get(m)),
-                  f"{len(pooled(scores[m])) / seconds[m]:.1f}" if seconds[m] else "-",
-                  f"{reference / seconds[m]:.2f}" if seconds[m] and reference else "-"]
-        rows.append(cells)
-    lines += markdown_table(header, rows) + [""]
-    for ds in [*ds_names, "pooled"]:
-        lines += [f"## {ds}", ""]
-        ds_lost = lost if ds == "pooled" else lost_articles(
-            {m: scores[m].get(ds, []) for m in methods})
-        rows = []
-        for m in order:
-            s = summarize(pooled(scores[m]) if ds == "pooled" else scores[m].get(ds, []))
-            rows.append([m, str(s.documents), f"{s.precision:.4f}", f"{s.recall:.4f}",
-                         f"{s.f1:.4f}", f"{s.mean_precision:.4f}", f"{s.mean_recall:.4f}",
-                         f"{s.mean_f1:.4f}", format_lost(ds_lost.get(m)), str(failures[m])])
-        lines += markdown_table(["method", "docs", "P", "R", "F1", "mean P", "mean R", "mean F1",
-                                 "lost articles", "failures"], rows) + [""]
+    lines += summary_table(ds_names, order, scores, seconds, lost)
+    lines += dataset_tables(ds_names, order, methods, scores, failures, lost)
     if len(doc_ids) == n_docs:
         lines += lost_pages_section({m: pooled(scores[m]) for m in methods}, list(doc_ids),
                                     COMPARED)
@@ -260,7 +281,7 @@ def write_report(out: Path, args, methods, scores, seconds, failures, choices, o
         lines += sampling_section(scores, list(doc_ids), COMPARED, MARGIN_DEFAULT)
     for ds_name, (snip_scores, snip_seconds, snip_failures) in (snippets or {}).items():
         lines += snippet_section(ds_name, snip_scores, snip_seconds, snip_failures)
-    write_keeping_notes(out, lines, ANALYSIS_MARKER)
+    write_run(out, lines)
 
 
 if __name__ == "__main__":

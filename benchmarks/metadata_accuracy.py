@@ -27,7 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from corpuscrawl.evaluation.tables import markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract.meta.page_info import extract_page_info
 from corpuscrawl.html.page import Page
 
@@ -142,12 +143,12 @@ def main() -> None:
                            right_from=1)
     print("\n".join(table))
     if args.write:
-        write_keeping_notes(HERE / "results" / "metadata.md", [
+        write_run(HERE / "results" / "metadata.md", [
             "# Page metadata: accuracy on labelled pages", "",
             f"{n_pages} pages from wcxb (dev), trafilatura and scrapinghub, labelled by reading "
             "their HTML (`benchmarks/data/metadata_labels.jsonl`); command: "
             "`PYTHONPATH=$PWD .venv/bin/python benchmarks/metadata_accuracy.py --write`.", "",
-            *table, ""], "<!-- notes -->")
+            *table, ""])
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.support.processes import crawl_stat, serve_child
 
 REPO = Path(__file__).resolve().parent.parent
@@ -92,6 +93,56 @@ def stage_times(profile: Path) -> dict[str, float]:
     return out
 
 
+def profile_crawl(url: str, workers: str, keep: Path | None
+                  ) -> tuple[int, float, float, dict[str, float]]:
+    """One ``scrapy crawl corpus`` of the site at ``url`` under cProfile: responses, wall
+    seconds, the process's profiled CPU seconds and each stage's cumulative seconds."""
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = Path(tmp) / "crawl.prof"
+        argv = ["scrapy", "crawl", "corpus", "-a", f"seeds={url}s/0.html",
+                "-O", f"{tmp}/out.jsonl:jsonlines", "-s", "LOG_LEVEL=INFO",
+                "-s", f"CORPUSCRAWL_WORKERS={workers}",
+                "-s", f"CORPUSCRAWL_STATE_DIR={tmp}/state",
+                "-s", f"CORPUSCRAWL_FAILED_DIR={tmp}/failed"]
+        cmd = [sys.executable, "-c", PROFILED.format(out=str(profile), argv=argv)]
+        started = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)),
+                              capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - started
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr[-3000:])
+        pages = int(crawl_stat(proc.stderr, "response_received_count"))
+        total = pstats.Stats(str(profile)).total_tt  # type: ignore[attr-defined]
+        stages = stage_times(profile)
+        if keep:
+            keep.write_bytes(profile.read_bytes())
+    return pages, wall, total, stages
+
+
+def report(args: argparse.Namespace, pages: int, wall: float, total: float,
+           stages: dict[str, float]) -> list[str]:
+    """The Markdown report: the command, the crawl, and each stage's ms per page and share."""
+    rows = [[stage, f"{seconds / pages * 1000:.2f}", f"{seconds / total:.0%}"]
+            for stage, seconds in sorted(stages.items(), key=lambda kv: -kv[1])]
+    rest = total - sum(stages.values())
+    rows.append(["everything else (Scrapy: downloads, engine, middlewares, signals; start-up "
+                 "and shut-down; the profiler)", f"{rest / pages * 1000:.2f}", f"{rest / total:.0%}"])
+    command = (f"python benchmarks/reactor_profile.py --pages {args.pages} "
+               f"--workers {args.workers}")
+    return ["# The crawl process per page, stage by stage", "",
+            f"Command: `PYTHONPATH=$PWD {command}`; {time.strftime('%Y-%m-%d %H:%M')} UTC, "
+            f"2 cores shared with other developers' jobs (load average "
+            f"{os.getloadavg()[0]:.1f}).", "",
+            f"`scrapy crawl corpus` with its defaults (`CORPUSCRAWL_WORKERS={args.workers}`) on "
+            f"the demo site with {args.pages} generated articles, under cProfile: {pages} "
+            f"responses in {wall:.0f} s; the crawl process's profiled CPU time "
+            f"{total / pages * 1000:.2f} ms per response (its own CPU clock, so other "
+            "processes on the machine are not counted; the profiler's overhead is).  "
+            "Cumulative CPU time of each stage's entry points per response: read the shares.",
+            "",
+            *markdown_table(["stage", "ms per page", "share"], rows, right_from=1), ""]
+
+
 def main() -> None:
     """Profile one crawl and print the table (``--out``: write it there too)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -105,48 +156,12 @@ def main() -> None:
             "s.httpd.serve_forever()")
     server, url = serve_child(code, REPO)
     try:
-        with tempfile.TemporaryDirectory() as tmp:
-            profile = Path(tmp) / "crawl.prof"
-            argv = ["scrapy", "crawl", "corpus", "-a", f"seeds={url}s/0.html",
-                    "-O", f"{tmp}/out.jsonl:jsonlines", "-s", "LOG_LEVEL=INFO",
-                    "-s", f"CORPUSCRAWL_WORKERS={args.workers}",
-                    "-s", f"CORPUSCRAWL_STATE_DIR={tmp}/state",
-                    "-s", f"CORPUSCRAWL_FAILED_DIR={tmp}/failed"]
-            cmd = [sys.executable, "-c", PROFILED.format(out=str(profile), argv=argv)]
-            started = time.perf_counter()
-            proc = subprocess.run(cmd, cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)),
-                                  capture_output=True, text=True, check=False)
-            wall = time.perf_counter() - started
-            if proc.returncode != 0:
-                raise RuntimeError(proc.stderr[-3000:])
-            pages = int(crawl_stat(proc.stderr, "response_received_count"))
-            total = pstats.Stats(str(profile)).total_tt  # type: ignore[attr-defined]
-            stages = stage_times(profile)
-            if args.keep:
-                args.keep.write_bytes(profile.read_bytes())
+        pages, wall, total, stages = profile_crawl(url, args.workers, args.keep)
     finally:
         server.terminate()
-    rows = [[stage, f"{seconds / pages * 1000:.2f}", f"{seconds / total:.0%}"]
-            for stage, seconds in sorted(stages.items(), key=lambda kv: -kv[1])]
-    rest = total - sum(stages.values())
-    rows.append(["everything else (Scrapy: downloads, engine, middlewares, signals; start-up "
-                 "and shut-down; the profiler)", f"{rest / pages * 1000:.2f}", f"{rest / total:.0%}"])
-    command = (f"python benchmarks/reactor_profile.py --pages {args.pages} "
-               f"--workers {args.workers}")
-    lines = ["# The crawl process per page, stage by stage", "",
-             f"Command: `PYTHONPATH=$PWD {command}`; {time.strftime('%Y-%m-%d %H:%M')} UTC, "
-             f"2 cores shared with other developers' jobs (load average "
-             f"{os.getloadavg()[0]:.1f}).", "",
-             f"`scrapy crawl corpus` with its defaults (`CORPUSCRAWL_WORKERS={args.workers}`) on "
-             f"the demo site with {args.pages} generated articles, under cProfile: {pages} "
-             f"responses in {wall:.0f} s; the crawl process's profiled CPU time "
-             f"{total / pages * 1000:.2f} ms per response (its own CPU clock, so other "
-             "processes on the machine are not counted; the profiler's overhead is).  "
-             "Cumulative CPU time of each stage's entry points per response: read the shares.",
-             "",
-             *markdown_table(["stage", "ms per page", "share"], rows, right_from=1), ""]
+    lines = report(args, pages, wall, total, stages)
     if args.out:
-        write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+        write_run(args.out, lines)
     print("\n".join(lines))
 
 

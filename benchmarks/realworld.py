@@ -42,13 +42,13 @@ from corpuscrawl.evaluation.realworld import (
     load_cases,
     summary_counts,
 )
+from corpuscrawl.evaluation.results_file import write_run
 from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.html.page import Page
 
 DATA = Path(__file__).resolve().parent / "data" / "trafilatura_realworld.jsonl"
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "realworld.md"
-ANALYSIS = "## Analysis"
 UPSTREAM = "trafilatura as its test calls it (comments in, plain `in`)"
 
 Method = Callable[[Page], str]
@@ -210,13 +210,7 @@ def main(argv: list[str] | None = None) -> None:
     if not args.no_upstream and (call := _upstream()) is not None:
         upstream = run_method(UPSTREAM, call, cases, pages, upstream=True)
     lines = _report(argv, source, cases, outcomes, upstream, args.focus)
-    kept = ""
-    if args.out.is_file():
-        old = args.out.read_text(encoding="utf-8")
-        if f"\n{ANALYSIS}\n" in old:
-            kept = old[old.index(f"\n{ANALYSIS}\n") + 1:]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n" + ("\n" + kept if kept else ""), encoding="utf-8")
+    write_run(args.out, lines)
     print("\n".join(lines))
 
 

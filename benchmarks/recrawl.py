@@ -29,7 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.recrawl_site import ChangingSite, SiteServer
 from tests.support.processes import crawl_stat
 
@@ -145,8 +146,8 @@ def main() -> None:
     parser.add_argument("--padding", type=int, default=40_000,
                         help="bytes of inline script per page (real pages are mostly markup)")
     parser.add_argument("--out", type=Path,
-                        help="also write the results to this Markdown file (the notes after "
-                             f"its {ANALYSIS_MARKER} line are kept)")
+                        help="also write the results to this Markdown file (an existing "
+                             "file gets them as a dated section, the rest kept)")
     args = parser.parse_args()
     site = ChangingSite.build(args.articles, sections=args.sections, per_section=25,
                               padding=args.padding)
@@ -161,7 +162,7 @@ def main() -> None:
     lines = report(rows, changed, args, args.articles + sections + 1, page_bytes)
     print("\n".join(lines))
     if args.out:
-        write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+        write_run(args.out, lines)
 
 
 if __name__ == "__main__":

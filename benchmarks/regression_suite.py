@@ -15,17 +15,69 @@ import argparse
 import shlex
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from corpuscrawl.evaluation.datasets import list_datasets
 from corpuscrawl.evaluation.peers import available_peers
 from corpuscrawl.evaluation.regression import Case, check, load_cases, page_of
+from corpuscrawl.evaluation.results_file import write_run
 from corpuscrawl.evaluation.runner import available_specs, build_extractors, method_name
 from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.html.page import Page
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "regression"
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "regression_suite.md"
+
+
+Method = Callable[[Page, str], str | None]
+
+
+def methods_of(extractors: str | None, peer_names: str) -> dict[str, Method]:
+    """The registry's extractors (all buildable when ``extractors`` is None) and the peers."""
+    specs, _ = available_specs(extractors.split(",") if extractors else None)
+    methods: dict[str, Method] = {
+        method_name(e): (lambda page, html, e=e: e.extract(page)) for e in build_extractors(specs)}
+    if peer_names != "none":
+        peers, notes = available_peers(peer_names.split(","))
+        for note in notes:
+            print(note, file=sys.stderr)
+        for peer in peers:
+            methods[f"{peer.name} (peer)"] = (lambda page, html, peer=peer: peer.extract(html, page.url))
+    return methods
+
+
+def case_pages(root: str | None) -> list[tuple[Case, Page, str, bool]]:
+    """Every case with its page and HTML; the flag is True for dataset pages, False for
+    the hand-written fixtures."""
+    datasets = list_datasets(root)
+    cases = [(c, True) for c in load_cases(DATA / "cases.toml")]
+    cases += [(c, False) for c in load_cases(DATA / "fixtures.toml", dev_only=False)]
+    pages = []
+    for case, on_disk in cases:
+        if on_disk:
+            page = page_of(case, datasets)
+            html = next(d for d in datasets if d.name == case.dataset).read_html(case.page)
+        else:
+            path = DATA / "fixtures" / f"{case.page}.html"
+            page = Page.from_file(path, url=f"https://example.com/{case.page}")
+            html = path.read_text(encoding="utf-8")
+        pages.append((case, page, html, on_disk))
+    return pages
+
+
+def outcome(run: Method, pages: list[tuple[Case, Page, str, bool]]) -> tuple[Counter[str], list[str]]:
+    """Cases one method passes, by group (datasets, fixtures) and by tag, and the failed keys."""
+    passed: Counter[str] = Counter()
+    failed: list[str] = []
+    for case, page, html, _ in pages:
+        ok = not check(case, run(page, html) or "")
+        passed["fixtures" if case.dataset == "fixtures" else "datasets"] += ok
+        for tag in case.tags:
+            passed[tag] += ok
+        if not ok:
+            failed.append(case.key)
+    return passed, failed
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -37,46 +89,17 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--root", help="datasets root (default: CORPUSCRAWL_DATASETS or ../shared/datasets)")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = p.parse_args(argv)
-    specs, _ = available_specs(args.extractors.split(",") if args.extractors else None)
-    methods = {method_name(e): (lambda page, html, e=e: e.extract(page)) for e in build_extractors(specs)}
-    if args.peers != "none":
-        peers, notes = available_peers(args.peers.split(","))
-        for note in notes:
-            print(note, file=sys.stderr)
-        for peer in peers:
-            methods[f"{peer.name} (peer)"] = (lambda page, html, peer=peer: peer.extract(html, page.url))
-    datasets = list_datasets(args.root)
-    cases = [(c, True) for c in load_cases(DATA / "cases.toml")]
-    cases += [(c, False) for c in load_cases(DATA / "fixtures.toml", dev_only=False)]
-    pages: list[tuple[Case, Page, str]] = []
-    for case, on_disk in cases:
-        if on_disk:
-            page = page_of(case, datasets)
-            html = next(d for d in datasets if d.name == case.dataset).read_html(case.page)
-        else:
-            path = DATA / "fixtures" / f"{case.page}.html"
-            page = Page.from_file(path, url=f"https://example.com/{case.page}")
-            html = path.read_text(encoding="utf-8")
-        pages.append((case, page, html))
-    tags = sorted({t for c, _ in cases for t in c.tags})
+    pages = case_pages(args.root)
+    n_data = sum(1 for *_, on_disk in pages if on_disk)
+    n_fix = len(pages) - n_data
     rows = []
-    for name, run in methods.items():
-        passed: Counter[str] = Counter()
-        failed: list[str] = []
-        for case, page, html in pages:
-            ok = not check(case, run(page, html) or "")
-            group = "fixtures" if case.dataset == "fixtures" else "datasets"
-            passed[group] += ok
-            for tag in case.tags:
-                passed[tag] += ok
-            if not ok:
-                failed.append(case.key)
+    for name, run in methods_of(args.extractors, args.peers).items():
+        passed, failed = outcome(run, pages)
         rows.append((passed["datasets"] + passed["fixtures"], name, passed, failed))
-        print(f"{name}: {passed['datasets']}/{sum(1 for c, d in cases if d)} dataset cases, "
-              f"{passed['fixtures']}/{sum(1 for c, d in cases if not d)} fixtures", file=sys.stderr)
-    n_data = sum(1 for _, d in cases if d)
-    n_fix = len(cases) - n_data
-    per_tag = {t: sum(1 for c, _ in cases if t in c.tags) for t in tags}
+        print(f"{name}: {passed['datasets']}/{n_data} dataset cases, "
+              f"{passed['fixtures']}/{n_fix} fixtures", file=sys.stderr)
+    tags = sorted({t for c, *_ in pages for t in c.tags})
+    per_tag = {t: sum(1 for c, *_ in pages if t in c.tags) for t in tags}
     lines = ["# Regression suite: cases passed per extractor", "",
              "Produced by (from the repository root):", "",
              "    .venv/bin/python benchmarks/regression_suite.py "
@@ -85,14 +108,14 @@ def main(argv: list[str] | None = None) -> None:
              f"and {n_fix} hand-written pages (fixtures.toml). Peers are scored on the text they return.", ""]
     lines += markdown_table(
         ["method", "all", "dataset pages", "fixtures", *(f"{t} ({per_tag[t]})" for t in tags)],
-        [(name, f"{total}/{len(cases)}", f"{passed['datasets']}/{n_data}",
+        [(name, f"{total}/{len(pages)}", f"{passed['datasets']}/{n_data}",
           f"{passed['fixtures']}/{n_fix}", *(str(passed[t]) for t in tags))
          for total, name, passed, _ in sorted(rows, key=lambda r: (-r[0], r[1]))],
         right_from=1)
     lines += ["", "Failed cases:", ""]
     for _, name, _, failed in sorted(rows, key=lambda r: (-r[0], r[1])):
         lines.append(f"- {name}: " + (", ".join(failed) if failed else "none"))
-    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_run(args.out, lines)
     print("\n".join(lines))
 
 

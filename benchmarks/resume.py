@@ -29,7 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from tests.crawl_helpers import run_interrupted
 from tests.resume_site import ResumeSite
 from tests.support.processes import crawl_stat
@@ -121,39 +122,26 @@ def overhead(site: ResumeSite, runs: int, work: Path) -> dict[str, list[tuple[fl
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--articles", type=int, default=400)
-    parser.add_argument("--kill-after", type=int, default=120)
-    parser.add_argument("--delay", type=float, default=0.02)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--random-kills", type=int, default=0)
-    parser.add_argument("--seeds", default="1")
-    parser.add_argument("--only", choices=("all", "random"), default="all")
-    parser.add_argument("--out", type=Path,
-                        help="also write the results to this Markdown file (the notes after "
-                             f"its {ANALYSIS_MARKER} line are kept)")
-    args = parser.parse_args()
-    if args.only == "random":
-        with tempfile.TemporaryDirectory() as tmp, ResumeSite(args.articles, args.delay) as site:
-            rows = []
-            for seed in (int(x) for x in args.seeds.split(",")):
-                done, present, doubled, whole = random_kills(site, args.random_kills, seed,
-                                                             Path(tmp))
-                rows.append([seed, done, f"{present} of {args.articles}", doubled,
-                             "yes" if whole else "no"])
-                print(f"seed {seed}: {rows[-1][1:]}", file=sys.stderr, flush=True)
-        print("\n".join(markdown_table(RANDOM_HEADER, rows, right_from=0)))
-        return
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        with ResumeSite(args.articles, args.delay) as site:
-            killed = kill_and_restart(site, args.kill_after, work)
-        with ResumeSite(args.articles, 0.0) as site:
-            costs = overhead(site, args.runs, work)
+def random_kill_table(args: argparse.Namespace) -> list[str]:
+    """The random-kills table: per seed, the command killed ``--random-kills`` times, then
+    run to the end."""
+    with tempfile.TemporaryDirectory() as tmp, ResumeSite(args.articles, args.delay) as site:
+        rows = []
+        for seed in (int(x) for x in args.seeds.split(",")):
+            done, present, doubled, whole = random_kills(site, args.random_kills, seed,
+                                                         Path(tmp))
+            rows.append([seed, done, f"{present} of {args.articles}", doubled,
+                         "yes" if whole else "no"])
+            print(f"seed {seed}: {rows[-1][1:]}", file=sys.stderr, flush=True)
+    return markdown_table(RANDOM_HEADER, rows, right_from=0)
+
+
+def report(args: argparse.Namespace, killed: list[tuple[str, int, int]],
+           costs: dict[str, list[tuple[float, float]]]) -> list[str]:
+    """The Markdown report of the kill-and-restart test and the overhead runs."""
     command = (f"python benchmarks/resume.py --articles {args.articles} --kill-after "
                f"{args.kill_after} --delay {args.delay} --runs {args.runs}")
-    lines_out = [
+    return [
         "# Resume after SIGKILL", "",
         f"Command: `{command}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
         "2 shared cores).", "",
@@ -172,9 +160,35 @@ def main() -> None:
                           f"{statistics.median(v[1] for v in values):.1f}"]
                          for name, values in costs.items()], right_from=1),
         ""]
+
+
+def main() -> None:
+    """Run the kill-and-restart test and the overhead runs (or only the random kills)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--articles", type=int, default=400)
+    parser.add_argument("--kill-after", type=int, default=120)
+    parser.add_argument("--delay", type=float, default=0.02)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--random-kills", type=int, default=0)
+    parser.add_argument("--seeds", default="1")
+    parser.add_argument("--only", choices=("all", "random"), default="all")
+    parser.add_argument("--out", type=Path,
+                        help="also write the results to this Markdown file (an existing "
+                             "file gets them as a dated section, the rest kept)")
+    args = parser.parse_args()
+    if args.only == "random":
+        print("\n".join(random_kill_table(args)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        with ResumeSite(args.articles, args.delay) as site:
+            killed = kill_and_restart(site, args.kill_after, work)
+        with ResumeSite(args.articles, 0.0) as site:
+            costs = overhead(site, args.runs, work)
+    lines_out = report(args, killed, costs)
     print("\n".join(lines_out))
     if args.out:
-        write_keeping_notes(args.out, lines_out, ANALYSIS_MARKER)
+        write_run(args.out, lines_out)
 
 
 if __name__ == "__main__":

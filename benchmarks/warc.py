@@ -23,9 +23,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from corpuscrawl.evaluation.tables import ANALYSIS_MARKER, markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # tests/support: the measured process and the served site
@@ -98,8 +100,40 @@ def main() -> None:
         server.terminate()
         server.wait()
     lines = render(runs, args, command, load, os.getloadavg())
-    write_keeping_notes(args.out, lines, ANALYSIS_MARKER)
+    write_run(args.out, lines)
     print("\n".join(lines))
+
+
+def summary_bullets(runs: dict[bool, list[dict[str, float]]],
+                    med: Callable[[bool, str], float]) -> list[str]:
+    """The report's findings: WARC's share of the crawl's CPU, its cost per response, the
+    difference of the medians, its size, and the re-extraction from the WARC files."""
+    plain_e, warc_e = med(False, "elapsed"), med(True, "elapsed")
+    plain_c, warc_c = med(False, "cpu"), med(True, "cpu")
+    inside = [r["warc_seconds"] / r["cpu"] for r in runs[True]]
+    inside_wall = [r["warc_seconds"] / r["elapsed"] for r in runs[True]]
+    responses = med(True, "responses")
+    return [
+        f"* **Share of the crawl's CPU time spent writing WARC** (measured inside the crawl: "
+        "CPU seconds of the WARC code, `corpuscrawl/warc/cpu_seconds`, over the crawl "
+        "process's CPU seconds, which include ~1 s of start-up): median "
+        f"**{statistics.median(inside) * 100:.1f} %** (runs: "
+        + ", ".join(f"{x * 100:.1f}" for x in inside) + " %); over the crawl's wall time "
+        f"(`elapsed_time_seconds`): median {statistics.median(inside_wall) * 100:.1f} %.",
+        f"* WARC CPU time per response: "
+        f"{med(True, 'warc_seconds') / max(responses, 1) * 1000:.2f} ms.",
+        f"* Difference of the medians, with vs without: crawl time "
+        f"{(warc_e - plain_e) / plain_e * 100:+.1f} %, CPU time "
+        f"{(warc_c - plain_c) / plain_c * 100:+.1f} % (these carry the shared machine's "
+        "noise; the in-crawl CPU figure above does not).",
+        f"* WARC size: {med(True, 'warc_bytes') / max(responses, 1) / 1000:.1f} kB per "
+        "response (response + request + metadata records, each gzipped).",
+        f"* Re-extracting the corpus from the WARC files (`corpuscrawl extract -e bte FILES "
+        f"-o OUT`, the crawl's extractor): {med(True, 'replay_elapsed'):.2f} s wall, "
+        f"{med(True, 'replay_cpu'):.2f} s CPU (medians), "
+        f"{med(True, 'replay_documents'):.0f} documents (the crawl wrote "
+        f"{med(True, 'documents'):.0f}).",
+    ]
 
 
 def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, command: str,
@@ -110,8 +144,6 @@ def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, c
 
     plain_e, warc_e = med(False, "elapsed"), med(True, "elapsed")
     plain_c, warc_c = med(False, "cpu"), med(True, "cpu")
-    inside = [r["warc_seconds"] / r["cpu"] for r in runs[True]]
-    inside_wall = [r["warc_seconds"] / r["elapsed"] for r in runs[True]]
     responses = med(True, "responses")
     lines = [
         "# WARC writing overhead",
@@ -139,25 +171,7 @@ def render(runs: dict[bool, list[dict[str, float]]], args: argparse.Namespace, c
               f"{med(True, 'warc_records'):.0f}", f"{med(True, 'warc_bytes') / 1e6:.2f}",
               f"{med(True, 'warc_seconds'):.3f}"]]),
         "",
-        f"* **Share of the crawl's CPU time spent writing WARC** (measured inside the crawl: "
-        "CPU seconds of the WARC code, `corpuscrawl/warc/cpu_seconds`, over the crawl "
-        "process's CPU seconds, which include ~1 s of start-up): median "
-        f"**{statistics.median(inside) * 100:.1f} %** (runs: "
-        + ", ".join(f"{x * 100:.1f}" for x in inside) + " %); over the crawl's wall time "
-        f"(`elapsed_time_seconds`): median {statistics.median(inside_wall) * 100:.1f} %.",
-        f"* WARC CPU time per response: "
-        f"{med(True, 'warc_seconds') / max(responses, 1) * 1000:.2f} ms.",
-        f"* Difference of the medians, with vs without: crawl time "
-        f"{(warc_e - plain_e) / plain_e * 100:+.1f} %, CPU time "
-        f"{(warc_c - plain_c) / plain_c * 100:+.1f} % (these carry the shared machine's "
-        "noise; the in-crawl CPU figure above does not).",
-        f"* WARC size: {med(True, 'warc_bytes') / max(responses, 1) / 1000:.1f} kB per "
-        "response (response + request + metadata records, each gzipped).",
-        f"* Re-extracting the corpus from the WARC files (`corpuscrawl extract -e bte FILES "
-        f"-o OUT`, the crawl's extractor): {med(True, 'replay_elapsed'):.2f} s wall, "
-        f"{med(True, 'replay_cpu'):.2f} s CPU (medians), "
-        f"{med(True, 'replay_documents'):.0f} documents (the crawl wrote "
-        f"{med(True, 'documents'):.0f}).",
+        *summary_bullets(runs, med),
         "",
         "Per crawl (seconds, in run order):",
         "",

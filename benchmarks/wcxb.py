@@ -46,7 +46,8 @@ from corpuscrawl.evaluation.lost import lost_flags
 from corpuscrawl.evaluation.methods import PEER_SUFFIX, build_methods, extractor_method, timed
 from corpuscrawl.evaluation.metrics import Score, score, summarize
 from corpuscrawl.evaluation.peers import FACTORIES
-from corpuscrawl.evaluation.tables import markdown_table, write_keeping_notes
+from corpuscrawl.evaluation.results_file import write_run
+from corpuscrawl.evaluation.tables import markdown_table
 from corpuscrawl.extract import get_extractor
 from corpuscrawl.extract.learned.auto import AutoModel
 from corpuscrawl.extract.learned.models import load_model_file
@@ -54,7 +55,6 @@ from corpuscrawl.learn.trainset import cache_dir, package_hash
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "results" / "wcxb.md"
-NOTES_MARKER = "<!-- notes: everything below this line is kept when the file is regenerated -->"
 #: Methods of the default run, corpuscrawl's first, then the peers.
 METHODS = ("auto", "sequence", "readability", "boilerpipe-article", "justext",
            "trafilatura", "trafilatura-fast", "readability-lxml", "justext-raw",
@@ -152,28 +152,14 @@ def loss_cause(s: Score, text: str) -> str:
     return "wrong part"
 
 
-def report(ds: Dataset, ids: Sequence[str], texts: Mapping[str, Mapping[str, str]],
-           seconds: Mapping[str, float], cached: set[str], args: argparse.Namespace,
-           wall: float) -> list[str]:
-    """The Markdown report of one run."""
-    names = list(texts)
-    golds = {i: ds.gold(i) or "" for i in ids}
-    scores = {m: [score(texts[m][i], golds[i], with_levenshtein=False) for i in ids]
-              for m in names}
-    lost = lost_flags(scores)
-    types = [ds.page_type(i) or "other" for i in ids]
-    present = [t for t in PAGE_TYPES if t in types] + sorted(set(types) - set(PAGE_TYPES))
+Scores = Mapping[str, Sequence[Score]]
+
+
+def type_tables(names: Sequence[str], scores: Scores, lost: Mapping[str, Sequence[bool]],
+                types: Sequence[str], present: Sequence[str]) -> list[str]:
+    """Pooled F1, mean F1 and lost pages of every method, by page type and over all pages."""
     counts = Counter(types)
-    cmd = "CORPUSCRAWL_CACHE=... .venv/bin/python benchmarks/wcxb.py " + " ".join(
-        shlex.quote(a) for a in sys.argv[1:])
-    lines = ["# WCXB: main text on the whole web, by page type", "",
-             "Produced by (from the repository root):", "", f"    {cmd}", "",
-             f"- run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {wall / 60:.1f} min wall; "
-             f"{platform.platform()}, Python {platform.python_version()}; machine shared "
-             "with other jobs (2 CPUs)",
-             f"- pages: {len(ids)} of wcxb (part `{args.part}` of the split by site; "
-             f"{len(set(ds.group(i) for i in ids))} sites)",
-             "- lost page: F1 < 0.5 where another method of this table reaches ≥ 0.8", ""]
+    lines: list[str] = []
     for title, key in (("Summed (pooled) F1", "f1"), ("Mean per-page F1", "mean_f1"),
                        ("Lost pages", "lost")):
         header = ["method", *present, "all"]
@@ -188,8 +174,15 @@ def report(ds: Dataset, ids: Sequence[str], texts: Mapping[str, Mapping[str, str
                     s = summarize(scores[m][k] for k in idx)
                     cells.append(f"{getattr(s, key):.3f}")
             rows.append(cells)
-        rows.append(["pages", *(str(counts[t]) for t in present), str(len(ids))])
+        rows.append(["pages", *(str(counts[t]) for t in present), str(len(types))])
         lines += [f"## {title}", "", *markdown_table(header, rows), ""]
+    return lines
+
+
+def cause_table(names: Sequence[str], scores: Scores, lost: Mapping[str, Sequence[bool]],
+                texts: Mapping[str, Mapping[str, str]], ids: Sequence[str]) -> list[str]:
+    """Why each corpuscrawl method lost its lost pages (empty, part, too much, wrong part)."""
+    lines: list[str] = []
     lines += ["## Why the corpuscrawl methods lose their lost pages", "",
               "empty: nothing extracted; part: precision ≥ 0.5, recall < 0.5; too much: "
               "recall ≥ 0.5, precision < 0.5; wrong part: both < 0.5.", ""]
@@ -202,10 +195,17 @@ def report(ds: Dataset, ids: Sequence[str], texts: Mapping[str, Mapping[str, str
                     for k in range(len(ids)) if lost[m][k])
         rows.append([m, *(str(c[x]) for x in causes), str(sum(c.values()))])
     lines += markdown_table(["method", *causes, "all"], rows) + [""]
+    return lines
+
+
+def speed_section(names: Sequence[str], seconds: Mapping[str, float], cached: set[str],
+                  pages: int) -> list[str]:
+    """Docs/s of every method and its ratio to the speed reference."""
+    lines: list[str] = []
     ref = seconds.get(SPEED_REFERENCE)
     rows = []
     for m in names:
-        dps = len(ids) / seconds[m] if seconds[m] else float("inf")
+        dps = pages / seconds[m] if seconds[m] else float("inf")
         ratio = f"{ref / seconds[m]:.2f}" if ref and seconds[m] else "-"
         rows.append([m, f"{dps:.1f}", ratio, "cache" if m in cached else "this run"])
     lines += ["## Speed", "",
@@ -213,18 +213,53 @@ def report(ds: Dataset, ids: Sequence[str], texts: Mapping[str, Mapping[str, str
               f"× = docs/s relative to `{SPEED_REFERENCE}`.  Times from the cache were "
               "measured in the run that filled it.", "",
               *markdown_table(["method", "docs/s", "×", "measured"], rows), ""]
+    return lines
+
+
+def trailing_pages(ds: Dataset, ids: Sequence[str], names: Sequence[str], scores: Scores,
+                   types: Sequence[str]) -> list[str]:
+    """The pages where the default method trails the best peer by more than 0.1 F1."""
+    lines: list[str] = []
+    lines += [f"## Pages where `{DEFAULT_METHOD}` trails the best peer by > 0.1 F1", ""]
+    peers = [m for m in names if m.endswith(PEER_SUFFIX)]
+    rows = []
+    for k, i in enumerate(ids):
+        a = scores[DEFAULT_METHOD][k]
+        best = max(peers, key=lambda p: scores[p][k].f1) if peers else None
+        if best and scores[best][k].f1 - a.f1 > 0.1:
+            rows.append([i, types[k], ds.group(i), f"{a.precision:.2f}",
+                         f"{a.recall:.2f}", f"{a.f1:.2f}", best, f"{scores[best][k].f1:.2f}"])
+    lines += markdown_table(["id", "type", "site", "P", "R", "F1", "best peer", "its F1"],
+                            rows) + [""]
+    return lines
+
+
+def report(ds: Dataset, ids: Sequence[str], texts: Mapping[str, Mapping[str, str]],
+           seconds: Mapping[str, float], cached: set[str], args: argparse.Namespace,
+           wall: float) -> list[str]:
+    """The Markdown report of one run."""
+    names = list(texts)
+    golds = {i: ds.gold(i) or "" for i in ids}
+    scores = {m: [score(texts[m][i], golds[i], with_levenshtein=False) for i in ids]
+              for m in names}
+    lost = lost_flags(scores)
+    types = [ds.page_type(i) or "other" for i in ids]
+    present = [t for t in PAGE_TYPES if t in types] + sorted(set(types) - set(PAGE_TYPES))
+    cmd = "CORPUSCRAWL_CACHE=... .venv/bin/python benchmarks/wcxb.py " + " ".join(
+        shlex.quote(a) for a in sys.argv[1:])
+    lines = ["# WCXB: main text on the whole web, by page type", "",
+             "Produced by (from the repository root):", "", f"    {cmd}", "",
+             f"- run: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {wall / 60:.1f} min wall; "
+             f"{platform.platform()}, Python {platform.python_version()}; machine shared "
+             "with other jobs (2 CPUs)",
+             f"- pages: {len(ids)} of wcxb (part `{args.part}` of the split by site; "
+             f"{len(set(ds.group(i) for i in ids))} sites)",
+             "- lost page: F1 < 0.5 where another method of this table reaches ≥ 0.8", ""]
+    lines += type_tables(names, scores, lost, types, present)
+    lines += cause_table(names, scores, lost, texts, ids)
+    lines += speed_section(names, seconds, cached, len(ids))
     if args.pages:
-        lines += [f"## Pages where `{DEFAULT_METHOD}` trails the best peer by > 0.1 F1", ""]
-        peers = [m for m in names if m.endswith(PEER_SUFFIX)]
-        rows = []
-        for k, i in enumerate(ids):
-            a = scores[DEFAULT_METHOD][k]
-            best = max(peers, key=lambda p: scores[p][k].f1) if peers else None
-            if best and scores[best][k].f1 - a.f1 > 0.1:
-                rows.append([i, types[k], ds.group(i), f"{a.precision:.2f}",
-                             f"{a.recall:.2f}", f"{a.f1:.2f}", best, f"{scores[best][k].f1:.2f}"])
-        lines += markdown_table(["id", "type", "site", "P", "R", "F1", "best peer", "its F1"],
-                                rows) + [""]
+        lines += trailing_pages(ds, ids, names, scores, types)
     return lines
 
 
@@ -289,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     if notes:
         lines += ["Not run: " + "; ".join(notes), ""]
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_keeping_notes(args.out, lines, NOTES_MARKER)
+    write_run(args.out, lines)
     print("\n".join(lines[:60]))
     return 0
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from corpuscrawl.evaluation.results_file import RUNS_MARKER
+
 
 @pytest.fixture
 def bench(benchmark_module):  # type: ignore[no-untyped-def]
@@ -21,7 +23,7 @@ def test_every_document_is_scored_once_by_a_model_that_did_not_train_on_it(
     monkeypatch.setenv("CORPUSCRAWL_DATASETS", str(root))
     monkeypatch.setenv("CORPUSCRAWL_CACHE", str(tmp_path / "cache"))
     out, dump = tmp_path / "cv.md", tmp_path / "scores.jsonl"
-    out.write_text("old\n<!-- analysis -->\nmy analysis\n", encoding="utf-8")
+    out.write_text(f"# head\n{RUNS_MARKER}\nmy history\n", encoding="utf-8")
     argv = ["--folds", "2", "--models", "sequence", "--datasets", "tinyset", "--peers", "none",
             "--out", str(out), "--dump", str(dump)]
     assert bench.main(argv) == 0
@@ -30,8 +32,8 @@ def test_every_document_is_scored_once_by_a_model_that_did_not_train_on_it(
     assert sorted(r["doc"] for r in rows) == sorted(f"tinyset/page{i:02d}" for i in range(12))
     assert {r["fold"] for r in rows} == {0, 1}
     text = out.read_text(encoding="utf-8")
-    assert text.rstrip().endswith("my analysis") and "\nold\n" not in text
-    assert "2-fold cross-validation" in text and "## Pooled summed F1 by fold" in text
+    assert text.startswith(f"# head\n{RUNS_MARKER}\n\n## Run ") and text.rstrip().endswith("my history")
+    assert "2-fold cross-validation" in text and "### Pooled summed F1 by fold" in text
     row = next(line for line in text.splitlines() if line.startswith("| sequence |"))
     assert float(row.split("|")[2]) > 0.9  # the tiny pages are easy for the block model
     # A second run reuses the fold models trained by the same source.

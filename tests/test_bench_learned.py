@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from corpuscrawl.evaluation.datasets import Dataset
+from corpuscrawl.evaluation.results_file import RUNS_MARKER
 from corpuscrawl.evaluation.snippets import score_snippets, summarize_snippets
 from corpuscrawl.extract import get_extractor
 
@@ -36,12 +37,12 @@ def _row(text: str, section: str, method: str) -> list[str]:
 def test_snippet_pages_are_scored_whole_beside_the_gold_test_split(
         bench, root: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     out = tmp_path / "learned.md"
-    out.write_text("old\n<!-- analysis -->\nmy analysis\n", encoding="utf-8")
+    out.write_text(f"# head\n{RUNS_MARKER}\nmy history\n", encoding="utf-8")
     assert bench.main(["--datasets", "tinyset", "--snippets", "snip", "--out", str(out)]) == 0
     assert "snip: 2 snippet documents done" in capsys.readouterr().err
     text = out.read_text(encoding="utf-8")
-    assert text.rstrip().endswith("my analysis")
-    section = "## Out of domain: snip snippet pages (all 2, never trained on)"
+    assert text.startswith(f"# head\n{RUNS_MARKER}\n\n## Run ") and text.rstrip().endswith("my history")
+    section = "### Out of domain: snip snippet pages (all 2, never trained on)"
     assert section in text
     cells = _row(text, section, "auto")
     assert cells[1] == "2"  # every page of the snippet set, not a test split of it

@@ -59,9 +59,10 @@ def test_the_benchmark_reports_by_page_type_and_resumes_from_its_cache(
     earlier["a2"] = ["", 0.01]
     old = tmp_path / "old.json"
     old.write_text(json.dumps(earlier))
+    again = tmp_path / "wcxb-again.md"
     assert bench.main(["--root", str(root), "--methods", "bte", "--stored", f"before={old}",
-                       "--out", str(out)]) == 0
-    text = out.read_text(encoding="utf-8")
+                       "--out", str(again)]) == 0
+    text = again.read_text(encoding="utf-8")
     assert any(line.startswith("| bte |") and line.endswith("| cache |")
                for line in text.splitlines())
     lost = [line for line in text.split("## Lost pages")[1].splitlines()

@@ -206,7 +206,7 @@ class Paragraph(NamedTuple):
 # The line separator inside a block of lines folded at once: put in as a word of its own
 # after the folding, which has turned every control character of the text into a space.
 _MARK = b"\x01"
-# Digit runs, already "0"s (on a whole block one pass of this beats repeated halving 5x).
+# Digit runs, already "0"s (on a whole block one pass of this beats repeated halving).
 _ZEROS_RE = re.compile(rb"00+")
 # _ASCII_TABLE keeping the line breaks of a block.
 _BLOCK_TABLE = _ASCII_TABLE[:10] + b"\n" + _ASCII_TABLE[11:]

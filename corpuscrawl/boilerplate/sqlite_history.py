@@ -5,10 +5,9 @@ file (schema version 2, ``PRAGMA user_version``) has three tables: ``domains``
 (an integer id per domain name, its document and error-page counts),
 ``documents`` (the document keys counted, per domain id) and ``paragraphs``
 (per domain id and fingerprint: documents, template flag, first/last seen).
-Rows are keyed by the domain's integer id, not its name: on the benchmark
-pages that made counting and looking up a document ~18 % cheaper (smaller
-keys, cheaper comparisons, a smaller file to checkpoint; benchmarks/results/
-boilerplate.md, "Reading the numbers").  A version-1 file
+Rows are keyed by the domain's integer id, not its name: smaller keys, cheaper
+comparisons, a smaller file to checkpoint (benchmarks/results/boilerplate.md,
+"Reading the numbers").  A version-1 file
 (keyed by domain name) is converted in place when opened.
 """
 

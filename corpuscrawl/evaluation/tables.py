@@ -1,22 +1,15 @@
-"""Tables of results, as aligned plain text or Markdown, and results files regenerated
-with their hand-written notes kept."""
+"""Tables of results, as aligned plain text or Markdown."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from corpuscrawl.evaluation.lost import LostArticles, format_lost, lost_articles
 from corpuscrawl.evaluation.metrics import Score, Summary
 from corpuscrawl.evaluation.scoring import MethodEvaluation
 from corpuscrawl.evaluation.snippets import SnippetSummary
 
-#: Generated tables end here; the hand-written analysis below it survives re-runs.
-ANALYSIS_MARKER = "<!-- analysis -->"
-
-__all__ = ["ANALYSIS_MARKER", "comparison_rows", "format_table", "lost_by_method",
-           "markdown_table", "render", "write_keeping_notes"]
+__all__ = ["comparison_rows", "format_table", "lost_by_method", "markdown_table", "render"]
 
 GOLD_HEADER = ("dataset", "method", "docs", "missing", "precision", "recall", "F1", "mean F1",
                "lost (gold words)", "Levenshtein")
@@ -100,14 +93,3 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]],
     return ["| " + " | ".join(header) + " |", "|" + rule] + \
         ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
 
-
-def write_keeping_notes(out: Path, lines: Sequence[str], marker: str) -> None:
-    """Write a results file's generated ``lines``, then ``marker`` and the hand-written notes
-    that followed ``marker`` in the previous version of ``out`` (they survive re-runs)."""
-    text = [*lines, marker, ""]
-    previous = out.read_text(encoding="utf-8") if out.is_file() else ""
-    if marker in previous:
-        text.append(previous.split(marker, 1)[1].strip())
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(text) + "\n", encoding="utf-8")
-    print(f"wrote {out}", file=sys.stderr)

@@ -46,11 +46,9 @@ __all__ = [
 
 #: Jaccard similarity of shingle sets at and above which a document is a duplicate.
 #: 0.8 is the document-level threshold of web-corpus deduplication such as Gopher's
-#: (Rae et al. 2021).  Measured here (benchmarks/results/boilerplate.md, with the
-#: current word hashes): of 2313 pairs of distinct gold texts of one domain, 2 reach it, and both
-#: are one text twice (a Reuters story, true Jaccard 0.95; a Washington Post blog post,
-#: 0.82), so no false positive; a copy with 5 % of its words replaced in one run is found
-#: 736 times in 756, with 10 % 599 times, with 20 % 88 times.
+#: (Rae et al. 2021).  On the gold texts it gives no false positive among the pairs of
+#: distinct texts of one domain and finds most copies with a run of their words replaced
+#: (benchmarks/results/boilerplate.md, "near-duplicates").
 THRESHOLD_DEFAULT = 0.8
 #: Words per shingle: 5-word shingles are short enough that an edited sentence breaks
 #: few of them and long enough that common phrases do not make distinct texts similar.
@@ -113,7 +111,7 @@ def word_hashes(spaced: str) -> np.ndarray:
     n = data.size
     _POWERS.ensure(n + 1)
     prefix = np.zeros(n + 1, dtype=np.uint64)
-    weighted = data.astype(np.uint64)  # widen first: mixed-type multiplies are ~2x slower
+    weighted = data.astype(np.uint64)  # widen first: mixed-type multiplies are slower
     np.multiply(weighted, _POWERS.forward[:n], out=weighted)
     np.add.accumulate(weighted, out=prefix[1:])
     spaces = np.flatnonzero(data == _SPACE)

@@ -73,9 +73,8 @@ __all__ = ["BUFFER_SIZE_DEFAULT", "EXPORTED", "BOILERPLATE", "DUPLICATE", "EMPTY
            "is_teaser", "own_headline"]
 
 #: Documents held over all cold domains at most.  A held document keeps its text, the
-#: normalized copy and one tuple per line: ~25 KB for the benchmark pages' average bte
-#: output (9 KB, 73 lines), so 1000 bound the buffer near 25 MB while 50 new domains
-#: warm up (20 documents each) at once.
+#: normalized copy and one tuple per line, so this bounds the buffer's memory while 50 new
+#: domains warm up (20 documents each) at once (sizes: benchmarks/results/boilerplate.md).
 BUFFER_SIZE_DEFAULT = 1000
 
 EXPORTED = "exported"

@@ -60,9 +60,9 @@ from corpuscrawl.learn.trainset import (
 #: Unary columns repeated in the pairwise rows: the block's own text features.
 PAIR_COLUMNS_DEFAULT = TEXT_FEATURES
 #: Candidate pairwise weights and decision biases searched on the out-of-fold decoding.
-#: λ = 0 only: the pairwise term's features, model and Viterbi pass cost about 1.9 ms per
-#: page when λ > 0, which takes ``auto`` below twice trafilatura's fast mode
-#: (``benchmarks/results/wholeweb.md``, the retraining on all gold data).
+#: λ = 0 only: with λ > 0 the pairwise term's features, model and Viterbi pass take ``auto``
+#: below twice trafilatura's fast mode (``benchmarks/results/wholeweb.md``, the retraining
+#: on all gold data).
 LAMBDA_GRID_DEFAULT = (0.0,)
 BIAS_GRID_DEFAULT = (-0.4, -0.2, 0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 #: Seed of the decoding folds (:func:`~corpuscrawl.evaluation.datasets.fold_of`): not the

@@ -111,8 +111,9 @@ def site_of(url_or_host: str) -> str:
 @functools.lru_cache(maxsize=8192)
 def _registrable(host: str) -> str:
     """:func:`site_of` of a host in its URL spelling.  Cached by host: a page's links name
-    a few hosts many times, and the suffix-list lookup costs about 9 µs of the 12 µs a
-    ``site_of`` took uncached (``same_site`` asks it twice per link)."""
+    a few hosts many times, and the suffix-list lookup is most of what an uncached
+    ``site_of`` costs (``same_site`` asks it twice per link; figures in
+    ``benchmarks/results/url_check.md``)."""
     if not host or _is_ip(host) or "." not in host:
         return host
     parts = _SUFFIXES.extract_str(host)
