@@ -91,8 +91,8 @@ def run_alone(methods: dict, name: str, pages: list[tuple[str, str]], passes: in
         for html, url in pages:
             run(html, url)
     spent = time.process_time() - start
-    print(f"{name}: {passes} x {len(pages)} pages, {1000 * spent / (passes * len(pages)):.2f} "
-          "ms CPU per page")
+    print(f"{name}: {passes} x {len(pages)} pages, "
+          f"{1000 * spent / max(passes * len(pages), 1):.2f} ms CPU per page")
     return 0
 
 
