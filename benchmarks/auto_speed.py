@@ -1,7 +1,8 @@
 """``auto``'s speed beside trafilatura ``fast=True`` on the same pages, interleaved.
 
     CORPUSCRAWL_CACHE=/tmp/cc-cache .venv/bin/python benchmarks/auto_speed.py \
-        [--per-dataset 40] [--auto-model LABEL=FILE ...] [--profile]
+        [--per-dataset 40] [--datasets NAME ...] [--auto-model LABEL=FILE ...] [--profile]
+        [--only METHOD [--passes N]]
 
 Each page is decoded once (not timed), then every method parses and extracts it
 in turn, page by page, so machine load (a shared 2-core machine) hits them
@@ -9,7 +10,12 @@ alike.  Reported: CPU time per page (``time.process_time``, what the method
 itself costs, less sensitive to other jobs than wall time) and docs/s from wall
 time, and each method's ratio to trafilatura fast.  ``--profile`` adds
 ``auto``'s time per stage (parse, blocks, features, forest, decoding).
-Pages: the first ``--per-dataset`` test-split pages of each gold dataset.
+Pages: the first ``--per-dataset`` test-split pages of each gold dataset (``--datasets``:
+of these datasets instead, e.g. ``wcxb``, whose split parts are both of its dev folder).
+``--only METHOD`` runs that one method alone ``--passes`` times over the pages, after the
+same loading and warm-up, and prints its own CPU time: a whole process to time from
+outside (``/usr/bin/time``) beside the same command for another method, start-up included
+alike.
 """
 
 from __future__ import annotations
@@ -74,17 +80,36 @@ def stage_times(extractor: AutoExtractor, pages: list[tuple[str, str]]) -> Count
     return out
 
 
+def run_alone(methods: dict, name: str, pages: list[tuple[str, str]], passes: int) -> int:
+    """Run the method ``name`` alone ``passes`` times over ``pages``; print its CPU time."""
+    if name not in methods:
+        print(f"unknown method {name!r}; methods: {', '.join(methods)}", file=sys.stderr)
+        return 2
+    run = methods[name]
+    start = time.process_time()
+    for _ in range(passes):
+        for html, url in pages:
+            run(html, url)
+    spent = time.process_time() - start
+    print(f"{name}: {passes} x {len(pages)} pages, "
+          f"{1000 * spent / max(passes * len(pages), 1):.2f} ms CPU per page")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Time the methods and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-dataset", type=int, default=40)
     parser.add_argument("--auto-model", action="append", default=[], metavar="LABEL=FILE")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--datasets", nargs="+", default=list(GOLD_DATASETS), metavar="NAME")
+    parser.add_argument("--only", metavar="METHOD")
+    parser.add_argument("--passes", type=int, default=1)
     args = parser.parse_args(argv)
     logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
     root = datasets_root()
     pages = []
-    for ds in GOLD_DATASETS:
+    for ds in args.datasets:
         for doc in documents([root / ds], "test")[: args.per_dataset]:
             pages.append((doc.dataset.read_html(doc.id), doc.dataset.urls.get(doc.id, "")))
     methods = {}
@@ -103,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     for html, url in pages[:3]:  # warm-up: models, stoplists, lazy imports
         for run in methods.values():
             run(html, url)
+    if args.only:
+        return run_alone(methods, args.only, pages, args.passes)
     cpu: Counter[str] = Counter()
     wall: Counter[str] = Counter()
     for html, url in pages:
@@ -112,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             cpu[name] += time.process_time() - c
             wall[name] += time.perf_counter() - w
     n = len(pages)
-    print(f"{n} pages (first {args.per_dataset} test pages of each dataset), interleaved")
+    print(f"{n} pages (first {args.per_dataset} test pages of {', '.join(args.datasets)}), "
+          "interleaved")
     print("\n".join(markdown_table(
         ["method", "CPU ms/page", "docs/s (wall)", f"CPU ratio to {REFERENCE}",
          f"docs/s ratio to {REFERENCE}"],

@@ -6,12 +6,16 @@ Run it with two checkouts on ``PYTHONPATH`` and compare the JSON files::
     PYTHONPATH=$PWD python benchmarks/extractor_outputs.py --out after.json PAGES...
     python benchmarks/extractor_outputs.py --compare before.json after.json
 
+``--documents`` fingerprints, for ``auto`` (the default extractor), every field of the
+document a crawl would make of the page (text, comments, title, date, author, language,
+page information: ``corpuscrawl extract --format json``'s fields) instead of the text alone.
+
 ``--page-cost`` instead prints what building the Pages costs (ms per page, the
 sum of per-page minima over 5 runs), to compare two checkouts the same way.
 
 ``PAGES`` are HTML files or directories (``*.html``/``*.html.gz``, searched
 recursively); ``--sample N`` takes every k-th file so that about N are used.
-``--split test DATASET_DIRS...`` instead takes the test part of the project's
+``--split test DATASET_DIRS...`` (or ``train``, ``all``) instead takes the test part of the project's
 split of gold-text datasets (:func:`corpuscrawl.evaluation.datasets.split`), each
 page parsed as the evaluation parses it (its manifest URL); the output also gives
 one SHA-1 per extractor over all its outputs in key order.
@@ -45,7 +49,8 @@ def page_files(paths: list[str], sample: int) -> list[tuple[Path, str]]:
 
 
 def split_pages(dataset_dirs: list[str], part: str) -> list[tuple[Any, str]]:
-    """(page loader, ``dataset/id``) of the ``part`` (train or test) of gold-text datasets."""
+    """(page loader, ``dataset/id``) of the ``part`` (train, test or all) of gold-text
+    datasets."""
     from corpuscrawl.evaluation.datasets import Dataset, split
 
     out: list[tuple[Any, str]] = []
@@ -54,7 +59,8 @@ def split_pages(dataset_dirs: list[str], part: str) -> list[tuple[Any, str]]:
         if not ds.has_gold:
             continue
         ids = [i for i in ds.ids() if ds.gold_path(i).is_file()]
-        chosen = dict(zip(("train", "test"), split(ids), strict=True))[part]
+        chosen = ids if part == "all" else dict(zip(("train", "test"), split(ids),
+                                                    strict=True))[part]
         out += [(lambda ds=ds, i=i: ds.load_page(i), f"{ds.name}/{i}") for i in chosen]
     return out
 
@@ -75,6 +81,25 @@ def fingerprints(files: list[tuple[Any, str]], extractors: list[str]) -> dict[st
             except Exception as exc:  # noqa: BLE001 - recorded, compared
                 text = f"<error {type(exc).__name__}>"
             out[f"{name} {key}"] = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return out
+
+
+def document_fingerprints(files: list[tuple[Any, str]]) -> dict[str, str]:
+    """``"auto file" -> sha1`` of the JSON of each page's document fields, as ``corpuscrawl
+    extract --format json`` makes them with the default settings (``auto``)."""
+    from corpuscrawl.commands.extract_page import document_fields
+    from corpuscrawl.commands.extract_warc import settings_from
+    from corpuscrawl.html.page import Page
+    from corpuscrawl.pagetext.extraction import Extraction
+
+    extraction = Extraction.from_settings(settings_from([]))
+    out: dict[str, str] = {}
+    for f, key in files:
+        page = f() if callable(f) else Page.from_file(f, url="http://example.com/" + f.name)
+        fields = document_fields(page, extraction.run(page))
+        digest = json.dumps(fields, sort_keys=True, ensure_ascii=False, default=str)
+        out[f"{extraction.default.name} {key}"] = hashlib.sha1(
+            digest.encode("utf-8", "surrogatepass")).hexdigest()
     return out
 
 
@@ -114,7 +139,9 @@ def main() -> None:
     ap.add_argument("--extractors", default="")
     ap.add_argument("--compare", nargs=2)
     ap.add_argument("--page-cost", action="store_true")
-    ap.add_argument("--split", choices=("train", "test"),
+    ap.add_argument("--documents", action="store_true",
+                    help="fingerprint auto's whole document fields, not each extractor's text")
+    ap.add_argument("--split", choices=("train", "test", "all"),
                     help="PATHS are gold-text dataset directories; use this part of their split")
     args = ap.parse_args()
     if args.page_cost:
@@ -136,7 +163,7 @@ def main() -> None:
                   if e != "template"]
     files = (split_pages(args.paths, args.split) if args.split
              else page_files(args.paths, args.sample))
-    result = fingerprints(files, extractors)
+    result = document_fingerprints(files) if args.documents else fingerprints(files, extractors)
     Path(args.out).write_text(json.dumps(result, indent=0, sort_keys=True))
     print(f"{len(result)} outputs written to {args.out}")
     for name, (count, digest) in totals(result).items():

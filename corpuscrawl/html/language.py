@@ -39,10 +39,14 @@ ISO_TO_STOPLIST = {
 
 @lru_cache(maxsize=1)
 def _identifier():  # type: ignore[no-untyped-def]
-    """py3langid's identifier with probabilities, loaded once per process."""
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    """py3langid's identifier with probabilities, loaded once per process; its feature walk
+    done with array operations (:mod:`corpuscrawl.html.langid_walk`: same counts, same
+    answers)."""
+    from py3langid.langid import MODEL_FILE
 
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    from corpuscrawl.html.langid_walk import array_walk_identifier
+
+    return array_walk_identifier(MODEL_FILE, norm_probs=True)
 
 
 def detect(text: str, min_chars: int = MIN_CHARS_DEFAULT) -> tuple[str, float]:
