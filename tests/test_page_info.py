@@ -80,3 +80,12 @@ def test_markup_in_a_description_is_dropped_and_dates_are_normalised() -> None:
                '<meta name="datemodified" content="3 May 2024">')
     assert got.description == "Calendar of the season"
     assert got.modified == "2024-05-03"
+
+
+def test_jsonld_types_given_as_lists_and_graph_references_by_list_are_read():
+    html = ('<html><head><title>Restaurant | Words</title><script type="application/ld+json">'
+            '[{"@type": "NewsArticle", "publisher": {"@id": ["#org"]}},'
+            ' {"@type": ["WebSite", "Thing"], "name": "Example Words"}]'
+            '</script></head><body><p>An establishment where meals are served.</p></body></html>')
+    info = extract_page_info(Page.from_html(html, url="https://words.example/browse/r"))
+    assert info.site_name == "Example Words"

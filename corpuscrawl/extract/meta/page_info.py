@@ -148,24 +148,32 @@ def _jsonld(objects: list[dict], key: str) -> list[str]:
     return [s for o in objects for s in _strings(o.get(key))]
 
 
+def _types(obj: dict) -> set[str]:
+    """The schema.org types a JSON-LD node declares (``@type`` is a string or a list)."""
+    value = obj.get("@type")
+    values = value if isinstance(value, list) else [value]
+    return {v.strip() for v in values if isinstance(v, str)}
+
+
 def find_site_name(page: Page, metas: dict[str, list[str]], objects: list[dict]) -> str:
     """The site's name: Open Graph, then JSON-LD's WebSite, publisher or Organization, then
     other metas, then the side of the title that names the site."""
     if metas.get("og:site_name"):
         return metas["og:site_name"][0]
     for obj in objects:  # the site itself first, then who publishes the page
-        if obj.get("@type") == "WebSite" and isinstance(obj.get("name"), str) and obj["name"].strip():
+        if "WebSite" in _types(obj) and isinstance(obj.get("name"), str) and obj["name"].strip():
             return normalize_space(obj["name"])
     by_id = {o["@id"]: o for o in objects if isinstance(o.get("@id"), str)}
     for obj in objects:
         publisher = obj.get("publisher")
         for pub in publisher if isinstance(publisher, list) else [publisher]:
             if isinstance(pub, dict) and not isinstance(pub.get("name"), str):
-                pub = by_id.get(pub.get("@id"))  # a reference to a node of the graph
+                ref = pub.get("@id")  # a reference to a node of the graph
+                pub = by_id.get(ref) if isinstance(ref, str) else None
             if isinstance(pub, dict) and isinstance(pub.get("name"), str) and pub["name"].strip():
                 return normalize_space(pub["name"])
     for obj in objects:
-        if obj.get("@type") in SITE_TYPES and isinstance(obj.get("name"), str) and obj["name"].strip():
+        if _types(obj) & SITE_TYPES and isinstance(obj.get("name"), str) and obj["name"].strip():
             return normalize_space(obj["name"])
     return _first(metas, SITE_NAME_META[1:]) or title_site_name(page)
 
