@@ -40,7 +40,7 @@ from html import escape
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from tests.crawl_helpers import REPO, run_interrupted
+from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS, run_interrupted
 from tests.local_server import ServedSite
 
 #: Teasers per listing page.
@@ -423,6 +423,11 @@ class BudgetRun:
 #: How a crawl is interrupted half-way: killed (SIGKILL: up to a commit interval of work is
 #: done again) or stopped (SIGINT, as Ctrl-C: Scrapy finishes what is in flight).
 INTERRUPTIONS = {"killed": signal.SIGKILL, "stopped": signal.SIGINT}
+#: ``measure``'s ``extra`` for the tests' crawls: pages extracted in the crawl process, as in
+#: the other test crawls (:data:`tests.crawl_helpers.TEST_CRAWL_OPTIONS`): no extraction
+#: worker, a fresh interpreter that loads the models, per run.  benchmarks/focus.py measures
+#: with the shipped default.
+IN_PROCESS: tuple[str, ...] = tuple(TEST_CRAWL_OPTIONS)
 
 
 def measure(site: FocusSite, extractor: str = "", budget: int = 200, resume: str = "",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.focus_site import FocusSite, measure
+from tests.focus_site import IN_PROCESS, FocusSite, measure
 from tests.plain_site import PlainSite
 
 #: Articles among the exported documents a 200-response crawl must reach (of 200 on the site).
@@ -27,7 +27,7 @@ FLOOR_DEFAULT = 145
                          ids=["fresh", "stopped-and-resumed", "other-url-scheme"])
 def test_focused_crawl_finds_articles_hidden_among_listings(style: str, resume: str) -> None:
     with FocusSite(200, style, seed=3) as site:
-        got = measure(site, budget=200, resume=resume)
+        got = measure(site, budget=200, resume=resume, extra=IN_PROCESS)
     if resume:
         assert got.resumed, "the second run did not resume the killed one"
     assert got.exported >= FLOOR_DEFAULT, got
@@ -39,5 +39,5 @@ def test_copies_of_fetched_articles_do_not_eat_the_budget() -> None:
     holds only when those copies teach the focus nothing (measured: the crawl that
     learned from them as from articles got 75-83)."""
     with PlainSite(200, seed=3) as site:
-        got = measure(site, budget=200)
+        got = measure(site, budget=200, extra=IN_PROCESS)
     assert got.exported >= FLOOR_DEFAULT, got

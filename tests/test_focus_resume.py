@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bulletin_site import BulletinSite
-from tests.focus_site import FocusSite, measure
+from tests.focus_site import IN_PROCESS, FocusSite, measure
 
 #: Articles among the exported documents of a 200-response crawl (200 on each site; the
 #: sites' ceilings are about 160).  Measured on the bulletin site, seeds 1-3: fresh 151-155
@@ -32,7 +32,7 @@ FLOOR_DEFAULT = 145
 @pytest.mark.slow
 def test_killed_and_resumed_crawl_keeps_what_the_focus_learned() -> None:
     with FocusSite(200, "wordpress", seed=3) as site:
-        got = measure(site, budget=200, resume="killed")
+        got = measure(site, budget=200, resume="killed", extra=IN_PROCESS)
     assert got.resumed, "the second run did not resume the killed one"
     assert got.exported >= FLOOR_DEFAULT, got
 
@@ -45,7 +45,7 @@ def test_focused_crawl_on_a_site_of_query_ids_dated_archives_and_endless_calenda
         extractor: str, resume: str) -> None:
     """The default extractor, and ``bte``, which keeps a listing's headlines but not its pager."""
     with BulletinSite(200, seed=3) as site:
-        got = measure(site, extractor, budget=200, resume=resume)
+        got = measure(site, extractor, budget=200, resume=resume, extra=IN_PROCESS)
     if resume:
         assert got.resumed, "the second run did not resume the killed one"
     assert got.exported >= FLOOR_DEFAULT, got
