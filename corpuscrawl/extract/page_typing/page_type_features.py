@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from corpuscrawl.html.page import Page
+from corpuscrawl.resources.accelerators import accelerator, lxml_build_problem
 
 #: Page types, in the order of the classifier's classes.
 PAGE_TYPES = ("article", "forum", "documentation", "service", "product", "listing",
@@ -114,6 +115,10 @@ _TYPE_RE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
 _WORD_RE = re.compile(r"\w+")
 
 
+#: The ``itemtype`` values of the tree's elements (its root included), found by libxml2.
+_ITEMTYPES = etree.XPath("descendant-or-self::*/@itemtype")
+
+
 def _schema_types(tree: etree._Element) -> set[str]:
     """The lower-cased schema.org / Open Graph types the page declares."""
     types: set[str] = set()
@@ -122,13 +127,10 @@ def _schema_types(tree: etree._Element) -> set[str]:
             continue
         for m in _TYPE_RE.finditer(script.text or ""):
             types.update(t.lower() for t in re.findall(r'"([^"]+)"', m.group(1)))
-    for el in tree.iter():
-        if not isinstance(el.tag, str):
-            continue
-        itemtype = el.get("itemtype")
-        if itemtype:
-            types.update(t.rstrip("/").rsplit("/", 1)[-1].lower() for t in itemtype.split())
-        if el.tag == "meta" and (el.get("property") or "").lower() == "og:type":
+    for itemtype in _ITEMTYPES(tree):
+        types.update(t.rstrip("/").rsplit("/", 1)[-1].lower() for t in itemtype.split())
+    for el in tree.iter("meta"):
+        if (el.get("property") or "").lower() == "og:type":
             types.add("og:" + (el.get("content") or "").strip().lower())
     return {t.split(":")[-1] if t.startswith("schema:") else t for t in types}
 
@@ -170,14 +172,27 @@ _SHARE = frozenset(SHARE_TAGS)
 _SKIP = frozenset(("script", "style", "noscript", "template", "svg", "head"))
 
 
+#: Each word of :data:`CLASS_FAMILIES` -> the families it belongs to.
+_WORD_FAMILIES: dict[str, frozenset[str]] = {
+    word: frozenset(f for f, vocab in CLASS_FAMILIES.items() if word in vocab)
+    for vocab in CLASS_FAMILIES.values() for word in vocab}
+_CLASS_SPLIT_RE = re.compile(r"[\s_]+")
+
+
 @lru_cache(maxsize=8192)
 def _class_families(attr: str) -> tuple[str, ...]:
-    """The class-word families a ``class``/``id`` value names (cached: pages repeat a few
-    hundred distinct values thousands of times)."""
+    """The class-word families a ``class``/``id`` value names: a family whose word is one of
+    the value's tokens (split on white space and ``_``, or a run of letters and digits), in
+    :data:`CLASS_FAMILIES` order (cached: pages repeat a few hundred distinct values
+    thousands of times)."""
     attr = attr.lower()
-    tokens = set(re.split(r"[\s_]+", attr))
-    tokens.update(_TOKEN_RE.findall(attr))
-    return tuple(f for f, vocab in CLASS_FAMILIES.items() if not tokens.isdisjoint(vocab))
+    found: set[str] = set()
+    for tokens in (_CLASS_SPLIT_RE.split(attr), _TOKEN_RE.findall(attr)):
+        for token in tokens:
+            families = _WORD_FAMILIES.get(token)
+            if families:
+                found.update(families)
+    return tuple(f for f in CLASS_FAMILIES if f in found) if found else ()
 
 
 class _Walk:
@@ -227,9 +242,41 @@ class _Walk:
                     self.text(child.tail, inside)
 
 
-def page_type_features(page: Page) -> dict[str, float]:
+#: The interface of ``_ptwalk.pyx`` this module calls.
+PTWALK_API = 1
+#: The C walk of :meth:`_Walk.visit`; None when not built for :data:`PTWALK_API` or for the
+#: running lxml and libxml2 (the Python walk then, same counts).
+_ptwalk = accelerator("corpuscrawl.extract.page_typing._ptwalk", PTWALK_API)
+if _ptwalk is not None and lxml_build_problem(_ptwalk):
+    _ptwalk = None
+_SHARE_INDEX = {tag: i for i, tag in enumerate(SHARE_TAGS)}
+_FAMILY_NAMES = tuple(CLASS_FAMILIES)
+_WORD_BITS = {word: sum(1 << _FAMILY_NAMES.index(f) for f in families)
+              for word, families in _WORD_FAMILIES.items()}
+
+
+def _visited(root: etree._Element, walk: _Walk, native: bool = True) -> None:
+    """:meth:`_Walk.visit` of ``root`` into ``walk``: by the C walk when it is built and
+    reads the tree (``native``), else in Python; the counts are the same."""
+    counts = (_ptwalk.body_counts(root, _SHARE_INDEX, _SKIP, _FAMILY_NAMES, _WORD_BITS,
+                                  _class_families, _PRICE_RE.findall)
+              if native and _ptwalk is not None else None)
+    if counts is None:
+        walk.visit(root)
+        return
+    tags, classes, text_in, walk.longest_p, walk.prices = counts
+    walk.tags.update(tags)
+    walk.classes.update(classes)
+    walk.text_in["all"] = text_in[0]
+    for tag, words in zip(SHARE_TAGS, text_in[1:], strict=True):
+        if words:
+            walk.text_in[tag] = words
+
+
+def page_type_features(page: Page, native: bool = True) -> dict[str, float]:
     """The page's features by name (see the module docstring); the same names for every
-    page, so a row is ``[features[n] for n in FEATURE_NAMES]``."""
+    page, so a row is ``[features[n] for n in FEATURE_NAMES]``.  ``native``: count in the
+    C walk when it is built (False: in Python; the features are the same)."""
     tree = page.tree
     walk = _Walk()
     for el in tree.iter("head"):
@@ -237,7 +284,7 @@ def page_type_features(page: Page) -> dict[str, float]:
             if isinstance(child.tag, str):
                 walk.tags[child.tag] += 1
         break
-    walk.visit(page.body)
+    _visited(page.body, walk, native)
     tags, text_in = walk.tags, walk.text_in
     words = text_in["all"]
     out: dict[str, float] = {f"n_{t}": math.log1p(tags[t]) for t in COUNTED_TAGS}
