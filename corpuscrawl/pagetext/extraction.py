@@ -219,16 +219,6 @@ def thread_parts(parts: Extracted) -> Extracted:
     return Extracted("\n".join(t for t in (parts.text, parts.comments) if t), "")
 
 
-def _page_type(page: Page) -> str:
-    """:func:`~corpuscrawl.extract.page_typing.page_type.page_type`, "" when it fails (the type is
-    best effort; the text is kept)."""
-    try:
-        return page_type(page)
-    except Exception as exc:
-        logger.warning("page type failed on %s: %r", page.url, exc)
-        return ""
-
-
 def _listing(page: Page, text: str, page_type: str) -> str:
     """:func:`~corpuscrawl.extract.page_typing.listing.listing_verdict` of the page's main text, or of
     its whole visible text when the extractor kept nothing (a front page made of links
@@ -496,8 +486,10 @@ class Extraction:
         """``extractor``'s result on ``page``, with metadata; ``rule``: the page's domain rule."""
         result = ExtractionResult(extractor=extractor.name)
         try:
+            # Typed before extraction: an extractor whose decoding reads the type (auto)
+            # finds it on the page (Page.page_type), so the page is typed once.
+            result.page_type = page_type(page)
             parts = extract_parts(extractor, page)
-            result.page_type = _page_type(page)
             if result.page_type == "forum" and parts.comments:
                 parts = thread_parts(parts)
             if not self.config.split_coherent:

@@ -90,8 +90,14 @@ from corpuscrawl.extract.learned.sequence import (
     viterbi,
 )
 from corpuscrawl.extract.learned.stacking import stage2_rows
+from corpuscrawl.extract.page_typing.page_type import page_type
 from corpuscrawl.extract.segment.cdom import Block
-from corpuscrawl.extract.segment.container import fill_container, fill_list_gaps
+from corpuscrawl.extract.segment.container import (
+    WHOLE_FILL_MIN_PROBABILITY,
+    WHOLE_FILL_TYPES,
+    fill_container,
+    fill_list_gaps,
+)
 from corpuscrawl.extract.segment.edges import trim_tail
 from corpuscrawl.extract.segment.sections import (
     COMMENT_LINK_HEADINGS_DEFAULT,
@@ -243,12 +249,15 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
                   comment_cut: bool = True, related_cut: bool = True,
                   comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
                   container_fill: bool = CONTAINER_FILL_DEFAULT,
-                  tail_trim: bool = TAIL_TRIM_DEFAULT) -> Decoding:
+                  tail_trim: bool = TAIL_TRIM_DEFAULT, page_type: str = "") -> Decoding:
     """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
     fallback, the lists, tables and code blocks of the main container and the lists that
     fill a gap of the kept text there (``container_fill``,
     :func:`~corpuscrawl.extract.segment.container.fill_container`,
-    :func:`~corpuscrawl.extract.segment.container.fill_list_gaps`), the comment cut
+    :func:`~corpuscrawl.extract.segment.container.fill_list_gaps`; on a page whose
+    ``page_type`` is one of
+    :data:`~corpuscrawl.extract.segment.container.WHOLE_FILL_TYPES`, every kind of block
+    of the main container between its first and last kept block), the comment cut
     (``comment_link_headings``: may a link be its heading), the related-content cut
     (:mod:`corpuscrawl.extract.segment.sections`) and the tail trim (``tail_trim``,
     :func:`~corpuscrawl.extract.segment.edges.trim_tail`); with the comment bodies of
@@ -260,6 +269,10 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
         labels = fill_container(blocks, labels, unary_p)
         if LIST_GAPS_DEFAULT:
             labels = fill_list_gaps(blocks, labels, unary_p)
+        if page_type in WHOLE_FILL_TYPES:
+            labels = fill_container(blocks, labels, unary_p,
+                                    min_probability=WHOLE_FILL_MIN_PROBABILITY,
+                                    structured_only=False)
     comments: list[int] = []
     if comment_cut:
         cut = find_comment_cut(blocks, labels, unary_p, link_headings=comment_link_headings)
@@ -278,10 +291,11 @@ def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndar
                    comment_cut: bool = True, related_cut: bool = True,
                    comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
                    container_fill: bool = CONTAINER_FILL_DEFAULT,
-                   tail_trim: bool = TAIL_TRIM_DEFAULT) -> list[int]:
+                   tail_trim: bool = TAIL_TRIM_DEFAULT, page_type: str = "") -> list[int]:
     """The labels of :func:`decoded_parts`."""
     return decoded_parts(blocks, unary_p, pair_p, lam, bias, fallback, comment_cut,
-                         related_cut, comment_link_headings, container_fill, tail_trim).labels
+                         related_cut, comment_link_headings, container_fill, tail_trim,
+                         page_type).labels
 
 
 class AutoModel(LearnedModel):
@@ -412,16 +426,18 @@ class AutoModel(LearnedModel):
         unary_p, decoding = self.decode_parts(inputs, potentials)
         return unary_p, decoding.labels
 
-    def decode_parts(self, inputs: PageInputs, potentials: Potentials | None = None
-                     ) -> tuple[np.ndarray, Decoding]:
-        """:meth:`decode` with the reader-comment blocks (:func:`decoded_parts`)."""
+    def decode_parts(self, inputs: PageInputs, potentials: Potentials | None = None,
+                     page_type: str = "") -> tuple[np.ndarray, Decoding]:
+        """:meth:`decode` with the reader-comment blocks (:func:`decoded_parts`; ``page_type``:
+        the page's type, which some decoding steps depend on)."""
         if not inputs.blocks:
             return np.zeros(0), Decoding([], [])
         models = potentials or self.compiled_potentials
         unary_p, pair_p = page_probabilities(models, inputs, self.lambda_)
         return unary_p, decoded_parts(inputs.blocks, unary_p, pair_p, self.lambda_,
                                       self.bias_, self.fallback, self.comment_cut,
-                                      self.related_cut, self.comment_link_headings)
+                                      self.related_cut, self.comment_link_headings,
+                                      page_type=page_type)
 
     def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
         """Per page, its blocks' probabilities of being content (``n_blocks × 2``, columns
@@ -468,11 +484,12 @@ class AutoModel(LearnedModel):
             return ""
 
     def _reviewed(self, page: Page) -> tuple[Review, str]:
+        kind = page_type(page)  # of the page as served, as the crawl's document records it
         page = completed_stream(page)  # streamed segments where the browser puts them
         inputs = self.page_inputs(page)
         if not inputs.blocks:
             return Review(""), ""
-        unary_p, (labels, comment_ids) = self.decode_parts(inputs)
+        unary_p, (labels, comment_ids) = self.decode_parts(inputs, page_type=kind)
         text = "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
         comments = "\n".join(inputs.blocks[j].text for j in comment_ids)
         if self.page_check_ is None:
