@@ -55,6 +55,23 @@ def test_tricky_trees(body: str) -> None:
     assert_same(page)
 
 
+@pytest.mark.parametrize("html", [
+    "<html><head><meta property='OG:Type' content=' Product '><meta property='og:type'>"
+    "<script type='application/LD+JSON'>{\"@type\": [\"Product\", \"Offer\"]}</script>"
+    "<script type='application/ld+json'></script><!-- c --><link rel='x'></head>"
+    "<body itemscope itemtype='https://schema.org/ItemList http://schema.org/Thing/'>"
+    "<div itemtype=''>x</div><script type='text/javascript'>{\"@type\": \"Article\"}</script>"
+    "</body></html>",
+    "<p>no head, no body element</p>",
+    "<html><head></head><body><head><title>a second head</title></head></body></html>",
+])
+def test_the_head_and_structured_data(html: str) -> None:
+    assert_same(Page.from_html(html, "https://shop.example/p/1"))
+    native = _ptwalk.document_parts(Page.from_html(html).tree)
+    assert native is not None
+    assert native == ptf._document_parts(Page.from_html(html).tree)
+
+
 def test_every_html_fixture() -> None:
     files = sorted(DATA.rglob("*.htm*"))
     assert len(files) > 20

@@ -2,7 +2,7 @@
 """Native walk of :mod:`corpuscrawl.extract.page_typing.page_type_features`: the counts of
 ``_Walk.visit`` read off libxml2's nodes, without an element proxy per visited element.
 
-``body_counts`` visits the subtree the way ``_Walk.visit`` visits it (``for child in el``
+``body_counts`` visits the body the way ``_Walk.visit`` visits it (``for child in el``
 over elements, comments and processing instructions; text of ``el.text`` and each child's
 ``el.tail``; no text nor children below a skipped tag) and returns the same counts.  It
 reads the nodes through lxml's public Cython API (``lxml/includes/etreepublic.pxd``:
@@ -12,12 +12,14 @@ strings are those ``el.text``, ``el.tail`` and ``el.get(...)`` give.  Words are 
 holds, or ``_``); the price pattern runs (in Python) only on a text holding a decimal digit,
 which every match has.  A tree this walk does not read as lxml does (a namespaced element,
 an entity reference) gives None: the caller then runs the Python walk
-(``tests/test_page_type_walk.py`` compares the two).
+(``tests/test_page_type_walk.py`` compares the two).  ``document_parts`` reads, in one
+walk of the whole tree, the head's tags and the structured-data strings the features parse.
 """
 
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
+from libc.string cimport strcmp
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -56,6 +58,48 @@ cdef inline bint is_decimal(Py_UCS4 c) noexcept:
     return Py_UNICODE_ISDECIMAL(c)
 
 
+cdef inline xmlNode *text_node(xmlNode *node) noexcept:
+    """lxml's ``_textNodeOrSkip``: ``node`` when it is a text or CDATA node, the next such
+    node past XInclude markers, else NULL."""
+    while node != NULL:
+        if node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
+            return node
+        if node.type == tree.XML_XINCLUDE_START or node.type == tree.XML_XINCLUDE_END:
+            node = node.next
+            continue
+        return NULL
+    return NULL
+
+
+cdef inline Py_UCS4 next_code_point(const unsigned char *s, Py_ssize_t *at) noexcept:
+    """The code point of the UTF-8 sequence at ``s[at]`` (libxml2's text is UTF-8); ``at``
+    moves past it.  A broken sequence reads as one U+FFFD per byte."""
+    cdef Py_ssize_t i = at[0]
+    cdef unsigned int c = s[i], n, k, cp
+    if c < 0x80:
+        at[0] = i + 1
+        return <Py_UCS4>c
+    if 0xC2 <= c < 0xE0:
+        n = 1
+        cp = c & 0x1F
+    elif 0xE0 <= c < 0xF0:
+        n = 2
+        cp = c & 0x0F
+    elif 0xF0 <= c < 0xF5:
+        n = 3
+        cp = c & 0x07
+    else:
+        at[0] = i + 1
+        return <Py_UCS4>0xFFFD
+    for k in range(1, n + 1):
+        if (s[i + k] & 0xC0) != 0x80:
+            at[0] = i + 1
+            return <Py_UCS4>0xFFFD
+        cp = (cp << 6) | (s[i + k] & 0x3F)
+    at[0] = i + n + 1
+    return <Py_UCS4>cp
+
+
 @cython.final
 cdef class Counts:
     """What one walk gathers (the fields of ``_Walk``)."""
@@ -70,27 +114,34 @@ cdef class Counts:
     cdef object families
     cdef object price_findall
 
-    cdef long long text(self, str value, unsigned long long inside) except -1:
-        """``_Walk.text``: the words of ``value`` (0 for None or white space), counted for
-        the page and each share tag of ``inside``; its prices counted."""
-        cdef Py_ssize_t i, n
+    cdef long long text(self, xmlNode *node, unsigned long long inside) except -1:
+        """``_Walk.text`` of the text lxml reads from ``node`` on (``el.text`` from the
+        element's first child, ``el.tail`` from its next sibling: the run of text and CDATA
+        nodes there): its words, counted for the page and each share tag of ``inside``,
+        and its prices (the text is made a str only when it holds a decimal digit)."""
+        cdef xmlNode *first = text_node(node)
+        cdef xmlNode *n = first
+        cdef const unsigned char *c
+        cdef Py_ssize_t i
         cdef long long words = 0
         cdef bint in_word = False, digit = False
-        cdef Py_UCS4 c
+        cdef Py_UCS4 cp
         cdef int bit
-        if value is None:
-            return 0
-        n = len(value)
-        for i in range(n):
-            c = value[i]
-            if is_word_char(c):
-                if not in_word:
-                    words += 1
-                    in_word = True
-                if not digit and is_decimal(c):
-                    digit = True
-            else:
-                in_word = False
+        while n != NULL:
+            c = <const unsigned char *>n.content
+            if c != NULL:
+                i = 0
+                while c[i]:
+                    cp = next_code_point(c, &i)
+                    if is_word_char(cp):
+                        if not in_word:
+                            words += 1
+                            in_word = True
+                        if not digit and is_decimal(cp):
+                            digit = True
+                    else:
+                        in_word = False
+            n = text_node(n.next)
         if words == 0:
             return 0
         self.text_in[0] += words
@@ -101,7 +152,13 @@ cdef class Counts:
             inside >>= 1
             bit += 1
         if digit:
-            self.prices += len(self.price_findall(value.strip()))
+            parts = []
+            n = first
+            while n != NULL:
+                if n.content != NULL:
+                    parts.append(<bytes><const char *>n.content)
+                n = text_node(n.next)
+            self.prices += len(self.price_findall(b"".join(parts).decode("utf-8").strip()))
         return words
 
     cdef unsigned long long value_bits(self, str value) except? 0xffffffffffffffff:
@@ -227,7 +284,7 @@ def body_counts(root, dict share_index, frozenset skip, tuple family_names, dict
             position = share_index.get(tag)
             if position is not None:
                 inside |= (<unsigned long long>1) << <int>position
-            words = counts.text(cetree.textOf(node), inside)
+            words = counts.text(node.children, inside)
             if tag == "p" and words > counts.longest_p:
                 counts.longest_p = words
             child = node.children
@@ -245,7 +302,7 @@ def body_counts(root, dict share_index, frozenset skip, tuple family_names, dict
                     stack[depth].node = child
                     stack[depth].inside = inside
                     depth += 1
-                    counts.text(cetree.tailOf(child), inside)
+                    counts.text(child.next, inside)
                 child = child.next
     finally:
         PyMem_Free(stack)
@@ -253,3 +310,65 @@ def body_counts(root, dict share_index, frozenset skip, tuple family_names, dict
     classes = {family_names[i]: counts.families_n[i] for i in range(len(family_names))
                if counts.families_n[i]}
     return counts.tags, classes, text_in, counts.longest_p, counts.prices
+
+
+cdef xmlNode *next_in_subtree(xmlNode *node, xmlNode *root) noexcept:
+    """The next node after ``node`` in document order within ``root``'s subtree, descending
+    only into elements (what lxml's ``iter()`` visits); NULL past the end."""
+    if node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
+        return node.children
+    while node != root:
+        if node.next != NULL:
+            return node.next
+        node = node.parent
+    return NULL
+
+
+cdef inline bint named(xmlNode *node, const char *name) noexcept:
+    return node.name != NULL and strcmp(<const char *>node.name, name) == 0
+
+
+def document_parts(root):
+    """document_parts(root) -> tuple | None: what ``page_type_features`` reads off the whole
+    tree besides the body's counts, in one walk of ``root``'s subtree: the tag counts of the
+    first ``<head>`` (``root.iter("head")``, its elements counted with it; None when there is
+    none), the text of each ``<script>`` whose ``type`` holds ``ld+json``, each element's
+    ``itemtype`` and the ``content`` of each ``<meta property="og:type">`` (any case).  None
+    when the tree needs lxml (a namespaced element or an entity reference)."""
+    cdef cetree._Element holder = cetree.rootNodeOrRaise(root)
+    cdef xmlNode *top = holder._c_node
+    cdef xmlNode *n = top
+    cdef xmlNode *head = NULL
+    cdef xmlNode *h
+    head_tags = None
+    scripts, itemtypes, og_types = [], [], []
+    while n != NULL:
+        if n.type == tree.XML_ENTITY_REF_NODE:
+            return None
+        if n.type == tree.XML_ELEMENT_NODE:
+            if (n.ns != NULL and n.ns.href != NULL) or n.name == NULL:
+                return None
+            if head == NULL and named(n, "head"):
+                head = n
+            itemtype = cetree.attributeValueFromNsName(n, NULL, <const_xmlChar *>"itemtype")
+            if itemtype is not None:
+                itemtypes.append(itemtype)
+            if named(n, "script"):
+                kind = cetree.attributeValueFromNsName(n, NULL, <const_xmlChar *>"type")
+                if kind is not None and "ld+json" in kind.lower():
+                    scripts.append(cetree.textOf(n))
+            elif named(n, "meta"):
+                prop = cetree.attributeValueFromNsName(n, NULL, <const_xmlChar *>"property")
+                if prop is not None and prop.lower() == "og:type":
+                    og_types.append(cetree.attributeValueFromNsName(
+                        n, NULL, <const_xmlChar *>"content"))
+        n = next_in_subtree(n, top)
+    if head != NULL:
+        head_tags = {}
+        h = head
+        while h != NULL:
+            if h.type == tree.XML_ELEMENT_NODE:
+                tag = (<bytes><const char *>h.name).decode("utf-8")
+                head_tags[tag] = head_tags.get(tag, 0) + 1
+            h = next_in_subtree(h, head)
+    return head_tags, scripts, itemtypes, og_types

@@ -119,20 +119,36 @@ _WORD_RE = re.compile(r"\w+")
 _ITEMTYPES = etree.XPath("descendant-or-self::*/@itemtype")
 
 
-def _schema_types(tree: etree._Element) -> set[str]:
-    """The lower-cased schema.org / Open Graph types the page declares."""
+def _schema_types(scripts: list[str | None], itemtypes: list[str],
+                  og_types: list[str | None]) -> set[str]:
+    """The lower-cased schema.org / Open Graph types the page declares: in the text of its
+    JSON-LD ``scripts``, its elements' ``itemtypes`` and its ``og:type`` metas' contents."""
     types: set[str] = set()
-    for script in tree.iter("script"):
-        if "ld+json" not in (script.get("type") or "").lower():
-            continue
-        for m in _TYPE_RE.finditer(script.text or ""):
+    for text in scripts:
+        for m in _TYPE_RE.finditer(text or ""):
             types.update(t.lower() for t in re.findall(r'"([^"]+)"', m.group(1)))
-    for itemtype in _ITEMTYPES(tree):
+    for itemtype in itemtypes:
         types.update(t.rstrip("/").rsplit("/", 1)[-1].lower() for t in itemtype.split())
-    for el in tree.iter("meta"):
-        if (el.get("property") or "").lower() == "og:type":
-            types.add("og:" + (el.get("content") or "").strip().lower())
+    for content in og_types:
+        types.add("og:" + (content or "").strip().lower())
     return {t.split(":")[-1] if t.startswith("schema:") else t for t in types}
+
+
+def _document_parts(tree: etree._Element) -> tuple[dict[str, int] | None, list[str | None],
+                                                   list[str], list[str | None]]:
+    """What the features read off the whole tree besides the body's counts (the Python
+    twin of ``_ptwalk.document_parts``): the tag counts of the first ``<head>`` with its
+    elements (None without one), the JSON-LD scripts' texts, the ``itemtype`` values and
+    the ``og:type`` metas' contents."""
+    head_tags = None
+    for el in tree.iter("head"):
+        head_tags = dict(Counter(c.tag for c in el.iter() if isinstance(c.tag, str)))
+        break
+    scripts = [s.text for s in tree.iter("script")
+               if "ld+json" in (s.get("type") or "").lower()]
+    og_types = [el.get("content") for el in tree.iter("meta")
+                if (el.get("property") or "").lower() == "og:type"]
+    return head_tags, scripts, list(_ITEMTYPES(tree)), og_types
 
 
 #: URL schemes whose path says something about the page (a ``file:`` path names a place
@@ -279,11 +295,11 @@ def page_type_features(page: Page, native: bool = True) -> dict[str, float]:
     C walk when it is built (False: in Python; the features are the same)."""
     tree = page.tree
     walk = _Walk()
-    for el in tree.iter("head"):
-        for child in el.iter():
-            if isinstance(child.tag, str):
-                walk.tags[child.tag] += 1
-        break
+    parts = (_ptwalk.document_parts(tree) if native and _ptwalk is not None else None) \
+        or _document_parts(tree)
+    head_tags, scripts, itemtypes, og_types = parts
+    if head_tags:
+        walk.tags.update(head_tags)
     _visited(page.body, walk, native)
     tags, text_in = walk.tags, walk.text_in
     words = text_in["all"]
@@ -299,7 +315,7 @@ def page_type_features(page: Page, native: bool = True) -> dict[str, float]:
     out["words_per_link"] = text_in["a"] / tags["a"] if tags["a"] else 0.0
     for family in CLASS_FAMILIES:
         out[f"class_{family}"] = math.log1p(walk.classes[family])
-    types = _schema_types(tree)
+    types = _schema_types(scripts, itemtypes, og_types)
     for family, vocab in SCHEMA_FAMILIES.items():
         out[f"schema_{family}"] = float(any(any(v == t or t.endswith(v) for v in vocab)
                                             for t in types if not t.startswith("og:")))
