@@ -113,7 +113,8 @@ def test_a_table_of_items_on_a_real_page_is_kept(datasets_dir, monkeypatch):
     page, gold = ds.load_page("2905"), ds.gold("2905") or ""
     extractor = get_extractor("auto")
     filled = extractor.extract(page).splitlines()
-    monkeypatch.setattr(auto_module, "fill_container", lambda blocks, labels, p: list(labels))
+    monkeypatch.setattr(auto_module, "fill_container",
+                        lambda blocks, labels, p, **options: list(labels))
     plain = extractor.extract(page).splitlines()
     added = [line for line in filled if line not in plain]
     assert {"Wilhelm Röntgen", "Emil von Behring"} <= set(added)

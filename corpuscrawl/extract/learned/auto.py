@@ -69,7 +69,7 @@ registry entry.  The measurements behind each step and each default are in
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -249,7 +249,8 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
                   comment_cut: bool = True, related_cut: bool = True,
                   comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
                   container_fill: bool = CONTAINER_FILL_DEFAULT,
-                  tail_trim: bool = TAIL_TRIM_DEFAULT, page_type: str = "") -> Decoding:
+                  tail_trim: bool = TAIL_TRIM_DEFAULT,
+                  page_type: str | Callable[[], str] = "") -> Decoding:
     """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
     fallback, the lists, tables and code blocks of the main container and the lists that
     fill a gap of the kept text there (``container_fill``,
@@ -257,7 +258,8 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
     :func:`~corpuscrawl.extract.segment.container.fill_list_gaps`; on a page whose
     ``page_type`` is one of
     :data:`~corpuscrawl.extract.segment.container.WHOLE_FILL_TYPES`, every kind of block
-    of the main container between its first and last kept block), the comment cut
+    of the main container between its first and last kept block; ``page_type`` may be a
+    function giving it, called only when that step would change a label), the comment cut
     (``comment_link_headings``: may a link be its heading), the related-content cut
     (:mod:`corpuscrawl.extract.segment.sections`) and the tail trim (``tail_trim``,
     :func:`~corpuscrawl.extract.segment.edges.trim_tail`); with the comment bodies of
@@ -269,10 +271,12 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
         labels = fill_container(blocks, labels, unary_p)
         if LIST_GAPS_DEFAULT:
             labels = fill_list_gaps(blocks, labels, unary_p)
-        if page_type in WHOLE_FILL_TYPES:
-            labels = fill_container(blocks, labels, unary_p,
-                                    min_probability=WHOLE_FILL_MIN_PROBABILITY,
-                                    structured_only=False)
+        filled = fill_container(blocks, labels, unary_p,
+                                min_probability=WHOLE_FILL_MIN_PROBABILITY,
+                                structured_only=False)
+        if filled != labels and (page_type if isinstance(page_type, str)
+                                 else page_type()) in WHOLE_FILL_TYPES:
+            labels = filled
     comments: list[int] = []
     if comment_cut:
         cut = find_comment_cut(blocks, labels, unary_p, link_headings=comment_link_headings)
@@ -291,7 +295,8 @@ def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndar
                    comment_cut: bool = True, related_cut: bool = True,
                    comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
                    container_fill: bool = CONTAINER_FILL_DEFAULT,
-                   tail_trim: bool = TAIL_TRIM_DEFAULT, page_type: str = "") -> list[int]:
+                   tail_trim: bool = TAIL_TRIM_DEFAULT,
+                   page_type: str | Callable[[], str] = "") -> list[int]:
     """The labels of :func:`decoded_parts`."""
     return decoded_parts(blocks, unary_p, pair_p, lam, bias, fallback, comment_cut,
                          related_cut, comment_link_headings, container_fill, tail_trim,
@@ -427,9 +432,9 @@ class AutoModel(LearnedModel):
         return unary_p, decoding.labels
 
     def decode_parts(self, inputs: PageInputs, potentials: Potentials | None = None,
-                     page_type: str = "") -> tuple[np.ndarray, Decoding]:
+                     page_type: str | Callable[[], str] = "") -> tuple[np.ndarray, Decoding]:
         """:meth:`decode` with the reader-comment blocks (:func:`decoded_parts`; ``page_type``:
-        the page's type, which some decoding steps depend on)."""
+        the page's type, or a function giving it, which a decoding step depends on)."""
         if not inputs.blocks:
             return np.zeros(0), Decoding([], [])
         models = potentials or self.compiled_potentials
@@ -484,12 +489,15 @@ class AutoModel(LearnedModel):
             return ""
 
     def _reviewed(self, page: Page) -> tuple[Review, str]:
-        kind = page_type(page)  # of the page as served, as the crawl's document records it
+        served = page
         page = completed_stream(page)  # streamed segments where the browser puts them
         inputs = self.page_inputs(page)
         if not inputs.blocks:
             return Review(""), ""
-        unary_p, (labels, comment_ids) = self.decode_parts(inputs, page_type=kind)
+        # The type of the page as served, as the crawl's document records it (typed once:
+        # Page.page_type), asked only when the decoding depends on it.
+        unary_p, (labels, comment_ids) = self.decode_parts(
+            inputs, page_type=lambda: page_type(served))
         text = "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
         comments = "\n".join(inputs.blocks[j].text for j in comment_ids)
         if self.page_check_ is None:
