@@ -55,7 +55,7 @@ def stage_times(extractor: AutoExtractor, pages: list[tuple[str, str]]) -> Count
 
     for html, url in pages:
         page = timed("parse", Page.from_html, html, url)
-        kind = timed("page type", page_type, page)
+        kind = timed("page type (every page; auto alone asks on some)", page_type, page)
         blocks = timed("blocks (collapsed DOM)", page_blocks, page)
         stop = timed("stoplist", sq.page_stopwords, blocks)
         unary = timed("block features", bf.unary_features, blocks, stop, model.relative_masks)

@@ -29,7 +29,11 @@ each a function one can call alone:
    the model is nearly sure they are not text
    (:func:`~corpuscrawl.extract.segment.container.fill_container`), and so are the
    lists between a kept heading or lead-in line and kept text after them
-   (:func:`~corpuscrawl.extract.segment.container.fill_list_gaps`).
+   (:func:`~corpuscrawl.extract.segment.container.fill_list_gaps`).  On a page typed
+   ``service`` (:mod:`corpuscrawl.extract.page_typing.page_type`, read from
+   ``Page.page_type`` when the crawl has typed the page, else typed here when the step
+   would change a label) every kind of block there is kept above a lower floor
+   (:data:`~corpuscrawl.extract.segment.container.WHOLE_FILL_TYPES`).
 5. **Section cuts** (:mod:`corpuscrawl.extract.segment.sections`): kept blocks
    after a reader-comment heading outside the article's element, and kept
    related-content regions, are dropped.  The comment bodies of the section the
