@@ -94,6 +94,7 @@ from corpuscrawl.extract.learned.sequence import (
     viterbi,
 )
 from corpuscrawl.extract.learned.stacking import stage2_rows
+from corpuscrawl.extract.page_typing.page_type import MODEL_FILE as PAGE_TYPE_MODEL_FILE
 from corpuscrawl.extract.page_typing.page_type import page_type
 from corpuscrawl.extract.segment.cdom import Block
 from corpuscrawl.extract.segment.container import (
@@ -531,6 +532,9 @@ class AutoExtractor(LearnedExtractor):
     name = "auto"
     model_class = AutoModel
     estimator: AutoModel
+    #: The model files besides its own that shape its text (the page types a decoding step
+    #: reads), for the digest of what shapes a page's text (``pagetext.extraction``).
+    other_model_files: tuple[str, ...] = (PAGE_TYPE_MODEL_FILE,)
 
     def __init__(self, model: str | None = None, models_dir: str | Path | None = None,
                  estimator: AutoModel | None = None,
