@@ -88,16 +88,20 @@ def fill_container(blocks: Sequence[Block], labels: Sequence[int], unary_p: np.n
     between its first and last kept block and with a content probability of at least
     ``min_probability``, labelled text."""
     out = list(labels)
+    kept = [i for i, label in enumerate(labels) if label]
+    if not kept:
+        return out
+    probabilities = unary_p.tolist()
+    candidates = [i for i in range(kept[0] + 1, kept[-1])
+                  if not labels[i] and probabilities[i] >= min_probability
+                  and (not structured_only or blocks[i].mask & STRUCTURED_MASK)]
+    if not candidates:  # the container is not needed (the walk over the kept paths is not free)
+        return out
     container = main_container(blocks, labels, share)
     if container is None:
         return out
-    kept = [i for i, label in enumerate(labels) if label]
-    probabilities = unary_p.tolist()
-    for i in range(kept[0] + 1, kept[-1]):
-        block = blocks[i]
-        if (not out[i] and probabilities[i] >= min_probability
-                and (not structured_only or block.mask & STRUCTURED_MASK)
-                and container in block.path):
+    for i in candidates:
+        if container in blocks[i].path:
             out[i] = 1
     return out
 
