@@ -54,7 +54,8 @@ LXML_INCLUDES = lxml_include_dirs()
 def cython_extensions() -> list[Extension]:
     """The accelerators written in Cython, compiled to C here: the block text statistics
     (``_blocktext``, CPython's API only) and, with lxml in the build environment, the
-    collapsed-DOM walk (``_cdom``, over lxml's public ``.pxd`` files); none without Cython
+    collapsed-DOM walk (``_cdom``) and the page-type features' walk (``_ptwalk``), over
+    lxml's public ``.pxd`` files; none without Cython
     (the Python code then runs, same output)."""
     if cythonize is None:
         return []
@@ -63,6 +64,9 @@ def cython_extensions() -> list[Extension]:
     if LXML_INCLUDES is not None:
         extensions.append(Extension("corpuscrawl.extract.segment._cdom",
                                     ["corpuscrawl/extract/segment/_cdom.pyx"],
+                                    include_dirs=LXML_INCLUDES, optional=True))
+        extensions.append(Extension("corpuscrawl.extract.page_typing._ptwalk",
+                                    ["corpuscrawl/extract/page_typing/_ptwalk.pyx"],
                                     include_dirs=LXML_INCLUDES, optional=True))
     built = cythonize(extensions, compiler_directives={"language_level": 3}, quiet=True)
     for extension in built:  # cythonize's copies drop `optional`: no compiler must not fail

@@ -9,7 +9,7 @@ in turn, page by page, so machine load (a shared 2-core machine) hits them
 alike.  Reported: CPU time per page (``time.process_time``, what the method
 itself costs, less sensitive to other jobs than wall time) and docs/s from wall
 time, and each method's ratio to trafilatura fast.  ``--profile`` adds
-``auto``'s time per stage (parse, blocks, features, forest, decoding).
+``auto``'s time per stage (parse, page type, blocks, features, forest, decoding).
 Pages: the first ``--per-dataset`` test-split pages of each gold dataset (``--datasets``:
 of these datasets instead, e.g. ``wcxb``, whose split parts are both of its dev folder).
 ``--only METHOD`` runs that one method alone ``--passes`` times over the pages, after the
@@ -46,20 +46,22 @@ def stage_times(extractor: AutoExtractor, pages: list[tuple[str, str]]) -> Count
     from corpuscrawl.extract.learned.auto import decoded_labels, page_probabilities
     from corpuscrawl.extract.learned.title_features import headline_features
     from corpuscrawl.extract.meta.title import extract_title
+    from corpuscrawl.extract.page_typing.page_type import page_type
     from corpuscrawl.extract.segment.cdom import page_blocks
 
     model = extractor.estimator
     potentials = model.compiled_potentials
     out: Counter[str] = Counter()
 
-    def timed(name, fn, *args):
+    def timed(name, fn, *args, **kwargs):
         t0 = time.process_time()
-        result = fn(*args)
+        result = fn(*args, **kwargs)
         out[name] += time.process_time() - t0
         return result
 
     for html, url in pages:
         page = timed("parse", Page.from_html, html, url)
+        kind = timed("page type (every page; auto alone asks on some)", page_type, page)
         blocks = timed("blocks (collapsed DOM)", page_blocks, page)
         stop = timed("stoplist", sq.page_stopwords, blocks)
         unary = timed("block features", bf.unary_features, blocks, stop, model.relative_masks)
@@ -76,7 +78,7 @@ def stage_times(extractor: AutoExtractor, pages: list[tuple[str, str]]) -> Count
         unary_p, pair_p = timed("forest + pairwise model", page_probabilities, potentials,
                                 inputs, model.lambda_)
         timed("decoding and cuts", decoded_labels, blocks, unary_p, pair_p, model.lambda_,
-              model.bias_)
+              model.bias_, page_type=kind)
     return out
 
 

@@ -11,6 +11,7 @@ import types
 import pytest
 
 from corpuscrawl.extract.learned import block_features, forest, title_features
+from corpuscrawl.extract.page_typing import page_type_features
 from corpuscrawl.extract.segment import cdom
 from corpuscrawl.resources.accelerators import accelerator
 
@@ -20,6 +21,8 @@ USERS = {
     "corpuscrawl.extract.learned._blocktext": (block_features, "_blocktext",
                                                block_features.BLOCKTEXT_API),
     "corpuscrawl.extract.segment._cdom": (cdom, "_cdom", cdom.CDOM_API),
+    "corpuscrawl.extract.page_typing._ptwalk": (page_type_features, "_ptwalk",
+                                                page_type_features.PTWALK_API),
 }
 
 

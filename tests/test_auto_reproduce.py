@@ -31,7 +31,7 @@ TEST_EVERY = 40
 MAX_ITER = 60
 #: What the small fit chose, and the digest of its outputs on the sampled test pages.
 PINNED_FIT = {"out_of_fold_f1": 0.9106, "lambda": 0.0, "bias": 0.6}
-PINNED_DIGEST = "6b0ed21cf5ac602322c1e53e7fb0567fba6be741c97e2e48a29df3d5f84bb4a2"
+PINNED_DIGEST = "a1339255128a216910b4218011b03ab57f24a6198ddea225f01e9bad4b52f8f1"
 
 
 def sample(docs: list[Doc], every: int) -> list[Doc]:

@@ -83,6 +83,24 @@ def test_the_decoding_fills_unless_switched_off():
     assert sum(filled) == sum(plain) + 2
 
 
+def test_on_a_service_page_the_paragraphs_inside_the_kept_element_join_the_text():
+    blocks = _page("<h3>Our visits</h3><p>A short note on how each visit is planned.</p>")
+    main = blocks[2].path[1]
+    p = np.array([0.9 if b.text.startswith("Paragraph") else 0.25 if main in b.path
+                  else 0.3 for b in blocks])
+    pairs = np.full((len(blocks) - 1, 4), 0.25)
+    texts = {kind: [b.text for b, keep in zip(blocks, decoded_labels(
+        blocks, p, pairs, 0.0, 0.0, page_type=kind), strict=True) if keep]
+        for kind in ("article", "service")}
+    assert "A short note on how each visit is planned." not in texts["article"]
+    assert {"Our visits", "A short note on how each visit is planned."} <= set(texts["service"])
+    assert "Opening hours of the shop" not in texts["service"]  # outside the main element
+    below = p.copy()
+    below[below == 0.25] = 0.15  # under the floor: stays out on a service page too
+    assert decoded_labels(blocks, below, pairs, 0.0, 0.0, page_type="service") == \
+        decoded_labels(blocks, below, pairs, 0.0, 0.0, page_type="article")
+
+
 @pytest.mark.datasets
 def test_a_table_of_items_on_a_real_page_is_kept(datasets_dir, monkeypatch):
     """wcxb 2905, a list of Nobel laureates: the model alone keeps the introduction and a
@@ -95,7 +113,8 @@ def test_a_table_of_items_on_a_real_page_is_kept(datasets_dir, monkeypatch):
     page, gold = ds.load_page("2905"), ds.gold("2905") or ""
     extractor = get_extractor("auto")
     filled = extractor.extract(page).splitlines()
-    monkeypatch.setattr(auto_module, "fill_container", lambda blocks, labels, p: list(labels))
+    monkeypatch.setattr(auto_module, "fill_container",
+                        lambda blocks, labels, p, **options: list(labels))
     plain = extractor.extract(page).splitlines()
     added = [line for line in filled if line not in plain]
     assert {"Wilhelm Röntgen", "Emil von Behring"} <= set(added)

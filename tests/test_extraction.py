@@ -85,6 +85,7 @@ def test_the_shape_of_a_text_follows_extractor_template_model_and_settings(
     shape = auto.shape_for("http://other.org/a")
     model = auto.shapes._extractor_shape("auto")["model"]
     assert model and shape != plain
+    assert auto.shapes._extractor_shape("auto")["other_models"]["page-type.json"]
     monkeypatch.setattr(auto.shapes, "_file_digests",
                         {k: "another model" for k in auto.shapes._file_digests})
     auto.shapes._shapes.clear()

@@ -164,3 +164,75 @@ def test_corpuscrawl_train_page_type_writes_the_model_and_its_card(tmp_path, mon
     assert "rebuild: `corpuscrawl train page-type`" in card
     assert f"- Pages: {2 * len(ids)} from " in card
     assert cli_main(["train", "page-type", "--data", str(root / "cleaneval")]) == 2
+
+
+def test_a_page_is_typed_once_and_auto_decodes_with_the_documents_type(monkeypatch):
+    from corpuscrawl.extract.learned import auto as auto_module
+    from corpuscrawl.extract.page_typing import page_type as page_type_module
+
+    calls = []
+    real = page_type_module.PageTypeModel.predict
+
+    def counted(self, page):
+        calls.append(page.url)
+        return real(self, page)
+
+    monkeypatch.setattr(page_type_module.PageTypeModel, "predict", counted)
+    seen = []
+    decoded = auto_module.decoded_parts
+
+    def recorded(*args, **kwargs):
+        seen.append(kwargs.get("page_type"))
+        return decoded(*args, **kwargs)
+
+    monkeypatch.setattr(auto_module, "decoded_parts", recorded)
+    page = fixture("forum_thread.html", "https://bakers.example/forum/thread/8812-sourdough")
+    result = Extraction().run(page)
+    assert result.ok and result.page_type and page.page_type == result.page_type
+    assert len(seen) == 1 and seen[0]() == result.page_type  # what auto's decoding reads
+    assert calls == [page.url]  # typed once
+
+
+def test_auto_alone_types_the_page_only_when_its_decoding_depends_on_it(monkeypatch):
+    from corpuscrawl.extract import get_extractor
+    from corpuscrawl.extract.learned import auto as auto_module
+
+    asked = []
+    monkeypatch.setattr(auto_module, "page_type", lambda page: asked.append(page) or "service")
+    page = fixture("forum_thread.html", "https://bakers.example/forum/thread/8812-sourdough")
+    extractor = get_extractor("auto")
+    decoded = auto_module.decoded_parts
+    changed = []
+
+    def recorded(blocks, unary_p, *args, **kwargs):
+        labels = decoded(blocks, unary_p, *args, **{**kwargs, "page_type": ""}).labels
+        out = decoded(blocks, unary_p, *args, **kwargs)
+        changed.append(out.labels != labels)
+        return out
+
+    monkeypatch.setattr(auto_module, "decoded_parts", recorded)
+    extractor.extract(page)
+    assert len(changed) == 1 and len(asked) <= 1
+    if changed[0]:
+        assert asked == [page]
+
+
+def test_a_type_set_on_the_page_is_the_one_used():
+    from corpuscrawl.extract.page_typing.page_type import page_type
+
+    page = fixture("forum_thread.html", "https://bakers.example/forum/thread/8812-sourdough")
+    page.page_type = "service"
+    assert page_type(page) == "service"
+
+
+def test_a_failing_type_is_empty_and_the_page_still_extracted(monkeypatch, caplog):
+    from corpuscrawl.extract.page_typing import page_type as page_type_module
+
+    def broken(self, page):
+        raise RuntimeError("broken model")
+
+    monkeypatch.setattr(page_type_module.PageTypeModel, "predict", broken)
+    page = fixture("forum_thread.html", "https://bakers.example/forum/thread/8812-sourdough")
+    result = Extraction().run(page)
+    assert result.ok and result.page_type == "" and result.text
+    assert "page type failed" in caplog.text

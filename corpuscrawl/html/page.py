@@ -210,6 +210,11 @@ class Page:
     notes: tuple[str, ...] = ()
     #: Size of the body in bytes (of the decoded text as UTF-8 when built from text).
     size: int = 0
+    #: The page's type (article, forum, ... : ``corpuscrawl.extract.page_typing.page_type``)
+    #: once a stage has predicted it, so that every later stage (the extractor's decoding,
+    #: the document's ``page_type``, the listing check) reads the same one and it is
+    #: computed once per page; None until then.
+    page_type: str | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_html(cls, html: str | bytes, url: str = "", status: int = 200,

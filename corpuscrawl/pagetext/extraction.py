@@ -50,6 +50,7 @@ from corpuscrawl.html.page import Page
 from corpuscrawl.html.text import normalize_line, normalize_text
 from corpuscrawl.pagetext.budget import ExtractionTimeout, time_limit, trim_markup
 from corpuscrawl.pagetext.rules import DomainRule, DomainRules
+from corpuscrawl.resources.shipped import find_model
 
 logger = logging.getLogger("corpuscrawl.extraction")
 
@@ -219,16 +220,6 @@ def thread_parts(parts: Extracted) -> Extracted:
     return Extracted("\n".join(t for t in (parts.text, parts.comments) if t), "")
 
 
-def _page_type(page: Page) -> str:
-    """:func:`~corpuscrawl.extract.page_typing.page_type.page_type`, "" when it fails (the type is
-    best effort; the text is kept)."""
-    try:
-        return page_type(page)
-    except Exception as exc:
-        logger.warning("page type failed on %s: %r", page.url, exc)
-        return ""
-
-
 def _listing(page: Page, text: str, page_type: str) -> str:
     """:func:`~corpuscrawl.extract.page_typing.listing.listing_verdict` of the page's main text, or of
     its whole visible text when the extractor kept nothing (a front page made of links
@@ -305,7 +296,8 @@ class TextShapes:
         """A digest of everything that shapes the text of ``url``'s page (16 hex digits).
 
         The extractor the domain's rule chooses (its registered name and class,
-        its options), the content of its model file (learned extractors) or of
+        its options), the content of its model file (learned extractors) and of
+        the other model files its text depends on (``other_model_files``) or of
         the domain's template file, and the settings that change a text: where
         comments go, the coherent split, the size cap and the oversized-page
         extractor.  Two crawls shape a page's text alike exactly when their
@@ -357,6 +349,10 @@ class TextShapes:
             path = find_model_path(str(options.get("model") or getattr(factory, "name", "")
                                        or name), options.get("models_dir"))
             shape["model"] = self._file_digest(str(path)) if path is not None else ""
+        for file in getattr(factory, "other_model_files", ()):  # e.g. auto's page types
+            found = find_model(file)
+            shape.setdefault("other_models", {})[file] = (self._file_digest(str(found))
+                                                          if found is not None else "")
         return shape
 
     def _file_digest(self, path: str) -> str:
@@ -496,8 +492,10 @@ class Extraction:
         """``extractor``'s result on ``page``, with metadata; ``rule``: the page's domain rule."""
         result = ExtractionResult(extractor=extractor.name)
         try:
+            # Typed before extraction: an extractor whose decoding reads the type (auto)
+            # finds it on the page (Page.page_type), so the page is typed once.
+            result.page_type = page_type(page)
             parts = extract_parts(extractor, page)
-            result.page_type = _page_type(page)
             if result.page_type == "forum" and parts.comments:
                 parts = thread_parts(parts)
             if not self.config.split_coherent:

@@ -29,7 +29,11 @@ each a function one can call alone:
    the model is nearly sure they are not text
    (:func:`~corpuscrawl.extract.segment.container.fill_container`), and so are the
    lists between a kept heading or lead-in line and kept text after them
-   (:func:`~corpuscrawl.extract.segment.container.fill_list_gaps`).
+   (:func:`~corpuscrawl.extract.segment.container.fill_list_gaps`).  On a page typed
+   ``service`` (:mod:`corpuscrawl.extract.page_typing.page_type`, read from
+   ``Page.page_type`` when the crawl has typed the page, else typed here when the step
+   would change a label) every kind of block there is kept above a lower floor
+   (:data:`~corpuscrawl.extract.segment.container.WHOLE_FILL_TYPES`).
 5. **Section cuts** (:mod:`corpuscrawl.extract.segment.sections`): kept blocks
    after a reader-comment heading outside the article's element, and kept
    related-content regions, are dropped.  The comment bodies of the section the
@@ -69,7 +73,7 @@ registry entry.  The measurements behind each step and each default are in
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -90,8 +94,15 @@ from corpuscrawl.extract.learned.sequence import (
     viterbi,
 )
 from corpuscrawl.extract.learned.stacking import stage2_rows
+from corpuscrawl.extract.page_typing.page_type import MODEL_FILE as PAGE_TYPE_MODEL_FILE
+from corpuscrawl.extract.page_typing.page_type import page_type
 from corpuscrawl.extract.segment.cdom import Block
-from corpuscrawl.extract.segment.container import fill_container, fill_list_gaps
+from corpuscrawl.extract.segment.container import (
+    WHOLE_FILL_MIN_PROBABILITY,
+    WHOLE_FILL_TYPES,
+    fill_container,
+    fill_list_gaps,
+)
 from corpuscrawl.extract.segment.edges import trim_tail
 from corpuscrawl.extract.segment.sections import (
     COMMENT_LINK_HEADINGS_DEFAULT,
@@ -243,12 +254,17 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
                   comment_cut: bool = True, related_cut: bool = True,
                   comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
                   container_fill: bool = CONTAINER_FILL_DEFAULT,
-                  tail_trim: bool = TAIL_TRIM_DEFAULT) -> Decoding:
+                  tail_trim: bool = TAIL_TRIM_DEFAULT,
+                  page_type: str | Callable[[], str] = "") -> Decoding:
     """Block labels from the potentials: Viterbi with weight ``lam`` and ``bias``, then the
     fallback, the lists, tables and code blocks of the main container and the lists that
     fill a gap of the kept text there (``container_fill``,
     :func:`~corpuscrawl.extract.segment.container.fill_container`,
-    :func:`~corpuscrawl.extract.segment.container.fill_list_gaps`), the comment cut
+    :func:`~corpuscrawl.extract.segment.container.fill_list_gaps`; on a page whose
+    ``page_type`` is one of
+    :data:`~corpuscrawl.extract.segment.container.WHOLE_FILL_TYPES`, every kind of block
+    of the main container between its first and last kept block; ``page_type`` may be a
+    function giving it, called only when that step would change a label), the comment cut
     (``comment_link_headings``: may a link be its heading), the related-content cut
     (:mod:`corpuscrawl.extract.segment.sections`) and the tail trim (``tail_trim``,
     :func:`~corpuscrawl.extract.segment.edges.trim_tail`); with the comment bodies of
@@ -260,6 +276,12 @@ def decoded_parts(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndarr
         labels = fill_container(blocks, labels, unary_p)
         if LIST_GAPS_DEFAULT:
             labels = fill_list_gaps(blocks, labels, unary_p)
+        filled = fill_container(blocks, labels, unary_p,
+                                min_probability=WHOLE_FILL_MIN_PROBABILITY,
+                                structured_only=False)
+        if filled != labels and (page_type if isinstance(page_type, str)
+                                 else page_type()) in WHOLE_FILL_TYPES:
+            labels = filled
     comments: list[int] = []
     if comment_cut:
         cut = find_comment_cut(blocks, labels, unary_p, link_headings=comment_link_headings)
@@ -278,10 +300,12 @@ def decoded_labels(blocks: Sequence[Block], unary_p: np.ndarray, pair_p: np.ndar
                    comment_cut: bool = True, related_cut: bool = True,
                    comment_link_headings: bool = COMMENT_LINK_HEADINGS_DEFAULT,
                    container_fill: bool = CONTAINER_FILL_DEFAULT,
-                   tail_trim: bool = TAIL_TRIM_DEFAULT) -> list[int]:
+                   tail_trim: bool = TAIL_TRIM_DEFAULT,
+                   page_type: str | Callable[[], str] = "") -> list[int]:
     """The labels of :func:`decoded_parts`."""
     return decoded_parts(blocks, unary_p, pair_p, lam, bias, fallback, comment_cut,
-                         related_cut, comment_link_headings, container_fill, tail_trim).labels
+                         related_cut, comment_link_headings, container_fill, tail_trim,
+                         page_type).labels
 
 
 class AutoModel(LearnedModel):
@@ -412,16 +436,18 @@ class AutoModel(LearnedModel):
         unary_p, decoding = self.decode_parts(inputs, potentials)
         return unary_p, decoding.labels
 
-    def decode_parts(self, inputs: PageInputs, potentials: Potentials | None = None
-                     ) -> tuple[np.ndarray, Decoding]:
-        """:meth:`decode` with the reader-comment blocks (:func:`decoded_parts`)."""
+    def decode_parts(self, inputs: PageInputs, potentials: Potentials | None = None,
+                     page_type: str | Callable[[], str] = "") -> tuple[np.ndarray, Decoding]:
+        """:meth:`decode` with the reader-comment blocks (:func:`decoded_parts`; ``page_type``:
+        the page's type, or a function giving it, which a decoding step depends on)."""
         if not inputs.blocks:
             return np.zeros(0), Decoding([], [])
         models = potentials or self.compiled_potentials
         unary_p, pair_p = page_probabilities(models, inputs, self.lambda_)
         return unary_p, decoded_parts(inputs.blocks, unary_p, pair_p, self.lambda_,
                                       self.bias_, self.fallback, self.comment_cut,
-                                      self.related_cut, self.comment_link_headings)
+                                      self.related_cut, self.comment_link_headings,
+                                      page_type=page_type)
 
     def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
         """Per page, its blocks' probabilities of being content (``n_blocks × 2``, columns
@@ -468,11 +494,15 @@ class AutoModel(LearnedModel):
             return ""
 
     def _reviewed(self, page: Page) -> tuple[Review, str]:
+        served = page
         page = completed_stream(page)  # streamed segments where the browser puts them
         inputs = self.page_inputs(page)
         if not inputs.blocks:
             return Review(""), ""
-        unary_p, (labels, comment_ids) = self.decode_parts(inputs)
+        # The type of the page as served, as the crawl's document records it (typed once:
+        # Page.page_type), asked only when the decoding depends on it.
+        unary_p, (labels, comment_ids) = self.decode_parts(
+            inputs, page_type=lambda: page_type(served))
         text = "\n".join(b.text for b, lab in zip(inputs.blocks, labels, strict=True) if lab)
         comments = "\n".join(inputs.blocks[j].text for j in comment_ids)
         if self.page_check_ is None:
@@ -502,6 +532,9 @@ class AutoExtractor(LearnedExtractor):
     name = "auto"
     model_class = AutoModel
     estimator: AutoModel
+    #: The model files besides its own that shape its text (the page types a decoding step
+    #: reads), for the digest of what shapes a page's text (``pagetext.extraction``).
+    other_model_files: tuple[str, ...] = (PAGE_TYPE_MODEL_FILE,)
 
     def __init__(self, model: str | None = None, models_dir: str | Path | None = None,
                  estimator: AutoModel | None = None,

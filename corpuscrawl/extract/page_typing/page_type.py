@@ -137,9 +137,19 @@ def _default_model() -> PageTypeModel | None:
 
 def page_type(page: Page) -> str:
     """The type of ``page`` by the shipped model ("" when no model can be loaded: the
-    warning says why, once)."""
+    warning says why, once; "" when typing the page fails: the warning names it).  Kept in
+    ``page.page_type``, so the page is typed once whoever asks first (the extractor's
+    decoding, the crawl's document)."""
+    if page.page_type is not None:
+        return page.page_type
     model = _default_model()
-    return model.predict(page)[0] if model is not None else ""
+    try:
+        kind = model.predict(page)[0] if model is not None else ""
+    except Exception as exc:  # the type is best effort: the page is still extracted
+        logger.warning("page type failed on %s: %r", page.url, exc)
+        kind = ""
+    page.page_type = kind
+    return kind
 
 
 __all__ = ["MIN_PROBABILITY_DEFAULT", "MODEL_FILE", "OTHER", "PageTypeModel",

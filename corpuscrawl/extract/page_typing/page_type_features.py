@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from corpuscrawl.html.page import Page
+from corpuscrawl.resources.accelerators import accelerator, lxml_build_problem
 
 #: Page types, in the order of the classifier's classes.
 PAGE_TYPES = ("article", "forum", "documentation", "service", "product", "listing",
@@ -114,23 +115,40 @@ _TYPE_RE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
 _WORD_RE = re.compile(r"\w+")
 
 
-def _schema_types(tree: etree._Element) -> set[str]:
-    """The lower-cased schema.org / Open Graph types the page declares."""
+#: The ``itemtype`` values of the tree's elements (its root included), found by libxml2.
+_ITEMTYPES = etree.XPath("descendant-or-self::*/@itemtype")
+
+
+def _schema_types(scripts: list[str | None], itemtypes: list[str],
+                  og_types: list[str | None]) -> set[str]:
+    """The lower-cased schema.org / Open Graph types the page declares: in the text of its
+    JSON-LD ``scripts``, its elements' ``itemtypes`` and its ``og:type`` metas' contents."""
     types: set[str] = set()
-    for script in tree.iter("script"):
-        if "ld+json" not in (script.get("type") or "").lower():
-            continue
-        for m in _TYPE_RE.finditer(script.text or ""):
+    for text in scripts:
+        for m in _TYPE_RE.finditer(text or ""):
             types.update(t.lower() for t in re.findall(r'"([^"]+)"', m.group(1)))
-    for el in tree.iter():
-        if not isinstance(el.tag, str):
-            continue
-        itemtype = el.get("itemtype")
-        if itemtype:
-            types.update(t.rstrip("/").rsplit("/", 1)[-1].lower() for t in itemtype.split())
-        if el.tag == "meta" and (el.get("property") or "").lower() == "og:type":
-            types.add("og:" + (el.get("content") or "").strip().lower())
+    for itemtype in itemtypes:
+        types.update(t.rstrip("/").rsplit("/", 1)[-1].lower() for t in itemtype.split())
+    for content in og_types:
+        types.add("og:" + (content or "").strip().lower())
     return {t.split(":")[-1] if t.startswith("schema:") else t for t in types}
+
+
+def _document_parts(tree: etree._Element) -> tuple[dict[str, int] | None, list[str | None],
+                                                   list[str], list[str | None]]:
+    """What the features read off the whole tree besides the body's counts (the Python
+    twin of ``_ptwalk.document_parts``): the tag counts of the first ``<head>`` with its
+    elements (None without one), the JSON-LD scripts' texts, the ``itemtype`` values and
+    the ``og:type`` metas' contents."""
+    head_tags = None
+    for el in tree.iter("head"):
+        head_tags = dict(Counter(c.tag for c in el.iter() if isinstance(c.tag, str)))
+        break
+    scripts = [s.text for s in tree.iter("script")
+               if "ld+json" in (s.get("type") or "").lower()]
+    og_types = [el.get("content") for el in tree.iter("meta")
+                if (el.get("property") or "").lower() == "og:type"]
+    return head_tags, scripts, list(_ITEMTYPES(tree)), og_types
 
 
 #: URL schemes whose path says something about the page (a ``file:`` path names a place
@@ -170,14 +188,27 @@ _SHARE = frozenset(SHARE_TAGS)
 _SKIP = frozenset(("script", "style", "noscript", "template", "svg", "head"))
 
 
+#: Each word of :data:`CLASS_FAMILIES` -> the families it belongs to.
+_WORD_FAMILIES: dict[str, frozenset[str]] = {
+    word: frozenset(f for f, vocab in CLASS_FAMILIES.items() if word in vocab)
+    for vocab in CLASS_FAMILIES.values() for word in vocab}
+_CLASS_SPLIT_RE = re.compile(r"[\s_]+")
+
+
 @lru_cache(maxsize=8192)
 def _class_families(attr: str) -> tuple[str, ...]:
-    """The class-word families a ``class``/``id`` value names (cached: pages repeat a few
-    hundred distinct values thousands of times)."""
+    """The class-word families a ``class``/``id`` value names: a family whose word is one of
+    the value's tokens (split on white space and ``_``, or a run of letters and digits), in
+    :data:`CLASS_FAMILIES` order (cached: pages repeat a few hundred distinct values
+    thousands of times)."""
     attr = attr.lower()
-    tokens = set(re.split(r"[\s_]+", attr))
-    tokens.update(_TOKEN_RE.findall(attr))
-    return tuple(f for f, vocab in CLASS_FAMILIES.items() if not tokens.isdisjoint(vocab))
+    found: set[str] = set()
+    for tokens in (_CLASS_SPLIT_RE.split(attr), _TOKEN_RE.findall(attr)):
+        for token in tokens:
+            families = _WORD_FAMILIES.get(token)
+            if families:
+                found.update(families)
+    return tuple(f for f in CLASS_FAMILIES if f in found) if found else ()
 
 
 class _Walk:
@@ -227,17 +258,49 @@ class _Walk:
                     self.text(child.tail, inside)
 
 
-def page_type_features(page: Page) -> dict[str, float]:
+#: The interface of ``_ptwalk.pyx`` this module calls.
+PTWALK_API = 1
+#: The C walk of :meth:`_Walk.visit`; None when not built for :data:`PTWALK_API` or for the
+#: running lxml and libxml2 (the Python walk then, same counts).
+_ptwalk = accelerator("corpuscrawl.extract.page_typing._ptwalk", PTWALK_API)
+if _ptwalk is not None and lxml_build_problem(_ptwalk):
+    _ptwalk = None
+_SHARE_INDEX = {tag: i for i, tag in enumerate(SHARE_TAGS)}
+_FAMILY_NAMES = tuple(CLASS_FAMILIES)
+_WORD_BITS = {word: sum(1 << _FAMILY_NAMES.index(f) for f in families)
+              for word, families in _WORD_FAMILIES.items()}
+
+
+def _visited(root: etree._Element, walk: _Walk, native: bool = True) -> None:
+    """:meth:`_Walk.visit` of ``root`` into ``walk``: by the C walk when it is built and
+    reads the tree (``native``), else in Python; the counts are the same."""
+    counts = (_ptwalk.body_counts(root, _SHARE_INDEX, _SKIP, _FAMILY_NAMES, _WORD_BITS,
+                                  _class_families, _PRICE_RE.findall)
+              if native and _ptwalk is not None else None)
+    if counts is None:
+        walk.visit(root)
+        return
+    tags, classes, text_in, walk.longest_p, walk.prices = counts
+    walk.tags.update(tags)
+    walk.classes.update(classes)
+    walk.text_in["all"] = text_in[0]
+    for tag, words in zip(SHARE_TAGS, text_in[1:], strict=True):
+        if words:
+            walk.text_in[tag] = words
+
+
+def page_type_features(page: Page, native: bool = True) -> dict[str, float]:
     """The page's features by name (see the module docstring); the same names for every
-    page, so a row is ``[features[n] for n in FEATURE_NAMES]``."""
+    page, so a row is ``[features[n] for n in FEATURE_NAMES]``.  ``native``: count in the
+    C walk when it is built (False: in Python; the features are the same)."""
     tree = page.tree
     walk = _Walk()
-    for el in tree.iter("head"):
-        for child in el.iter():
-            if isinstance(child.tag, str):
-                walk.tags[child.tag] += 1
-        break
-    walk.visit(page.body)
+    parts = (_ptwalk.document_parts(tree) if native and _ptwalk is not None else None) \
+        or _document_parts(tree)
+    head_tags, scripts, itemtypes, og_types = parts
+    if head_tags:
+        walk.tags.update(head_tags)
+    _visited(page.body, walk, native)
     tags, text_in = walk.tags, walk.text_in
     words = text_in["all"]
     out: dict[str, float] = {f"n_{t}": math.log1p(tags[t]) for t in COUNTED_TAGS}
@@ -252,7 +315,7 @@ def page_type_features(page: Page) -> dict[str, float]:
     out["words_per_link"] = text_in["a"] / tags["a"] if tags["a"] else 0.0
     for family in CLASS_FAMILIES:
         out[f"class_{family}"] = math.log1p(walk.classes[family])
-    types = _schema_types(tree)
+    types = _schema_types(scripts, itemtypes, og_types)
     for family, vocab in SCHEMA_FAMILIES.items():
         out[f"schema_{family}"] = float(any(any(v == t or t.endswith(v) for v in vocab)
                                             for t in types if not t.startswith("og:")))

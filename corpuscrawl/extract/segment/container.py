@@ -36,6 +36,15 @@ CONTAINER_SHARE_DEFAULT = 0.6
 #: decision threshold at the shipped bias, so only blocks the model is nearly sure are
 #: not text stay out; a higher floor lost most of the gain (same grid).
 FILL_MIN_PROBABILITY_DEFAULT = 0.15
+#: On the pages of these types (:mod:`corpuscrawl.extract.page_typing.page_type`) every kind
+#: of block inside the main container between its first and last kept block is kept from
+#: :data:`WHOLE_FILL_MIN_PROBABILITY` up (``fill_container(..., structured_only=False)``):
+#: a service page's paragraphs between its kept sections are its text.  Chosen on the
+#: out-of-fold decoding of ``auto``'s training pages with their page types predicted out of
+#: fold (``benchmarks/results/wholeweb.md``, "The paragraphs of service pages"); on every
+#: page it cost products and articles as much as it gave.
+WHOLE_FILL_TYPES = frozenset({"service"})
+WHOLE_FILL_MIN_PROBABILITY = 0.2
 #: The ancestor tags that make a block structured: list items, definition lists, tables
 #: and preformatted (code) blocks.
 STRUCTURED_MASK = (TAG_BIT["li"] | TAG_BIT["dl"] | TAG_BIT["table"] | TAG_BIT["td"]
@@ -72,20 +81,27 @@ def main_container(blocks: Sequence[Block], labels: Sequence[int],
 
 def fill_container(blocks: Sequence[Block], labels: Sequence[int], unary_p: np.ndarray,
                    share: float = CONTAINER_SHARE_DEFAULT,
-                   min_probability: float = FILL_MIN_PROBABILITY_DEFAULT) -> list[int]:
-    """``labels`` with the structured blocks (:data:`STRUCTURED_MASK`) inside the main
-    container (:func:`main_container`), between its first and last kept block and with a
-    content probability of at least ``min_probability``, labelled text."""
+                   min_probability: float = FILL_MIN_PROBABILITY_DEFAULT,
+                   structured_only: bool = True) -> list[int]:
+    """``labels`` with the structured blocks (:data:`STRUCTURED_MASK`; every kind of block
+    when not ``structured_only``) inside the main container (:func:`main_container`),
+    between its first and last kept block and with a content probability of at least
+    ``min_probability``, labelled text."""
     out = list(labels)
+    kept = [i for i, label in enumerate(labels) if label]
+    if not kept:
+        return out
+    probabilities = unary_p.tolist()
+    candidates = [i for i in range(kept[0] + 1, kept[-1])
+                  if not labels[i] and probabilities[i] >= min_probability
+                  and (not structured_only or blocks[i].mask & STRUCTURED_MASK)]
+    if not candidates:  # the container is not needed (the walk over the kept paths is not free)
+        return out
     container = main_container(blocks, labels, share)
     if container is None:
         return out
-    kept = [i for i, label in enumerate(labels) if label]
-    probabilities = unary_p.tolist()
-    for i in range(kept[0] + 1, kept[-1]):
-        block = blocks[i]
-        if (not out[i] and probabilities[i] >= min_probability
-                and block.mask & STRUCTURED_MASK and container in block.path):
+    for i in candidates:
+        if container in blocks[i].path:
             out[i] = 1
     return out
 
@@ -136,6 +152,8 @@ __all__ = [
     "LEAD_IN_ENDS",
     "LIST_ITEM_BIT",
     "STRUCTURED_MASK",
+    "WHOLE_FILL_MIN_PROBABILITY",
+    "WHOLE_FILL_TYPES",
     "fill_container",
     "fill_list_gaps",
     "is_lead_in",
