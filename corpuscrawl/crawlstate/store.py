@@ -111,7 +111,8 @@ CREATE TABLE IF NOT EXISTS error_probes (
 #: Columns added to a table after its first release: older databases get them when opened.
 _ADDED_COLUMNS = {"requests": (("shape", "TEXT NOT NULL DEFAULT ''"), ("prior", "REAL")),
                   "focus_shapes": (("squares", "REAL"),)}
-_INDEXES_OF_ADDED = "CREATE INDEX IF NOT EXISTS requests_shape ON requests (shape, state);"
+_INDEXES_OF_ADDED = ("CREATE INDEX IF NOT EXISTS requests_shape ON requests (shape, state);"
+                     "CREATE INDEX IF NOT EXISTS requests_url ON requests (url);")
 
 
 class StateStoreError(RuntimeError):
