@@ -34,16 +34,6 @@ What a page teaches is what it added: its score is scaled by its novelty
 (:class:`TextNovelty`), so the print view or comment-reply view of an article
 already fetched, whose text one earlier page showed, does not teach that pages
 of its shape are articles.
-
-Until a page of a URL shape was fetched, a link's prior is all that ranks it, and
-the seen-set keeps only its first sighting, often on a near-empty home page.  A
-link found again *inside the main text* of a page (an article's tags and
-category, a listing's teasers) raises its pending request to that sighting's
-rank (:meth:`Focus.raising`): that is what this page says of it.  A sighting in
-the site's repeated navigation (a sidebar, a footer's imprint, a calendar) does
-not raise it, as every page shows those links whatever they lead to.  Once pages
-of the shape were fetched, the frontier's re-ranking gives every link of the
-shape the learned rank of its first prior again.
 """
 
 from __future__ import annotations
@@ -72,8 +62,7 @@ PRIORITY_SCALE_DEFAULT = 100
 #: Weight of a link's prior against the pages of its URL shape fetched so far, in pages:
 #: after this many pages of a shape, what they scored counts as much as the prior.
 SHAPE_PRIOR_PAGES_DEFAULT = 0.5
-#: Request meta key holding a followed link's URL shape and prior score (``shape``,
-#: ``prior``) and, for a link found in the page's main text, ``content``: True.
+#: Request meta key holding a followed link's URL shape and prior score.
 FOCUS_META = "corpuscrawl_focus"
 #: Scrapy signal sent when the learned score of a URL shape changed: ``shape``, ``pages``
 #: and ``total`` (pages fetched and the sum of their scores), ``rank`` (prior -> priority now),
@@ -179,21 +168,6 @@ class Focus:
     def rank(self, prior: float, shape: str) -> int:
         """Priority of a link with score ``prior`` from its page and URL shape ``shape``."""
         return self.priority(self.learning.estimate(prior, shape))
-
-    def raising(self, meta: Mapping[str, Any] | None) -> str:
-        """The URL shape of a request for a link found again that may raise its pending
-        request's priority to its own, or ``""``.
-
-        Only a link found in a page's main text (``content`` in :data:`FOCUS_META`), of a
-        shape no page was fetched of: its rank is still its prior alone, and a sighting
-        in the main text is what a page says of that link; its navigation repeats
-        the same links on every page, so a sighting there tells nothing.
-        """
-        focus = meta.get(FOCUS_META) if meta is not None else None
-        if not isinstance(focus, dict) or not focus.get("content"):
-            return ""
-        shape, prior = followed_link(meta)
-        return shape if prior is not None and shape not in self.learning.shapes else ""
 
 
 _DIGITS = re.compile(r"\d+")

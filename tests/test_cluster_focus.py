@@ -42,12 +42,10 @@ def _joined(server: redis.Redis, prefix: str,
     return worker, ranking
 
 
-def _link(member: bytes, shape: str, prior: float, content: bool = False) -> SimpleNamespace:
-    """A followed link's request as the scheduler sees it (URL and focus meta; ``content``:
-    found in a page's main text)."""
+def _link(member: bytes, shape: str, prior: float) -> SimpleNamespace:
+    """A followed link's request as the scheduler sees it (URL and focus meta)."""
     return SimpleNamespace(url=f"http://x.test/{member.decode()}", priority=Focus.priority(prior),
-                           meta={FOCUS_META: {"shape": shape, "prior": prior,
-                                              **({"content": True} if content else {})}})
+                           meta={FOCUS_META: {"shape": shape, "prior": prior}})
 
 
 @pytest.mark.redis
@@ -131,26 +129,3 @@ def test_the_text_lines_one_worker_saw_make_a_copy_another_fetches_a_copy(
     other, _ = _joined(server, prefix, queue)
     assert other.focus.novelty.observe(story + "\nPrint", "http://x.test/?p=1&print=1") < 0.2
     assert other.focus.novelty.observe(story, "http://x.test/?p=1") == 1.0, "fetched again"
-
-
-@pytest.mark.redis
-def test_a_link_found_again_in_a_page_s_text_raises_its_queued_request_until_learned(
-        redis_url: str) -> None:  # noqa: F811
-    server, prefix, queue = _shared_queue(redis_url)
-    worker, ranking = _joined(server, prefix, queue)
-    _queued(server, queue, ranking, b"tag0", TAG, 0.02)  # found on the home page
-    _queued(server, queue, ranking, b"tag1", TAG, 0.3)
-    assert not ranking.raise_priority(_link(b"tag0", TAG, 0.6)), "the tag cloud of every page"
-    assert ranking.raise_priority(_link(b"tag0", TAG, 0.6, content=True)), "an article's tags"
-    assert not ranking.raise_priority(_link(b"tag0", TAG, 0.4, content=True)), "never lowered"
-    assert server.zrange(queue, 0, 0) == [b"tag0"]
-    server.zrem(queue, b"tag0")  # popped
-    assert not ranking.raise_priority(_link(b"tag0", TAG, 0.9, content=True))
-    assert not server.hexists(ranking.urls_key(TAG), "http://x.test/tag0"), "forgotten once popped"
-    # another worker learned the shape: its queued requests rank by what was learned
-    other, other_ranking = _joined(server, prefix, queue)
-    pages, total = other.focus.learning.observe(TAG, 0.5)
-    other_ranking.learned(TAG, pages, total)
-    assert not server.exists(ranking.urls_key(TAG))
-    assert not ranking.raise_priority(_link(b"tag1", TAG, 0.9, content=True))
-    assert server.zscore(queue, b"tag1") == -other.focus.rank(0.3, TAG)

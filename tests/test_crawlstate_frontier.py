@@ -103,22 +103,6 @@ def test_what_the_focus_learns_re_ranks_pending_requests_of_that_shape(store):
     assert [frontier.pop()[1] for _ in range(3)] == ["story", "seed", "tag"]
 
 
-def test_a_link_found_again_raises_its_pending_request_until_its_shape_is_learned(store):
-    frontier = Frontier(store)
-    frontier.push(2, "http://x/?tag=a", "tag-a", shape="x/?tag=W", prior=0.02)  # the home page
-    frontier.push(30, "http://x/?tag=b", "tag-b", shape="x/?tag=W", prior=0.3)
-    frontier.push(40, "http://x/?p=1", "story", shape="x/?p=D", prior=0.4)
-    assert frontier.raise_priority("http://x/?tag=a", "x/?tag=W", 115)  # an article's tags
-    assert not frontier.raise_priority("http://x/?tag=a", "x/?tag=W", 60), "never lowered"
-    assert not frontier.raise_priority("http://x/?tag=c", "x/?tag=W", 90), "not pending"
-    assert frontier.pop()[1] == "tag-a"
-    assert not frontier.raise_priority("http://x/?tag=a", "x/?tag=W", 120), "in flight"
-    frontier.requeue(1, 115, "http://x/?tag=a", "tag-a", shape="x/?tag=W", prior=0.02)
-    # once a page of the shape was fetched, its rows rank by their first prior again
-    assert frontier.rerank("x/?tag=W", lambda prior: round((prior + 0.2) * 100)) == 2
-    assert [frontier.pop()[1] for _ in range(3)] == ["tag-b", "story", "tag-a"]
-
-
 def test_learned_shapes_are_kept_for_a_resumed_run_and_cleared_by_a_new_generation(store):
     Frontier(store).save_learned("x/D/D/D/S/", 3, 2.4)
     store.commit()

@@ -3,7 +3,6 @@
 import pytest
 
 from corpuscrawl.focus import (
-    FOCUS_META,
     Focus,
     FocusConfig,
     ShapeLearning,
@@ -190,17 +189,3 @@ def test_a_page_copying_one_fetched_page_is_not_new_and_one_quoting_many_is():
     assert novelty.observe(listing, "http://x/?tag=a") == pytest.approx(0.75)
     assert novelty.observe("", "http://x/empty") == 1.0
     assert novelty.observe(stories[2], "http://x/?p=2") == 1.0, "a page fetched again is new"
-
-
-def test_only_a_link_in_the_main_text_of_a_shape_never_fetched_may_raise_its_request():
-    focus = Focus()
-    tag = "x.test/?tag=W"
-
-    def meta(content: bool) -> dict:
-        return {FOCUS_META: {"shape": tag, "prior": 1.1, **({"content": True} if content else {})}}
-
-    assert focus.raising(meta(True)) == tag  # an article's own tags
-    assert focus.raising(meta(False)) == ""  # the tag cloud every page repeats
-    assert focus.raising({}) == "" and focus.raising(None) == ""
-    focus.learning.observe(tag, 0.7)
-    assert focus.raising(meta(True)) == "", "a shape with fetched pages ranks by what it learned"

@@ -16,12 +16,7 @@ scrapy-redis priority queue (a sorted set of encoded requests, score = -priority
   ``focus_lines``, so a page copying one another worker fetched is known as a copy
   (:class:`corpuscrawl.focus.TextNovelty`);
 * when a shape's rank moves by a priority unit, one Lua script gives the shape's
-  requests still queued their new score (``ZADD XX``) and forgets those already popped;
-* a request queued while no worker fetched a page of its shape is also recorded by URL
-  (the hash ``focus_urls:<shape>``, URL -> encoded request), so a link found again in a
-  page's main text raises it as the durable frontier does
-  (:meth:`corpuscrawl.focus.Focus.raising`); the hash is dropped once the cluster
-  learned the shape.
+  requests still queued their new score (``ZADD XX``) and forgets those already popped.
 
 :class:`corpuscrawl.focus.ShapeLearning`'s estimate is linear in the prior:
 ``rank(prior) = round(scale * (a * prior + b))`` with ``(a, b)`` from
@@ -63,24 +58,6 @@ return changed
 """
 
 
-_RAISE_LUA = """
-if redis.call('HEXISTS', KEYS[3], ARGV[3]) == 1 then
-  redis.call('DEL', KEYS[2])
-  return 0
-end
-local member = redis.call('HGET', KEYS[2], ARGV[1])
-if not member then return 0 end
-local score = redis.call('ZSCORE', KEYS[1], member)
-if not score then
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  return 0
-end
-if tonumber(score) <= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], 'XX', tonumber(ARGV[2]), member)
-return 1
-"""
-
-
 class ClusterFocusRanking:
     """Shares the focus's learning through Redis and re-ranks the queued requests of a shape.
 
@@ -99,7 +76,6 @@ class ClusterFocusRanking:
         self.k_squares, self.k_priors = prefix + "focus_squares", prefix + "focus_priors"
         self.k_lines = prefix + "focus_lines"
         self._rerank = server.register_script(_RERANK_LUA)
-        self._raise = server.register_script(_RAISE_LUA)
         #: shape -> (pages, total) of the cluster as this worker last saw it
         self._synced: dict[str, tuple[int, float]] = {}
         #: shape -> sum of squared scores, and the priors' misses, as this worker last saw them
@@ -160,37 +136,8 @@ class ClusterFocusRanking:
         shape, prior = followed_link(request.meta)
         if not shape or prior is None:
             return
-        key, urls = self.shape_key(shape), self.urls_key(shape)
-        unlearned = self.focus is not None and shape not in self.focus.learning.shapes
-
-        def record() -> list[Any]:
-            pipe = self.server.pipeline(transaction=True)
-            pipe.hset(key, data, prior)
-            if unlearned:
-                pipe.hset(urls, request.url, data)
-            return pipe.execute()
-
-        self.retry(record, "recording a request's shape")
-
-    def urls_key(self, shape: str) -> str:
-        """The hash of the queued requests of a URL shape no worker fetched a page of, by URL
-        (URL -> encoded request)."""
-        return f"{self.prefix}focus_urls:{shape}"
-
-    def raise_priority(self, request: Any) -> bool:
-        """A request the duplicate filter knew: when its link may raise its queued request
-        (:meth:`corpuscrawl.focus.Focus.raising`: found in a page's main text, of a shape
-        no worker fetched a page of), the queued request for its URL takes its priority if
-        that is higher.  True when the queue changed."""
-        shape = self.focus.raising(request.meta) if self.focus is not None else ""
-        if not shape:
-            return False
-        raised = int(self.retry(lambda: self._raise(
-            keys=[self.queue_key, self.urls_key(shape), self.k_pages],
-            args=[request.url, -request.priority, shape]), "raising a queued request"))
-        if raised and self.stats is not None:
-            self.stats.inc_value("corpuscrawl/cluster/raised")
-        return bool(raised)
+        key = self.shape_key(shape)
+        self.retry(lambda: self.server.hset(key, data, prior), "recording a request's shape")
 
     def learned(self, shape: str, pages: int, total: float,
                 rank: Callable[[float], int] | None = None, squares: float | None = None,
@@ -228,8 +175,6 @@ class ClusterFocusRanking:
         if add_misses is not None:
             self._synced_misses = learning.misses = (int(replies[-2]), float(replies[-1]))
         learning.repool()
-        if shape not in self._ranked:  # learned: its queued requests are no longer raised
-            self.retry(lambda: self.server.delete(self.urls_key(shape)), "re-ranking queued requests")
         ranks = (self.focus.rank(0.0, shape), self.focus.rank(RERANK_HIGH_PRIOR, shape))
         if self._ranked.get(shape) == ranks:
             return

@@ -7,8 +7,7 @@ collection's state database (:mod:`corpuscrawl.crawlstate.store`), with its stat
   fewest active downloads (round-robin among equals), and within it the highest
   ``priority`` first, first-in first-out among equal priorities; only to a slot
   that can start it now.  What the focused crawl learns re-ranks pending rows
-  (``shape`` and ``prior`` columns, :meth:`Frontier.rerank`), and a link found
-  again may raise its row (:meth:`Frontier.raise_priority`);
+  (``shape`` and ``prior`` columns, :meth:`Frontier.rerank`);
 * **in flight** (1) — handed out; the row is deleted (*done*) once the request and
   everything it produced are durable (:mod:`corpuscrawl.crawlstate.completion`).
 
@@ -71,15 +70,6 @@ class Frontier:
                          (priority, url, slot, data, shape, prior, row_id))
         self._slots[slot] += 1
         self.pending += 1
-
-    def raise_priority(self, url: str, shape: str, priority: int) -> bool:
-        """Give the pending request for ``url`` of URL shape ``shape`` the ``priority`` of a
-        link found again, if that is higher (its prior is kept: :meth:`rerank` ranks it by
-        that once the shape is learned).  True when a row changed."""
-        cursor = self.store.write(
-            "UPDATE requests SET priority = ? WHERE url = ? AND shape = ? AND state = 0 "
-            "AND priority < ?", (priority, url, shape, priority))
-        return cursor.rowcount > 0
 
     def rerank(self, shape: str, rank: Callable[[float], int]) -> int:
         """Give the pending requests of URL shape ``shape`` the priority ``rank(prior)``.

@@ -111,8 +111,7 @@ CREATE TABLE IF NOT EXISTS error_probes (
 #: Columns added to a table after its first release: older databases get them when opened.
 _ADDED_COLUMNS = {"requests": (("shape", "TEXT NOT NULL DEFAULT ''"), ("prior", "REAL")),
                   "focus_shapes": (("squares", "REAL"),)}
-_INDEXES_OF_ADDED = ("CREATE INDEX IF NOT EXISTS requests_shape ON requests (shape, state);"
-                     "CREATE INDEX IF NOT EXISTS requests_url ON requests (url);")
+_INDEXES_OF_ADDED = "CREATE INDEX IF NOT EXISTS requests_shape ON requests (shape, state);"
 
 
 class StateStoreError(RuntimeError):

@@ -70,15 +70,13 @@ class FollowingMixin:
             self.logger.debug("request failed: %s (%s)", request.url, failure.value)
 
     def follow(self, url: str, priority: int, callback: Any = None, prior: float | None = None,
-               in_content: bool = False, **meta: Any) -> scrapy.Request | None:
+               **meta: Any) -> scrapy.Request | None:
         """A request for a discovered URL, or ``None`` if it is unusable or not HTML.
 
         With a ``prior`` (the link's score from the page it is on), the priority is
         that prior shrunk towards what pages of the URL's shape scored so far
         (:class:`~corpuscrawl.focus.ShapeLearning`), and the shape and prior travel
-        in ``meta['corpuscrawl_focus']`` so the frontier can re-rank the request later;
-        ``in_content``: the link is in the page's main text (it may raise the pending
-        request of a link found before: :meth:`~corpuscrawl.focus.Focus.raising`).
+        in ``meta['corpuscrawl_focus']`` so the frontier can re-rank the request later.
 
         Offsite URLs are dropped by Scrapy's OffsiteMiddleware (``allowed_domains``;
         ``allow_offsite=True`` in ``meta`` lets one through), URLs already requested
@@ -100,8 +98,7 @@ class FollowingMixin:
         if prior is not None:
             shape = url_shape(url)
             priority = self.focus.rank(prior, shape)
-            meta[FOCUS_META] = {"shape": shape, "prior": prior,
-                                **({"content": True} if in_content else {})}
+            meta[FOCUS_META] = {"shape": shape, "prior": prior}
         return self._request(url, priority, callback, **meta)
 
     def learn_page(self, url: str, text: str, language: str, title: str,
@@ -146,9 +143,9 @@ class FollowingMixin:
         """
         in_content = anchors_in_content((link.text for link in links), text)
         for link in links:
-            content = link.text in in_content
-            prior = self.focus.link_score(page_score, link.text, link.url, content, page_url)
-            request = self.follow(link.url, 0, prior=prior, in_content=content)
+            prior = self.focus.link_score(page_score, link.text, link.url,
+                                          link.text in in_content, page_url)
+            request = self.follow(link.url, 0, prior=prior)
             if request is not None:
                 yield request
         for url in feeds:

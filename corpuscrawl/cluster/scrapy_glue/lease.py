@@ -280,8 +280,6 @@ class LeasingScheduler(RedisScheduler):
             "enqueueing a request")
         if not int(pushed):
             self.df.log(request, self.spider)
-            if self.focus_ranking is not None:
-                self.focus_ranking.raise_priority(request)
             return False
         if self.focus_ranking is not None:
             self.focus_ranking.remember(data, request)

@@ -19,9 +19,7 @@ JSON (:mod:`corpuscrawl.crawlstate.scrapy_glue.requests_json`), with its state:
   than in the downloader's queues.  What the focused crawl learns re-ranks
   pending requests (``shape`` and ``prior`` columns,
   :meth:`~corpuscrawl.crawlstate.frontier.Frontier.rerank`,
-  :data:`corpuscrawl.focus.FOCUS_LEARNED`), and a link the seen-set knows, found
-  again in a page's main text while no page of its shape was fetched, raises its
-  pending request (:meth:`corpuscrawl.focus.Focus.raising`);
+  :data:`corpuscrawl.focus.FOCUS_LEARNED`);
 * **in flight** (1) — given to the engine; the row is deleted (*done*) once
   the request and everything it produced are durable
   (:mod:`corpuscrawl.crawlstate.completion`).  A resumed run puts the
@@ -181,10 +179,6 @@ class DurableScheduler(BaseScheduler):
         """Store a request unless the duplicate filter knows it; False when filtered."""
         if not request.dont_filter and self.df.request_seen(request):
             self.df.log(request, self.spider)  # type: ignore[arg-type]
-            focus = getattr(self.spider, "focus", None)
-            shape = focus.raising(request.meta) if focus is not None else ""
-            if shape and self.frontier.raise_priority(request.url, shape, request.priority):
-                self.stats.inc_value("corpuscrawl/frontier/raised")
             return False
         self.tracker.settle()
         try:
