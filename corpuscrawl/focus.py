@@ -62,6 +62,10 @@ PRIORITY_SCALE_DEFAULT = 100
 #: Weight of a link's prior against the pages of its URL shape fetched so far, in pages:
 #: after this many pages of a shape, what they scored counts as much as the prior.
 SHAPE_PRIOR_PAGES_DEFAULT = 0.5
+#: Priority floor (as a score) of the first link found of a URL shape the crawl has neither
+#: fetched nor followed yet: one page of each kind of page is tried early, so the listing
+#: kinds the crawl learns do not hang on which links its first pages hold in their content.
+EXPLORE_PRIOR_DEFAULT = 0.3
 #: Request meta key holding a followed link's URL shape and prior score.
 FOCUS_META = "corpuscrawl_focus"
 #: Scrapy signal sent when the learned score of a URL shape changed: ``shape``, ``pages``
@@ -112,6 +116,8 @@ class Focus:
     learning: ShapeLearning = field(default_factory=lambda: ShapeLearning())
     #: The text lines the crawl has seen, and so how much of a page is new.
     novelty: TextNovelty = field(default_factory=lambda: TextNovelty())
+    #: URL shapes this process has followed a link of (:meth:`link_rank`).
+    followed_shapes: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         kws = [re.escape(k) for k in self.config.keywords]
@@ -168,6 +174,19 @@ class Focus:
     def rank(self, prior: float, shape: str) -> int:
         """Priority of a link with score ``prior`` from its page and URL shape ``shape``."""
         return self.priority(self.learning.estimate(prior, shape))
+
+    def link_rank(self, prior: float, shape: str) -> int:
+        """Priority of a link being followed: :meth:`rank`, raised to
+        :data:`EXPLORE_PRIOR_DEFAULT` for the first link of a URL shape that no fetched page
+        has taught and no earlier link of has been followed.  Only the priority is raised: the
+        link keeps its prior, so once a page of its shape is fetched the frontier re-ranks the
+        shape's waiting links by what that page scored."""
+        priority = self.rank(prior, shape)
+        if shape not in self.followed_shapes:
+            self.followed_shapes.add(shape)
+            if shape not in self.learning.shapes:
+                priority = max(priority, self.priority(EXPLORE_PRIOR_DEFAULT))
+        return priority
 
 
 _DIGITS = re.compile(r"\d+")

@@ -189,3 +189,17 @@ def test_a_page_copying_one_fetched_page_is_not_new_and_one_quoting_many_is():
     assert novelty.observe(listing, "http://x/?tag=a") == pytest.approx(0.75)
     assert novelty.observe("", "http://x/empty") == 1.0
     assert novelty.observe(stories[2], "http://x/?p=2") == 1.0, "a page fetched again is new"
+
+
+def test_the_first_link_of_an_untried_url_shape_is_raised_to_the_exploration_floor():
+    from corpuscrawl.focus import EXPLORE_PRIOR_DEFAULT
+
+    focus = Focus()
+    floor = focus.priority(EXPLORE_PRIOR_DEFAULT)
+    tags, day = url_shape("http://e.com/?tag=7"), url_shape("http://e.com/2024/05/01/")
+    assert focus.link_rank(0.04, tags) == floor  # first of its shape: tried early
+    assert focus.link_rank(0.04, tags) == focus.rank(0.04, tags) < floor  # not the second
+    assert focus.link_rank(0.9, day) == focus.rank(0.9, day) > floor  # never lowered
+    learned = url_shape("http://e.com/?cat=2")
+    focus.learning.observe(learned, 0.0)
+    assert focus.link_rank(0.04, learned) == focus.rank(0.04, learned)  # taught by a page

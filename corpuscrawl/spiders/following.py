@@ -75,7 +75,8 @@ class FollowingMixin:
 
         With a ``prior`` (the link's score from the page it is on), the priority is
         that prior shrunk towards what pages of the URL's shape scored so far
-        (:class:`~corpuscrawl.focus.ShapeLearning`), and the shape and prior travel
+        (:class:`~corpuscrawl.focus.ShapeLearning`; the first link of a shape not yet tried is
+        raised to a floor, :meth:`~corpuscrawl.focus.Focus.link_rank`), and the shape and prior travel
         in ``meta['corpuscrawl_focus']`` so the frontier can re-rank the request later.
 
         Offsite URLs are dropped by Scrapy's OffsiteMiddleware (``allowed_domains``;
@@ -97,7 +98,7 @@ class FollowingMixin:
                 return None
         if prior is not None:
             shape = url_shape(url)
-            priority = self.focus.rank(prior, shape)
+            priority = self.focus.link_rank(prior, shape)
             meta[FOCUS_META] = {"shape": shape, "prior": prior}
         return self._request(url, priority, callback, **meta)
 
