@@ -31,11 +31,11 @@ def accelerator(module: str, api: int) -> ModuleType | None:
     return found
 
 
-def lxml_build_problem(module: ModuleType) -> str | None:
+def lxml_release_problem(module: ModuleType) -> str | None:
     """Why an accelerator that reads lxml's tree through its C headers cannot be used (built
-    against another lxml or libxml2 release than the running one, whose structs may be laid
-    out otherwise), or None when it can; ``module`` carries ``LXML_VERSION`` (a dotted
-    string) and ``LIBXML_VERSION`` (libxml2's number, e.g. 21203) of its build."""
+    against another lxml or libxml2 release, major.minor, than the running one, whose structs
+    may be laid out otherwise), or None when it can; ``module`` carries ``LXML_VERSION`` (a
+    dotted string) and ``LIBXML_VERSION`` (libxml2's number, e.g. 21203) of its build."""
     from lxml import etree
 
     running = tuple(etree.LXML_VERSION[:2])
@@ -44,12 +44,19 @@ def lxml_build_problem(module: ModuleType) -> str | None:
     built_libxml = (module.LIBXML_VERSION // 10000, module.LIBXML_VERSION // 100 % 100)
     if built == running and built_libxml == libxml:
         return None
-    problem = (f"{module.__name__} was built against lxml {module.LXML_VERSION} / libxml2 "
-               f"{'.'.join(map(str, built_libxml))}, running lxml {etree.__version__} / "
-               f"libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))}: rebuild it "
-               "(`python setup.py build_ext --inplace` or reinstall corpuscrawl)")
-    logger.warning("%s; the Python code runs instead", problem)
+    return (f"{module.__name__} was built against lxml {module.LXML_VERSION} / libxml2 "
+            f"{'.'.join(map(str, built_libxml))}, running lxml {etree.__version__} / "
+            f"libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))}: rebuild it "
+            "(`python setup.py build_ext --inplace` or reinstall corpuscrawl)")
+
+
+def lxml_build_problem(module: ModuleType) -> str | None:
+    """:func:`lxml_release_problem`, with a warning when there is one (the Python code runs
+    instead)."""
+    problem = lxml_release_problem(module)
+    if problem:
+        logger.warning("%s; the Python code runs instead", problem)
     return problem
 
 
-__all__ = ["accelerator", "lxml_build_problem"]
+__all__ = ["accelerator", "lxml_build_problem", "lxml_release_problem"]

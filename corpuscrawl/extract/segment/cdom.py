@@ -36,7 +36,7 @@ from lxml import etree
 
 from corpuscrawl.html.dom import INLINE_TAGS
 from corpuscrawl.html.page import NON_TEXT_TAGS, Page
-from corpuscrawl.resources.accelerators import accelerator
+from corpuscrawl.resources.accelerators import accelerator, lxml_release_problem
 
 #: The interface of ``_cdom.pyx`` this module and :mod:`corpuscrawl.extract.meta.lookups` call.
 CDOM_API = 2
@@ -188,16 +188,7 @@ def accelerator_problem() -> str | None:
         keyword_alternatives()
     except ValueError as exc:
         return str(exc)
-    running = tuple(etree.LXML_VERSION[:2])
-    built = tuple(int(p) for p in _cdom.LXML_VERSION.split(".")[:2])
-    libxml = tuple(etree.LIBXML_VERSION[:2])
-    built_libxml = (_cdom.LIBXML_VERSION // 10000, _cdom.LIBXML_VERSION // 100 % 100)
-    if built != running or built_libxml != libxml:
-        return (f"the C walk was built against lxml {_cdom.LXML_VERSION} / libxml2 "
-                f"{'.'.join(map(str, built_libxml))}, running lxml {etree.__version__} / "
-                f"libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))}: rebuild it "
-                "(`python setup.py build_ext --inplace` or reinstall corpuscrawl)")
-    return None
+    return lxml_release_problem(_cdom)
 
 
 _walk_in_c = accelerator_problem() is None
