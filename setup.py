@@ -55,7 +55,8 @@ def cython_extensions() -> list[Extension]:
     """The accelerators written in Cython, compiled to C here: the block text statistics
     (``_blocktext``, CPython's API only) and, with lxml in the build environment, the
     collapsed-DOM walk (``_cdom``) and the page-type features' walk (``_ptwalk``), over
-    lxml's public ``.pxd`` files; none without Cython
+    lxml's public ``.pxd`` files, which both cimport through ``extract/_lxml_nodes.pxd``
+    (with the subtree step they share); none without Cython
     (the Python code then runs, same output)."""
     if cythonize is None:
         return []
@@ -86,7 +87,7 @@ setup(
         "corpuscrawl.data.templates": ["*.txt", "*.md"],
     },
     # the accelerators' sources (and the C Cython generates) belong to the sdist only
-    exclude_package_data={"": ["*.c", "*.pyx"]},
+    exclude_package_data={"": ["*.c", "*.pyx", "*.pxd"]},
     cmdclass={"bdist_egg": bdist_egg_without_extensions},
     ext_modules=[
         Extension("corpuscrawl.extract.learned._forest", ["corpuscrawl/extract/learned/_forest.c"],

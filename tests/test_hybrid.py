@@ -79,7 +79,7 @@ def test_document_features_come_from_the_page_html(data_dir):
 
 def test_package_hash_leaves_out_c_generated_from_pyx(tmp_path, monkeypatch):
     """A fresh clone (no generated C) and a built tree of the same source share the training
-    caches; an edit to hand-written C or to a .pyx still changes the key."""
+    caches; an edit to hand-written C, a .pyx or a shared .pxd still changes the key."""
     package = tmp_path / "corpuscrawl"
     package.mkdir()
     (package / "walk.pyx").write_text("def f(): pass\n")
@@ -92,7 +92,10 @@ def test_package_hash_leaves_out_c_generated_from_pyx(tmp_path, monkeypatch):
     edited_c = trainset.package_hash()
     assert edited_c != clone
     (package / "walk.pyx").write_text("def f(): return 1\n")
-    assert trainset.package_hash() != edited_c
+    edited_pyx = trainset.package_hash()
+    assert edited_pyx != edited_c
+    (package / "nodes.pxd").write_text("cdef inline int g(): return 0\n")
+    assert trainset.package_hash() != edited_pyx
 
 
 def test_cached_base_outputs_follow_the_code_every_extractor_shares(tinyset, monkeypatch):

@@ -170,3 +170,18 @@ def test_c_accelerators_are_built_and_in_use(installed):
                             "print(bf._blocktext.__file__, bf._blocktext.API)")
     path, api = out.split()
     assert path.startswith(str(installed["venv"])) and api == str(BLOCKTEXT_API), out
+
+
+def test_the_lxml_walks_build_from_their_shared_declarations(installed):
+    """The sdist carries the ``.pxd`` both lxml walks cimport, the wheel built from it holds
+    the two compiled walks and no Cython source, and the page-type walk is in use."""
+    with tarfile.open(installed["sdist"]) as tar:
+        assert any(n.endswith("corpuscrawl/extract/_lxml_nodes.pxd") for n in tar.getnames())
+    names = zipfile.ZipFile(installed["wheel"]).namelist()
+    for module in ("segment/_cdom.", "page_typing/_ptwalk."):
+        assert any(n.startswith(f"corpuscrawl/extract/{module}") and n.endswith(".so")
+                   for n in names), names
+    assert not [n for n in names if n.endswith((".pyx", ".pxd"))]
+    out = python(installed, "from corpuscrawl.extract.page_typing import page_type_features as f; "
+                            "print(f._ptwalk.__file__)")
+    assert out.strip().startswith(str(installed["venv"])), out

@@ -140,13 +140,13 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def package_hash() -> str:
-    """A hash of the package's source (Python, Cython and hand-written C): results computed by
-    other code differ.  C generated from a `.pyx` beside it is left out, so a built tree and a
+    """A hash of the package's source (Python, Cython with its shared ``.pxd`` declarations,
+    and hand-written C): results computed by other code differ.  C generated from a `.pyx` beside it is left out, so a built tree and a
     fresh clone of the same source agree."""
     digest = hashlib.sha1()
     for path in sorted(PACKAGE_DIR.rglob("*")):
         generated = path.suffix == ".c" and path.with_suffix(".pyx").exists()
-        if path.suffix in (".py", ".pyx", ".c") and path.is_file() and not generated:
+        if path.suffix in (".py", ".pyx", ".pxd", ".c") and path.is_file() and not generated:
             digest.update(path.relative_to(PACKAGE_DIR.parent).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:12]

@@ -19,21 +19,16 @@ walk of the whole tree, the head's tags and the structured-data strings the feat
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE
-from libc.string cimport strcmp
 
-cimport lxml.includes.etreepublic as cetree
-from lxml.includes cimport tree
-from lxml.includes.tree cimport const_xmlChar, xmlNode
-
-cdef extern from "lxml-version.h":
-    const char *LXML_VERSION_STRING
+from corpuscrawl.extract._lxml_nodes cimport (cetree, compiled_lxml_version, const_xmlChar,
+                                              has_name, next_in_subtree, tree, xmlNode)
 
 cetree.import_lxml__etree()
 
 #: The interface ``page_type_features.py`` calls: raise it with any change of it.
 API = 1
 #: The lxml and libxml2 releases this module was compiled against (used only with the same).
-LXML_VERSION = LXML_VERSION_STRING.decode("ascii")
+LXML_VERSION = compiled_lxml_version()
 LIBXML_VERSION = tree.LIBXML_VERSION
 
 cdef enum:
@@ -312,22 +307,6 @@ def body_counts(root, dict share_index, frozenset skip, tuple family_names, dict
     return counts.tags, classes, text_in, counts.longest_p, counts.prices
 
 
-cdef xmlNode *next_in_subtree(xmlNode *node, xmlNode *root) noexcept:
-    """The next node after ``node`` in document order within ``root``'s subtree, descending
-    only into elements (what lxml's ``iter()`` visits); NULL past the end."""
-    if node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
-        return node.children
-    while node != root:
-        if node.next != NULL:
-            return node.next
-        node = node.parent
-    return NULL
-
-
-cdef inline bint named(xmlNode *node, const char *name) noexcept:
-    return node.name != NULL and strcmp(<const char *>node.name, name) == 0
-
-
 def document_parts(root):
     """document_parts(root) -> tuple | None: what ``page_type_features`` reads off the whole
     tree besides the body's counts, in one walk of ``root``'s subtree: the tag counts of the
@@ -348,16 +327,16 @@ def document_parts(root):
         if n.type == tree.XML_ELEMENT_NODE:
             if (n.ns != NULL and n.ns.href != NULL) or n.name == NULL:
                 return None
-            if head == NULL and named(n, "head"):
+            if head == NULL and has_name(n, "head"):
                 head = n
             itemtype = cetree.attributeValueFromNsName(n, NULL, <const_xmlChar *>"itemtype")
             if itemtype is not None:
                 itemtypes.append(itemtype)
-            if named(n, "script"):
+            if has_name(n, "script"):
                 kind = cetree.attributeValueFromNsName(n, NULL, <const_xmlChar *>"type")
                 if kind is not None and "ld+json" in kind.lower():
                     scripts.append(cetree.textOf(n))
-            elif named(n, "meta"):
+            elif has_name(n, "meta"):
                 prop = cetree.attributeValueFromNsName(n, NULL, <const_xmlChar *>"property")
                 if prop is not None and prop.lower() == "og:type":
                     og_types.append(cetree.attributeValueFromNsName(

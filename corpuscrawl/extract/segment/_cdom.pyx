@@ -27,12 +27,8 @@ from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from libc.stdint cimport uint64_t
 from libc.string cimport memset, strcmp, strlen
 
-cimport lxml.includes.etreepublic as cetree
-from lxml.includes cimport tree
-from lxml.includes.tree cimport const_xmlChar, xmlNode
-
-cdef extern from "lxml-version.h":
-    const char *LXML_VERSION_STRING
+from corpuscrawl.extract._lxml_nodes cimport (cetree, compiled_lxml_version, const_xmlChar,
+                                              has_name, next_in_subtree, tree, xmlNode)
 
 cetree.import_lxml__etree()
 
@@ -40,7 +36,7 @@ cetree.import_lxml__etree()
 API = 2
 #: The lxml and libxml2 releases this module was compiled against (``cdom.py`` uses it only
 #: with the same releases).
-LXML_VERSION = LXML_VERSION_STRING.decode("ascii")
+LXML_VERSION = compiled_lxml_version()
 LIBXML_VERSION = tree.LIBXML_VERSION
 
 cdef enum:
@@ -602,18 +598,6 @@ def tree_blocks(root, block_type, dropped, inline_tags, breaks, dict tag_bit not
 # without an element proxy per visited element.  A tree they do not read as lxml does (a
 # namespaced element, an entity reference) gives None: the caller then asks lxml.
 
-cdef xmlNode *next_in_subtree(xmlNode *node, xmlNode *root) noexcept:
-    """The next node after ``node`` in document order within ``root``'s subtree, descending
-    only into elements (what lxml's iter() visits); NULL past the end."""
-    if node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
-        return node.children
-    while node != root:
-        if node.next != NULL:
-            return node.next
-        node = node.parent
-    return NULL
-
-
 cdef int element_named(xmlNode *node, const char *name) noexcept:
     """1: an element named ``name`` without a namespace; 0: another node; -1: a node lxml
     would name or read otherwise (namespaced element, entity reference)."""
@@ -623,7 +607,7 @@ cdef int element_named(xmlNode *node, const char *name) noexcept:
         return 0
     if node.ns != NULL and node.ns.href != NULL:
         return -1
-    return node.name != NULL and strcmp(<const char *>node.name, name) == 0
+    return has_name(node, name)
 
 
 cdef object string_value(xmlNode *element):
