@@ -4,9 +4,8 @@ The names other code imports from ``corpuscrawl`` (``from corpuscrawl import Pag
 get_extractor``) are listed in ``__all__``; ``corpuscrawl.Addon`` is the Scrapy add-on
 that installs a corpus crawl in any Scrapy project (``ADDONS = {"corpuscrawl.Addon": 0}``).  Each is imported on first use (PEP 562
 ``__getattr__``), so ``import corpuscrawl`` stays cheap for the command line and for
-Scrapy's settings lookup: about 1.4 ms, against 0.5-0.9 s for the page parser and the
-extractor registry it would otherwise load (``python -X importtime``, a loaded 2-core
-machine).
+Scrapy's settings lookup, which would otherwise load the page parser and the extractor
+registry (their import times are measured in ``benchmarks/results/house.md``).
 """
 
 from __future__ import annotations

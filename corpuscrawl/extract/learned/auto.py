@@ -116,9 +116,9 @@ from corpuscrawl.html.streamed import completed_stream
 
 #: Fallback: a page whose best block has at least this probability is never left empty ...
 #: A page-wide class keyword (``<body class="... hidecomments ...">``) can pull every
-#: article block of a site the gold sets do not have to 0.1-0.2; at 0.1 five trafilatura
-#: snippet pages keep their article (snippet F1 0.9092 -> 0.9113) while the out-of-fold
-#: decoding of the training pages stays at 0.9405 (``benchmarks/results/learned.md``).
+#: article block of a site the gold sets do not have far under the threshold; this value
+#: keeps such articles without changing the out-of-fold decoding of the training pages
+#: (measured in ``benchmarks/results/learned.md``).
 FALLBACK_MIN_PROBABILITY_DEFAULT = 0.1
 #: ... it keeps the blocks whose probability is at least this share of the best one.
 FALLBACK_RELATIVE_DEFAULT = 0.5
@@ -133,14 +133,14 @@ LIST_GAPS_DEFAULT = True
 #: headings that end the text, are dropped (:mod:`corpuscrawl.extract.segment.edges`).
 TAIL_TRIM_DEFAULT = True
 
-#: Base extractors whose votes are features (none by default: they did not help, ``benchmarks/results/learned.md``).
+#: Base extractors whose votes are features (none by default: measured in
+#: ``benchmarks/results/learned.md``).
 VOTES_DEFAULT: tuple[str, ...] = ()
 #: Gradient boosting: iterations, leaves per tree, learning rate (sklearn's defaults are
 #: 100 / 31 / 0.1).  Chosen by a 4-fold cross-validation inside the train split (folds 1-4
 #: of ``datasets.fold_of``; each fold's pages decoded by models fitted on the other three,
-#: λ and bias chosen on those three's out-of-fold decoding), summed F1 over its 1 785 pages:
-#: 200 / 31: 0.9326 (0.9342 with the second stage); 400 / 31: 0.9351 (0.9360 with the
-#: second stage); 200 / 63: 0.9352; 800 / 31 at rate 0.05: 0.9359; 400 / 63: 0.9360.
+#: λ and bias chosen on those three's out-of-fold decoding), on summed F1; measured in
+#: ``benchmarks/results/learned.md``.
 MAX_ITER_DEFAULT = 400
 MAX_LEAF_NODES_DEFAULT = 63
 LEARNING_RATE_DEFAULT = 0.1
@@ -148,46 +148,43 @@ LEARNING_RATE_DEFAULT = 0.1
 MAX_PAIR_ROWS_DEFAULT = 200_000
 #: λ and the bias are chosen on out-of-fold predictions of *every* training page: the
 #: whole fit is repeated on all but one of this many folds (by a hash of the page key) and
-#: the held-out fold decoded; a single inner validation part (25 % of the pages) gave a
-#: choice that flipped between training draws (λ 0.1 / 0.3, bias −0.2 / −0.4).
+#: the held-out fold decoded, so the choice does not hang on one validation draw
+#: (``benchmarks/results/learned.md``).
 DECODING_FOLDS_DEFAULT = 3
 #: Second-stage ("auto-context") classifier over the first stage's out-of-fold probabilities
-#: of the block's surroundings (:mod:`corpuscrawl.extract.learned.stacking`): inner validation 0.9410 → 0.9440 when the
-#: first stage had 200 trees of 31 leaves; off since a first stage of 400 trees of 63 leaves
-#: alone scores as well (0.9360, see above) at a quarter of the training fits (the second
-#: stage needs three out-of-fold first stages in every decoding fold) and no second model to
-#: apply per page.
+#: of the block's surroundings (:mod:`corpuscrawl.extract.learned.stacking`).  Off: the
+#: first stage of :data:`MAX_ITER_DEFAULT` trees of :data:`MAX_LEAF_NODES_DEFAULT` leaves
+#: alone scores as well at a quarter of the training fits (the second stage needs three
+#: out-of-fold first stages in every decoding fold) and no second model to apply per page
+#: (measured in ``benchmarks/results/learned.md``).
 STACKING_DEFAULT = False
-#: Iterations of the second stage (inner validation 0.9440 with 100, 0.9442 with 200, 0.9431
-#: with 100 in both stages): 100 halves its prediction time.
+#: Iterations of the second stage: 100 scores as 200 does at half its prediction time
+#: (``benchmarks/results/learned.md``).
 STAGE2_MAX_ITER_DEFAULT = 100
 #: Headline features (:mod:`corpuscrawl.extract.learned.title_features`) join the block rows.
 TITLE_FEATURES_DEFAULT = True
 #: Ancestor-tag and class-keyword bits relative to the page
 #: (:func:`~corpuscrawl.extract.learned.block_features.page_relative`).  Off: the whole fit
-#: with them scored 0.9359 out of fold against the raw bits' 0.9379 (test split 0.9323 vs
-#: 0.9375 pooled, 17 vs 14 lost articles; ``benchmarks/results/learned.md``).
+#: with them scores lower out of fold and on the test split than with the raw bits
+#: (``benchmarks/results/learned.md``).
 RELATIVE_MASKS_DEFAULT = False
 #: Learn the page-level check (:mod:`corpuscrawl.extract.learned.page_check`) when training.
 #: Off: the shipped models were trained without it (so ``corpuscrawl train auto`` with its
 #: defaults rebuilds the shipped file), and on the article sets' train split it kept no
-#: thresholds (16 candidate pages, none replaced: ``benchmarks/results/layout.md``).
+#: thresholds (``benchmarks/results/layout.md``).
 PAGE_CHECK_DEFAULT = False
 #: The share of a page's blocks at which a class/id keyword bit is page-wide and cleared
 #: (:func:`~corpuscrawl.extract.learned.block_features.clear_page_wide`, parameter
 #: ``page_wide_share``), chosen on the train split only (``benchmarks/page_wide_bits.py``:
 #: the shipped first stage refitted on two of its three decoding folds, each third decoded as
-#: shipped; 1 785 pages): raw bits 0.9364 summed F1, 44 lost articles; keyword bits cleared
-#: at 1.0 / 0.99 / 0.98 / 0.97: 0.9370, 41 lost (3 recovered, none newly lost); at 0.95:
-#: 0.9319, 43 lost (a "content" wrapper on 95 % of an l3s-gn1 page's blocks is
-#: information).  0.98 sits inside the flat part and tolerates a stray block outside a
-#: page-wide wrapper.  Clearing the ancestor-tag bits as well lost F1 at every share.
+#: shipped).  It sits inside the flat part of the shares tried and tolerates a stray block
+#: outside a page-wide wrapper; a lower share clears a "content" wrapper that is
+#: information, and clearing the ancestor-tag bits as well loses F1 at every share
+#: (measured in ``benchmarks/results/learned.md``).
 PAGE_WIDE_SHARE_CHOSEN = 0.98
-#: ... by default: off.  On the test split (measured once, ``benchmarks/results/learned.md``)
-#: the chosen share raised pooled F1 0.9375 → 0.9403 (the lifehacker article, 0.04 → 1.00)
-#: but lowered per-page mean F1 0.9288 → 0.9267 (39 pages changed, 12 better, 27 worse) and
-#: left the lost articles at 14 (lifehacker kept, dragnet ``R1`` lost): the per-page mean
-#: fell and lost articles did not, so it is off.
+#: ... by default: off.  On the test split the chosen share raises pooled F1 but lowers the
+#: per-page mean F1 and leaves the lost articles as many (measured once, in
+#: ``benchmarks/results/learned.md``), so it is off.
 PAGE_WIDE_SHARE_DEFAULT: float | None = None
 #: The extractor whose text a page gets when the decoding (and its fallback) kept nothing:
 #: the best of the classic extractors on the wcxb pages where ``auto`` returned nothing

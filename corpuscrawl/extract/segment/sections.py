@@ -32,10 +32,9 @@ from corpuscrawl.extract.segment.cdom import CLASS_KEYWORDS, TAG_BIT, Block
 
 #: A comment-section heading: a short block starting with one of these (independent of the sources;
 #: the phrases are the usual CMS headings seen on the training pages).  "Discussion" counts
-#: only after a number ("12 discussions"): alone it is the section of a paper, and on the
-#: out-of-fold predictions of cross-validation folds 1-4 (train split) it cut two CleanEval
-#: papers after their table of contents (summed F1 0.9308 → 0.9325, cleaneval 0.942 → 0.945,
-#: no dataset lower).
+#: only after a number ("12 discussions"): alone it is the section of a paper (a CleanEval
+#: paper would be cut after its table of contents; measured in
+#: ``benchmarks/results/learned.md``).
 COMMENT_HEADING_RE = re.compile(
     r"^\W*(\d+\s+)?(comments?|responses?|replies|reader comments|leave a (reply|comment)"
     r"|post a comment|add (a|your) comment|join the discussion|(?<=\d\s)discussions?"
@@ -57,27 +56,24 @@ COMMENT_HEADING_RE = re.compile(
     r"|kommentarer|l[äa]mna en kommentar|legg igjen en kommentar|skriv en kommentar|kommentit"
     r"|comentarii|las[ăa] un comentariu|yorumlar|комментарии|оставить комментарий"
     r"|коментарі|залишити коментар)\b", re.I)
-#: A heading block has at most this many words (6 and 10 tried on the inner validation part).
+#: A heading block has at most this many words (chosen on the inner validation part:
+#: ``benchmarks/results/learned.md``).
 COMMENT_HEADING_MAX_WORDS_DEFAULT = 10
-#: The cut applies only after this share of the page's kept words (0, 0.05, 0.1, 0.15, 0.2
-#: tried on the inner validation part; lower values cut pages whose text follows a
-#: "Comments" link near the top).
+#: The cut applies only after this share of the page's kept words (chosen on the inner
+#: validation part, ``benchmarks/results/learned.md``; lower values cut pages whose text
+#: follows a "Comments" link near the top).
 COMMENT_MIN_BEFORE_DEFAULT = 0.15
 #: ... or after this many kept words.  The share alone counts the comments themselves, so a
-#: thread of 23 000 words hid the "Comments (408)" heading after a 1 900-word article.  Chosen
-#: on the out-of-fold predictions of cross-validation folds 1-4 (the train split, 1 785
-#: pages; ``benchmarks/crossval.py``): summed F1 0.9141 (share only) → 0.9308 / 0.9332 /
-#: 0.9335 / 0.9317 / 0.9290 with 50 / 75 / 100 / 150-300 / 500-1000 words (dragnet 0.834 →
-#: 0.885, l3s-gn1 0.908 → 0.966, cleaneval 0.949 → 0.948); on the inner validation part,
-#: which holds no such thread, 0.9495 → 0.9491 at the same decoding parameters.
+#: long thread hides the "Comments (408)" heading of the article above it.  Chosen on the
+#: out-of-fold predictions of cross-validation folds 1-4 (the train split,
+#: ``benchmarks/crossval.py``); measured in ``benchmarks/results/learned.md`` and
+#: ``benchmarks/results/crossval.md``.
 COMMENT_MIN_BEFORE_WORDS_DEFAULT: int | None = 100
 #: A heading the block model itself scores at least this likely to be content starts no cut:
 #: "Response" as a section of an API article, "Comment" heading a blog's own commentary,
 #: CleanEval threads whose gold keeps the comments.  Chosen on the out-of-fold predictions of
 #: cross-validation folds 1-4 (train split), the threshold picked inside each fold's other
-#: three folds (0.3 ... 0.9 and no guard tried; 0.5 chosen in three folds, 0.6 in one):
-#: summed F1 0.9360 → 0.9373 (cleaneval 0.947 → 0.950, readability 0.944 → 0.953,
-#: l3s-gn1 0.970 → 0.962: one page whose "Comments are now closed" line scored 0.99).
+#: three folds; measured in ``benchmarks/results/learned.md``.
 COMMENT_HEADING_MAX_PROBABILITY_DEFAULT = 0.5
 #: The markup's word overrides the model's on a comment heading: a heading inside an element
 #: whose class or id names comments (``<section class="comments">``, ``#disqus_thread``,
@@ -96,12 +92,9 @@ COMMENT_CLASS_BIT = 1 << (len(TAG_BIT) + [k for k, _ in CLASS_KEYWORDS].index("c
 #: Whether a block that is mostly link text ("Comments" in a share bar, "174 comments" next
 #: to a headline) can be a comment heading; no: only text that is not a link is one, as for
 #: related-content headings.  Taken for one, a "Comments" link in a share bar after a
-#: story's first paragraphs cuts the rest of the story (dragnet ``R166``, ``R168``).  Chosen on the out-of-fold decoding of the train split
-#: (``benchmarks/page_wide_bits.py --comment-links``, 1 785 pages): summed F1 0.9364 →
-#: 0.9367, mean F1 0.9379 → 0.9389, lost articles 44 → 41 (8 pages changed, none newly
-#: lost); then the test split, measured once: pooled 0.9375 → 0.9387 (bootstrap +0.00 to
-#: +0.32 points), mean 0.9288 → 0.9330, lost articles 14 → 11 (3 pages changed, all better;
-#: ``benchmarks/results/learned.md``).
+#: story's first paragraphs cuts the rest of the story (dragnet ``R166``, ``R168``).  Chosen
+#: on the out-of-fold decoding of the train split (``benchmarks/page_wide_bits.py
+#: --comment-links``); measured in ``benchmarks/results/learned.md``.
 COMMENT_LINK_HEADINGS_DEFAULT = False
 #: A comment's signature line (at most :data:`THREAD_SIGNATURE_MAX_WORDS` words): "Posted by X
 #: on <date>", "Report this comment", "Report abuse", "Reply", "Flag", "Permalink".
@@ -115,24 +108,20 @@ THREAD_SIGNATURE_MAX_WORDS = 15
 #: :data:`THREAD_MAX_HEADINGS_DEFAULT` further comment headings (a blog's front page repeats
 #: "Comments (3)" and "posted by Aaron @ 9:43 AM" under every post: CleanEval ``final-179``).
 #: Then every kept block after the heading is dropped, not only those outside the article's
-#: element: the Telegraph, Movable Type and TypePad threads of the training pages sit
-#: in the article's own element.  Chosen on the out-of-fold predictions of cross-validation
-#: folds 1-4 (train split; λ and bias chosen inside each fold's other three folds): summed F1
-#: 0.9392 → 0.9405 (l3s-gn1 0.962 → 0.969, dragnet 0.899 → 0.902; five pages gain 53-2 389
-#: words of precision, none loses).  Without the heading limit 0.9401 (``final-179`` lost 1 282
-#: words); with 3 signatures or a gap of 150 words the same five pages change.
+#: element: Telegraph, Movable Type and TypePad threads sit in the article's own element.
+#: Chosen on the out-of-fold predictions of cross-validation folds 1-4 (train split; λ and
+#: bias chosen inside each fold's other three folds); measured in
+#: ``benchmarks/results/learned.md``.
 THREAD_MIN_SIGNATURES_DEFAULT = 2
 THREAD_MAX_GAP_WORDS_DEFAULT = 300
 THREAD_MAX_HEADINGS_DEFAULT = 2
 #: A related-content heading: a short block, not a link, starting with one of these.  "Read
 #: more" is not one: it also heads an inline box in the middle of articles whose text goes on
-#: in another element (on the out-of-fold predictions below it cut a scrapinghub article
-#: 0.998 → 0.403).  Chosen on the out-of-fold predictions of cross-validation folds 1-4 (the
-#: train split; λ and bias chosen inside each fold's other three folds): summed F1 0.9376 →
-#: 0.9392 (dragnet 0.893 → 0.899, readability 0.953 → 0.954, no dataset lower by more than
-#: 0.0001).  Dropping every kept block after such a heading outside the main element (no
-#: stop at a link list) scored 0.9379: readability 0.953 → 0.938 (inline boxes of the New York
-#: Times, CityLab and The Verge, whose article goes on after them).
+#: in another element.  The cut stops where the article's own element goes on or at a link
+#: list (:func:`cut_related`): inline boxes of news sites sit in the middle of the article,
+#: whose text goes on after them.  Chosen on the
+#: out-of-fold predictions of cross-validation folds 1-4 (the train split; λ and bias chosen
+#: inside each fold's other three folds); measured in ``benchmarks/results/learned.md``.
 RELATED_HEADING_RE = re.compile(
     r"^\W*(also on\b|related\b|more (from|on|in|stories|news|articles)\b"
     r"|you (may|might) (also )?(like|enjoy|be interested)|recommended\b|further reading"
