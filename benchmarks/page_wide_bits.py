@@ -19,8 +19,10 @@ behaviour, so its figures are the out-of-fold baseline.
 Scores per share: summed and per-page mean word-LCS F1, and lost articles
 (:mod:`corpuscrawl.evaluation.lost`) against the classic extractors and the peers run
 on the same training pages (the other learned extractors are left out: they were
-trained on these pages).  The fitted fold models and every page's features and
-comparison scores are kept under ``--work`` so that a re-run only predicts.
+trained on these pages).  The fitted fold models (skops) and every page's features and
+comparison scores (``pages.npz``: numpy arrays and one JSON document, read with
+``allow_pickle=False``) are kept under ``--work`` so that a re-run only predicts; a cache
+this script cannot read (another format, a broken file) is rebuilt.
 
 ``--link-headings`` decodes with links taken for comment headings
 (``comment_link_headings=True``; the default is
@@ -32,9 +34,11 @@ from __future__ import annotations
 
 import argparse
 import copy
-import pickle
+import dataclasses
+import json
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +59,7 @@ from corpuscrawl.extract.learned.block_features import (
     clear_page_wide,
 )
 from corpuscrawl.extract.learned.models import load_model, read_model_file
+from corpuscrawl.extract.segment.cdom import Block
 from corpuscrawl.learn.auto_trainer import (
     DECODING_FOLD_SEED,
     unary_model,
@@ -70,13 +75,87 @@ SCOPES = {"all": slice(0, MASK_COLUMNS.stop - MASK_COLUMNS.start), "tag": TAG_BI
 AUTO = "auto"
 
 
+#: The page cache under ``--work``; its format's version is stored in it.
+PAGES_CACHE = "pages.npz"
+PAGES_FORMAT = 1
+
+
+def save_pages(path: Path, data: dict) -> None:
+    """Write :func:`collect`'s data with no pickle: the unary rows and block labels as
+    two concatenated arrays with each page's row count, everything else (keys, gold texts,
+    blocks, the other methods' scores) as one JSON document; written to a temporary file
+    and renamed, so a crash leaves no half cache."""
+    xs, ys = data["xs"], data["ys"]
+    columns = next((x.shape[1] for x in xs if x.ndim == 2), 0)
+    filled = [x for x in xs if len(x)]
+    rows = np.vstack(filled) if filled else np.zeros((0, columns))
+    labels = np.concatenate([np.asarray(y) for y in ys]) if ys else np.zeros(0, np.int8)
+    meta = {"format": PAGES_FORMAT, "keys": data["keys"], "golds": data["golds"],
+            "blocks": [[_block_record(b) for b in blocks] for blocks in data["blocks"]],
+            "others": {name: [[s.tp, s.fp, s.fn, s.levenshtein] for s in scores]
+                       for name, scores in data["others"].items()}}
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, rows=rows, labels=labels,
+             counts=np.array([len(x) for x in xs], dtype=np.int64),
+             label_counts=np.array([len(y) for y in ys], dtype=np.int64),
+             meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8))
+    tmp.replace(path)
+
+
+def load_pages(path: Path) -> dict | None:
+    """:func:`save_pages`' data again, or None when there is no cache or it is not one this
+    code wrote (another format or version, a broken file): the caller then rebuilds it."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            meta = json.loads(npz["meta"].tobytes().decode("utf-8"))
+            if meta.get("format") != PAGES_FORMAT:
+                raise ValueError(f"format {meta.get('format')!r}")
+            rows, labels = npz["rows"], npz["labels"]
+            counts, label_counts = npz["counts"], npz["label_counts"]
+        xs = _split(rows, counts)
+        ys = _split(labels, label_counts)
+        data = {"keys": meta["keys"], "xs": xs, "ys": ys, "golds": meta["golds"],
+                "blocks": [[_block_of(r) for r in blocks] for blocks in meta["blocks"]],
+                "others": {name: [Score(*s) for s in scores]
+                           for name, scores in meta["others"].items()}}
+        if not len(xs) == len(ys) == len(data["keys"]) == len(data["blocks"]) \
+                == len(data["golds"]):
+            raise ValueError("page counts disagree")
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
+        print(f"{path}: not a page cache of this script ({exc}); rebuilding it",
+              file=sys.stderr)
+        return None
+    return data
+
+
+def _split(array: np.ndarray, counts: np.ndarray) -> list[np.ndarray]:
+    """``array``'s rows cut into consecutive pieces of ``counts`` rows."""
+    if int(counts.sum()) != len(array):
+        raise ValueError("row counts disagree with the rows")
+    ends = np.cumsum(counts)
+    return [array[end - n:end] for n, end in zip(counts.tolist(), ends.tolist(), strict=True)]
+
+
+def _block_record(block: Block) -> dict:
+    record = dataclasses.asdict(block)
+    record["gap_tags"] = sorted(block.gap_tags)
+    return record
+
+
+def _block_of(record: dict) -> Block:
+    return Block(**{**record, "path": tuple(record["path"]),
+                    "gap_tags": frozenset(record["gap_tags"])})
+
+
 def collect(work: Path, model: AutoModel) -> dict:
     """Every training page's raw unary rows, block labels, blocks, gold and the other
-    methods' scores (cached in ``work/pages.pickle``)."""
-    path = work / "pages.pickle"
-    if path.is_file():
-        with path.open("rb") as fh:
-            return pickle.load(fh)
+    methods' scores (cached in ``work/pages.npz``, see :func:`save_pages`)."""
+    path = work / PAGES_CACHE
+    cached = load_pages(path)
+    if cached is not None:
+        return cached
     root = datasets_root()
     docs = documents([root / n for n in GOLD_DATASETS], "train")
     base = BaseOutputs(CLASSIC_EXTRACTORS)
@@ -106,8 +185,7 @@ def collect(work: Path, model: AutoModel) -> dict:
         if n % 200 == 0:
             print(f"{n}/{len(docs)} pages collected, {time.monotonic() - t0:.0f} s",
                   file=sys.stderr)
-    with path.open("wb") as fh:
-        pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    save_pages(path, data)
     return data
 
 
