@@ -49,6 +49,20 @@ def test_a_seed_argument_given_empty_is_an_error_not_the_demo(tmp_path):
         read_seeds(seeds_file=str(empty))
 
 
+def test_seeds_are_read_as_browsers_read_them_and_garbage_is_named(tmp_path):
+    """``https:example.com/p`` (no slashes) is the page a browser opens; one seed however
+    spelled; a seed with no host or an impossible one is an error naming it."""
+    assert read_seeds(seeds="https:example.com/p,https://example.com/p") == \
+        ["https://example.com/p"]
+    listed = tmp_path / "seeds.txt"
+    listed.write_text("http:\\\\example.org\\a\nhttps:/example.net\n")
+    assert read_seeds(seeds_file=str(listed)) == ["http://example.org/a", "https://example.net/"]
+    with pytest.raises(SeedError, match=r"seed 'https:' is not an http\(s\) URL .*\(no_host\)"):
+        read_seeds(seeds="https:")
+    with pytest.raises(SeedError, match=r"seed 'https:exa mple\.com' .*\(bad_host\)"):
+        read_seeds(seeds="https:exa mple.com")
+
+
 def test_unknown_corpuscrawl_settings_are_refused():
     settings = Settings()
     settings.setmodule("corpuscrawl.settings")

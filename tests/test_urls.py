@@ -55,6 +55,25 @@ def test_hrefs_are_normalised_as_browsers_read_them(href, expected):
     assert check_url(href) == (expected, "")
 
 
+@pytest.mark.parametrize("href", [
+    "https:example.com/p", "https:/example.com/p", "https:///example.com/p",
+    "https:\\\\example.com\\p", "https:/\\example.com/p", "HTTPS:Example.COM/p",
+    "https://example.com\\p", " https:example.com/p#top",
+])
+def test_http_urls_without_their_two_slashes_are_read_as_browsers_read_them(href):
+    """The WHATWG URL parser (browsers) and w3lib's ``safe_url_string`` read any run of
+    slashes and backslashes after ``http:``/``https:`` as ``//``, and a backslash in the path
+    as ``/``: one page, however the link spells it."""
+    assert check_url(href) == ("https://example.com/p", "")
+
+
+def test_the_slashes_rule_leaves_the_query_and_other_schemes_alone():
+    assert check_url("https:example.com/a?b=\\c") == ("https://example.com/a?b=%5Cc", "")
+    assert check_url("http:example.com:8080") == ("http://example.com:8080/", "")
+    assert check_url("ftp:example.com") == ("", "scheme")
+    assert check_url("httpsexample.com") == ("", "scheme")
+
+
 def test_path_spellings_of_one_page_are_one_url():
     assert normalize_url("http://a.com/päth") == normalize_url("http://a.com/p%C3%A4th")
     assert normalize_url("http://A.com/p%c3%a4th") == normalize_url("http://a.com/p%C3%A4th")
@@ -69,7 +88,9 @@ def test_path_spellings_of_one_page_are_one_url():
     ("http://a\x01b.com/", "bad_host"), ("http://a b.com/", "bad_host"),
     ("http://1.2.3.4.5/", "bad_host"), ("http://0x1ff.1/", "bad_host"),
     ("http://a..com/", "bad_host"), ("http://-a.com/", "bad_host"),
-    ("http:///x", "no_host"), ("http://a.com/" + "x" * 100_000, "too_long"),
+    ("http:///", "no_host"), ("https:", "no_host"), ("https:/?q", "no_host"),
+    ("https:\\\\#x", "no_host"), ("https:://a.com/", "no_host"), ("https:exa mple.com", "bad_host"),
+    ("http://a.com/" + "x" * 100_000, "too_long"),
     ("http://a.com/" + "x" * 3000, "too_long"), ("", "empty"), ("   ", "empty"),
 ])
 def test_unusable_hrefs_are_rejected_with_a_reason(href, reason):

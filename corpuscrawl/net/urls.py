@@ -43,6 +43,13 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 #: What the WHATWG URL parser strips from both ends, and removes everywhere.
 _C0_CONTROL_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_NEWLINE_RE = re.compile(r"[\t\n\r]")
+#: An http(s) URL up to its authority, spelled any way the WHATWG URL parser reads as
+#: ``scheme://``: any run of ``/`` and ``\\`` after the scheme, none included
+#: (``https:example.com``, ``https:/example.com``, ``https:\\\\example.com``); then the
+#: authority, which ends at ``/``, ``\\``, ``?`` or ``#``, and the path up to ``?`` or ``#``.
+_SPECIAL_URL_RE = re.compile(
+    r"^(?P<scheme>https?):[/\\]*(?P<authority>[^/\\?#]*)(?P<path>[^?#]*)(?P<rest>.*)$",
+    re.I | re.S)
 #: One DNS label (underscores allowed: real hosts use them although RFC 952 does not).
 _LABEL_RE = re.compile(r"^(?!-)[a-z0-9_-]{1,63}(?<!-)$")
 
@@ -61,7 +68,9 @@ def normalize_url(url: str) -> str:
 def check_url(url: str, max_length: int = MAX_URL_CHARS_DEFAULT) -> tuple[str, str]:
     """``(canonical URL, "")`` for a usable http(s) URL, else ``("", reason)``; never raises.
 
-    Hosts are read as browsers read them (IDNA/UTS #46 to punycode, numeric IPv4
+    The URL is read as browsers read an http(s) URL (:func:`special_url_spelling`:
+    ``https:example.com/p`` is ``https://example.com/p``); hosts as browsers read them
+    (IDNA/UTS #46 to punycode, numeric IPv4
     spellings to dotted quads, IPv6 in brackets); the path and query are
     percent-encoded once and consistently by w3lib (``canonicalize_url``, then
     ``safe_url_string`` so that Scrapy keeps the URL exactly as given)
@@ -82,6 +91,7 @@ def _check_url(url: str, max_length: int) -> tuple[str, str]:
     url = _TAB_NEWLINE_RE.sub("", url.strip(_C0_CONTROL_OR_SPACE))
     if not url:
         return "", "empty"
+    url = special_url_spelling(url)
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -106,6 +116,19 @@ def _check_url(url: str, max_length: int) -> tuple[str, str]:
     if len(out) > max_length:
         return "", "too_long"
     return out, ""
+
+
+def special_url_spelling(url: str) -> str:
+    """An http(s) URL in the ``scheme://authority/path`` spelling browsers (the WHATWG URL
+    parser's special schemes) and w3lib's ``safe_url_string`` read it as: the slashes and
+    backslashes after ``scheme:`` (none, one, three or more) become ``//``, and backslashes
+    in the path become ``/`` (``https:example.com\\p`` is ``https://example.com/p``).  Other
+    URLs are returned as they are; what the result lacks (a host) is judged by the caller."""
+    m = _SPECIAL_URL_RE.match(url)
+    if m is None:
+        return url
+    path = m["path"].replace("\\", "/")
+    return f"{m['scheme']}://{m['authority']}{path}{m['rest']}"
 
 
 def canonical_host(host: str, bracketed: bool = False) -> tuple[str, str]:
