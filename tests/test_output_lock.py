@@ -73,6 +73,48 @@ def test_released_outputs_lose_only_the_empty_files_the_lock_created(tmp_path):
     lock_outputs(settings_with({str(kept): {}}), Crawler())  # released: free to lock again
 
 
+def test_released_outputs_lose_only_the_empty_directories_the_lock_created(tmp_path):
+    """``-O new/deeper/x.jsonl``: both directories go with the empty file; an existing
+    directory stays even when empty, and one that now holds something else stays."""
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    shared = tmp_path / "new" / "deeper"
+    outputs = [shared / "a.jsonl", shared / "b.jsonl", existing / "c.jsonl",
+               tmp_path / "other" / "d.jsonl"]
+    crawler = Crawler()
+    lock_outputs(settings_with({str(p): {} for p in outputs}), crawler)
+    assert all(p.exists() for p in outputs)
+    (tmp_path / "other" / "notes.txt").write_text("someone else's\n")
+    release_outputs(crawler)
+    assert not (tmp_path / "new").exists()
+    assert existing.is_dir() and not any(existing.iterdir())
+    assert sorted(p.name for p in (tmp_path / "other").iterdir()) == ["notes.txt"]
+
+
+def test_a_written_output_keeps_the_directory_the_lock_created(tmp_path):
+    out = tmp_path / "made" / "out.jsonl"
+    crawler = Crawler()
+    lock_outputs(settings_with({str(out): {}}), crawler)
+    out.write_text('{"url": "v"}\n')
+    release_outputs(crawler)
+    assert out.read_text() == '{"url": "v"}\n'
+
+
+def test_a_refused_lock_removes_the_directories_it_had_created(tmp_path):
+    """The second crawl is refused on a held file after it made a directory for another
+    output: that directory goes, the first crawl's file and directory stay."""
+    held = tmp_path / "held" / "out.jsonl"
+    first = Crawler()
+    lock_outputs(settings_with({str(held): {}}), first)
+    fresh = tmp_path / "fresh" / "dir" / "x.jsonl"
+    with pytest.raises(CrawlSetupError, match="being written by another crawl"):
+        lock_outputs(settings_with({str(fresh): {}, str(held): {}}), Crawler())
+    assert not (tmp_path / "fresh").exists()
+    assert held.exists()
+    release_outputs(first)
+    assert not (tmp_path / "held").exists()
+
+
 @pytest.mark.parametrize("mistake", [("-s", "CORPUSCRAWL_HEADLINE_IN_TEXT=ture"),
                                      ("-a", "follow=ture"), ("-a", "extractor=nosuch")])
 def test_a_crawl_that_cannot_start_leaves_no_new_output_and_keeps_an_old_one(tmp_path, mistake):
@@ -83,7 +125,7 @@ def test_a_crawl_that_cannot_start_leaves_no_new_output_and_keeps_an_old_one(tmp
                     *mistake)
         assert run.code == 2, run.stderr[-2000:]
         assert "corpuscrawl crawl: error:" in run.last_line
-    assert not new.exists()
+    assert not new.exists() and not new.parent.exists()
     assert old.read_text() == '{"url": "http://127.0.0.1:9/a"}\n'
 
 

@@ -9,16 +9,20 @@ refused with one line.  The lock is the kernel's: a killed crawl leaves none beh
 In cluster mode the names are the ones :func:`corpuscrawl.cluster.config.expand_worker`
 gave each worker.
 
-Locking opens each file, which creates the ones that did not exist; a crawl that then
-fails to start calls :func:`release_outputs`, which removes the files the lock created
-while they are still empty, so a refused crawl leaves no empty corpus behind.
+Locking opens each file, which creates the ones that did not exist and the directories
+on their paths that did not exist either; a crawl that then fails to start calls
+:func:`release_outputs`, which removes the files the lock created while they are still
+empty and then the directories it created while they are empty, so a refused crawl leaves
+no empty corpus and no empty directory behind (a directory that existed is never removed).
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -29,9 +33,20 @@ __all__ = ["lock_outputs", "release_outputs"]
 
 _SUMMARY_SETTING = "CORPUSCRAWL_SUMMARY_FILE"
 
-# The open, locked files of each crawler, each with whether the lock created it: closed
-# (unlocked) with the process or the crawler.
-_HELD: weakref.WeakKeyDictionary[Any, list[tuple[IO[bytes], bool]]] = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class _Held:
+    """One locked output: its open file, whether the lock created it, and the directories
+    the lock created for it (deepest first)."""
+
+    file: IO[bytes]
+    created: bool
+    directories: list[Path] = field(default_factory=list)
+
+
+# The locked outputs of each crawler: closed (unlocked) with the process or the crawler.
+_HELD: weakref.WeakKeyDictionary[Any, list[_Held]] = weakref.WeakKeyDictionary()
 
 
 def _locked_paths(settings: Any) -> list[Path]:
@@ -46,42 +61,71 @@ def _locked_paths(settings: Any) -> list[Path]:
 def lock_outputs(settings: Any, crawler: Any) -> None:
     """Lock every local output of the crawl (see the module docstring); a
     :class:`CrawlSetupError` when another crawl holds one."""
-    held: list[tuple[IO[bytes], bool]] = []
+    held: list[_Held] = []
     for path in _locked_paths(settings):
+        directories: list[Path] = []
         try:
             created = not path.exists()
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _make_directories(path.parent, directories)
             file = path.open("ab")
         except OSError:
+            _remove_empty(directories)
             continue  # not writable: check_outputs says why
         try:
             fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             file.close()
+            _remove_empty(directories)
             _release(held)
             raise CrawlSetupError(
                 f"output {path} is being written by another crawl on this host; give each "
                 "crawl its own output (cluster workers: -o 'name-%(worker)s.jsonl' "
                 "with CORPUSCRAWL_CLUSTER_WORKER set per worker)") from None
         os.set_inheritable(file.fileno(), False)
-        held.append((file, created))
+        held.append(_Held(file, created, directories))
     if held:
         _HELD.setdefault(crawler, []).extend(held)
 
 
 def release_outputs(crawler: Any) -> None:
-    """Unlock the outputs :func:`lock_outputs` locked for ``crawler`` and remove the files it
-    created that are still empty: for a crawl that could not start."""
+    """Unlock the outputs :func:`lock_outputs` locked for ``crawler`` and remove the files and
+    directories it created that are still empty: for a crawl that could not start."""
     _release(_HELD.pop(crawler, []))
 
 
-def _release(held: list[tuple[IO[bytes], bool]]) -> None:
-    for file, created in held:
-        path = Path(file.name)
+def _make_directories(directory: Path, made: list[Path]) -> None:
+    """Create ``directory`` and its missing ancestors, adding each one this call created
+    (not one that existed or that another process made meanwhile) to ``made``, deepest
+    first."""
+    missing = []
+    while not directory.is_dir() and directory != directory.parent:
+        missing.append(directory)
+        directory = directory.parent
+    for path in reversed(missing):
         try:
-            if created and os.fstat(file.fileno()).st_size == 0:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        made.insert(0, path)
+
+
+def _remove_empty(directories: list[Path]) -> None:
+    """Remove each of ``directories`` that is empty, deepest first (``rmdir`` removes none
+    that holds anything)."""
+    for path in sorted(directories, key=lambda p: len(p.parts), reverse=True):
+        with contextlib.suppress(OSError):  # not empty (another output, another process)
+            path.rmdir()
+
+
+def _release(held: list[_Held]) -> None:
+    for output in held:
+        path = Path(output.file.name)
+        try:
+            if output.created and os.fstat(output.file.fileno()).st_size == 0:
                 path.unlink(missing_ok=True)
         except OSError:
             pass  # left as it is: removing an empty file is a courtesy
         finally:
-            file.close()
+            output.file.close()
+    # after every file: two outputs may share a directory the first one's lock created
+    _remove_empty([d for output in held for d in output.directories])
