@@ -25,9 +25,8 @@ TEST_CRAWL_OPTIONS: list[str] = [arg for name, value in TEST_CRAWL_SETTINGS.item
                                  for arg in ("-s", f"{name}={value}")]
 
 
-def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
-              timeout: int = 180, cwd: Path = REPO) -> tuple[list[dict], str, int]:
-    """Run the corpus spider writing JSON Lines to ``out``; return (docs, log, exit code)."""
+def crawl_command(out: Path, *args: str, settings: dict[str, str] | None = None) -> list[str]:
+    """The ``scrapy crawl corpus`` command of a test crawl writing JSON Lines to ``out``."""
     cmd = [sys.executable, "-m", "scrapy", "crawl", "corpus", "-O", f"{out}:jsonlines",
            "-s", "LOG_LEVEL=INFO"]
     for a in args:
@@ -44,12 +43,27 @@ def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
         settings.setdefault(name, value)
     for k, v in settings.items():
         cmd += ["-s", f"{k}={v}"]
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = run_module(cmd[2], cmd[3:], cwd=cwd, env=env, timeout=timeout)
-    docs = []
-    if out.exists():
-        docs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
-    return docs, proc.stderr + proc.stdout, proc.returncode
+    return cmd
+
+
+def crawl_env(cwd: Path = REPO) -> dict[str, str]:
+    """The environment of a test crawl run in ``cwd``."""
+    return dict(os.environ, PYTHONPATH=str(cwd))
+
+
+def read_docs(out: Path) -> list[dict]:
+    """The documents of a JSON Lines output (none when the file is missing)."""
+    if not out.exists():
+        return []
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
+
+
+def run_crawl(out: Path, *args: str, settings: dict[str, str] | None = None,
+              timeout: int = 180, cwd: Path = REPO) -> tuple[list[dict], str, int]:
+    """Run the corpus spider writing JSON Lines to ``out``; return (docs, log, exit code)."""
+    cmd = crawl_command(out, *args, settings=settings)
+    proc = run_module(cmd[2], cmd[3:], cwd=cwd, env=crawl_env(cwd), timeout=timeout)
+    return read_docs(out), proc.stderr + proc.stdout, proc.returncode
 
 
 def crawl_seeds(base_url: str, out: Path, paths: list[str], settings: dict[str, str],

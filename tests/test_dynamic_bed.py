@@ -6,17 +6,20 @@ and the cost check are marked slow (they still run in CI).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import re
 import sqlite3
+import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from corpuscrawl.browse.browser import chromium_path
-from tests.crawl_helpers import run_crawl, stat
+from tests.crawl_helpers import REPO, crawl_command, crawl_env, read_docs, run_crawl, stat
 from tests.dynamic_bed import PATTERN_SPECS, TestBed, score
+from tests.support.crawl_forks import popen_command
 
 pytestmark = [
     pytest.mark.browser,
@@ -115,21 +118,39 @@ def _signature(docs: list[dict]) -> list[tuple[str, str]]:
 
 @pytest.mark.slow
 def test_same_documents_every_run_under_cpu_load(tmp_path: Path) -> None:
-    """Scrolls and reveals wait for the page to settle: 3 runs beside 2 CPU-bound processes."""
+    """Scrolls and reveals wait for the page to settle: 3 runs at once (each run's Chromium
+    loads the others'), beside 2 CPU-bound processes that spin from their start to the
+    end of the last."""
     names = ["scroll-events", "scroll-observer", "load-more", "news-combo"]
     burners = [multiprocessing.Process(target=_burn, daemon=True) for _ in range(2)]
-    for b in burners:
-        b.start()
-    try:
-        signatures = []
-        for run in range(3):
-            with TestBed(seed=21, names=names) as bed:
-                docs, _ = crawl(tmp_path, bed, "always", names, f"run{run}")
-            assert_harvest(bed, docs, names)
-            signatures.append(_signature(docs))
-    finally:
-        for b in burners:
-            b.terminate()
+    with contextlib.ExitStack() as stack:
+        beds = [stack.enter_context(TestBed(seed=21, names=names)) for _ in range(3)]
+        logs = [stack.enter_context((tmp_path / f"run{run}.log").open("w")) for run in range(3)]
+        outs = [tmp_path / f"run{run}.jsonl" for run in range(3)]
+        procs = []
+        try:
+            for bed, out, log in zip(beds, outs, logs, strict=True):
+                cmd = crawl_command(out, f"seeds={','.join(bed.url(n) for n in names)}",
+                                    "render=always", "depth=1", "sitemaps=0")
+                procs.append(popen_command(cmd, cwd=REPO, env=crawl_env(), stdout=log,
+                                           stderr=subprocess.STDOUT))
+            for b in burners:  # the runs have only just started: all of each is under load
+                b.start()
+            codes = [proc.wait(timeout=600) for proc in procs]
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+            for b in burners:
+                if b.is_alive():
+                    b.terminate()
+    for run, code in enumerate(codes):
+        assert code == 0, (tmp_path / f"run{run}.log").read_text()[-3000:]
+    signatures = []
+    for bed, out in zip(beds, outs, strict=True):
+        docs = read_docs(out)
+        assert_harvest(bed, docs, names)
+        signatures.append(_signature(docs))
     assert signatures[0] == signatures[1] == signatures[2]
 
 

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.crawl_helpers import REPO
+from tests.crawl_helpers import REPO, TEST_CRAWL_OPTIONS
 from tests.support.crawl_forks import popen_command, run_command
 from tests.support.hostile_hosts import HostileHost
 
@@ -71,7 +71,9 @@ def test_a_graceful_stop_ends_in_time_and_a_rerun_exports_the_rest(tmp_path, sta
         assert "timeout: " not in log  # a cut download is not the server's timeout
 
         host.stall = ""  # the server answers again
-        rerun = run_command(command(tmp_path, host.url), cwd=REPO, env=env, timeout=180)
+        # the stopped run had the default extraction worker; the rerun extracts in-process
+        rerun = run_command(command(tmp_path, host.url) + TEST_CRAWL_OPTIONS, cwd=REPO, env=env,
+                            timeout=180)
     log2 = rerun.stderr + rerun.stdout
     assert rerun.returncode == 0, log2[-3000:]
     assert "resum" in log2.lower()
