@@ -33,7 +33,13 @@ in the durable frontier (:data:`FOCUS_LEARNED`,
 What a page teaches is what it added: its score is scaled by its novelty
 (:class:`TextNovelty`), so the print view or comment-reply view of an article
 already fetched, whose text one earlier page showed, does not teach that pages
-of its shape are articles.
+of its shape are articles.  A page also adds the pages it leads to: its score is
+at least its *hub* part, which grows with the headline-like links (anchors longer
+than navigation's) to its own site that no earlier page showed
+(:meth:`TextNovelty.new_links`).  So a listing ranks by what it discovers whether
+or not the chosen extractor keeps its teasers (an article extractor leaves a
+listing next to no text), and a listing whose teasers were all shown before
+teaches nothing new about its shape by its links.
 """
 
 from __future__ import annotations
@@ -57,6 +63,9 @@ IN_CONTENT_BONUS_DEFAULT = 0.3
 KEYWORD_LINK_BONUS_DEFAULT = 0.4
 #: Anchors with at most this many words that are not in the content look like navigation.
 NAV_ANCHOR_MAX_WORDS_DEFAULT = 2
+#: New headline-like links at which the hub part of a page's score reaches ~63%: a listing
+#: page shows 10-20 teasers.
+HUB_SCALE_LINKS_DEFAULT = 10
 #: Scale from a score in [0, ~2] to an integer Scrapy priority.
 PRIORITY_SCALE_DEFAULT = 100
 #: Weight of a link's prior against the pages of its URL shape fetched so far, in pages:
@@ -132,16 +141,21 @@ class Focus:
         return not self.config.languages or language in self.config.languages
 
     def page_score(self, text: str, language: str = "", title: str = "",
-                   anchors: Iterable[str] = ()) -> float:
-        """Relevance of a page in [0, 1] from its extracted text.
+                   anchors: Iterable[str] = (), novelty: float = 1.0,
+                   new_links: int = 0) -> float:
+        """Relevance of a page in [0, 1] from its extracted text and the links it discovered.
 
         ``anchors``: the anchor texts of the page's links (one per link); the words of
         ``text`` that are anchor text (:func:`anchor_words`) do not count to its length.
+        ``novelty`` (:meth:`TextNovelty.observe`) scales the length part; ``new_links``
+        (:meth:`TextNovelty.new_links`) gives the hub part, and the larger part counts.
+        Target languages and keywords weigh both.
         """
         n_words = len(text.split())
         if anchors:
             n_words = max(0, n_words - anchor_words(anchors, text))
-        score = 1.0 - math.exp(-n_words / self.config.length_scale)
+        length = (1.0 - math.exp(-n_words / self.config.length_scale)) * novelty
+        score = max(length, 1.0 - math.exp(-new_links / HUB_SCALE_LINKS_DEFAULT))
         if self.config.languages and not self.language_ok(language):
             score *= OFF_LANGUAGE_WEIGHT_DEFAULT
         if self._kw_re is not None:
@@ -387,6 +401,31 @@ class TextNovelty:
                 shown[first] += words[h]
         return 1.0 - max(shown.values(), default=0) / total
 
+    def new_links(self, links: Iterable[tuple[str, str]], url: str) -> int:
+        """How many of a page's headline-like links no earlier page showed: distinct URLs on
+        the page's own host (fragment dropped) whose anchor is longer than navigation's
+        (:data:`NAV_ANCHOR_MAX_WORDS_DEFAULT` words).  ``links``: (URL, anchor text) pairs of
+        the page at ``url``; from now on they are known as shown by it (a page fetched again
+        still shows them)."""
+        try:
+            host = urlsplit(url).hostname
+        except ValueError:
+            return 0
+        keys = set()
+        for link, anchor in links:
+            if len(anchor.split()) <= NAV_ANCHOR_MAX_WORDS_DEFAULT:
+                continue
+            try:
+                if urlsplit(link).hostname != host:
+                    continue
+            except ValueError:
+                continue
+            keys.add(stable_hash("link " + link.partition("#")[0]))
+        if not keys:
+            return 0
+        page = stable_hash(url)
+        return sum(first == page for first in self.memory.first_pages(sorted(keys), page).values())
+
 
 def anchor_words(anchors: Iterable[str], text: str, min_chars: int = 4) -> int:
     """Words of ``text`` that are anchor text: per distinct anchor (of at least ``min_chars``
@@ -413,8 +452,9 @@ def _pager_split(path: str) -> tuple[str, str]:
 
 def continues(page_url: str, url: str) -> bool:
     """True when ``url`` is another view of the page at ``page_url``: the same host and
-    path with query parameters added or numbers changed (``?page=2``, ``&sort=oldest``,
-    ``&p=3`` from ``&p=2``), or the same path with a pager tail added or changed
+    path with query parameters added or numbers changed or dropped (``?page=2``,
+    ``&sort=oldest``, ``&p=3`` from ``&p=2``), but not a parameter dropped for another
+    with none of the page's kept (``/?cat=3`` from ``/?p=12``: another page), or the same path with a pager tail added or changed
     (``/tag/x/`` -> ``/tag/x/page/2/``).  A changed word or slug names another listing
     (``?t=sport`` from ``?t=politics``), and dated paths are not pagers
     (``/2024/05/13/`` is not a page of ``/2024/05/``).  A link that does not parse
@@ -430,11 +470,17 @@ def continues(page_url: str, url: str) -> bool:
         (stem, word), (link_stem, link_word) = _pager_split(page.path), _pager_split(link.path)
         return page.query == link.query and stem == link_stem \
             and (word == link_word or not word or not link_word)
+    own = dict(parse_qsl(page.query, keep_blank_values=True))
     linked = dict(parse_qsl(link.query, keep_blank_values=True))
-    for key, value in parse_qsl(page.query, keep_blank_values=True):
+    for key, value in own.items():
         other = linked.get(key)
         if other != value and not (value.isdigit() and (other is None or other.isdigit())):
             return False
+    # a link that drops a parameter and sets another is a view only while it keeps another
+    # of the page's parameters as it is: ``?tag=x&order=asc`` from ``?tag=x&paged=2``, but
+    # ``?cat=3`` from ``?p=12`` names another page
+    if own.keys() - linked.keys() and linked.keys() - own.keys():
+        return any(linked.get(key) == value for key, value in own.items())
     return True
 
 

@@ -138,6 +138,12 @@ def test_a_focus_rank_is_the_priority_of_the_estimate() -> None:
     ("http://x.org/calendar?d=2024-05-13", "http://x.org/calendar?d=2024-05-14", False),
     ("http://x.org/tag/fire/", "http://y.org/tag/fire/page/2/", False),
     ("http://x.org/tag/fire/", "http://x.org/tag/fire/", False),
+    # on a page named by one query parameter, a link that sets another names another page
+    ("http://x.org/?p=12", "http://x.org/?cat=3", False),
+    ("http://x.org/?p=12", "http://x.org/?x=y", False),
+    ("http://x.org/?m=202405&paged=2", "http://x.org/?cat=3", False),
+    ("http://x.org/?p=12", "http://x.org/?p=12&print=1", True),
+    ("http://x.org/?tag=fire&paged=2", "http://x.org/?tag=fire&order=asc", True),
     # a link that does not parse continues nothing (and raises nothing)
     ("http://x.org/tag/fire/", "http://[::1", False),
     ("http://x.org/tag/fire/", "http://a.com:99999/", False),
@@ -189,6 +195,30 @@ def test_a_page_copying_one_fetched_page_is_not_new_and_one_quoting_many_is():
     assert novelty.observe(listing, "http://x/?tag=a") == pytest.approx(0.75)
     assert novelty.observe("", "http://x/empty") == 1.0
     assert novelty.observe(stories[2], "http://x/?p=2") == 1.0, "a page fetched again is new"
+
+
+def test_a_listing_scores_by_the_headlines_it_discovers_whatever_its_extracted_text():
+    novelty, focus = TextNovelty(), Focus()
+    teasers = [(f"http://x/?p={i}", f"A harbour story number {i}") for i in range(10)]
+    navigation = [("http://x/?cat=1", "News"), ("http://x/?m=202405", "May 2024")]
+    offsite = [("http://y/?p=1", "A story on another site")]
+    listing = "http://x/?cat=2"
+    assert novelty.new_links(teasers + navigation + offsite, listing) == 10
+    # an article extractor kept nothing of the listing: it still ranks by what it discovered
+    hub = focus.page_score("", new_links=10)
+    assert hub == pytest.approx(1 - 2.718281828 ** -1, abs=1e-6)
+    assert focus.page_score("", new_links=1) < hub / 5
+    # another listing of the same teasers (an anchor #fragment is the same link) adds nothing
+    again = [(url + "#comments", text) for url, text in teasers]
+    assert novelty.new_links(again, "http://x/?cat=2&order=asc") == 0
+    assert focus.page_score("", new_links=0) == 0.0
+    # fetched again after a kill, the listing still shows them
+    assert novelty.new_links(teasers, listing) == 10
+    # a long article keeps its length score; a copy of one gets only what it discovered
+    article = "word " * 600
+    assert focus.page_score(article, new_links=2) == focus.page_score(article)
+    assert focus.page_score(article, novelty=0.0, new_links=2) == focus.page_score("", new_links=2)
+    assert novelty.new_links([("http://[::1", "a broken link anchor")], "http://x/") == 0
 
 
 def test_the_first_link_of_an_untried_url_shape_is_raised_to_the_exploration_floor():

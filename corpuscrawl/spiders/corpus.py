@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -95,6 +95,7 @@ from corpuscrawl.spiders.arguments import (
     int_arg,
     read_seeds,
 )
+from corpuscrawl.spiders.discovery import Link
 from corpuscrawl.spiders.following import (
     ROBOTS_META_KEY,
     FollowingMixin,
@@ -378,12 +379,12 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         yield from self._extracted(response, page.html, result, robots, decision.reason,
                                    lambda text, score: self.listed_links(
                                        links, feeds, text, score, page.url),
-                                   [link.text for link in links])
+                                   links)
 
     def _extracted(self, response: Response, html: str, result: ExtractionResult,
                    robots: RobotsDirectives, render_reason: str,
                    follow: Callable[[str, float], Iterator[scrapy.Request]],
-                   anchors: list[str] | tuple[str, ...] = ()) -> Iterator[Any]:
+                   links: Sequence[Link] = ()) -> Iterator[Any]:
         """A plain page's items and link requests once extracted (here or by a worker).
 
         robots ``noindex``: not exported; ``nofollow``: ``follow`` (the page's links by
@@ -400,7 +401,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
             if self.becomes_document(result):
                 self.scope.count_document(response.url)
         page_score = self.learn_page(linked_url(response), result.text, result.language,
-                                     result.title, anchors, followed_link(response.meta)[1])
+                                     result.title, links, followed_link(response.meta)[1])
         if not robots.noindex:
             self.count_document(result)
         if robots.nofollow or (self.depth_limit is not None and depth >= self.depth_limit):
@@ -461,7 +462,7 @@ class CorpusSpider(SourcesMixin, FollowingMixin, RobotsMetaMixin, RenderingMixin
         for item in self._extracted(response, done.html, done.result, done.robots, "",
                                     lambda text, score: self.listed_links(
                                         done.links, done.feeds, text, score, response.url),
-                                    [link.text for link in done.links]):
+                                    done.links):
             yield item
 
     def crawled(self, url: str, status: int, html: str, result: ExtractionResult, depth: int,

@@ -20,6 +20,7 @@ from typing import Any
 
 import scrapy
 
+from corpuscrawl.browse.links import FoundLink
 from corpuscrawl.browse.rendered import REASON_META_KEY
 from corpuscrawl.crawlstate.scrapy_glue.recrawl import NotModified
 from corpuscrawl.crawlstate.scrapy_glue.stopping import STOPPED_META, StoppedBeforeDownload
@@ -103,20 +104,26 @@ class FollowingMixin:
         return self._request(url, priority, callback, **meta)
 
     def learn_page(self, url: str, text: str, language: str, title: str,
-                   anchors: Iterable[str] = (), prior: float | None = None) -> float:
+                   links: Iterable[Link | FoundLink] = (), prior: float | None = None) -> float:
         """Score a fetched page and teach the focus what its URL shape leads to; return the score.
 
-        The score is the page's relevance times its novelty
+        The score is the page's relevance with its text's novelty
         (:class:`~corpuscrawl.focus.TextNovelty`): another view of a page already fetched
-        (a print view, a comment-reply view) adds nothing to the corpus.  ``url`` is the one the link named (before redirects:
-        :func:`linked_url`), as links are judged by it; ``anchors``: the anchor texts of the
-        page's links (their words in ``text`` are not the page's own); ``prior``: the score the link to
+        (a print view, a comment-reply view) adds nothing to the corpus; and at least what
+        its headline-like links discovered (:meth:`~corpuscrawl.focus.TextNovelty.new_links`).
+        ``url`` is the one the link named (before redirects:
+        :func:`linked_url`), as links are judged by it; ``links``: the page's links (their
+        anchor words in ``text`` are not the page's own); ``prior``: the score the link to
         the page was followed with (:func:`corpuscrawl.focus.followed_link`), checked against the page's
         own to learn how far priors can be trusted.  Listeners of :data:`~corpuscrawl.focus.FOCUS_LEARNED`
         (the durable frontier) re-rank the requests of that shape still waiting.
         """
-        score = self.focus.page_score(text, language, title, anchors) \
-            * self.focus.novelty.observe(text, url)
+        links = list(links)
+        novelty = self.focus.novelty
+        score = self.focus.page_score(text, language, title, [link.text for link in links],
+                                      novelty.observe(text, url),
+                                      novelty.new_links(((link.url, link.text) for link in links),
+                                                        url))
         shape = url_shape(url)
         learning = self.focus.learning
         pages, total = learning.observe(shape, score, prior)

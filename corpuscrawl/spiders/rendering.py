@@ -117,7 +117,7 @@ class RenderingMixin:
                 yield item
         page_score = self.learn_page(linked_url(response), final_result.text,
                                      final_result.language, final_result.title,
-                                     [link.text for link in outcome.links],
+                                     outcome.links,
                                      followed_link(response.meta)[1])
         if not robots.noindex:
             self.count_document(final_result)
@@ -148,7 +148,7 @@ class RenderingMixin:
                                     render_reason="rendering failed: plain version")
         links, feeds = self.found_links(page)
         page_score = self.learn_page(url, result.text, result.language, result.title,
-                                     [link.text for link in links], followed_link(meta)[1])
+                                     links, followed_link(meta)[1])
         if not robots.noindex:
             self.count_document(result)
         if not robots.nofollow and (self.depth_limit is None or depth < self.depth_limit):
