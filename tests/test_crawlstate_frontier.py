@@ -14,7 +14,12 @@ from corpuscrawl.crawlstate.export_ledger import FeedRepairError, repair_feeds
 from corpuscrawl.crawlstate.feed_paths import local_feed_path
 from corpuscrawl.crawlstate.frontier import Frontier
 from corpuscrawl.crawlstate.runs import RunLock, RunLockedError, begin_run, finish_run
-from corpuscrawl.crawlstate.scrapy_glue.requests_json import decode_request, encode_request
+from corpuscrawl.crawlstate.scrapy_glue.requests_json import (
+    RequestCodecError,
+    decode_request,
+    encode_request,
+    request_dict,
+)
 from corpuscrawl.crawlstate.scrapy_glue.state_addon import StateConfig, StateConfigError
 from corpuscrawl.crawlstate.store import StateStore, StateStoreError
 from corpuscrawl.focus import Focus
@@ -56,6 +61,32 @@ def test_a_request_survives_the_json_round_trip_with_callbacks_bytes_and_meta():
     assert back.meta == {"depth": 3, "nested": {"k": [1, "two", b"3"]}}
     assert back.cb_kwargs == {"n": 1}
 
+
+
+def test_a_requests_dict_is_scrapys_own_with_callbacks_named_without_a_search():
+    spider = _Spider()
+    requests = [
+        scrapy.Request("http://127.0.0.1:8000/a", callback=spider.parse_item, errback=spider._failed,
+                       meta={"depth": 1}, priority=3, cb_kwargs={"n": 1}),
+        scrapy.Request("http://127.0.0.1:8000/b"),
+        scrapy.Request("http://127.0.0.1:8000/c", callback=spider.parse),
+        scrapy.FormRequest("http://127.0.0.1:8000/d", formdata={"q": "x"},
+                           callback=spider.parse_item),
+    ]
+    for request in requests:
+        assert request_dict(request, spider) == request.to_dict(spider=spider)
+        assert list(request_dict(request, spider)) == list(request.to_dict(spider=spider))
+    class _Other(scrapy.Spider):
+        name = "o"
+
+        def parse_item(self, response):  # pragma: no cover - only referenced
+            pass
+
+    with pytest.raises(RequestCodecError, match="/e"):  # a method of another spider class
+        encode_request(scrapy.Request("http://127.0.0.1:8000/e", callback=_Other().parse_item),
+                       spider)
+    with pytest.raises(RequestCodecError, match="/f"):
+        encode_request(scrapy.Request("http://127.0.0.1:8000/f", callback=lambda r: None), spider)
 
 def test_frontier_hands_out_highest_priority_first_and_fifo_among_equals(store):
     frontier = Frontier(store)
@@ -345,3 +376,26 @@ def test_the_text_lines_seen_and_their_first_pages_are_kept_for_a_resumed_run(st
     finish_run(store, begin_run(store), "finished")
     begin_run(store)  # a new generation
     assert store.read("SELECT COUNT(*) FROM focus_lines").fetchone()[0] == 0
+
+
+def test_the_duplicate_filter_tells_seen_requests_from_memory_and_from_its_table(
+        store, monkeypatch):
+    """A fingerprint met lately is answered from memory; one pushed out of it still from
+    the ``seen`` table, as is one stored by an earlier run."""
+    from types import SimpleNamespace
+
+    from corpuscrawl.crawlstate.lookup import attach_run_state
+    from corpuscrawl.crawlstate.scrapy_glue import frontier as frontier_glue
+
+    monkeypatch.setattr(frontier_glue, "RECENT_FINGERPRINTS", 2)
+    crawler = get_crawler()
+    attach_run_state(crawler, SimpleNamespace(store=store))
+    earlier = frontier_glue.DurableDupeFilter(crawler)
+    assert not earlier.request_seen(scrapy.Request("http://127.0.0.1/old"))
+    dupes = frontier_glue.DurableDupeFilter(crawler)  # a new run: nothing in memory
+    urls = ["a", "b", "a", "c", "d", "b", "old", "a", "d"]
+    seen = [dupes.request_seen(scrapy.Request(f"http://127.0.0.1/{u}")) for u in urls]
+    assert seen == [False, False, True, False, False, True, True, True, True]
+    assert len(dupes._recent) == 2
+    count = store.read("SELECT COUNT(*) FROM seen").fetchone()[0]
+    assert count == 5

@@ -207,3 +207,50 @@ def test_workers_end_when_the_crawl_is_killed(tmp_path) -> None:
         if crawl.poll() is None:
             crawl.kill()
         server.stop()
+
+
+def test_a_killed_worker_hands_its_pages_back_and_another_takes_its_place() -> None:
+    """Pages a dying worker had are extracted in the crawl process (counted); the pages
+    after them go to the worker started in its place; all with the same text."""
+    import asyncio
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from scrapy.settings import Settings
+
+    from corpuscrawl import settings as project_settings
+    from corpuscrawl.pagetext.extraction import Extraction
+    from corpuscrawl.spiders.workers import ExtractionPool, PageJob
+
+    settings = Settings()
+    settings.setmodule(project_settings)
+    settings.set("CORPUSCRAWL_WORKERS", 1)
+    counts: Counter[str] = Counter()
+    crawler = SimpleNamespace(settings=settings, stats=SimpleNamespace(
+        inc_value=lambda key: counts.update([key])))
+    body = (Path(__file__).parent / "data/wholeweb/article_comments.html").read_bytes()
+    job = PageJob(body, "http://127.0.0.1/a", 200, None)
+    built: list[Extraction] = []
+
+    def here() -> Extraction:
+        built.append(Extraction.from_settings(crawler.settings, "bte"))
+        return built[-1]
+
+    async def crawl() -> tuple[list[str], int, int]:
+        pool = ExtractionPool.from_crawler(crawler, "bte")
+        assert pool is not None
+        try:
+            first = await pool.extract(job, here)
+            dying = pool._workers[0].process.pid
+            pages = [asyncio.ensure_future(pool.extract(job, here)) for _ in range(5)]
+            await asyncio.sleep(0)  # handed over: two to the worker, three waiting
+            os.kill(dying, signal.SIGKILL)
+            texts = [first.result.text] + [done.result.text for done in await asyncio.gather(*pages)]
+            return texts, dying, pool._workers[0].process.pid
+        finally:
+            pool.close()
+
+    texts, dying, now = asyncio.run(crawl())
+    assert texts[0] and set(texts) == {texts[0]}
+    assert counts == {"corpuscrawl/workers/fallback": 2} and len(built) == 2
+    assert now != dying

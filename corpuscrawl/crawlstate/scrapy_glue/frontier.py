@@ -42,7 +42,7 @@ memory only, counted in ``corpuscrawl/frontier/unserializable``.
 from __future__ import annotations
 
 import logging
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -70,8 +70,18 @@ FRONTIER_META = "corpuscrawl_frontier"
 TRANSIENT_META = (FRONTIER_META, "playwright_page", "download_slot", "_slot_proxy")
 
 
+#: Fingerprints the duplicate filter remembers in memory, most recently met first: the
+#: links every page of a site repeats (menus, footers) are told seen without a query.
+RECENT_FINGERPRINTS = 20_000
+
+
 class DurableDupeFilter(BaseDupeFilter):
-    """Scrapy duplicate filter over the collection's ``seen`` table (request fingerprints)."""
+    """Scrapy duplicate filter over the collection's ``seen`` table (request fingerprints).
+
+    The last :data:`RECENT_FINGERPRINTS` fingerprints met are kept in memory too (about
+    2.5 MB): each is in the table already (rows of ``seen`` are never deleted), so a request
+    met again is a duplicate without asking SQLite.
+    """
 
     def __init__(self, crawler: Any) -> None:
         self.state = crawl_state(crawler, "DUPEFILTER_CLASS")
@@ -79,6 +89,7 @@ class DurableDupeFilter(BaseDupeFilter):
         self.stats = crawler.stats
         self.debug = crawler.settings.getbool("DUPEFILTER_DEBUG")
         self._logged = False
+        self._recent: OrderedDict[bytes, None] = OrderedDict()
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> DurableDupeFilter:
@@ -88,7 +99,14 @@ class DurableDupeFilter(BaseDupeFilter):
     def request_seen(self, request: Request) -> bool:
         """Record the request's fingerprint; True when it was recorded before."""
         fingerprint = self.fingerprinter.fingerprint(request)
+        recent = self._recent
+        if fingerprint in recent:
+            recent.move_to_end(fingerprint)
+            return True
         cursor = self.state.store.write("INSERT OR IGNORE INTO seen VALUES (?)", (fingerprint,))
+        recent[fingerprint] = None
+        if len(recent) > RECENT_FINGERPRINTS:
+            recent.popitem(last=False)
         return cursor.rowcount == 0
 
     def log(self, request: Request, spider: Spider) -> None:
