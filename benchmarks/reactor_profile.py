@@ -36,7 +36,7 @@ STAGES: dict[str, tuple[tuple[str, str], ...]] = {
         (("corpuscrawl/pagetext/extraction.py", "run"), ("corpuscrawl/html/page.py", "from_html"),
          ("corpuscrawl/browse/static.py", "without_overlays")),
     "hand-off to a worker (job built, pickled, result unpickled)":
-        (("corpuscrawl/spiders/workers.py", "extract"), ("corpuscrawl/spiders/workers.py", "_read")),
+        (("corpuscrawl/spiders/workers.py", "extract"),),
     "links: page links listed, focus scores, URL checks, requests built":
         (("corpuscrawl/spiders/following.py", "listed_links"),
          ("corpuscrawl/spiders/discovery.py", "page_links")),
