@@ -22,8 +22,8 @@ Back-pressure: a response stays in Scrapy's scraper slot while its callback awai
 worker, and Scrapy stops taking requests from the scheduler while the slot holds more
 than ``SCRAPER_SLOT_MAX_ACTIVE_SIZE`` bytes of responses, so the downloader runs ahead of
 the workers by at most that much.  A worker that dies (a crashed extractor, the kernel's
-OOM killer) fails the pages it had: each is extracted in the crawl process, counted in
-``corpuscrawl/workers/fallback``, and another worker is started in its place.  The crawl process builds
+OOM killer) breaks the pool: the page is extracted in the crawl process, counted in
+``corpuscrawl/workers/fallback``, and the pool is started again.  The crawl process builds
 its own Extraction (the models loaded a second time) only for a page it extracts itself,
 counted in ``corpuscrawl/workers/extraction_built_here``.
 """
@@ -31,16 +31,15 @@ counted in ``corpuscrawl/workers/extraction_built_here``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import logging.handlers
 import multiprocessing
 import os
-import pickle
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -266,117 +265,8 @@ def _log_level(crawler: Any) -> int:
     return number if isinstance(number, int) else logging.INFO
 
 
-class PoolBroken(RuntimeError):
-    """A worker process ended (a crashed extractor, the kernel's OOM killer) with pages in hand."""
-
-
-#: Bytes a pipe between the crawl process and a worker holds (Linux raises it to this, up
-#: to ``/proc/sys/fs/pipe-max-size``): a page and its answer are written at once, without
-#: waiting for the other side to read.
-PIPE_BYTES = 1 << 20
-#: Pages handed to one worker at once: the next one waits in its pipe while it extracts.
-PAGES_IN_HAND = 2
-
-
-def _widen(connection: Any) -> int:
-    """Raise the pipe buffer of ``connection`` to :data:`PIPE_BYTES` where the system lets
-    us (Linux's ``F_SETPIPE_SZ``); the bytes it holds (64 KiB, a pipe's default, otherwise)."""
-    try:
-        import fcntl
-
-        return fcntl.fcntl(connection.fileno(), getattr(fcntl, "F_SETPIPE_SZ", 1031), PIPE_BYTES)
-    except (ImportError, OSError):
-        return 64 * 1024
-
-
-def _serve(jobs: Any, answers: Any, settings: dict[str, Any], extractor: str | None,
-           comments: str | None, log_queue: Any, log_level: int) -> None:
-    """A worker process: build the Extraction once, then answer each message on ``jobs``
-    on ``answers``, in order, until ``jobs`` is closed (the crawl process closed it or ended).
-
-    Messages are pickled ``(kind, payload)``: ``("started", None)`` is answered with
-    :func:`_started`'s pair, ``("page", PageJob)`` with ``("done", PageDone)`` or, when
-    the extraction raised, ``("error", the exception)``.
-    """
-    _start_worker(settings, extractor, comments, log_queue, log_level)
-    while True:
-        try:
-            kind, payload = pickle.loads(jobs.recv_bytes())
-        except (EOFError, OSError):
-            return
-        if kind == "started":
-            answer: tuple[str, Any] = ("started", _started())
-        else:
-            try:
-                answer = ("done", _work(payload))
-            except Exception as exc:  # handed to the crawl process, raised there
-                answer = ("error", exc)
-        try:
-            data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as exc:  # an answer that does not pickle: told as text
-            failed = answer[1] if answer[0] == "error" else exc
-            data = pickle.dumps(("error", RuntimeError(f"{type(failed).__name__}: {failed}")),
-                                protocol=pickle.HIGHEST_PROTOCOL)
-        answers.send_bytes(data)
-
-
-class _Worker:
-    """One worker process, its two pipes and the pages it has in hand (oldest first)."""
-
-    def __init__(self, context: Any, initargs: tuple[Any, ...]) -> None:
-        jobs_reader, self.jobs = context.Pipe(duplex=False)
-        self.answers, answers_writer = context.Pipe(duplex=False)
-        self.capacity = min(_widen(self.jobs), _widen(answers_writer))
-        self.process = context.Process(target=_serve, daemon=True,
-                                       args=(jobs_reader, answers_writer, *initargs))
-        self.process.start()
-        jobs_reader.close()
-        answers_writer.close()
-        #: (the page's job, its size in bytes, its future) for each page handed over.
-        self.in_hand: deque[tuple[PageJob, int, asyncio.Future[PageDone]]] = deque()
-        #: The event loop watching :attr:`answers` (set once a page was handed over).
-        self.reading: asyncio.AbstractEventLoop | None = None
-
-    def fits(self, size: int) -> bool:
-        """Whether a job of ``size`` bytes can be handed over now without waiting on the pipe."""
-        if not self.in_hand:
-            return True
-        held = sum(pending for _, pending, _ in self.in_hand)
-        return len(self.in_hand) < PAGES_IN_HAND and held + size <= self.capacity // 2
-
-    def ask(self, kind: str, payload: Any = None) -> Any:
-        """Send a message and wait for its answer (before any page is in hand: at start)."""
-        self.jobs.send_bytes(pickle.dumps((kind, payload), protocol=pickle.HIGHEST_PROTOCOL))
-        return pickle.loads(self.answers.recv_bytes())[1]
-
-    def stop(self) -> None:
-        """Close the pipes (the worker ends on the next read) and end the process."""
-        if self.reading is not None:
-            with contextlib.suppress(Exception):
-                self.reading.remove_reader(self.answers.fileno())
-            self.reading = None
-        for connection in (self.jobs, self.answers):
-            with contextlib.suppress(OSError):
-                connection.close()
-        self.process.join(STOP_SECONDS)
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(STOP_SECONDS)
-
-
-#: Seconds a worker is given to end once its pipes are closed, before it is terminated.
-STOP_SECONDS = 2.0
-
-
 class ExtractionPool:
-    """Worker processes running :func:`extract_page` for the spider (see the module docstring).
-
-    The reactor thread writes each page to a worker's pipe and reads the answers when the
-    event loop sees them arrive: no thread of this process sits between the two
-    (:class:`concurrent.futures.ProcessPoolExecutor` keeps two, and every hand-off then
-    waits for the interpreter lock behind them).  Each worker has at most
-    :data:`PAGES_IN_HAND` pages at once; the others wait here, first come first served.
-    """
+    """Worker processes running :func:`extract_page` for the spider (see the module docstring)."""
 
     def __init__(self, workers: int, settings: dict[str, Any], extractor: str | None = None,
                  comments: str | None = None, crawler: Any = None) -> None:
@@ -390,10 +280,7 @@ class ExtractionPool:
         self._initargs = (settings, extractor, comments, self._log_queue, _log_level(crawler))
         #: The extractors' shapes as a worker told them (:func:`_started`).
         self.extractor_shapes: dict[str, dict[str, Any]] = {}
-        # spawn: a fork of a process running Twisted's reactor and threads is not safe
-        self._workers = [_Worker(self._context, self._initargs) for _ in range(workers)]
-        self._waiting: deque[tuple[PageJob, bytes, asyncio.Future[PageDone]]] = deque()
-        self._closed = False
+        self._executor = self._start()
 
     @classmethod
     def from_crawler(cls, crawler: Any, extractor: str | None = None,
@@ -408,105 +295,39 @@ class ExtractionPool:
         pool.check_started()
         return pool
 
+    def _start(self) -> ProcessPoolExecutor:
+        # spawn: a fork of a process running Twisted's reactor and threads is not safe
+        return ProcessPoolExecutor(self.workers, mp_context=self._context,
+                                   initializer=_start_worker, initargs=self._initargs)
+
     def check_started(self) -> None:
-        """Wait for the workers to have built their Extraction (models loaded, warmed up); a
-        :class:`~corpuscrawl.pagetext.extraction.ConfigError` with its message when one could not."""
-        for worker in self._workers:
-            try:
-                error, self.extractor_shapes = worker.ask("started")
-            except (EOFError, OSError) as exc:
-                error = f"an extraction worker ended before it started ({exc!r})"
-            if error:
-                self.close()
-                raise ConfigError(error)
+        """Wait for a worker to have built its Extraction (models loaded, warmed up); a
+        :class:`~corpuscrawl.pagetext.extraction.ConfigError` with its message when it could not."""
+        error, self.extractor_shapes = self._executor.submit(_started).result()
+        if error:
+            self.close()
+            raise ConfigError(error)
 
     async def extract(self, job: PageJob,
                       fallback: Callable[[], Extraction | LazyExtraction]) -> PageDone:
         """The page's extraction by a worker; in this process (``fallback()``'s Extraction,
-        built only then) when its worker died (the worker is started again)."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[PageDone] = loop.create_future()
-        data = pickle.dumps(("page", job), protocol=pickle.HIGHEST_PROTOCOL)
-        self._waiting.append((job, data, future))
-        self._hand_out(loop)
+        built only then) when the pool broke."""
+        executor = self._executor
         try:
-            return await future
-        except PoolBroken as exc:
+            return await asyncio.wrap_future(executor.submit(_work, job))
+        except BrokenProcessPool as exc:
             if self.crawler is not None:
                 self.crawler.stats.inc_value("corpuscrawl/workers/fallback")
             logger.error("an extraction worker died (%s) on %s: extracting it here",
                          exc, job.url)
+            if executor is self._executor:  # the first page to see it starts a new pool
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._start()
             return extract_page(job, fallback())
-
-    def _hand_out(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Give waiting pages to the workers with room for them, oldest page first."""
-        while self._waiting and not self._closed:
-            size = len(self._waiting[0][1])
-            worker = min((w for w in self._workers if w.fits(size)),
-                         key=lambda w: len(w.in_hand), default=None)
-            if worker is None:
-                return
-            job, data, future = self._waiting.popleft()
-            if future.cancelled():
-                continue
-            try:
-                worker.jobs.send_bytes(data)
-            except OSError:  # the worker is gone: its pages (this one too) are failed
-                worker.in_hand.append((job, len(data), future))
-                self._replace(worker, "its pipe closed")
-                continue
-            worker.in_hand.append((job, len(data), future))
-            if worker.reading is None:
-                worker.reading = loop
-                loop.add_reader(worker.answers.fileno(), self._read, worker)
-
-    def _read(self, worker: _Worker) -> None:
-        """Take every answer the worker has written (the event loop saw its pipe readable)."""
-        try:
-            while worker.in_hand and worker.answers.poll(0):
-                kind, payload = pickle.loads(worker.answers.recv_bytes())
-                _, _, future = worker.in_hand.popleft()
-                if future.cancelled():
-                    continue
-                if kind == "error":
-                    future.set_exception(payload)
-                else:
-                    future.set_result(payload)
-        except (EOFError, OSError) as exc:
-            self._replace(worker, repr(exc))
-            return
-        if not worker.in_hand and not worker.process.is_alive():
-            self._replace(worker, f"exit code {worker.process.exitcode}")
-            return
-        if worker.reading is not None:
-            self._hand_out(worker.reading)
-
-    def _replace(self, worker: _Worker, why: str) -> None:
-        """A worker ended: fail the pages it had (they fall back here) and start another."""
-        loop = worker.reading
-        in_hand = list(worker.in_hand)
-        worker.in_hand.clear()
-        worker.stop()
-        for _, _, future in in_hand:
-            if not future.done():
-                future.set_exception(PoolBroken(f"extraction worker ended: {why}"))
-        if self._closed or worker not in self._workers:
-            return
-        self._workers[self._workers.index(worker)] = _Worker(self._context, self._initargs)
-        if loop is not None:
-            self._hand_out(loop)
 
     def close(self) -> None:
         """Stop the workers (pending pages are not waited for: the crawl is closing)."""
-        self._closed = True
-        for _, _, future in self._waiting:
-            future.cancel()
-        self._waiting.clear()
-        for worker in self._workers:
-            for _, _, future in worker.in_hand:
-                future.cancel()
-            worker.in_hand.clear()
-            worker.stop()
+        self._executor.shutdown(wait=False, cancel_futures=True)
         if self._log_listener is not None:
             self._log_listener.stop()  # the records the workers sent so far are logged
             self._log_listener = None
