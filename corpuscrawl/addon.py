@@ -59,10 +59,6 @@ SCRAPY_DEFAULTS: dict[str, Any] = {
     "DOWNLOAD_MAXSIZE": 10 * 1024 * 1024,
     "DOWNLOAD_WARNSIZE": 0,
     "REDIRECT_MAX_TIMES": 10,
-    # Outputs of one callback handled at once (Scrapy: 100): Scrapy starts that many
-    # asyncio tasks for every response, on the reactor thread; a page's link requests are
-    # scheduled one after the other anyway (benchmarks/results/backbone.md).
-    "CONCURRENT_ITEMS": 16,
     # The crawl is focused: requests carry a relevance priority; breadth-first among equals.
     "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.DownloaderAwarePriorityQueue",
 }
