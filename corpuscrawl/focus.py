@@ -173,8 +173,7 @@ class Focus:
         score = page_score
         if in_content:
             score += IN_CONTENT_BONUS_DEFAULT
-        elif len(anchor.split()) <= NAV_ANCHOR_MAX_WORDS_DEFAULT \
-                and not (page_url and continues(page_url, url)):
+        elif navigation_like(anchor) and not (page_url and continues(page_url, url)):
             score *= 0.5
         if self._kw_re is not None and (self._kw_re.search(anchor) or self._kw_re.search(url)):
             score += KEYWORD_LINK_BONUS_DEFAULT
@@ -404,7 +403,7 @@ class TextNovelty:
     def new_links(self, links: Iterable[tuple[str, str]], url: str) -> int:
         """How many of a page's headline-like links no earlier page showed: distinct URLs on
         the page's own host (fragment dropped) whose anchor is longer than navigation's
-        (:data:`NAV_ANCHOR_MAX_WORDS_DEFAULT` words).  ``links``: (URL, anchor text) pairs of
+        (not :func:`navigation_like`).  ``links``: (URL, anchor text) pairs of
         the page at ``url``; from now on they are known as shown by it (a page fetched again
         still shows them)."""
         try:
@@ -413,7 +412,7 @@ class TextNovelty:
             return 0
         keys = set()
         for link, anchor in links:
-            if len(anchor.split()) <= NAV_ANCHOR_MAX_WORDS_DEFAULT:
+            if navigation_like(anchor):
                 continue
             try:
                 if urlsplit(link).hostname != host:
@@ -425,6 +424,13 @@ class TextNovelty:
             return 0
         page = stable_hash(url)
         return sum(first == page for first in self.memory.first_pages(sorted(keys), page).values())
+
+
+def navigation_like(anchor: str) -> bool:
+    """Whether a link's anchor is as short as navigation's (at most
+    :data:`NAV_ANCHOR_MAX_WORDS_DEFAULT` words): a menu entry, a tag, a calendar day or
+    "Continue reading", not a headline."""
+    return len(anchor.split()) <= NAV_ANCHOR_MAX_WORDS_DEFAULT
 
 
 def anchor_words(anchors: Iterable[str], text: str, min_chars: int = 4) -> int:
