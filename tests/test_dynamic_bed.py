@@ -30,11 +30,16 @@ pytestmark = [
 FAST = [name for name, (_, _, fast) in PATTERN_SPECS.items() if fast]
 
 
+def bed_args(bed: TestBed, mode: str, names: list[str]) -> list[str]:
+    """The spider arguments of a crawl of the bed's pages ``names`` with ``render=mode``."""
+    return [f"seeds={','.join(bed.url(name) for name in names)}", f"render={mode}", "depth=1",
+            "sitemaps=0"]
+
+
 def crawl(tmp_path: Path, bed: TestBed, mode: str, names: list[str], tag: str,
           settings: dict[str, str] | None = None) -> tuple[list[dict], str]:
-    seeds = ",".join(bed.url(name) for name in names)
-    docs, log, code = run_crawl(tmp_path / f"{tag}.jsonl", f"seeds={seeds}", f"render={mode}",
-                                "depth=1", "sitemaps=0", settings=settings, timeout=600)
+    docs, log, code = run_crawl(tmp_path / f"{tag}.jsonl", *bed_args(bed, mode, names),
+                                settings=settings, timeout=600)
     assert code == 0, log[-3000:]
     return docs, log
 
@@ -130,8 +135,7 @@ def test_same_documents_every_run_under_cpu_load(tmp_path: Path) -> None:
         procs = []
         try:
             for bed, out, log in zip(beds, outs, logs, strict=True):
-                cmd = crawl_command(out, f"seeds={','.join(bed.url(n) for n in names)}",
-                                    "render=always", "depth=1", "sitemaps=0")
+                cmd = crawl_command(out, *bed_args(bed, "always", names))
                 procs.append(popen_command(cmd, cwd=REPO, env=crawl_env(), stdout=log,
                                            stderr=subprocess.STDOUT))
             for b in burners:  # the runs have only just started: all of each is under load
